@@ -1,0 +1,41 @@
+package io.strata.client;
+
+import io.strata.core.conf.Configuration;
+import java.util.List;
+
+/**
+ * Strata's file system API. Paths are absolute Strata paths ("/data/x"); malformed paths and
+ * failures raise {@link io.strata.core.status.StrataException} with a code and a one-line message.
+ *
+ * <p>Implementations are thread-safe; one instance should be shared by a whole program, and
+ * closed when it ends.
+ */
+public interface FileSystem extends AutoCloseable {
+  static FileSystem create(Configuration conf) {
+    return new StrataFileSystem(conf);
+  }
+
+  FileInfo getStatus(String path);
+
+  /** The status, with how much of the file is cached ({@link FileInfo#cachedBytes()}). */
+  FileInfo getStatusWithCacheInfo(String path);
+
+  boolean exists(String path);
+
+  /** The children of a directory, sorted by name. */
+  List<FileInfo> listStatus(String path);
+
+  FileInStream open(String path);
+
+  FileOutStream create(String path, WriteOptions options);
+
+  void mkdir(String path, boolean parents);
+
+  void delete(String path, boolean recursive);
+
+  /** Renames; fails if {@code dst} exists. */
+  void rename(String src, String dst);
+
+  @Override
+  void close();
+}

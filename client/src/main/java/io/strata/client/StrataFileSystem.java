@@ -1,0 +1,236 @@
+package io.strata.client;
+
+import io.grpc.StatusRuntimeException;
+import io.strata.client.cluster.ClusterViewCache;
+import io.strata.client.cluster.WorkerChannels;
+import io.strata.client.data.DataClient;
+import io.strata.core.conf.CommonKeys;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.net.HostPort;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.DeleteRequest;
+import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.GetStatusRequest;
+import io.strata.core.proto.InvalidateMetadataRequest;
+import io.strata.core.proto.ListStatusRequest;
+import io.strata.core.proto.ListStatusResponse;
+import io.strata.core.proto.MetadataOptions;
+import io.strata.core.proto.MkdirRequest;
+import io.strata.core.proto.RenameRequest;
+import io.strata.core.proto.WorkerInfo;
+import io.strata.core.proto.WriteHeader;
+import io.strata.core.proto.WriteType;
+import io.strata.core.rpc.GrpcErrors;
+import io.strata.core.rpc.MasterClient;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client: each path goes to the worker that owns it on the hash ring of LIVE workers. Reads
+ * and look-ups that find their worker unreachable refresh the cluster view and try the next
+ * worker on the ring; changes are sent once (a retry could apply them twice). After a change, the
+ * workers that cache the touched paths' metadata are told to forget it.
+ */
+final class StrataFileSystem implements FileSystem {
+  private static final Logger LOG = LoggerFactory.getLogger(StrataFileSystem.class);
+  private static final int READ_ATTEMPTS = 3;
+
+  private final Configuration conf;
+  private final MasterClient master;
+  private final ClusterViewCache view;
+  private final WorkerChannels workers;
+  private final Object dataLock = new Object();
+  private volatile DataClient data;
+
+  StrataFileSystem(Configuration conf) {
+    this.conf = conf;
+    this.master = new MasterClient(conf);
+    this.view = new ClusterViewCache(master, conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
+        conf.get(CommonKeys.RING_VIRTUAL_NODES), System::nanoTime);
+    this.workers = new WorkerChannels(conf.get(UserKeys.RPC_TIMEOUT));
+  }
+
+  @Override
+  public FileInfo getStatus(String path) {
+    return FileInfo.fromProto(status(StrataPath.of(path), false));
+  }
+
+  @Override
+  public FileInfo getStatusWithCacheInfo(String path) {
+    return FileInfo.fromProto(status(StrataPath.of(path), true));
+  }
+
+  private FileStatus status(StrataPath p, boolean cacheInfo) {
+    GetStatusRequest req = GetStatusRequest.newBuilder()
+        .setPath(p.toString()).setOptions(metadataOptions()).setIncludeCacheInfo(cacheInfo).build();
+    return onOwner(p, w -> workers.blocking(w).getStatus(req).getStatus());
+  }
+
+  @Override
+  public boolean exists(String path) {
+    try {
+      getStatus(path);
+      return true;
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.NOT_FOUND) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public List<FileInfo> listStatus(String path) {
+    StrataPath p = StrataPath.of(path);
+    ListStatusRequest req = ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build();
+    return onOwner(p, w -> {
+      List<FileInfo> children = new ArrayList<>();
+      Iterator<ListStatusResponse> batches = workers.blocking(w).listStatus(req);
+      while (batches.hasNext()) {
+        batches.next().getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
+      }
+      return children;
+    });
+  }
+
+  @Override
+  public FileInStream open(String path) {
+    StrataPath p = StrataPath.of(path);
+    FileInfo info = FileInfo.fromProto(status(p, false));
+    if (info.directory()) {
+      throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
+    }
+    DataClient client = dataClient();
+    return new FileInStream(info, (offset, dst, at, length) -> onOwner(p, w -> client.read(
+        new HostPort(w.getAddress().getHost(), w.getAddress().getDataPort()), p.toString(), info.fingerprint(),
+        info.length(), offset, dst, at, length)), (int) (long) conf.get(UserKeys.READ_BUFFER_SIZE));
+  }
+
+  @Override
+  public FileOutStream create(String path, WriteOptions options) {
+    StrataPath p = StrataPath.of(path);
+    WorkerInfo owner = owner(p);
+    UserKeys.WriteType type = options.writeType() != null ? options.writeType() : conf.get(UserKeys.WRITE_TYPE);
+    WriteHeader header = WriteHeader.newBuilder()
+        .setPath(p.toString())
+        .setOverwrite(options.overwrite())
+        .setWriteType(type == UserKeys.WriteType.CACHE_THROUGH ? WriteType.CACHE_THROUGH : WriteType.THROUGH)
+        .setMode(options.mode())
+        .build();
+    return new FileOutStream(workers.async(owner), owner.getId(), header,
+        (int) (long) conf.get(UserKeys.WRITE_CHUNK_SIZE), conf.get(UserKeys.RPC_TIMEOUT),
+        info -> afterChange(owner, p.parent()));
+  }
+
+  @Override
+  public void mkdir(String path, boolean parents) {
+    StrataPath p = StrataPath.of(path);
+    WorkerInfo owner = owner(p);
+    call(owner, () -> workers.blocking(owner).mkdir(
+        MkdirRequest.newBuilder().setPath(p.toString()).setParents(parents).build()));
+    afterChange(owner, p.parent());
+  }
+
+  @Override
+  public void delete(String path, boolean recursive) {
+    StrataPath p = StrataPath.of(path);
+    WorkerInfo owner = owner(p);
+    call(owner, () -> workers.blocking(owner).delete(
+        DeleteRequest.newBuilder().setPath(p.toString()).setRecursive(recursive).build()));
+    afterChange(owner, p.parent());
+  }
+
+  @Override
+  public void rename(String src, String dst) {
+    StrataPath from = StrataPath.of(src);
+    StrataPath to = StrataPath.of(dst);
+    WorkerInfo owner = owner(from);
+    call(owner, () -> workers.blocking(owner).rename(
+        RenameRequest.newBuilder().setSrc(from.toString()).setDst(to.toString()).build()));
+    afterChange(owner, from.parent(), to, to.parent());
+  }
+
+  /** Tells the owners of {@code touched} paths (other than {@code done}, which knows) to forget them. */
+  private void afterChange(WorkerInfo done, StrataPath... touched) {
+    for (StrataPath p : touched) {
+      try {
+        WorkerInfo owner = owner(p);
+        if (!owner.getId().equals(done.getId())) {
+          call(owner, () -> workers.blocking(owner).invalidateMetadata(
+              InvalidateMetadataRequest.newBuilder().addPaths(p.toString()).build()));
+        }
+      } catch (StrataException e) {
+        // The cached entry then expires with its TTL.
+        LOG.debug("could not invalidate {}: {}", p, e.oneLine());
+      }
+    }
+  }
+
+  private WorkerInfo owner(StrataPath p) {
+    return view.owners(p.toString(), 1).get(0);
+  }
+
+  /** Runs an idempotent operation on the path's owner, then on the next workers if unreachable. */
+  private <T> T onOwner(StrataPath p, Function<WorkerInfo, T> op) {
+    StrataException last = null;
+    for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+      List<WorkerInfo> candidates = view.owners(p.toString(), READ_ATTEMPTS);
+      WorkerInfo w = candidates.get(Math.min(attempt, candidates.size() - 1));
+      try {
+        return call(w, () -> op.apply(w));
+      } catch (StrataException e) {
+        if (e.code() != StatusCode.UNAVAILABLE && e.code() != StatusCode.DEADLINE_EXCEEDED) {
+          throw e;
+        }
+        last = e;
+        view.invalidate();
+      }
+    }
+    throw last;
+  }
+
+  private static <T> T call(WorkerInfo w, java.util.function.Supplier<T> rpc) {
+    try {
+      return rpc.get();
+    } catch (StatusRuntimeException e) {
+      throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
+    }
+  }
+
+  private MetadataOptions metadataOptions() {
+    return MetadataOptions.newBuilder().setSyncIntervalMs(conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis()).build();
+  }
+
+  private DataClient dataClient() {
+    DataClient d = data;
+    if (d == null) {
+      synchronized (dataLock) {
+        d = data;
+        if (d == null) {
+          d = new DataClient(conf.get(UserKeys.READ_TIMEOUT));
+          data = d;
+        }
+      }
+    }
+    return d;
+  }
+
+  @Override
+  public void close() {
+    synchronized (dataLock) {
+      if (data != null) {
+        data.close();
+        data = null;
+      }
+    }
+    workers.close();
+    master.close();
+  }
+}

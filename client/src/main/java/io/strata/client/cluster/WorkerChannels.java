@@ -1,0 +1,43 @@
+package io.strata.client.cluster;
+
+import io.grpc.ManagedChannel;
+import io.strata.core.net.HostPort;
+import io.strata.core.proto.WorkerInfo;
+import io.strata.core.proto.WorkerServiceGrpc;
+import io.strata.core.rpc.Channels;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/** One gRPC channel per worker, opened on first use and kept until close. Thread-safe. */
+public final class WorkerChannels implements AutoCloseable {
+  private final Map<HostPort, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private final Duration timeout;
+
+  public WorkerChannels(Duration timeout) {
+    this.timeout = timeout;
+  }
+
+  public static HostPort rpcAddress(WorkerInfo w) {
+    return new HostPort(w.getAddress().getHost(), w.getAddress().getRpcPort());
+  }
+
+  public WorkerServiceGrpc.WorkerServiceBlockingStub blocking(WorkerInfo w) {
+    return WorkerServiceGrpc.newBlockingStub(channel(w)).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  public WorkerServiceGrpc.WorkerServiceStub async(WorkerInfo w) {
+    return WorkerServiceGrpc.newStub(channel(w));
+  }
+
+  private ManagedChannel channel(WorkerInfo w) {
+    return channels.computeIfAbsent(rpcAddress(w), Channels::open);
+  }
+
+  @Override
+  public void close() {
+    channels.values().forEach(Channels::close);
+    channels.clear();
+  }
+}

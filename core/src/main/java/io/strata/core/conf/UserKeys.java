@@ -1,0 +1,51 @@
+package io.strata.core.conf;
+
+import java.time.Duration;
+
+/** Keys of clients: the shell, FUSE and user programs. */
+public final class UserKeys {
+  private UserKeys() {}
+
+  /** How written files are stored; see {@link #WRITE_TYPE}. */
+  public enum WriteType { THROUGH, CACHE_THROUGH }
+
+  public static final ConfKey<Duration> RPC_TIMEOUT = ConfKey.duration("strata.user.rpc.timeout")
+      .defaultValue("30s").scope(Scope.ALL).check(d -> d.toMillis() > 0, "must be positive")
+      .description("Deadline of one control-plane call.")
+      .build();
+
+  public static final ConfKey<Duration> RPC_RETRY_MAX_DURATION = ConfKey.duration("strata.user.rpc.retry.max.duration")
+      .defaultValue("30s").scope(Scope.ALL).check(d -> !d.isNegative(), "must not be negative")
+      .description("How long calls to the masters are retried (rotating through addresses) before giving up.")
+      .build();
+
+  public static final ConfKey<Duration> CLUSTER_VIEW_REFRESH = ConfKey.duration("strata.user.cluster.view.refresh.interval")
+      .defaultValue("5s").scope(Scope.CLIENT).check(d -> d.toMillis() > 0, "must be positive")
+      .description("How old a client's copy of the worker list and mount table may get before it is fetched again.")
+      .build();
+
+  public static final ConfKey<Duration> METADATA_SYNC_INTERVAL = ConfKey.duration("strata.user.metadata.sync.interval")
+      .defaultValue("-1").scope(Scope.CLIENT)
+      .description("Ask the UFS again when a worker's cached metadata is older than this; 0 always, -1 trust the TTL.")
+      .build();
+
+  public static final ConfKey<Long> READ_BUFFER_SIZE = ConfKey.bytes("strata.user.read.buffer.size")
+      .defaultValue("4MiB").scope(Scope.CLIENT).check(n -> n >= 4096 && n <= 64L << 20, "must be from 4KiB to 64MiB")
+      .description("Bytes a streaming reader asks a worker for at once.")
+      .build();
+
+  public static final ConfKey<Duration> READ_TIMEOUT = ConfKey.duration("strata.user.read.timeout")
+      .defaultValue("30s").scope(Scope.CLIENT).check(d -> d.toMillis() > 0, "must be positive")
+      .description("A data-plane read that makes no progress this long fails.")
+      .build();
+
+  public static final ConfKey<WriteType> WRITE_TYPE = ConfKey.enumKey("strata.user.write.type", WriteType.class)
+      .defaultValue("THROUGH").scope(Scope.CLIENT)
+      .description("THROUGH writes to the UFS only; CACHE_THROUGH also caches the written pages on the worker.")
+      .build();
+
+  public static final ConfKey<Long> WRITE_CHUNK_SIZE = ConfKey.bytes("strata.user.write.chunk.size")
+      .defaultValue("1MiB").scope(Scope.CLIENT).check(n -> n >= 4096 && n <= 2L << 20, "must be from 4KiB to 2MiB")
+      .description("Bytes per message a writer streams to its worker.")
+      .build();
+}

@@ -1,0 +1,69 @@
+package io.strata.core.metrics;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/**
+ * A process's web port: {@code /metrics} (Prometheus text), {@code /health} (200 when the process
+ * serves, 503 with the reason when not), {@code /stacks} (a thread dump).
+ */
+public final class WebServer implements AutoCloseable {
+  private final HttpServer server;
+
+  /**
+   * @param health empty when healthy, else why not
+   */
+  public WebServer(String bindHost, int port, PrometheusMeterRegistry registry, Supplier<Optional<String>> health,
+      Executor executor) throws IOException {
+    server = HttpServer.create(new InetSocketAddress(bindHost, port), 16);
+    server.setExecutor(executor);
+    server.createContext("/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8",
+        registry.scrape()));
+    server.createContext("/health", ex -> {
+      Optional<String> problem = health.get();
+      respond(ex, problem.isPresent() ? 503 : 200, "text/plain; charset=utf-8", problem.orElse("ok") + "\n");
+    });
+    server.createContext("/stacks", ex -> respond(ex, 200, "text/plain; charset=utf-8", threadDump()));
+    server.start();
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+
+  private static void respond(HttpExchange ex, int code, String type, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", type);
+    ex.sendResponseHeaders(code, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static String threadDump() {
+    StringBuilder sb = new StringBuilder();
+    for (ThreadInfo info : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
+      sb.append('"').append(info.getThreadName()).append("\" ").append(info.getThreadState()).append('\n');
+      for (StackTraceElement e : info.getStackTrace()) {
+        sb.append("    at ").append(e).append('\n');
+      }
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,42 @@
+package io.strata.core.rpc;
+
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/** Starts and stops the gRPC servers of masters and workers. */
+public final class GrpcServers {
+  private GrpcServers() {}
+
+  public static Server start(String bindHost, int port, Executor executor, List<BindableService> services,
+      RpcMetricsInterceptor metrics) throws IOException {
+    NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
+        .executor(executor)
+        .maxInboundMessageSize(Channels.MAX_MESSAGE);
+    for (BindableService s : services) {
+      b.addService(ServerInterceptors.intercept(s, metrics));
+    }
+    return b.build().start();
+  }
+
+  public static void stop(Server server) {
+    if (server == null) {
+      return;
+    }
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      server.shutdownNow();
+    }
+  }
+}

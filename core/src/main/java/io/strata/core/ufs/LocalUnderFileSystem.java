@@ -1,0 +1,287 @@
+package io.strata.core.ufs;
+
+import io.strata.core.path.StrataPath;
+import io.strata.core.status.IoErrors;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A local (or NFS-mounted) folder as under-storage. Every path is resolved under the root, and
+ * the real location (after symbolic links) of the path or its nearest existing ancestor must
+ * still be under the root's real location.
+ */
+public final class LocalUnderFileSystem implements UnderFileSystem {
+  private final Path root;
+
+  public LocalUnderFileSystem(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+  }
+
+  @Override
+  public String uri() {
+    return root.toUri().toString().replaceAll("/$", "");
+  }
+
+  @Override
+  public UfsStatus getStatus(StrataPath path) {
+    Path p = resolve(path);
+    try {
+      return status(path.isRoot() ? "" : path.name(), p);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public Stream<UfsStatus> list(StrataPath path) {
+    Path dir = resolve(path);
+    try {
+      if (!Files.isDirectory(dir)) {
+        throw Files.exists(dir)
+            ? new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is not a directory")
+            : StrataException.notFound(path + " does not exist");
+      }
+      Stream<Path> children = Files.list(dir);
+      return children
+          .filter(child -> !LocalOutputStream.isTemporary(child.getFileName().toString()))
+          .map(child -> childStatus(child))
+          .filter(s -> s != null)
+          .onClose(children::close);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  /** A child's status, or null if it vanished between listing and stat. */
+  private UfsStatus childStatus(Path child) {
+    try {
+      return status(child.getFileName().toString(), child);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public UfsReader openReader(StrataPath path) {
+    Path p = resolve(path);
+    try {
+      if (Files.isDirectory(p)) {
+        throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
+      }
+      return new LocalReader(p, FileChannel.open(p, StandardOpenOption.READ));
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public UfsOutputStream create(StrataPath path, CreateOptions options) {
+    if (path.isRoot()) {
+      throw new StrataException(StatusCode.IS_A_DIRECTORY, "/ is a directory");
+    }
+    Path target = resolve(path);
+    try {
+      Path parent = target.getParent();
+      if (options.createParents()) {
+        Files.createDirectories(parent);
+      } else if (!Files.isDirectory(parent)) {
+        throw StrataException.notFound("parent of " + path + " does not exist");
+      }
+      if (Files.isDirectory(target)) {
+        throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
+      }
+      if (!options.overwrite() && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw StrataException.alreadyExists(path + " already exists");
+      }
+      return LocalOutputStream.open(target, path.toString(), options);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public void mkdirs(StrataPath path, boolean parents) {
+    Path p = resolve(path);
+    try {
+      if (Files.exists(p)) {
+        throw Files.isDirectory(p)
+            ? StrataException.alreadyExists(path + " already exists")
+            : StrataException.alreadyExists(path + " already exists as a file");
+      }
+      if (parents) {
+        Files.createDirectories(p);
+      } else {
+        if (!Files.isDirectory(p.getParent())) {
+          throw StrataException.notFound("parent of " + path + " does not exist");
+        }
+        Files.createDirectory(p);
+      }
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public void delete(StrataPath path, boolean recursive) {
+    if (path.isRoot()) {
+      throw new StrataException(StatusCode.PERMISSION_DENIED, "the root of a mount cannot be deleted");
+    }
+    Path p = resolve(path);
+    try {
+      if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+        throw StrataException.notFound(path + " does not exist");
+      }
+      if (recursive && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+        deleteTree(p);
+      } else {
+        Files.delete(p);
+      }
+    } catch (DirectoryNotEmptyException e) {
+      throw new StrataException(StatusCode.DIRECTORY_NOT_EMPTY, path + " is a non-empty directory", e);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public void rename(StrataPath src, StrataPath dst) {
+    if (src.isRoot() || dst.isRoot()) {
+      throw new StrataException(StatusCode.PERMISSION_DENIED, "the root of a mount cannot be renamed");
+    }
+    if (dst.isUnder(src)) {
+      throw StrataException.invalidArgument("cannot move " + src + " into itself (" + dst + ")");
+    }
+    Path from = resolve(src);
+    Path to = resolve(dst);
+    try {
+      if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
+        throw StrataException.notFound(src + " does not exist");
+      }
+      if (!Files.isDirectory(to.getParent())) {
+        throw StrataException.notFound("parent of " + dst + " does not exist");
+      }
+      // Without REPLACE_EXISTING the JDK refuses an existing target, then renames in place.
+      Files.move(from, to);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, e instanceof java.nio.file.FileAlreadyExistsException ? dst.toString() : src.toString());
+    }
+  }
+
+  @Override
+  public void close() {}
+
+  private Path resolve(StrataPath path) {
+    Path p = path.isRoot() ? root : root.resolve(path.toString().substring(1));
+    Path existing = p;
+    while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+      existing = existing.getParent();
+    }
+    if (existing == null || !existing.startsWith(root)) {
+      throw StrataException.notFound("under-storage folder " + root + " does not exist");
+    }
+    try {
+      Path realRoot = root.toRealPath();
+      if (!existing.toRealPath().startsWith(realRoot)) {
+        throw new StrataException(StatusCode.PERMISSION_DENIED, path + " leads outside the mount's under-storage");
+      }
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+    return p;
+  }
+
+  static UfsStatus status(String name, Path p) throws IOException {
+    PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class);
+    long mtimeNs = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+    return new UfsStatus(name, a.isDirectory(), a.isDirectory() ? 0 : a.size(),
+        a.lastModifiedTime().toMillis(), mode(a.permissions()),
+        a.owner().getName(), a.group().getName(), fingerprint(a, mtimeNs));
+  }
+
+  static String fingerprint(BasicFileAttributes a, long mtimeNs) {
+    return a.size() + ":" + mtimeNs + ":" + a.fileKey();
+  }
+
+  static int mode(Set<PosixFilePermission> permissions) {
+    int mode = 0;
+    for (PosixFilePermission p : permissions) {
+      // The enum runs OWNER_READ..OTHERS_EXECUTE, i.e. from bit 8 down to bit 0.
+      mode |= 1 << (8 - p.ordinal());
+    }
+    return mode;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+        Files.delete(file);
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+        if (e != null) {
+          throw e;
+        }
+        Files.delete(d);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+
+  /** Positioned reads over a FileChannel. */
+  private static final class LocalReader implements UfsReader {
+    private final Path path;
+    private final FileChannel channel;
+
+    LocalReader(Path path, FileChannel channel) {
+      this.path = path;
+      this.channel = channel;
+    }
+
+    @Override
+    public int readFully(long position, ByteBuffer dst) throws IOException {
+      int total = 0;
+      while (dst.hasRemaining()) {
+        int n = channel.read(dst, position + total);
+        if (n < 0) {
+          break;
+        }
+        total += n;
+      }
+      return total;
+    }
+
+    @Override
+    public String currentFingerprint() throws IOException {
+      BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+      return fingerprint(a, a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+    }
+
+    @Override
+    public void close() throws IOException {
+      channel.close();
+    }
+  }
+}

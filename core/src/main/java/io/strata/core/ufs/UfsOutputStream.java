@@ -1,0 +1,21 @@
+package io.strata.core.ufs;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * A file being written to the UFS. Bytes go to a temporary name; {@link #close()} publishes the
+ * file under its final name (atomically where the UFS allows), {@link #abort()} discards it, so
+ * that no reader ever sees a partial file under the final name.
+ */
+public abstract class UfsOutputStream extends OutputStream {
+  /** Discards everything written; the final name is left as it was. Idempotent. */
+  public abstract void abort();
+
+  /** Bytes written so far. */
+  public abstract long bytesWritten();
+
+  /** Publishes the file; throws ALREADY_EXISTS if it appeared meanwhile and overwrite was off. */
+  @Override
+  public abstract void close() throws IOException;
+}

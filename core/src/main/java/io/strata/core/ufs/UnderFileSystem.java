@@ -1,0 +1,37 @@
+package io.strata.core.ufs;
+
+import io.strata.core.path.StrataPath;
+import java.io.Closeable;
+import java.util.stream.Stream;
+
+/**
+ * One under-storage (a local folder, HDFS, S3...) seen from its root. Paths are relative to
+ * that root, already normalized ({@link StrataPath} cannot climb above it); implementations
+ * additionally refuse to follow links out of the root.
+ *
+ * <p>Failures are {@link io.strata.core.status.StrataException}s with the path in the message.
+ * Implementations are thread-safe.
+ */
+public interface UnderFileSystem extends Closeable {
+  /** The root, as a URI such as {@code file:///data}. */
+  String uri();
+
+  UfsStatus getStatus(StrataPath path);
+
+  /** The children of a directory; the caller closes the stream. */
+  Stream<UfsStatus> list(StrataPath path);
+
+  UfsReader openReader(StrataPath path);
+
+  UfsOutputStream create(StrataPath path, CreateOptions options);
+
+  void mkdirs(StrataPath path, boolean parents);
+
+  void delete(StrataPath path, boolean recursive);
+
+  /** Renames; refuses to replace an existing {@code dst}. */
+  void rename(StrataPath src, StrataPath dst);
+
+  @Override
+  void close();
+}

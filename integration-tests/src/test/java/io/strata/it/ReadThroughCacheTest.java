@@ -1,0 +1,106 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.client.FileInStream;
+import io.strata.client.FileInfo;
+import io.strata.client.FileOutStream;
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.worker.WorkerMetrics;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ReadThroughCacheTest {
+  private static MiniCluster cluster;
+  private static FileSystem fs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = MiniCluster.builder().workers(1).start();
+    fs = cluster.fileSystem();
+  }
+
+  @AfterAll
+  static void stop() {
+    fs.close();
+    cluster.close();
+  }
+
+  @Test
+  void write_thenReadTwice_secondReadServedFromCache() throws Exception {
+    byte[] data = new byte[5 * 1024 * 1024 + 12345];
+    new Random(42).nextBytes(data);
+    try (FileOutStream out = fs.create("/data/file.bin", WriteOptions.DEFAULT)) {
+      out.write(data);
+    }
+    String ufsBefore = scrape("strata_worker_ufs_bytes_read_total");
+
+    assertThat(sha256(readAll("/data/file.bin"))).isEqualTo(sha256(data));
+    double ufsAfterFirst = metric(WorkerMetrics.UFS_BYTES_READ);
+    double cacheAfterFirst = cacheBytes();
+    assertThat(sha256(readAll("/data/file.bin"))).isEqualTo(sha256(data));
+
+    assertThat(metric(WorkerMetrics.UFS_BYTES_READ)).isEqualTo(ufsAfterFirst);
+    assertThat(cacheBytes() - cacheAfterFirst).isEqualTo(data.length);
+    assertThat(ufsBefore).isNotNull();
+  }
+
+  @Test
+  void getStatus_ofMissingPath_failsWithNotFound() {
+    assertThatThrownBy(() -> fs.getStatus("/no/such/file"))
+        .isInstanceOfSatisfying(StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));
+    assertThatThrownBy(() -> fs.open("/no/such/file"))
+        .isInstanceOfSatisfying(StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));
+  }
+
+  @Test
+  void listStatus_showsWrittenFiles() {
+    fs.mkdir("/list", true);
+    for (String name : new String[] {"b", "a", "c"}) {
+      try (FileOutStream out = fs.create("/list/" + name, WriteOptions.DEFAULT)) {
+        out.write(name.getBytes());
+      }
+    }
+    assertThat(fs.listStatus("/list")).extracting(FileInfo::name).containsExactly("a", "b", "c");
+  }
+
+  private byte[] readAll(String path) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (FileInStream in = fs.open(path)) {
+      in.transferTo(out);
+    }
+    return out.toByteArray();
+  }
+
+  private double metric(String name) {
+    return cluster.worker(0).registry().get(name).counter().count();
+  }
+
+  private double cacheBytes() {
+    return cluster.worker(0).registry().get(WorkerMetrics.BYTES_READ).tag("source", "cache").counter().count();
+  }
+
+  private String scrape(String metricName) throws Exception {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + cluster.worker(0).webPort() + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return r.body().lines().filter(l -> l.startsWith(metricName)).findFirst().orElse(null);
+  }
+
+  private static String sha256(byte[] b) throws Exception {
+    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+  }
+}

@@ -1,0 +1,49 @@
+package io.strata.master.journal;
+
+import io.strata.master.journal.MasterCommand.AddMount;
+import io.strata.master.journal.MasterCommand.DecommissionWorker;
+import io.strata.master.journal.MasterCommand.RegisterWorker;
+import io.strata.master.journal.MasterCommand.RemoveMount;
+import io.strata.master.journal.MasterCommand.WorkerBack;
+import io.strata.master.journal.MasterCommand.WorkerLost;
+import io.strata.master.state.ApplyResult;
+import io.strata.master.state.ClusterState;
+
+/** The state machine's one switch: each command calls one method of the state that owns it. */
+final class Applier implements MasterCommand.Handler<ApplyResult> {
+  private final ClusterState state;
+
+  Applier(ClusterState state) {
+    this.state = state;
+  }
+
+  @Override
+  public ApplyResult registerWorker(RegisterWorker c) {
+    return state.membership().register(c.address(), c.timeMs());
+  }
+
+  @Override
+  public ApplyResult workerLost(WorkerLost c) {
+    return state.membership().markLost(c.workerId(), c.timeMs());
+  }
+
+  @Override
+  public ApplyResult workerBack(WorkerBack c) {
+    return state.membership().markBack(c.workerId(), c.timeMs());
+  }
+
+  @Override
+  public ApplyResult decommissionWorker(DecommissionWorker c) {
+    return state.membership().decommission(c.workerId(), c.timeMs());
+  }
+
+  @Override
+  public ApplyResult addMount(AddMount c) {
+    return state.mounts().add(c.mount(), c.replace());
+  }
+
+  @Override
+  public ApplyResult removeMount(RemoveMount c) {
+    return state.mounts().remove(c.path());
+  }
+}

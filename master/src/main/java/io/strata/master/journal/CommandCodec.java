@@ -1,0 +1,73 @@
+package io.strata.master.journal;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.strata.core.proto.journal.DecommissionWorkerEntry;
+import io.strata.core.proto.journal.JournalEntry;
+import io.strata.core.proto.journal.MountEntry;
+import io.strata.core.proto.journal.RegisterWorkerEntry;
+import io.strata.core.proto.journal.UnmountEntry;
+import io.strata.core.proto.journal.WorkerBackEntry;
+import io.strata.core.proto.journal.WorkerLostEntry;
+import io.strata.core.ufs.Mount;
+import io.strata.master.journal.MasterCommand.AddMount;
+import io.strata.master.journal.MasterCommand.DecommissionWorker;
+import io.strata.master.journal.MasterCommand.RegisterWorker;
+import io.strata.master.journal.MasterCommand.RemoveMount;
+import io.strata.master.journal.MasterCommand.WorkerBack;
+import io.strata.master.journal.MasterCommand.WorkerLost;
+
+/** Commands to and from their journal form (protobuf {@link JournalEntry}). */
+public final class CommandCodec {
+  private CommandCodec() {}
+
+  public static byte[] encode(MasterCommand command) {
+    JournalEntry.Builder b = JournalEntry.newBuilder();
+    command.accept(new MasterCommand.Handler<JournalEntry.Builder>() {
+      @Override
+      public JournalEntry.Builder registerWorker(RegisterWorker c) {
+        return b.setRegisterWorker(RegisterWorkerEntry.newBuilder().setAddress(c.address()).setTimeMs(c.timeMs()));
+      }
+
+      @Override
+      public JournalEntry.Builder workerLost(WorkerLost c) {
+        return b.setWorkerLost(WorkerLostEntry.newBuilder().setWorkerId(c.workerId()).setTimeMs(c.timeMs()));
+      }
+
+      @Override
+      public JournalEntry.Builder workerBack(WorkerBack c) {
+        return b.setWorkerBack(WorkerBackEntry.newBuilder().setWorkerId(c.workerId()).setTimeMs(c.timeMs()));
+      }
+
+      @Override
+      public JournalEntry.Builder decommissionWorker(DecommissionWorker c) {
+        return b.setDecommissionWorker(
+            DecommissionWorkerEntry.newBuilder().setWorkerId(c.workerId()).setTimeMs(c.timeMs()));
+      }
+
+      @Override
+      public JournalEntry.Builder addMount(AddMount c) {
+        return b.setMount(MountEntry.newBuilder().setMount(c.mount().toProto()).setReplace(c.replace()));
+      }
+
+      @Override
+      public JournalEntry.Builder removeMount(RemoveMount c) {
+        return b.setUnmount(UnmountEntry.newBuilder().setPath(c.path()));
+      }
+    });
+    return b.build().toByteArray();
+  }
+
+  public static MasterCommand decode(byte[] bytes) throws InvalidProtocolBufferException {
+    JournalEntry e = JournalEntry.parseFrom(bytes);
+    return switch (e.getCommandCase()) {
+      case REGISTER_WORKER -> new RegisterWorker(e.getRegisterWorker().getAddress(), e.getRegisterWorker().getTimeMs());
+      case WORKER_LOST -> new WorkerLost(e.getWorkerLost().getWorkerId(), e.getWorkerLost().getTimeMs());
+      case WORKER_BACK -> new WorkerBack(e.getWorkerBack().getWorkerId(), e.getWorkerBack().getTimeMs());
+      case DECOMMISSION_WORKER -> new DecommissionWorker(
+          e.getDecommissionWorker().getWorkerId(), e.getDecommissionWorker().getTimeMs());
+      case MOUNT -> new AddMount(Mount.fromProto(e.getMount().getMount()), e.getMount().getReplace());
+      case UNMOUNT -> new RemoveMount(e.getUnmount().getPath());
+      case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException("journal entry without a command");
+    };
+  }
+}

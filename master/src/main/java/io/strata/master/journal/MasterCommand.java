@@ -1,0 +1,74 @@
+package io.strata.master.journal;
+
+import io.strata.core.proto.WorkerAddress;
+import io.strata.core.ufs.Mount;
+
+/**
+ * Every change to the master's replicated state, one record per kind of log entry. Each carries
+ * all the values its application needs (times included), so that every master applies it to the
+ * same result.
+ *
+ * <p>Java 17 has no pattern-matching switch, so exhaustiveness comes from {@link Handler}: a new
+ * command adds a method there, and every handler stops compiling until it handles it.
+ */
+public sealed interface MasterCommand {
+  <R> R accept(Handler<R> handler);
+
+  /** One method per command. */
+  interface Handler<R> {
+    R registerWorker(RegisterWorker c);
+
+    R workerLost(WorkerLost c);
+
+    R workerBack(WorkerBack c);
+
+    R decommissionWorker(DecommissionWorker c);
+
+    R addMount(AddMount c);
+
+    R removeMount(RemoveMount c);
+  }
+
+  record RegisterWorker(WorkerAddress address, long timeMs) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.registerWorker(this);
+    }
+  }
+
+  record WorkerLost(String workerId, long timeMs) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.workerLost(this);
+    }
+  }
+
+  record WorkerBack(String workerId, long timeMs) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.workerBack(this);
+    }
+  }
+
+  record DecommissionWorker(String workerId, long timeMs) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.decommissionWorker(this);
+    }
+  }
+
+  /** Attaches {@code mount}; with {@code replace} it may replace the mount at the same path. */
+  record AddMount(Mount mount, boolean replace) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.addMount(this);
+    }
+  }
+
+  record RemoveMount(String path) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.removeMount(this);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.strata.master.service;
+
+import io.grpc.stub.StreamObserver;
+import io.strata.core.process.Version;
+import io.strata.core.proto.ClusterReport;
+import io.strata.core.proto.ClusterView;
+import io.strata.core.proto.GetClusterReportRequest;
+import io.strata.core.proto.GetClusterViewRequest;
+import io.strata.core.proto.MasterReport;
+import io.strata.core.proto.MasterServiceGrpc;
+import io.strata.core.proto.RegisterWorkerRequest;
+import io.strata.core.proto.RegisterWorkerResponse;
+import io.strata.core.proto.WorkerHeartbeatRequest;
+import io.strata.core.proto.WorkerHeartbeatResponse;
+import io.strata.core.proto.WorkerInfo;
+import io.strata.core.proto.WorkerReport;
+import io.strata.core.proto.WorkerState;
+import io.strata.core.rpc.Rpc;
+import io.strata.core.status.StrataException;
+import io.strata.master.journal.MasterCommand;
+import io.strata.master.journal.MasterJournal;
+import io.strata.master.journal.MasterPeers;
+import io.strata.master.state.Membership;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The master's gRPC service. Every call is answered by the leader; followers refuse with
+ * NOT_LEADER naming it. Heartbeats only touch leader-local memory unless they change a worker's
+ * state.
+ */
+public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImplBase {
+  private final MasterJournal journal;
+  private final WorkerLiveness liveness;
+  private final Clock clock;
+  private final long startedAtMs;
+
+  public MasterServiceImpl(MasterJournal journal, WorkerLiveness liveness, Clock clock) {
+    this.journal = journal;
+    this.liveness = liveness;
+    this.clock = clock;
+    this.startedAtMs = clock.millis();
+  }
+
+  @Override
+  public void registerWorker(RegisterWorkerRequest req, StreamObserver<RegisterWorkerResponse> out) {
+    Rpc.unary(out, "registerWorker", () -> {
+      journal.requireLeader();
+      if (req.getAddress().getHost().isEmpty() || req.getAddress().getRpcPort() <= 0) {
+        throw StrataException.invalidArgument("a worker must register with its host and RPC port");
+      }
+      String id = Membership.idOf(req.getAddress());
+      Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(id));
+      boolean unchanged = known.isPresent() && known.get().getState() == WorkerState.LIVE
+          && known.get().getAddress().equals(req.getAddress());
+      if (!unchanged) {
+        journal.submit(new MasterCommand.RegisterWorker(req.getAddress(), clock.millis())).orThrow();
+      }
+      liveness.beat(id, req.getUsage());
+      return RegisterWorkerResponse.newBuilder().setWorkerId(id).build();
+    });
+  }
+
+  @Override
+  public void workerHeartbeat(WorkerHeartbeatRequest req, StreamObserver<WorkerHeartbeatResponse> out) {
+    Rpc.unary(out, "workerHeartbeat", () -> {
+      journal.requireLeader();
+      Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(req.getWorkerId()));
+      WorkerHeartbeatResponse.Builder reply = WorkerHeartbeatResponse.newBuilder();
+      if (known.isEmpty()) {
+        return reply.setCommand(WorkerHeartbeatResponse.Command.REGISTER).build();
+      }
+      liveness.beat(req.getWorkerId(), req.getUsage());
+      if (known.get().getState() == WorkerState.LOST) {
+        journal.submit(new MasterCommand.WorkerBack(req.getWorkerId(), clock.millis())).orThrow();
+      }
+      return journal.stateMachine().read(s -> reply
+          .setMembershipVersion(s.membership().version())
+          .setMountTableVersion(s.mounts().version())
+          .build());
+    });
+  }
+
+  @Override
+  public void getClusterView(GetClusterViewRequest req, StreamObserver<ClusterView> out) {
+    Rpc.unary(out, "getClusterView", () -> {
+      journal.requireLeader();
+      return journal.readView();
+    });
+  }
+
+  @Override
+  public void getClusterReport(GetClusterReportRequest req, StreamObserver<ClusterReport> out) {
+    Rpc.unary(out, "getClusterReport", () -> {
+      journal.requireLeader();
+      ClusterView view = journal.readView();
+      ClusterReport.Builder report = ClusterReport.newBuilder()
+          .setVersion(Version.VERSION)
+          .setLeaderStartedAtMs(startedAtMs)
+          .addAllMounts(view.getMountsList());
+      journal.leaderRpcAddress().ifPresent(report::setLeaderRpcAddress);
+      MasterPeers peers = journal.peers();
+      for (int i = 0; i < peers.peers().size(); i++) {
+        MasterPeers.Peer p = peers.peers().get(i);
+        report.addMasters(MasterReport.newBuilder()
+            .setRpcAddress(p.rpc().toString())
+            .setJournalAddress(p.journal().toString())
+            .setRole(i == peers.self() ? journal.role() : "FOLLOWER"));
+      }
+      for (WorkerInfo w : view.getWorkersList()) {
+        WorkerReport.Builder wr = WorkerReport.newBuilder().setInfo(w).setLastHeartbeatAgeMs(-1);
+        liveness.last(w.getId()).ifPresent(b -> wr.setUsage(b.usage()).setLastHeartbeatAgeMs(liveness.ageMillis(b)));
+        report.addWorkers(wr);
+      }
+      return report.build();
+    });
+  }
+}

@@ -1,0 +1,59 @@
+package io.strata.master.service;
+
+import io.strata.core.proto.WorkerUsage;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * When the leader last heard from each worker, and what it reported. Leader-local memory, never
+ * journaled: only the transitions it causes (LOST, back to LIVE) are log entries. Thread-safe.
+ */
+public final class WorkerLiveness {
+  /** A heartbeat: when it arrived (monotonic ns) and the usage it carried. */
+  public record Beat(long nanos, WorkerUsage usage) {}
+
+  private final Map<String, Beat> beats = new ConcurrentHashMap<>();
+  private final LongSupplier nanoTime;
+
+  public WorkerLiveness(LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
+  }
+
+  public void beat(String workerId, WorkerUsage usage) {
+    beats.put(workerId, new Beat(nanoTime.getAsLong(), usage));
+  }
+
+  public Optional<Beat> last(String workerId) {
+    return Optional.ofNullable(beats.get(workerId));
+  }
+
+  public long ageMillis(Beat beat) {
+    return (nanoTime.getAsLong() - beat.nanos()) / 1_000_000;
+  }
+
+  /**
+   * A new leader knows nothing of heartbeats: every worker gets a full timeout from now to show
+   * up before it can be marked LOST.
+   */
+  public void startGracePeriod(Collection<String> workerIds) {
+    beats.clear();
+    for (String id : workerIds) {
+      beats.put(id, new Beat(nanoTime.getAsLong(), WorkerUsage.getDefaultInstance()));
+    }
+  }
+
+  /** The workers among {@code candidates} silent for longer than {@code timeoutNanos}. */
+  public List<String> silent(Collection<String> candidates, long timeoutNanos) {
+    long now = nanoTime.getAsLong();
+    return candidates.stream()
+        .filter(id -> {
+          Beat b = beats.get(id);
+          return b == null || now - b.nanos() > timeoutNanos;
+        })
+        .toList();
+  }
+}

@@ -1,0 +1,21 @@
+package io.strata.worker;
+
+/** Names of the worker's meters; Prometheus shows dots as underscores. */
+public final class WorkerMetrics {
+  /** Bytes sent to clients, tagged source=cache|ufs. */
+  public static final String BYTES_READ = "strata.worker.bytes.read";
+  /** Page look-ups, tagged result=hit|miss. */
+  public static final String PAGE_REQUESTS = "strata.worker.page.requests";
+  public static final String CACHE_HIT_RATIO = "strata.worker.cache.hit.ratio";
+  public static final String PAGES_CACHED = "strata.worker.pages.cached";
+  public static final String CACHE_USED_BYTES = "strata.worker.cache.used.bytes";
+  public static final String CACHE_CAPACITY_BYTES = "strata.worker.cache.capacity.bytes";
+  public static final String PAGE_EVICTIONS = "strata.worker.page.evictions";
+  /** Pages read from the UFS; a coalesced miss counts once. */
+  public static final String UFS_PAGE_READS = "strata.worker.ufs.page.reads";
+  public static final String UFS_BYTES_READ = "strata.worker.ufs.bytes.read";
+  public static final String DATA_READ_LATENCY = "strata.worker.data.read";
+  public static final String METADATA_REQUESTS = "strata.worker.metadata.requests";
+
+  private WorkerMetrics() {}
+}

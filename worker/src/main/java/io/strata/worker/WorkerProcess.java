@@ -1,0 +1,172 @@
+package io.strata.worker;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.grpc.Server;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.EventLoopGroup;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.conf.WorkerKeys;
+import io.strata.core.metrics.Metrics;
+import io.strata.core.metrics.WebServer;
+import io.strata.core.net.NettyTransport;
+import io.strata.core.process.ProcessMain;
+import io.strata.core.process.Service;
+import io.strata.core.proto.WorkerAddress;
+import io.strata.core.proto.WorkerUsage;
+import io.strata.core.rpc.GrpcServers;
+import io.strata.core.rpc.MasterClient;
+import io.strata.core.rpc.RpcMetricsInterceptor;
+import io.strata.core.util.DaemonThreads;
+import io.strata.worker.data.DataServer;
+import io.strata.worker.data.DataServerMetrics;
+import io.strata.worker.master.MasterSync;
+import io.strata.worker.meta.MetadataCache;
+import io.strata.worker.meta.MetadataService;
+import io.strata.worker.page.MemoryPageStore;
+import io.strata.worker.page.PageStore;
+import io.strata.worker.read.PageFetcher;
+import io.strata.worker.rpc.WorkerServiceImpl;
+import io.strata.worker.rpc.WriteSessions;
+import io.strata.worker.ufs.UfsManager;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A worker: page store, metadata cache, data server, gRPC service, master sync and web port,
+ * wired together. This is the composition root; components get their executors, allocator and
+ * meter registry from here.
+ */
+public final class WorkerProcess implements Service {
+  private final Configuration conf;
+  private final PrometheusMeterRegistry registry = Metrics.newProcessRegistry("worker");
+  private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
+  private final NettyTransport transport = NettyTransport.best();
+  private final EventLoopGroup boss = transport.newGroup(1, DaemonThreads.factory("data-accept"));
+  private final EventLoopGroup eventLoops =
+      transport.newGroup(Math.max(2, Runtime.getRuntime().availableProcessors()), DaemonThreads.factory("data-io"));
+  private final ExecutorService ufsExecutor;
+  private final ExecutorService rpcExecutor;
+  private final ExecutorService webExecutor = Executors.newFixedThreadPool(2, DaemonThreads.factory("worker-web"));
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("worker-heartbeat"));
+  private final UfsManager ufs = new UfsManager();
+  private final PageStore store;
+  private final PageFetcher fetcher;
+  private final MetadataService metadata;
+  private final MasterClient masterClient;
+  private DataServer dataServer;
+  private Server rpcServer;
+  private WebServer webServer;
+  private MasterSync masterSync;
+  private volatile boolean closed;
+
+  public WorkerProcess(Configuration conf) {
+    this.conf = conf;
+    this.ufsExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.DATA_READER_THREADS),
+        DaemonThreads.factory("ufs-reader"));
+    this.rpcExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.RPC_THREADS), DaemonThreads.factory("worker-rpc"));
+    long pageSize = conf.get(WorkerKeys.PAGE_SIZE);
+    this.store = new MemoryPageStore(conf.get(WorkerKeys.MEM_SIZE), registry);
+    this.fetcher = new PageFetcher(store, pageSize, ufsExecutor, allocator, registry);
+    this.metadata = new MetadataService(ufs, new MetadataCache(conf.get(WorkerKeys.METADATA_MAX_ENTRIES),
+        conf.get(WorkerKeys.METADATA_TTL), conf.get(WorkerKeys.METADATA_NEGATIVE_TTL), Ticker.systemTicker()), registry);
+    this.masterClient = new MasterClient(conf);
+  }
+
+  public static void main(String[] args) {
+    ProcessMain.run("worker", args, WorkerProcess::new);
+  }
+
+  @Override
+  public void start() throws Exception {
+    String bindHost = conf.get(WorkerKeys.BIND_HOST);
+    dataServer = new DataServer(transport, boss, eventLoops, ufs, fetcher, new DataServerMetrics(registry));
+    dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
+    WriteSessions writes = new WriteSessions(ufs, metadata, store, conf.get(WorkerKeys.PAGE_SIZE), allocator);
+    rpcServer = GrpcServers.start(bindHost, conf.get(WorkerKeys.RPC_PORT), rpcExecutor,
+        List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes)),
+        new RpcMetricsInterceptor(registry, System::nanoTime));
+    webServer = new WebServer(bindHost, conf.get(WorkerKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
+    WorkerAddress address = WorkerAddress.newBuilder()
+        .setHost(conf.get(WorkerKeys.HOSTNAME))
+        .setRpcPort(rpcServer.getPort())
+        .setDataPort(dataServer.tcpPort())
+        .setWebPort(webServer.port())
+        .build();
+    masterSync = new MasterSync(masterClient, address, this::usage, ufs, conf.get(UserKeys.RPC_TIMEOUT));
+    scheduler.scheduleWithFixedDelay(masterSync, 0, conf.get(WorkerKeys.HEARTBEAT_INTERVAL).toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private WorkerUsage usage() {
+    return WorkerUsage.newBuilder()
+        .setCapacityBytes(store.capacityBytes())
+        .setUsedBytes(store.usedBytes())
+        .setPagesCached(store.pageCount())
+        .build();
+  }
+
+  @Override
+  public Optional<String> notReadyReason() {
+    if (closed) {
+      return Optional.of("stopped");
+    }
+    if (masterSync == null || !masterSync.registered()) {
+      return Optional.of("not registered with the master yet");
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public String describe() {
+    return "worker " + conf.get(WorkerKeys.HOSTNAME) + ":" + rpcPort() + ", data " + dataPort() + ", web " + webPort();
+  }
+
+  public int rpcPort() {
+    return rpcServer.getPort();
+  }
+
+  public int dataPort() {
+    return dataServer.tcpPort();
+  }
+
+  public int webPort() {
+    return webServer.port();
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    scheduler.shutdownNow();
+    GrpcServers.stop(rpcServer);
+    if (dataServer != null) {
+      dataServer.close();
+    }
+    if (webServer != null) {
+      webServer.close();
+    }
+    eventLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    ufsExecutor.shutdownNow();
+    rpcExecutor.shutdownNow();
+    webExecutor.shutdownNow();
+    masterClient.close();
+    store.close();
+    ufs.close();
+    registry.close();
+  }
+}

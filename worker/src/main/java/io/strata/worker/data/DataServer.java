@@ -1,0 +1,69 @@
+package io.strata.worker.data;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.strata.core.net.NettyTransport;
+import io.strata.worker.read.PageFetcher;
+import io.strata.worker.ufs.UfsManager;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The worker's data server: Netty on TCP, and on a Unix domain socket when a path is given;
+ * epoll where available. One pipeline ({@link DataServerInitializer}) serves both.
+ */
+public final class DataServer implements AutoCloseable {
+  private final NettyTransport transport;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup workers;
+  private final List<Channel> listening = new ArrayList<>();
+  private final DataServerInitializer initializer;
+  private int tcpPort = -1;
+
+  public DataServer(NettyTransport transport, EventLoopGroup boss, EventLoopGroup workers, UfsManager ufs,
+      PageFetcher fetcher, DataServerMetrics metrics) {
+    this.transport = transport;
+    this.boss = boss;
+    this.workers = workers;
+    this.initializer = new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics));
+  }
+
+  public void listenTcp(String bindHost, int port) throws InterruptedException {
+    Channel ch = bootstrap(false).bind(new InetSocketAddress(bindHost, port)).sync().channel();
+    listening.add(ch);
+    tcpPort = ((InetSocketAddress) ch.localAddress()).getPort();
+  }
+
+  public void listenDomainSocket(Path path) throws Exception {
+    Files.deleteIfExists(path);
+    Files.createDirectories(path.toAbsolutePath().getParent());
+    listening.add(bootstrap(true).bind(new DomainSocketAddress(path.toFile())).sync().channel());
+  }
+
+  private ServerBootstrap bootstrap(boolean domainSocket) {
+    return new ServerBootstrap()
+        .group(boss, workers)
+        .channel(transport.serverChannel(domainSocket))
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
+        .childHandler(initializer);
+  }
+
+  public int tcpPort() {
+    return tcpPort;
+  }
+
+  @Override
+  public void close() {
+    for (Channel ch : listening) {
+      ch.close().syncUninterruptibly();
+    }
+    listening.clear();
+  }
+}

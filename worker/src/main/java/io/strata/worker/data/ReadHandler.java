@@ -1,0 +1,177 @@
+package io.strata.worker.data;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.strata.core.path.StrataPath;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.core.transport.Frames;
+import io.strata.core.transport.ReadRequest;
+import io.strata.worker.page.PageId;
+import io.strata.worker.read.PageFetcher;
+import io.strata.worker.read.PageFetcher.Fetched;
+import io.strata.worker.ufs.UfsManager;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves READ requests of one connection, one at a time in arrival order. Pages the cache holds
+ * are sent at once from the event loop; misses are fetched on the UFS executor and the reply
+ * resumes on the event loop when they arrive. Memory pages go out as retained slices, not copies.
+ * A broken frame closes the connection; an error reading a file ends that request with its code.
+ */
+final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
+  private static final Logger LOG = LoggerFactory.getLogger(ReadHandler.class);
+
+  private final UfsManager ufs;
+  private final PageFetcher fetcher;
+  private final DataServerMetrics metrics;
+  private final ArrayDeque<ReadRequest> queue = new ArrayDeque<>();
+  private boolean busy;
+
+  ReadHandler(UfsManager ufs, PageFetcher fetcher, DataServerMetrics metrics) {
+    this.ufs = ufs;
+    this.fetcher = fetcher;
+    this.metrics = metrics;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, ReadRequest request) {
+    queue.add(request);
+    if (!busy) {
+      next(ctx);
+    }
+  }
+
+  private void next(ChannelHandlerContext ctx) {
+    ReadRequest request = queue.poll();
+    busy = request != null;
+    if (request != null) {
+      start(ctx, request);
+    }
+  }
+
+  private void start(ChannelHandlerContext ctx, ReadRequest req) {
+    long started = System.nanoTime();
+    PageFetcher.Target target;
+    try {
+      UfsManager.Resolved file = ufs.resolve(StrataPath.of(req.path()));
+      target = new PageFetcher.Target(file, req.fingerprint(), req.fileLength(),
+          PageId.FileKey.of(file.ufsUri(), req.fingerprint()));
+    } catch (StrataException e) {
+      end(ctx, req, e.code(), e.getMessage(), started);
+      return;
+    }
+    long end = Math.min(req.fileLength(), req.offset() + req.length());
+    List<CompletableFuture<Fetched>> pages = new ArrayList<>();
+    long pageSize = fetcher.pageSize();
+    if (req.offset() < end) {
+      for (long i = req.offset() / pageSize; i <= (end - 1) / pageSize; i++) {
+        pages.add(fetcher.fetch(target, i));
+      }
+    }
+    new Reply(ctx, req, pages, end, started).send();
+  }
+
+  private void end(ChannelHandlerContext ctx, ReadRequest req, StatusCode code, String message, long started) {
+    ctx.writeAndFlush(Frames.end(ctx.alloc(), req.requestId(), code, message));
+    metrics.latency(code).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+    next(ctx);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("closing data connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+
+  /** The answer to one request: its pages, sent in order as each becomes available. */
+  private final class Reply {
+    private final ChannelHandlerContext ctx;
+    private final ReadRequest req;
+    private final List<CompletableFuture<Fetched>> pages;
+    private final long end;
+    private final long started;
+    private int next;
+
+    Reply(ChannelHandlerContext ctx, ReadRequest req, List<CompletableFuture<Fetched>> pages, long end, long started) {
+      this.ctx = ctx;
+      this.req = req;
+      this.pages = pages;
+      this.end = end;
+      this.started = started;
+    }
+
+    void send() {
+      while (next < pages.size()) {
+        CompletableFuture<Fetched> f = pages.get(next);
+        if (!f.isDone()) {
+          f.whenComplete((page, error) -> resumeOnEventLoop());
+          ctx.flush();
+          return;
+        }
+        if (!ctx.channel().isActive()) {
+          releaseFrom(next);
+          return;
+        }
+        Fetched page;
+        try {
+          page = f.join();
+        } catch (RuntimeException e) {
+          releaseFrom(next + 1);
+          StrataException se = e.getCause() instanceof StrataException s ? s
+              : StrataException.internal(String.valueOf(e.getCause()), e.getCause());
+          if (se.code() == StatusCode.INTERNAL) {
+            LOG.warn("reading {} failed", req.path(), e.getCause());
+          }
+          end(ctx, req, se.code(), se.getMessage(), started);
+          return;
+        }
+        write(page);
+        next++;
+      }
+      end(ctx, req, StatusCode.OK, "", started);
+    }
+
+    private void resumeOnEventLoop() {
+      try {
+        ctx.executor().execute(this::send);
+      } catch (RejectedExecutionException e) {
+        releaseFrom(next);
+      }
+    }
+
+    private void write(Fetched fetched) {
+      long pageSize = fetcher.pageSize();
+      long pageStart = (req.offset() / pageSize + next) * pageSize;
+      long from = Math.max(req.offset(), pageStart);
+      long to = Math.min(end, pageStart + fetched.page().readableBytes());
+      Counter bytes = fetched.fromCache() ? metrics.bytesFromCache() : metrics.bytesFromUfs();
+      for (long pos = from; pos < to; pos += Frames.MAX_DATA_PAYLOAD) {
+        int n = (int) Math.min(Frames.MAX_DATA_PAYLOAD, to - pos);
+        ctx.write(Frames.dataHeader(ctx.alloc(), req.requestId(), pos, n));
+        ctx.write(fetched.page().retainedSlice((int) (pos - pageStart), n));
+      }
+      bytes.increment(to - from);
+      fetched.page().release();
+    }
+
+    private void releaseFrom(int first) {
+      for (int i = first; i < pages.size(); i++) {
+        pages.get(i).whenComplete((page, error) -> {
+          if (page != null) {
+            page.page().release();
+          }
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package io.strata.worker.meta;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.core.ufs.UfsStatus;
+import io.strata.worker.WorkerMetrics;
+import io.strata.worker.ufs.UfsManager;
+import io.strata.worker.ufs.UfsManager.Resolved;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * File statuses and listings for the paths this worker owns: from the cache when fresh enough,
+ * else from the UFS (and then cached). Changes made through this worker invalidate what they
+ * touch. Thread-safe.
+ */
+public final class MetadataService {
+  private final UfsManager ufs;
+  private final MetadataCache cache;
+  private final Counter hits;
+  private final Counter misses;
+
+  public MetadataService(UfsManager ufs, MetadataCache cache, MeterRegistry registry) {
+    this.ufs = ufs;
+    this.cache = cache;
+    this.hits = Counter.builder(WorkerMetrics.METADATA_REQUESTS).tag("result", "hit")
+        .description("Metadata look-ups, by whether the cache answered").register(registry);
+    this.misses = Counter.builder(WorkerMetrics.METADATA_REQUESTS).tag("result", "miss")
+        .description("Metadata look-ups, by whether the cache answered").register(registry);
+  }
+
+  /**
+   * The status of {@code path}; NOT_FOUND if it does not exist.
+   *
+   * @param syncIntervalMs re-read the UFS if the cached entry is older than this (-1: trust the TTL)
+   */
+  public FileStatus getStatus(StrataPath path, long syncIntervalMs) {
+    Resolved r = ufs.resolve(path);
+    MetadataCache.StatusEntry cached = cache.status(r.ufsUri());
+    if (cached != null && fresh(cached.loadedAtNanos(), syncIntervalMs)) {
+      hits.increment();
+      if (cached.status() == null) {
+        throw StrataException.notFound(path + " does not exist");
+      }
+      return cached.status();
+    }
+    misses.increment();
+    long loadedAt = cache.now();
+    try {
+      FileStatus status = toProto(path, r.ufsUri(), r.ufs().getStatus(r.ufsPath()));
+      cache.putStatus(r.ufsUri(), status, loadedAt);
+      return status;
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.NOT_FOUND) {
+        cache.putStatus(r.ufsUri(), null, loadedAt);
+        throw StrataException.notFound(path + " does not exist");
+      }
+      throw e;
+    }
+  }
+
+  /** The children of directory {@code path}, sorted by name. */
+  public List<FileStatus> list(StrataPath path, long syncIntervalMs) {
+    Resolved r = ufs.resolve(path);
+    MetadataCache.ListingEntry cached = cache.listing(r.ufsUri());
+    if (cached != null && fresh(cached.loadedAtNanos(), syncIntervalMs)) {
+      hits.increment();
+      return cached.children();
+    }
+    misses.increment();
+    long loadedAt = cache.now();
+    List<FileStatus> children;
+    try (Stream<UfsStatus> stream = r.ufs().list(r.ufsPath())) {
+      children = stream
+          .map(s -> toProto(path.child(s.name()), r.ufsUri() + "/" + s.name(), s))
+          .sorted(java.util.Comparator.comparing(FileStatus::getName))
+          .toList();
+    }
+    cache.putListing(r.ufsUri(), children, loadedAt);
+    return children;
+  }
+
+  /** Forgets {@code path} and the listing of its parent, after a change to it. */
+  public void invalidate(StrataPath path) {
+    cache.invalidate(ufs.resolve(path).ufsUri());
+    if (!path.isRoot()) {
+      cache.invalidate(ufs.resolve(path.parent()).ufsUri());
+    }
+  }
+
+  private boolean fresh(long loadedAtNanos, long syncIntervalMs) {
+    return syncIntervalMs < 0 || cache.now() - loadedAtNanos <= syncIntervalMs * 1_000_000;
+  }
+
+  static FileStatus toProto(StrataPath path, String ufsUri, UfsStatus s) {
+    return FileStatus.newBuilder()
+        .setPath(path.toString())
+        .setName(path.name())
+        .setDirectory(s.directory())
+        .setLength(s.length())
+        .setMtimeMs(s.mtimeMs())
+        .setMode(s.mode())
+        .setOwner(s.owner())
+        .setGroup(s.group())
+        .setFingerprint(s.fingerprint())
+        .setUfsPath(ufsUri)
+        .setCachedBytes(-1)
+        .build();
+  }
+}

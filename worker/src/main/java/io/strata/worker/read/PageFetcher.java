@@ -1,0 +1,194 @@
+package io.strata.worker.read;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.core.ufs.UfsReader;
+import io.strata.worker.WorkerMetrics;
+import io.strata.worker.page.PageId;
+import io.strata.worker.page.PageStore;
+import io.strata.worker.ufs.UfsManager.Resolved;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+
+/**
+ * Gets pages: from the page store when cached, else from the UFS, page-aligned, on the UFS
+ * executor (never on a network thread), admitting what it read. Concurrent misses of one page
+ * share one UFS read: the first caller starts a {@link Load}, later callers subscribe to it.
+ *
+ * <p>Every page handed out carries a reference of its own that the caller must release. The
+ * loader keeps its reference until every subscriber has taken theirs, so no page is freed while
+ * a subscriber is still about to retain it.
+ */
+public final class PageFetcher {
+  /** A page and where it came from. */
+  public record Fetched(ByteBuf page, boolean fromCache) {}
+
+  /** The version of a file being read: where it lives and how long it is. */
+  public record Target(Resolved file, String fingerprint, long fileLength, PageId.FileKey key) {}
+
+  private final PageStore store;
+  private final long pageSize;
+  private final Executor ufsExecutor;
+  private final ByteBufAllocator allocator;
+  private final Map<PageId, Load> inflight = new ConcurrentHashMap<>();
+  private final Counter hits;
+  private final Counter misses;
+  private final Counter ufsPageReads;
+  private final Counter ufsBytes;
+
+  public PageFetcher(PageStore store, long pageSize, Executor ufsExecutor, ByteBufAllocator allocator,
+      MeterRegistry registry) {
+    this.store = store;
+    this.pageSize = pageSize;
+    this.ufsExecutor = ufsExecutor;
+    this.allocator = allocator;
+    this.hits = Counter.builder(WorkerMetrics.PAGE_REQUESTS).tag("result", "hit")
+        .description("Page look-ups, by whether the cache held the page").register(registry);
+    this.misses = Counter.builder(WorkerMetrics.PAGE_REQUESTS).tag("result", "miss")
+        .description("Page look-ups, by whether the cache held the page").register(registry);
+    this.ufsPageReads = Counter.builder(WorkerMetrics.UFS_PAGE_READS)
+        .description("Pages read from the under-storage (a coalesced miss counts once)").register(registry);
+    this.ufsBytes = Counter.builder(WorkerMetrics.UFS_BYTES_READ)
+        .description("Bytes read from the under-storage").register(registry);
+    Gauge.builder(WorkerMetrics.CACHE_HIT_RATIO, this, PageFetcher::hitRatio)
+        .description("Share of page look-ups the cache answered").register(registry);
+  }
+
+  public long pageSize() {
+    return pageSize;
+  }
+
+  public CompletableFuture<Fetched> fetch(Target target, long index) {
+    PageId id = target.key().page(index);
+    while (true) {
+      ByteBuf cached = store.get(id);
+      if (cached != null) {
+        hits.increment();
+        return CompletableFuture.completedFuture(new Fetched(cached, true));
+      }
+      Load load = inflight.computeIfAbsent(id, k -> new Load());
+      if (load.claim()) {
+        misses.increment();
+        ufsExecutor.execute(() -> runLoad(target, index, id, load));
+      }
+      CompletableFuture<Fetched> subscription = load.subscribe();
+      if (subscription != null) {
+        return subscription;
+      }
+      // That load finished between our look-ups; its page is in the store now, or look again.
+    }
+  }
+
+  /** Bytes of this file version held in the store. */
+  public long cachedBytes(Target target) {
+    long pages = (target.fileLength() + pageSize - 1) / pageSize;
+    long bytes = 0;
+    for (long i = 0; i < pages; i++) {
+      if (store.contains(target.key().page(i))) {
+        bytes += Math.min(pageSize, target.fileLength() - i * pageSize);
+      }
+    }
+    return bytes;
+  }
+
+  private void runLoad(Target target, long index, PageId id, Load load) {
+    ByteBuf page = null;
+    Throwable error = null;
+    try {
+      page = readFromUfs(target, index);
+      store.put(id, page);
+    } catch (Throwable t) {
+      error = t;
+    }
+    inflight.remove(id, load);
+    load.finish(page, error);
+    if (page != null) {
+      page.release();
+    }
+  }
+
+  private ByteBuf readFromUfs(Target target, long index) throws IOException {
+    long offset = index * pageSize;
+    int length = (int) Math.min(pageSize, target.fileLength() - offset);
+    if (length <= 0) {
+      throw StrataException.invalidArgument("page " + index + " is past the end of " + target.file().path());
+    }
+    ByteBuf page = allocator.directBuffer(length, length);
+    try (UfsReader reader = target.file().ufs().openReader(target.file().ufsPath())) {
+      int n = reader.readFully(offset, page.nioBuffer(0, length));
+      page.writerIndex(n);
+      if (!reader.currentFingerprint().equals(target.fingerprint())) {
+        throw new StrataException(StatusCode.FAILED_PRECONDITION,
+            target.file().path() + " changed in the under-storage while being read; open it again");
+      }
+      if (n != length) {
+        throw StrataException.internal("short read of " + target.file().path() + " at " + offset, null);
+      }
+      ufsPageReads.increment();
+      ufsBytes.increment(n);
+      return page;
+    } catch (IOException | RuntimeException e) {
+      page.release();
+      throw e;
+    }
+  }
+
+  private double hitRatio() {
+    double h = hits.count();
+    double total = h + misses.count();
+    return total == 0 ? 0 : h / total;
+  }
+
+  /** One UFS read of one page and the callers waiting for it. */
+  private static final class Load {
+    private final List<CompletableFuture<Fetched>> waiters = new ArrayList<>();
+    private boolean claimed;
+    private boolean finished;
+
+    synchronized boolean claim() {
+      if (claimed) {
+        return false;
+      }
+      claimed = true;
+      return true;
+    }
+
+    /** A future for the page, or null if the load already finished. */
+    synchronized CompletableFuture<Fetched> subscribe() {
+      if (finished) {
+        return null;
+      }
+      CompletableFuture<Fetched> f = new CompletableFuture<>();
+      waiters.add(f);
+      return f;
+    }
+
+    void finish(ByteBuf page, Throwable error) {
+      List<CompletableFuture<Fetched>> toComplete;
+      synchronized (this) {
+        finished = true;
+        toComplete = List.copyOf(waiters);
+      }
+      for (CompletableFuture<Fetched> w : toComplete) {
+        if (error != null) {
+          w.completeExceptionally(error);
+        } else {
+          ByteBuf mine = page.retainedDuplicate();
+          if (!w.complete(new Fetched(mine, false))) {
+            mine.release();
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.strata.worker.rpc;
+
+import io.grpc.stub.StreamObserver;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.DeleteRequest;
+import io.strata.core.proto.DeleteResponse;
+import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.GetStatusRequest;
+import io.strata.core.proto.GetStatusResponse;
+import io.strata.core.proto.InvalidateMetadataRequest;
+import io.strata.core.proto.InvalidateMetadataResponse;
+import io.strata.core.proto.ListStatusRequest;
+import io.strata.core.proto.ListStatusResponse;
+import io.strata.core.proto.MkdirRequest;
+import io.strata.core.proto.MkdirResponse;
+import io.strata.core.proto.RenameRequest;
+import io.strata.core.proto.RenameResponse;
+import io.strata.core.proto.WorkerServiceGrpc;
+import io.strata.core.proto.WriteRequest;
+import io.strata.core.proto.WriteResponse;
+import io.strata.core.rpc.Rpc;
+import io.strata.core.status.StrataException;
+import io.strata.worker.meta.MetadataService;
+import io.strata.worker.page.PageId;
+import io.strata.worker.read.PageFetcher;
+import io.strata.worker.ufs.UfsManager;
+import java.util.List;
+
+/**
+ * The worker's gRPC service: metadata of the paths it owns, and changes to them, which go to the
+ * UFS and invalidate what this worker cached of them.
+ */
+public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImplBase {
+  static final int LIST_BATCH = 1000;
+
+  private final UfsManager ufs;
+  private final MetadataService metadata;
+  private final PageFetcher fetcher;
+  private final WriteSessions writes;
+
+  public WorkerServiceImpl(UfsManager ufs, MetadataService metadata, PageFetcher fetcher, WriteSessions writes) {
+    this.ufs = ufs;
+    this.metadata = metadata;
+    this.fetcher = fetcher;
+    this.writes = writes;
+  }
+
+  @Override
+  public void getStatus(GetStatusRequest req, StreamObserver<GetStatusResponse> out) {
+    Rpc.unary(out, "getStatus", () -> {
+      StrataPath path = StrataPath.of(req.getPath());
+      FileStatus status = metadata.getStatus(path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs()));
+      if (req.getIncludeCacheInfo() && !status.getDirectory()) {
+        UfsManager.Resolved file = ufs.resolve(path);
+        long cached = fetcher.cachedBytes(new PageFetcher.Target(file, status.getFingerprint(), status.getLength(),
+            PageId.FileKey.of(file.ufsUri(), status.getFingerprint())));
+        status = status.toBuilder().setCachedBytes(cached).build();
+      }
+      return GetStatusResponse.newBuilder().setStatus(status).build();
+    });
+  }
+
+  @Override
+  public void listStatus(ListStatusRequest req, StreamObserver<ListStatusResponse> out) {
+    List<FileStatus> children;
+    try {
+      StrataPath path = StrataPath.of(req.getPath());
+      children = metadata.list(path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs()));
+    } catch (RuntimeException e) {
+      Rpc.fail(out, "listStatus", e);
+      return;
+    }
+    for (int i = 0; i < children.size(); i += LIST_BATCH) {
+      out.onNext(ListStatusResponse.newBuilder()
+          .addAllChildren(children.subList(i, Math.min(children.size(), i + LIST_BATCH))).build());
+    }
+    if (children.isEmpty()) {
+      out.onNext(ListStatusResponse.getDefaultInstance());
+    }
+    out.onCompleted();
+  }
+
+  @Override
+  public void mkdir(MkdirRequest req, StreamObserver<MkdirResponse> out) {
+    Rpc.unary(out, "mkdir", () -> {
+      UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+      r.requireWritable();
+      try {
+        r.ufs().mkdirs(r.ufsPath(), req.getParents());
+      } finally {
+        metadata.invalidate(r.path());
+      }
+      return MkdirResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
+    Rpc.unary(out, "delete", () -> {
+      UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+      r.requireWritable();
+      try {
+        r.ufs().delete(r.ufsPath(), req.getRecursive());
+      } finally {
+        metadata.invalidate(r.path());
+      }
+      return DeleteResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void rename(RenameRequest req, StreamObserver<RenameResponse> out) {
+    Rpc.unary(out, "rename", () -> {
+      UfsManager.Resolved src = ufs.resolve(StrataPath.of(req.getSrc()));
+      UfsManager.Resolved dst = ufs.resolve(StrataPath.of(req.getDst()));
+      if (!src.mount().equals(dst.mount())) {
+        throw StrataException.invalidArgument("cannot rename across mounts: " + src.path() + " -> " + dst.path());
+      }
+      src.requireWritable();
+      try {
+        src.ufs().rename(src.ufsPath(), dst.ufsPath());
+      } finally {
+        metadata.invalidate(src.path());
+        metadata.invalidate(dst.path());
+      }
+      return RenameResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public StreamObserver<WriteRequest> write(StreamObserver<WriteResponse> out) {
+    return writes.open(out);
+  }
+
+  @Override
+  public void invalidateMetadata(InvalidateMetadataRequest req, StreamObserver<InvalidateMetadataResponse> out) {
+    Rpc.unary(out, "invalidateMetadata", () -> {
+      for (String p : req.getPathsList()) {
+        metadata.invalidate(StrataPath.of(p));
+      }
+      return InvalidateMetadataResponse.getDefaultInstance();
+    });
+  }
+
+  private static long syncInterval(boolean given, long value) {
+    return given ? value : -1;
+  }
+}

@@ -1,0 +1,175 @@
+package io.strata.worker.rpc;
+
+import io.grpc.stub.StreamObserver;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.WriteHeader;
+import io.strata.core.proto.WriteRequest;
+import io.strata.core.proto.WriteResponse;
+import io.strata.core.proto.WriteType;
+import io.strata.core.rpc.Rpc;
+import io.strata.core.status.IoErrors;
+import io.strata.core.status.StrataException;
+import io.strata.core.ufs.CreateOptions;
+import io.strata.core.ufs.UfsOutputStream;
+import io.strata.worker.meta.MetadataService;
+import io.strata.worker.page.PageId;
+import io.strata.worker.page.PageStore;
+import io.strata.worker.ufs.UfsManager;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streams of file data written through this worker. The first message names the file; data goes
+ * to a temporary UFS name and is published on completion, so a writer that dies or cancels leaves
+ * nothing under the final name. With CACHE_THROUGH the written pages are admitted to the cache
+ * once the file is published (its fingerprint is known only then), up to a bound per write.
+ */
+public final class WriteSessions {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteSessions.class);
+
+  private final UfsManager ufs;
+  private final MetadataService metadata;
+  private final PageStore store;
+  private final long pageSize;
+  private final ByteBufAllocator allocator;
+
+  public WriteSessions(UfsManager ufs, MetadataService metadata, PageStore store, long pageSize,
+      ByteBufAllocator allocator) {
+    this.ufs = ufs;
+    this.metadata = metadata;
+    this.store = store;
+    this.pageSize = pageSize;
+    this.allocator = allocator;
+  }
+
+  StreamObserver<WriteRequest> open(StreamObserver<WriteResponse> out) {
+    return new Session(out);
+  }
+
+  /** One file being written. gRPC calls an observer serially, so no locking is needed. */
+  private final class Session implements StreamObserver<WriteRequest> {
+    private final StreamObserver<WriteResponse> out;
+    private UfsManager.Resolved file;
+    private UfsOutputStream stream;
+    private boolean cacheThrough;
+    private final List<ByteBuf> pages = new ArrayList<>();
+    private boolean failed;
+
+    Session(StreamObserver<WriteResponse> out) {
+      this.out = out;
+    }
+
+    @Override
+    public void onNext(WriteRequest req) {
+      if (failed) {
+        return;
+      }
+      try {
+        if (req.hasHeader()) {
+          begin(req.getHeader());
+        } else if (stream == null) {
+          throw StrataException.invalidArgument("a write must start with its header");
+        } else {
+          byte[] chunk = req.getChunk().toByteArray();
+          stream.write(chunk);
+          if (cacheThrough) {
+            keepPages(chunk);
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        failed = true;
+        abort();
+        Rpc.fail(out, "write", e instanceof IOException io ? IoErrors.toStrata(io, describe()) : e);
+      }
+    }
+
+    private void begin(WriteHeader h) {
+      if (stream != null) {
+        throw StrataException.invalidArgument("a write has one header");
+      }
+      file = ufs.resolve(StrataPath.of(h.getPath()));
+      file.requireWritable();
+      cacheThrough = h.getWriteType() == WriteType.CACHE_THROUGH;
+      stream = file.ufs().create(file.ufsPath(), new CreateOptions(h.getOverwrite(), true, h.getMode()));
+    }
+
+    /** Copies written bytes into page-sized direct buffers, while they fit in the cache. */
+    private void keepPages(byte[] chunk) {
+      int at = 0;
+      while (at < chunk.length) {
+        ByteBuf last = pages.isEmpty() ? null : pages.get(pages.size() - 1);
+        if (last == null || !last.isWritable()) {
+          if ((pages.size() + 1) * pageSize > store.capacityBytes() / 2) {
+            cacheThrough = false;
+            releasePages();
+            return;
+          }
+          last = allocator.directBuffer((int) pageSize, (int) pageSize);
+          pages.add(last);
+        }
+        int n = Math.min(last.writableBytes(), chunk.length - at);
+        last.writeBytes(chunk, at, n);
+        at += n;
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      LOG.debug("writer of {} went away: {}", describe(), t.toString());
+      abort();
+    }
+
+    @Override
+    public void onCompleted() {
+      if (failed) {
+        return;
+      }
+      try {
+        if (stream == null) {
+          throw StrataException.invalidArgument("a write must start with its header");
+        }
+        stream.close();
+        metadata.invalidate(file.path());
+        FileStatus status = metadata.getStatus(file.path(), 0);
+        if (cacheThrough) {
+          admit(status);
+        }
+        out.onNext(WriteResponse.newBuilder().setStatus(status).build());
+        out.onCompleted();
+      } catch (IOException | RuntimeException e) {
+        Rpc.fail(out, "write", e instanceof IOException io ? IoErrors.toStrata(io, describe()) : e);
+      } finally {
+        releasePages();
+      }
+    }
+
+    private void admit(FileStatus status) {
+      PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), status.getFingerprint());
+      for (int i = 0; i < pages.size(); i++) {
+        store.put(key.page(i), pages.get(i));
+      }
+    }
+
+    private void abort() {
+      if (stream != null) {
+        stream.abort();
+      }
+      releasePages();
+    }
+
+    private void releasePages() {
+      pages.forEach(ByteBuf::release);
+      pages.clear();
+    }
+
+    private String describe() {
+      return file == null ? "(no file yet)" : file.path().toString();
+    }
+  }
+}
