@@ -1,0 +1,71 @@
+package io.strata.shell;
+
+import io.strata.client.FileSystem;
+import io.strata.core.conf.ConfLoader;
+import io.strata.core.conf.Configuration;
+import io.strata.core.rpc.MasterClient;
+import java.io.PrintStream;
+import java.util.function.Supplier;
+
+/**
+ * What commands share: output streams, and the configuration and clients, each created on first
+ * use so that a command needing none of them starts no threads and opens no connection.
+ */
+public final class ShellContext implements AutoCloseable {
+  private final PrintStream out;
+  private final PrintStream err;
+  private final Supplier<Configuration> confSource;
+  private Configuration conf;
+  private FileSystem fs;
+  private MasterClient master;
+
+  public ShellContext(PrintStream out, PrintStream err, Supplier<Configuration> confSource) {
+    this.out = out;
+    this.err = err;
+    this.confSource = confSource;
+  }
+
+  /** The context of a real shell: System streams and configuration from the environment. */
+  public static ShellContext fromEnvironment() {
+    return new ShellContext(System.out, System.err, ConfLoader::load);
+  }
+
+  public PrintStream out() {
+    return out;
+  }
+
+  public PrintStream err() {
+    return err;
+  }
+
+  public Configuration conf() {
+    if (conf == null) {
+      conf = confSource.get();
+    }
+    return conf;
+  }
+
+  public FileSystem fs() {
+    if (fs == null) {
+      fs = FileSystem.create(conf());
+    }
+    return fs;
+  }
+
+  public MasterClient master() {
+    if (master == null) {
+      master = new MasterClient(conf());
+    }
+    return master;
+  }
+
+  @Override
+  public void close() {
+    if (fs != null) {
+      fs.close();
+    }
+    if (master != null) {
+      master.close();
+    }
+  }
+}

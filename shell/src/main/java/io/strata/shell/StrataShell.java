@@ -1,0 +1,56 @@
+package io.strata.shell;
+
+import io.strata.core.process.Version;
+import io.strata.shell.admin.FsAdminCommand;
+import io.strata.shell.conf.ConfCommand;
+import io.strata.shell.fs.FsCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code strata}: the command line of Strata. */
+@Command(name = "strata", mixinStandardHelpOptions = true, versionProvider = StrataShell.VersionProvider.class,
+    description = "Strata, a distributed data cache for AI and analytics.",
+    subcommandsRepeatable = false)
+public final class StrataShell implements Runnable {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    int code;
+    try (ShellContext ctx = ShellContext.fromEnvironment()) {
+      code = run(ctx, args);
+    }
+    System.exit(code);
+  }
+
+  /** Runs one command line; returns its exit code. */
+  public static int run(ShellContext ctx, String... args) {
+    CommandLine cmd = new CommandLine(new StrataShell())
+        .addSubcommand("fs", FsCommand.build(ctx))
+        .addSubcommand("fsadmin", FsAdminCommand.build(ctx))
+        .addSubcommand("conf", ConfCommand.build(ctx))
+        .addSubcommand("version", new VersionCommand(ctx));
+    cmd.setOut(new java.io.PrintWriter(ctx.out(), true));
+    cmd.setErr(new java.io.PrintWriter(ctx.err(), true));
+    cmd.setExecutionExceptionHandler(new ShellErrors());
+    cmd.setParameterExceptionHandler((e, a) -> {
+      e.getCommandLine().getErr().println("strata: " + e.getMessage() + " (see '"
+          + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+      return ShellErrors.EXIT_USAGE;
+    });
+    return cmd.execute(args);
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Prints the build's version for --version. */
+  static final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"Strata " + Version.VERSION};
+    }
+  }
+}

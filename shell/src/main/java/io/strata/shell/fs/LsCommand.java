@@ -1,0 +1,55 @@
+package io.strata.shell.fs;
+
+import io.strata.client.FileInfo;
+import io.strata.shell.Formats;
+import io.strata.shell.ShellContext;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code strata fs ls}. */
+@Command(name = "ls", mixinStandardHelpOptions = true,
+    description = "List a directory, or show a file: mode, owner, group, size, modification time, path.")
+final class LsCommand implements Runnable {
+  private final ShellContext ctx;
+
+  @Option(names = {"-R", "--recursive"}, description = "List subdirectories too.")
+  boolean recursive;
+
+  @Option(names = {"-h", "--human-readable"}, description = "Sizes as 1.5MiB rather than bytes.")
+  boolean human;
+
+  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Strata paths.")
+  List<String> paths;
+
+  LsCommand(ShellContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public void run() {
+    for (String path : paths) {
+      FileInfo info = ctx.fs().getStatus(path);
+      if (info.directory()) {
+        list(path);
+      } else {
+        print(info);
+      }
+    }
+  }
+
+  private void list(String dir) {
+    for (FileInfo child : ctx.fs().listStatus(dir)) {
+      print(child);
+      if (recursive && child.directory()) {
+        list(child.path());
+      }
+    }
+  }
+
+  private void print(FileInfo f) {
+    ctx.out().printf("%s  %-8s %-8s %12s  %s  %s%n", Formats.mode(f.mode(), f.directory()), f.owner(), f.group(),
+        Formats.size(f.length(), human), Formats.time(f.mtimeMs()), f.path());
+  }
+}
