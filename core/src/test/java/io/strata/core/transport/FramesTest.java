@@ -1,0 +1,79 @@
+package io.strata.core.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.TooLongFrameException;
+import io.strata.core.status.StatusCode;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class FramesTest {
+  private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+
+  @Test
+  void readRequest_roundTripsThroughTheFrameDecoder() {
+    ReadRequest req = new ReadRequest(7, "/data/é x", "123:456:(ino=9)", 10_000, 4096, 8192);
+    EmbeddedChannel ch = new EmbeddedChannel(Frames.requestFrameDecoder());
+    ByteBuf wire = req.encode(alloc);
+    // Split across two writes: the decoder must reassemble.
+    ch.writeInbound(wire.readRetainedSlice(5), wire.readRetainedSlice(wire.readableBytes()));
+    wire.release();
+    ByteBuf frame = ch.readInbound();
+    try {
+      assertThat(ReadRequest.decode(frame)).isEqualTo(req);
+    } finally {
+      frame.release();
+    }
+    assertThat((Object) ch.readInbound()).isNull();
+    ch.finishAndReleaseAll();
+  }
+
+  @Test
+  void decode_refusesTruncatedWrongTypeAndOutOfBoundsRequests() {
+    ByteBuf full = new ReadRequest(1, "/a", "f", 10, 0, 10).encode(alloc);
+    ByteBuf body = full.slice(4, full.readableBytes() - 4);
+    assertThatThrownBy(() -> ReadRequest.decode(body.slice(0, body.readableBytes() - 3)))
+        .isInstanceOf(MalformedFrameException.class);
+    ByteBuf wrongType = body.copy();
+    wrongType.setByte(0, 99);
+    assertThatThrownBy(() -> ReadRequest.decode(wrongType)).hasMessageContaining("type 99");
+    ByteBuf negative = new ReadRequest(1, "/a", "f", 10, -5, 10).encode(alloc);
+    assertThatThrownBy(() -> ReadRequest.decode(negative.skipBytes(4))).hasMessageContaining("out of bounds");
+    full.release();
+    wrongType.release();
+    negative.release();
+  }
+
+  @Test
+  void oversizedFrame_failsTheDecoder() {
+    EmbeddedChannel ch = new EmbeddedChannel(Frames.requestFrameDecoder());
+    ByteBuf huge = Unpooled.buffer().writeInt(Frames.MAX_REQUEST_FRAME * 2).writeBytes(new byte[64]);
+    assertThatThrownBy(() -> ch.writeInbound(huge)).isInstanceOf(TooLongFrameException.class);
+    ch.finishAndReleaseAll();
+  }
+
+  @Test
+  void endFrame_carriesCodeAndMessage() {
+    ByteBuf end = Frames.end(alloc, 42, StatusCode.NOT_FOUND, "/x does not exist");
+    assertThat(end.readInt()).isEqualTo(end.readableBytes());
+    assertThat(end.readByte()).isEqualTo(Frames.END);
+    assertThat(end.readLong()).isEqualTo(42);
+    assertThat(StatusCode.fromNumber(end.readUnsignedByte())).isEqualTo(StatusCode.NOT_FOUND);
+    int n = end.readUnsignedShort();
+    assertThat(end.readCharSequence(n, StandardCharsets.UTF_8).toString()).isEqualTo("/x does not exist");
+    end.release();
+  }
+
+  @Test
+  void statusCodes_haveUniqueStableNumbers() {
+    for (StatusCode c : StatusCode.values()) {
+      assertThat(StatusCode.fromNumber(c.number())).isEqualTo(c);
+    }
+    assertThat(StatusCode.fromNumber(999)).isEqualTo(StatusCode.INTERNAL);
+  }
+}

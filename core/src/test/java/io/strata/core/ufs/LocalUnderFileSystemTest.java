@@ -1,0 +1,151 @@
+package io.strata.core.ufs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.core.path.StrataPath;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalUnderFileSystemTest {
+  @TempDir
+  Path root;
+  @TempDir
+  Path outside;
+  private LocalUnderFileSystem ufs;
+
+  @BeforeEach
+  void open() {
+    ufs = new LocalUnderFileSystem(root);
+  }
+
+  private static StrataPath p(String s) {
+    return StrataPath.of(s);
+  }
+
+  private void write(String path, String text, boolean overwrite) throws IOException {
+    try (UfsOutputStream out = ufs.create(p(path), new CreateOptions(overwrite, true, 0))) {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static StatusCode codeOf(Runnable r) {
+    try {
+      r.run();
+      return StatusCode.OK;
+    } catch (StrataException e) {
+      return e.code();
+    }
+  }
+
+  @Test
+  void create_thenStatusListAndRead() throws IOException {
+    write("/a/b.txt", "hello", false);
+    UfsStatus s = ufs.getStatus(p("/a/b.txt"));
+    assertThat(s.name()).isEqualTo("b.txt");
+    assertThat(s.directory()).isFalse();
+    assertThat(s.length()).isEqualTo(5);
+    assertThat(s.mtimeMs()).isPositive();
+    assertThat(s.owner()).isNotEmpty();
+    assertThat(s.group()).isNotEmpty();
+    assertThat(s.mode() & 0400).isNotZero();
+    try (Stream<UfsStatus> children = ufs.list(p("/a"))) {
+      assertThat(children.map(UfsStatus::name)).containsExactly("b.txt");
+    }
+    try (UfsReader r = ufs.openReader(p("/a/b.txt"))) {
+      ByteBuffer buf = ByteBuffer.allocate(10);
+      assertThat(r.readFully(1, buf)).isEqualTo(4);
+      assertThat(new String(buf.array(), 0, 4, StandardCharsets.UTF_8)).isEqualTo("ello");
+      assertThat(r.currentFingerprint()).isEqualTo(s.fingerprint());
+    }
+  }
+
+  @Test
+  void create_isInvisibleUntilClose_andAbortLeavesNothing() throws IOException {
+    UfsOutputStream out = ufs.create(p("/f"), CreateOptions.DEFAULT);
+    out.write(new byte[100]);
+    assertThat(Files.exists(root.resolve("f"))).isFalse();
+    try (Stream<UfsStatus> children = ufs.list(StrataPath.ROOT)) {
+      assertThat(children).isEmpty();
+    }
+    out.abort();
+    try (Stream<Path> files = Files.list(root)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
+  void create_existingWithoutOverwrite_isRefused_withOverwriteReplaces() throws IOException {
+    write("/f", "one", false);
+    assertThatThrownBy(() -> write("/f", "two", false)).isInstanceOfSatisfying(StrataException.class,
+        e -> assertThat(e.code()).isEqualTo(StatusCode.ALREADY_EXISTS));
+    String before = ufs.getStatus(p("/f")).fingerprint();
+    write("/f", "three", true);
+    assertThat(Files.readString(root.resolve("f"))).isEqualTo("three");
+    assertThat(ufs.getStatus(p("/f")).fingerprint()).isNotEqualTo(before);
+  }
+
+  @Test
+  void missingPaths_areNotFound() {
+    assertThat(codeOf(() -> ufs.getStatus(p("/nope")))).isEqualTo(StatusCode.NOT_FOUND);
+    assertThat(codeOf(() -> ufs.openReader(p("/nope")))).isEqualTo(StatusCode.NOT_FOUND);
+    assertThat(codeOf(() -> ufs.list(p("/nope")))).isEqualTo(StatusCode.NOT_FOUND);
+    assertThat(codeOf(() -> ufs.delete(p("/nope"), false))).isEqualTo(StatusCode.NOT_FOUND);
+  }
+
+  @Test
+  void delete_nonEmptyDirectory_needsRecursive() throws IOException {
+    write("/d/e/f", "x", false);
+    assertThat(codeOf(() -> ufs.delete(p("/d"), false))).isEqualTo(StatusCode.DIRECTORY_NOT_EMPTY);
+    ufs.delete(p("/d"), true);
+    assertThat(Files.exists(root.resolve("d"))).isFalse();
+    assertThat(codeOf(() -> ufs.delete(StrataPath.ROOT, true))).isEqualTo(StatusCode.PERMISSION_DENIED);
+  }
+
+  @Test
+  void rename_refusesExistingTargetAndMovesIntoItself() throws IOException {
+    write("/a", "1", false);
+    write("/b", "2", false);
+    assertThat(codeOf(() -> ufs.rename(p("/a"), p("/b")))).isEqualTo(StatusCode.ALREADY_EXISTS);
+    ufs.mkdirs(p("/dir"), false);
+    assertThat(codeOf(() -> ufs.rename(p("/dir"), p("/dir/sub")))).isEqualTo(StatusCode.INVALID_ARGUMENT);
+    ufs.rename(p("/a"), p("/dir/a"));
+    assertThat(Files.readString(root.resolve("dir/a"))).isEqualTo("1");
+  }
+
+  @Test
+  void mkdirs_withoutParents_needsParent() {
+    assertThat(codeOf(() -> ufs.mkdirs(p("/x/y"), false))).isEqualTo(StatusCode.NOT_FOUND);
+    ufs.mkdirs(p("/x/y"), true);
+    assertThat(ufs.getStatus(p("/x/y")).directory()).isTrue();
+    assertThat(codeOf(() -> ufs.mkdirs(p("/x/y"), true))).isEqualTo(StatusCode.ALREADY_EXISTS);
+    assertThat(codeOf(() -> ufs.list(p("/x/y/../y")))).isEqualTo(StatusCode.OK);
+  }
+
+  @Test
+  void symlinkOutOfTheRoot_isRefused() throws IOException {
+    Files.writeString(outside.resolve("secret"), "secret");
+    Files.createSymbolicLink(root.resolve("escape"), outside);
+    assertThat(codeOf(() -> ufs.openReader(p("/escape/secret")))).isEqualTo(StatusCode.PERMISSION_DENIED);
+    assertThat(codeOf(() -> ufs.create(p("/escape/new"), CreateOptions.DEFAULT))).isEqualTo(StatusCode.PERMISSION_DENIED);
+    assertThat(Files.exists(outside.resolve("new"))).isFalse();
+  }
+
+  @Test
+  void factory_acceptsFoldersAndFileUris_refusesOtherSchemes() {
+    assertThat(UfsFactory.normalize(root.toString())).isEqualTo(root.toUri().toString().replaceAll("/$", ""));
+    assertThat(UfsFactory.normalize("file://" + root)).isEqualTo(UfsFactory.normalize(root.toString()));
+    assertThat(codeOf(() -> UfsFactory.open("gopher://x/y"))).isEqualTo(StatusCode.INVALID_ARGUMENT);
+    assertThat(List.of(UfsFactory.open(root.toString()).uri())).containsExactly(ufs.uri());
+  }
+}
