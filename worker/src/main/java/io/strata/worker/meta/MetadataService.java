@@ -93,7 +93,7 @@ public final class MetadataService {
   }
 
   private boolean fresh(long loadedAtNanos, long syncIntervalMs) {
-    return syncIntervalMs < 0 || cache.now() - loadedAtNanos <= syncIntervalMs * 1_000_000;
+    return syncIntervalMs < 0 || cache.now() - loadedAtNanos < syncIntervalMs * 1_000_000;
   }
 
   static FileStatus toProto(StrataPath path, String ufsUri, UfsStatus s) {

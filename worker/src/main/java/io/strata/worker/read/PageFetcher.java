@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Gets pages: from the page store when cached, else from the UFS, page-aligned, on the UFS
@@ -77,12 +78,13 @@ public final class PageFetcher {
         return CompletableFuture.completedFuture(new Fetched(cached, true));
       }
       Load load = inflight.computeIfAbsent(id, k -> new Load());
-      if (load.claim()) {
-        misses.increment();
-        ufsExecutor.execute(() -> runLoad(target, index, id, load));
-      }
+      // Subscribe before starting the load, so that its starter always sees its outcome.
       CompletableFuture<Fetched> subscription = load.subscribe();
       if (subscription != null) {
+        if (load.claim()) {
+          misses.increment();
+          start(target, index, id, load);
+        }
         return subscription;
       }
       // That load finished between our look-ups; its page is in the store now, or look again.
@@ -99,6 +101,15 @@ public final class PageFetcher {
       }
     }
     return bytes;
+  }
+
+  private void start(Target target, long index, PageId id, Load load) {
+    try {
+      ufsExecutor.execute(() -> runLoad(target, index, id, load));
+    } catch (RejectedExecutionException e) {
+      inflight.remove(id, load);
+      load.finish(null, StrataException.unavailable("the worker is stopping", e));
+    }
   }
 
   private void runLoad(Target target, long index, PageId id, Load load) {

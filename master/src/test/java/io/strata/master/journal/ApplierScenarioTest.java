@@ -1,0 +1,86 @@
+package io.strata.master.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.WorkerAddress;
+import io.strata.core.proto.WorkerState;
+import io.strata.core.status.StatusCode;
+import io.strata.core.ufs.Mount;
+import io.strata.master.journal.MasterCommand.AddMount;
+import io.strata.master.journal.MasterCommand.DecommissionWorker;
+import io.strata.master.journal.MasterCommand.RegisterWorker;
+import io.strata.master.journal.MasterCommand.RemoveMount;
+import io.strata.master.journal.MasterCommand.WorkerBack;
+import io.strata.master.journal.MasterCommand.WorkerLost;
+import io.strata.master.state.ApplyResult;
+import io.strata.master.state.ClusterState;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Feeds command sequences to the state machine's applier, without Ratis or a network. */
+class ApplierScenarioTest {
+  private static WorkerAddress worker(int port) {
+    return WorkerAddress.newBuilder().setHost("h").setRpcPort(port).setDataPort(port + 1).build();
+  }
+
+  private static final Mount ROOT = new Mount(StrataPath.ROOT, "file:///srv", false);
+
+  /** Applies through the codec too, as the log would. */
+  private static ApplyResult apply(ClusterState state, MasterCommand c) throws Exception {
+    return CommandCodec.decode(CommandCodec.encode(c)).accept(new Applier(state));
+  }
+
+  @Test
+  void membership_movesThroughItsStates() throws Exception {
+    ClusterState s = new ClusterState();
+    assertThat(apply(s, new RegisterWorker(worker(1), 100)).ok()).isTrue();
+    assertThat(apply(s, new RegisterWorker(worker(3), 101)).ok()).isTrue();
+    long v = s.membership().version();
+    assertThat(apply(s, new RegisterWorker(worker(1), 102)).ok()).isTrue();
+    assertThat(s.membership().version()).as("re-registering unchanged is no change").isEqualTo(v);
+    apply(s, new WorkerLost("h:1", 200));
+    assertThat(s.membership().get("h:1").orElseThrow().getState()).isEqualTo(WorkerState.LOST);
+    apply(s, new WorkerLost("h:1", 201));
+    apply(s, new WorkerBack("h:1", 300));
+    assertThat(s.membership().get("h:1").orElseThrow().getState()).isEqualTo(WorkerState.LIVE);
+    assertThat(s.membership().get("h:1").orElseThrow().getStateChangedAtMs()).isEqualTo(300);
+    apply(s, new DecommissionWorker("h:3", 400));
+    assertThat(s.membership().get("h:3").orElseThrow().getState()).isEqualTo(WorkerState.DECOMMISSIONED);
+    assertThat(apply(s, new WorkerLost("h:9", 500)).code()).isEqualTo(StatusCode.NOT_FOUND);
+    assertThat(s.membership().version()).isEqualTo(v + 3);
+  }
+
+  @Test
+  void mounts_refuseDuplicatesAndRootRemoval_replaceWhenAsked() throws Exception {
+    ClusterState s = new ClusterState();
+    Mount data = new Mount(StrataPath.of("/data"), "file:///d", true);
+    assertThat(apply(s, new AddMount(data, false)).code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(apply(s, new AddMount(ROOT, false)).ok()).isTrue();
+    assertThat(apply(s, new AddMount(data, false)).ok()).isTrue();
+    assertThat(apply(s, new AddMount(data, false)).code()).isEqualTo(StatusCode.ALREADY_EXISTS);
+    Mount newRoot = new Mount(StrataPath.ROOT, "file:///other", false);
+    assertThat(apply(s, new AddMount(newRoot, true)).ok()).isTrue();
+    assertThat(apply(s, new RemoveMount("/")).code()).isEqualTo(StatusCode.INVALID_ARGUMENT);
+    assertThat(apply(s, new RemoveMount("/nope")).code()).isEqualTo(StatusCode.NOT_FOUND);
+    assertThat(apply(s, new RemoveMount("/data")).ok()).isTrue();
+    assertThat(s.mounts().all()).containsExactly(newRoot);
+    assertThat(s.mounts().version()).isEqualTo(4);
+  }
+
+  @Test
+  void snapshot_restoresToTheSameDigest() throws Exception {
+    ClusterState s = new ClusterState();
+    for (MasterCommand c : List.of(new AddMount(ROOT, false), new RegisterWorker(worker(1), 1),
+        new RegisterWorker(worker(5), 2), new WorkerLost("h:5", 3),
+        new AddMount(new Mount(StrataPath.of("/x"), "file:///x", false), false))) {
+      apply(s, c);
+    }
+    ClusterState restored = new ClusterState();
+    restored.restore(s.snapshot());
+    assertThat(restored.digest()).isEqualTo(s.digest());
+    assertThat(restored.view()).isEqualTo(s.view());
+    apply(restored, new WorkerBack("h:5", 4));
+    assertThat(restored.digest()).isNotEqualTo(s.digest());
+  }
+}

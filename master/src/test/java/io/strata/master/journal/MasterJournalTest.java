@@ -1,0 +1,90 @@
+package io.strata.master.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.strata.core.conf.CommonKeys;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.MasterKeys;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.ClusterView;
+import io.strata.core.proto.WorkerAddress;
+import io.strata.core.ufs.Mount;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real single-peer Ratis group on loopback, restarted from its own journal folder. */
+class MasterJournalTest {
+  @TempDir
+  Path folder;
+
+  private Configuration conf(int port) {
+    Configuration c = new Configuration();
+    c.set(CommonKeys.MASTER_HOSTNAME, "127.0.0.1");
+    c.set(MasterKeys.BIND_HOST, "127.0.0.1");
+    c.set(MasterKeys.JOURNAL_PORT, String.valueOf(port));
+    c.set(MasterKeys.JOURNAL_FOLDER, folder.toString());
+    c.set(MasterKeys.CHECKPOINT_PERIOD_ENTRIES, "5");
+    return c;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static MasterJournal start(Configuration conf) throws IOException {
+    MasterJournal j = new MasterJournal(conf, MasterPeers.fromConf(conf), new MasterStateMachine());
+    j.start();
+    await().atMost(Duration.ofSeconds(30)).until(j::isLeaderReady);
+    return j;
+  }
+
+  @Test
+  void restart_restoresStateFromSnapshotAndLog() throws Exception {
+    int port = freePort();
+    String digest;
+    ClusterView view;
+    try (MasterJournal j = start(conf(port))) {
+      j.submit(new MasterCommand.AddMount(new Mount(StrataPath.ROOT, "file:///srv", false), false)).orThrow();
+      for (int i = 1; i <= 12; i++) {
+        WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
+        j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
+      }
+      j.submit(new MasterCommand.WorkerLost("w:3", 99)).orThrow();
+      view = j.readView();
+      digest = j.stateMachine().read(s -> s.digest()).toString();
+      assertThat(view.getWorkersCount()).isEqualTo(12);
+    }
+    try (Stream<Path> files = Files.walk(folder)) {
+      List<String> names = files.map(p -> p.getFileName().toString()).toList();
+      assertThat(names).anyMatch(n -> n.matches("snapshot\\.\\d+_\\d+"));
+      assertThat(names).anyMatch(n -> n.matches("snapshot\\.\\d+_\\d+\\.md5"));
+    }
+    try (MasterJournal j = start(conf(port))) {
+      String restored = j.stateMachine().read(s -> s.digest());
+      assertThat(restored).isEqualTo(digest);
+      assertThat(j.readView()).isEqualTo(view);
+    }
+  }
+
+  @Test
+  void refusedCommand_changesNothingAndSaysWhy() throws Exception {
+    try (MasterJournal j = start(conf(freePort()))) {
+      var result = j.submit(new MasterCommand.RemoveMount("/"));
+      assertThat(result.ok()).isFalse();
+      assertThat(result.message()).contains("root mount cannot be removed");
+      assertThat(j.readView().getMountsCount()).isZero();
+      assertThat(j.leaderRpcAddress()).contains("127.0.0.1:7700");
+    }
+  }
+}

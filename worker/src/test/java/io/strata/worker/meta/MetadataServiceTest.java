@@ -1,0 +1,67 @@
+package io.strata.worker.meta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
+import io.strata.worker.TestFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MetadataServiceTest {
+  @TempDir
+  Path root;
+  private final AtomicLong now = new AtomicLong(1);
+  private MetadataService meta;
+
+  @BeforeEach
+  void setUp() {
+    MetadataCache cache = new MetadataCache(1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get);
+    meta = new MetadataService(TestFiles.ufsAt(root), cache, new SimpleMeterRegistry());
+  }
+
+  private void advance(Duration d) {
+    now.addAndGet(d.toNanos());
+  }
+
+  @Test
+  void status_isCachedForTheTtl_thenReadAgain() throws Exception {
+    Files.writeString(root.resolve("a"), "one");
+    FileStatus first = meta.getStatus(StrataPath.of("/a"), -1);
+    assertThat(first.getLength()).isEqualTo(3);
+    Files.writeString(root.resolve("a"), "three");
+    assertThat(meta.getStatus(StrataPath.of("/a"), -1).getLength()).as("still cached").isEqualTo(3);
+    assertThat(meta.getStatus(StrataPath.of("/a"), 0).getLength()).as("sync forces a look-up").isEqualTo(5);
+    Files.writeString(root.resolve("a"), "seven!!");
+    advance(Duration.ofSeconds(61));
+    assertThat(meta.getStatus(StrataPath.of("/a"), -1).getLength()).as("after the TTL").isEqualTo(7);
+  }
+
+  @Test
+  void missingPath_isRememberedForTheShorterNegativeTtl() throws Exception {
+    assertThatThrownBy(() -> meta.getStatus(StrataPath.of("/late"), -1)).hasMessageContaining("does not exist");
+    Files.writeString(root.resolve("late"), "x");
+    assertThatThrownBy(() -> meta.getStatus(StrataPath.of("/late"), -1)).hasMessageContaining("does not exist");
+    advance(Duration.ofSeconds(6));
+    assertThat(meta.getStatus(StrataPath.of("/late"), -1).getLength()).isEqualTo(1);
+  }
+
+  @Test
+  void listing_isCached_untilInvalidatedByAChangeToAChild() throws Exception {
+    Files.createDirectory(root.resolve("d"));
+    Files.writeString(root.resolve("d/x"), "x");
+    assertThat(meta.list(StrataPath.of("/d"), -1)).extracting(FileStatus::getName).containsExactly("x");
+    Files.writeString(root.resolve("d/y"), "y");
+    assertThat(meta.list(StrataPath.of("/d"), -1)).hasSize(1);
+    meta.invalidate(StrataPath.of("/d/y"));
+    assertThat(meta.list(StrataPath.of("/d"), -1)).extracting(FileStatus::getName).containsExactly("x", "y");
+    assertThat(meta.list(StrataPath.of("/d"), -1).get(1).getPath()).isEqualTo("/d/y");
+  }
+}

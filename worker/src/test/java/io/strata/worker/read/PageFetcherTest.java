@@ -1,0 +1,134 @@
+package io.strata.worker.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.strata.core.path.StrataPath;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.worker.TestFiles;
+import io.strata.worker.WorkerMetrics;
+import io.strata.worker.page.MemoryPageStore;
+import io.strata.worker.page.PageId;
+import io.strata.worker.ufs.UfsManager;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PageFetcherTest {
+  private static final int PAGE = 4096;
+
+  @TempDir
+  Path root;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final Queue<Runnable> held = new ArrayDeque<>();
+  /** Holds UFS reads until the test runs them, so concurrency is under the test's control. */
+  private final Executor heldExecutor = held::add;
+  private MemoryPageStore store;
+  private UfsManager ufs;
+  private byte[] data;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    data = new byte[PAGE * 3 + 100];
+    new Random(1).nextBytes(data);
+    Files.write(root.resolve("f"), data);
+    store = new MemoryPageStore(1 << 20, registry);
+    ufs = TestFiles.ufsAt(root);
+  }
+
+  @AfterEach
+  void tearDown() {
+    store.close();
+  }
+
+  private PageFetcher.Target target() {
+    UfsManager.Resolved file = ufs.resolve(StrataPath.of("/f"));
+    String fp = file.ufs().getStatus(file.ufsPath()).fingerprint();
+    return new PageFetcher.Target(file, fp, data.length, PageId.FileKey.of(file.ufsUri(), fp));
+  }
+
+  private double ufsReads() {
+    return registry.get(WorkerMetrics.UFS_PAGE_READS).counter().count();
+  }
+
+  @Test
+  void concurrentMissesOfOnePage_shareOneUfsRead() {
+    PageFetcher fetcher = new PageFetcher(store, PAGE, heldExecutor, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher.Target t = target();
+    List<CompletableFuture<PageFetcher.Fetched>> waiters = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      waiters.add(fetcher.fetch(t, 1));
+    }
+    assertThat(held).hasSize(1);
+    held.poll().run();
+    for (CompletableFuture<PageFetcher.Fetched> w : waiters) {
+      PageFetcher.Fetched f = w.join();
+      assertThat(f.fromCache()).isFalse();
+      assertThat(ByteBufUtil.getBytes(f.page())).isEqualTo(java.util.Arrays.copyOfRange(data, PAGE, 2 * PAGE));
+      f.page().release();
+    }
+    assertThat(ufsReads()).isEqualTo(1);
+    PageFetcher.Fetched again = fetcher.fetch(t, 1).join();
+    assertThat(again.fromCache()).isTrue();
+    again.page().release();
+    assertThat(ufsReads()).isEqualTo(1);
+  }
+
+  @Test
+  void manyThreads_manyPages_readEachPageOnce() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    ExecutorService callers = Executors.newFixedThreadPool(8);
+    try {
+      PageFetcher fetcher = new PageFetcher(store, PAGE, pool, PooledByteBufAllocator.DEFAULT, registry);
+      PageFetcher.Target t = target();
+      List<CompletableFuture<Void>> done = new ArrayList<>();
+      for (int c = 0; c < 8; c++) {
+        done.add(CompletableFuture.runAsync(() -> {
+          for (int round = 0; round < 20; round++) {
+            for (int p = 0; p < 4; p++) {
+              PageFetcher.Fetched f = fetcher.fetch(t, p).join();
+              assertThat(f.page().getByte(0)).isEqualTo(data[p * PAGE]);
+              f.page().release();
+            }
+          }
+        }, callers));
+      }
+      CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
+      assertThat(ufsReads()).isEqualTo(4);
+      assertThat(fetcher.cachedBytes(t)).isEqualTo(data.length);
+    } finally {
+      pool.shutdownNow();
+      callers.shutdownNow();
+    }
+  }
+
+  @Test
+  void fileChangedAfterItsStatus_isRefused_notMixed() throws Exception {
+    PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher.Target t = target();
+    Thread.sleep(5);
+    Files.write(root.resolve("f"), new byte[data.length]);
+    assertThatThrownBy(() -> fetcher.fetch(t, 0).join())
+        .isInstanceOf(CompletionException.class)
+        .cause().isInstanceOfSatisfying(StrataException.class,
+            e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+    assertThat(store.pageCount()).isZero();
+  }
+}
