@@ -34,8 +34,12 @@ strata_ensure_built() {
   fi
   command -v mvn >/dev/null 2>&1 || strata_die "Strata is not built and Maven is missing (apt-get install -y maven)"
   command -v "$JAVA" >/dev/null 2>&1 || strata_die "no Java found; install a JDK 17 (apt-get install -y openjdk-17-jdk)"
-  echo "Building Strata (mvn -DskipTests package), once..." >&2
-  (cd "$STRATA_HOME" && mvn -q -B -DskipTests package) >&2 || strata_die "the build failed"
+  mkdir -p "$STRATA_LOGS_DIR"
+  echo "Building Strata (mvn -DskipTests package); its output goes to $STRATA_LOGS_DIR/build.log..." >&2
+  if ! (cd "$STRATA_HOME" && mvn -B -DskipTests package) > "$STRATA_LOGS_DIR/build.log" 2>&1; then
+    tail -n 30 "$STRATA_LOGS_DIR/build.log" >&2
+    strata_die "the build failed; see $STRATA_LOGS_DIR/build.log"
+  fi
 }
 
 # Sets STRATA_JAVA_ARGS to the JVM arguments every Strata process shares; $1 names its log file.

@@ -46,8 +46,6 @@ class ReadThroughCacheTest {
     try (FileOutStream out = fs.create("/data/file.bin", WriteOptions.DEFAULT)) {
       out.write(data);
     }
-    String ufsBefore = scrape("strata_worker_ufs_bytes_read_total");
-
     assertThat(sha256(readAll("/data/file.bin"))).isEqualTo(sha256(data));
     double ufsAfterFirst = metric(WorkerMetrics.UFS_BYTES_READ);
     double cacheAfterFirst = cacheBytes();
@@ -55,7 +53,17 @@ class ReadThroughCacheTest {
 
     assertThat(metric(WorkerMetrics.UFS_BYTES_READ)).isEqualTo(ufsAfterFirst);
     assertThat(cacheBytes() - cacheAfterFirst).isEqualTo(data.length);
-    assertThat(ufsBefore).isNotNull();
+  }
+
+  @Test
+  void everyProcess_servesMetricsAndHealth() throws Exception {
+    for (int port : new int[] {cluster.worker(0).webPort(), cluster.master(0).webPort()}) {
+      assertThat(get(port, "/health")).isEqualTo("ok\n");
+      assertThat(get(port, "/metrics")).contains("strata_rpc_server_seconds_count", "jvm_memory_used_bytes");
+      assertThat(get(port, "/stacks")).contains("\"main\"");
+    }
+    assertThat(get(cluster.worker(0).webPort(), "/metrics"))
+        .contains("strata_worker_cache_hit_ratio", "strata_worker_pages_cached", "strata_worker_bytes_read_total");
   }
 
   @Test
@@ -93,11 +101,12 @@ class ReadThroughCacheTest {
     return cluster.worker(0).registry().get(WorkerMetrics.BYTES_READ).tag("source", "cache").counter().count();
   }
 
-  private String scrape(String metricName) throws Exception {
-    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + cluster.worker(0).webPort() + "/metrics")).build(),
+  private static String get(int port, String path) throws Exception {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());
-    return r.body().lines().filter(l -> l.startsWith(metricName)).findFirst().orElse(null);
+    assertThat(r.statusCode()).isEqualTo(200);
+    return r.body();
   }
 
   private static String sha256(byte[] b) throws Exception {

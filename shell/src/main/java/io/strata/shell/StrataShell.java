@@ -4,6 +4,7 @@ import io.strata.core.process.Version;
 import io.strata.shell.admin.FsAdminCommand;
 import io.strata.shell.conf.ConfCommand;
 import io.strata.shell.fs.FsCommand;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,15 +31,22 @@ public final class StrataShell implements Runnable {
         .addSubcommand("fsadmin", FsAdminCommand.build(ctx))
         .addSubcommand("conf", ConfCommand.build(ctx))
         .addSubcommand("version", new VersionCommand(ctx));
-    cmd.setOut(new java.io.PrintWriter(ctx.out(), true));
-    cmd.setErr(new java.io.PrintWriter(ctx.err(), true));
+    PrintWriter out = new PrintWriter(ctx.out(), true);
+    PrintWriter err = new PrintWriter(ctx.err(), true);
+    cmd.setOut(out);
+    cmd.setErr(err);
     cmd.setExecutionExceptionHandler(new ShellErrors());
     cmd.setParameterExceptionHandler((e, a) -> {
       e.getCommandLine().getErr().println("strata: " + e.getMessage() + " (see '"
           + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
       return ShellErrors.EXIT_USAGE;
     });
-    return cmd.execute(args);
+    try {
+      return cmd.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
   }
 
   @Override

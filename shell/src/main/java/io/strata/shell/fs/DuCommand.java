@@ -3,15 +3,20 @@ package io.strata.shell.fs;
 import io.strata.client.FileInfo;
 import io.strata.shell.Formats;
 import io.strata.shell.ShellContext;
+import io.strata.shell.HelpOnly;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs du}. */
-@Command(name = "du", mixinStandardHelpOptions = true,
+@Command(name = "du",
     description = "Show the size of files under a path and how much of each is cached.")
 final class DuCommand implements Runnable {
   private final ShellContext ctx;
+
+  @Mixin
+  HelpOnly help;
 
   @Option(names = {"-s", "--summarize"}, description = "Print only the total.")
   boolean summarize;

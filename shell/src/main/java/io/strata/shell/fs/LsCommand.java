@@ -4,15 +4,20 @@ import io.strata.client.FileInfo;
 import io.strata.shell.Formats;
 import io.strata.shell.ShellContext;
 import java.util.List;
+import io.strata.shell.HelpOnly;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs ls}. */
-@Command(name = "ls", mixinStandardHelpOptions = true,
+@Command(name = "ls",
     description = "List a directory, or show a file: mode, owner, group, size, modification time, path.")
 final class LsCommand implements Runnable {
   private final ShellContext ctx;
+
+  @Mixin
+  HelpOnly help;
 
   @Option(names = {"-R", "--recursive"}, description = "List subdirectories too.")
   boolean recursive;

@@ -1,0 +1,159 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's path, through the real scripts: start a local cluster, copy a file in, read it
+ * twice (the second time from the cache), stop, and leave no process behind. The cluster gets its
+ * own conf folder (free loopback ports) and logs folder, as STRATA_CONF_DIR and STRATA_LOGS_DIR allow.
+ */
+class ScriptsTest {
+  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+  @TempDir
+  Path work;
+  private Path conf;
+  private Path logs;
+  private int workerWebPort;
+
+  /** What a script printed and returned. */
+  record Result(int code, String out) {}
+
+  @BeforeEach
+  void configure() throws IOException {
+    assertThat(ROOT.resolve("lib")).as("lib/ is built by the dist module before these tests").isDirectory();
+    conf = Files.createDirectories(work.resolve("conf"));
+    logs = work.resolve("logs");
+    Files.createDirectories(work.resolve("ufs"));
+    Files.copy(ROOT.resolve("conf/log4j2.xml"), conf.resolve("log4j2.xml"));
+    workerWebPort = Ports.free();
+    Files.writeString(conf.resolve("strata-site.properties"), String.join("\n",
+        "strata.master.hostname=127.0.0.1",
+        "strata.master.bind.host=127.0.0.1",
+        "strata.master.rpc.port=" + Ports.free(),
+        "strata.master.embedded.journal.port=" + Ports.free(),
+        "strata.master.web.port=" + Ports.free(),
+        "strata.master.journal.folder=" + work.resolve("journal"),
+        "strata.master.mount.table.root.ufs=" + work.resolve("ufs"),
+        "strata.worker.hostname=127.0.0.1",
+        "strata.worker.bind.host=127.0.0.1",
+        "strata.worker.rpc.port=" + Ports.free(),
+        "strata.worker.data.port=" + Ports.free(),
+        "strata.worker.web.port=" + workerWebPort,
+        "strata.worker.page.store.mem.size=64MiB",
+        ""));
+  }
+
+  @AfterEach
+  void stopAnyway() throws Exception {
+    run("bin/strata-stop.sh");
+  }
+
+  private Result run(String... command) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
+    pb.environment().put("STRATA_CONF_DIR", conf.toString());
+    pb.environment().put("STRATA_LOGS_DIR", logs.toString());
+    pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m");
+    pb.environment().put("STRATA_WORKER_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m");
+    Process p = pb.start();
+    byte[] out = p.getInputStream().readAllBytes();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s finished", List.of(command)).isTrue();
+    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+  }
+
+  private long pid(String name) throws IOException {
+    return Long.parseLong(Files.readString(logs.resolve(name + ".pid")).trim());
+  }
+
+  @Test
+  void localCluster_servesASecondReadFromTheCache_andStopsCleanly() throws Exception {
+    Result start = run("bin/strata-start.sh", "local");
+    assertThat(start.code()).as(start.out()).isZero();
+    assertThat(start.out()).contains("master started", "worker started", "Local cluster ready");
+    List<Long> pids = new ArrayList<>(List.of(pid("master"), pid("worker")));
+
+    assertThat(run("bin/strata-start.sh", "master").out()).contains("master is already running");
+
+    byte[] data = new byte[3_000_000];
+    new Random(5).nextBytes(data);
+    Path file = work.resolve("data.bin");
+    Files.write(file, data);
+    Result copy = run("bin/strata", "fs", "copyFromLocal", file.toString(), "/x");
+    assertThat(copy.code()).as(copy.out()).isZero();
+
+    String expected = sha256(data);
+    assertThat(catSha256()).isEqualTo(expected);
+    double cachedAfterFirst = metric("strata_worker_bytes_read_total{process=\"worker\",source=\"cache\"}");
+    double ufsAfterFirst = metric("strata_worker_ufs_bytes_read_total{process=\"worker\"}");
+    assertThat(catSha256()).isEqualTo(expected);
+    assertThat(metric("strata_worker_bytes_read_total{process=\"worker\",source=\"cache\"}") - cachedAfterFirst)
+        .isEqualTo(data.length);
+    assertThat(metric("strata_worker_ufs_bytes_read_total{process=\"worker\"}")).isEqualTo(ufsAfterFirst);
+
+    Result missing = run("bin/strata", "fs", "cat", "/missing");
+    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.out().strip()).isEqualTo("strata: NOT_FOUND: /missing does not exist");
+
+    Result stop = run("bin/strata-stop.sh");
+    assertThat(stop.code()).isZero();
+    assertThat(stop.out()).contains("stopped worker", "stopped master");
+    for (long pid : pids) {
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid %d", pid).isFalse();
+    }
+    assertThat(logs.resolve("master.pid")).doesNotExist();
+    assertThat(run("bin/strata-stop.sh").out()).contains("no worker running", "no master running");
+  }
+
+  @Test
+  void badConfiguration_stopsTheStartWithOneClearLine() throws Exception {
+    Files.writeString(conf.resolve("strata-site.properties"), "strata.worker.page.sise=1MiB\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    Result start = run("bin/strata-start.sh", "master");
+    assertThat(start.code()).isEqualTo(1);
+    assertThat(start.out()).contains("master failed to start",
+        "unknown configuration key 'strata.worker.page.sise'", "did you mean 'strata.worker.page.size'");
+    assertThat(logs.resolve("master.pid")).doesNotExist();
+  }
+
+  private String catSha256() throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("bin/strata", "fs", "cat", "/x").directory(ROOT.toFile());
+    pb.environment().put("STRATA_CONF_DIR", conf.toString());
+    pb.environment().put("STRATA_LOGS_DIR", logs.toString());
+    Process p = pb.start();
+    byte[] out = p.getInputStream().readAllBytes();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isZero();
+    return sha256(out);
+  }
+
+  private double metric(String series) throws Exception {
+    String body = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + workerWebPort + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+    return body.lines().filter(l -> l.startsWith(series + " ")).findFirst()
+        .map(l -> Double.parseDouble(l.substring(series.length() + 1))).orElseThrow(() -> new AssertionError(series));
+  }
+
+  private static String sha256(byte[] b) throws Exception {
+    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+  }
+}

@@ -1,0 +1,126 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.shell.ShellContext;
+import io.strata.shell.StrataShell;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every shell command against a real cluster, as a person would type it. */
+class ShellTest {
+  private static MiniCluster cluster;
+
+  @TempDir
+  Path local;
+
+  /** What one command printed and returned. */
+  record Run(int code, String out, String err) {}
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = MiniCluster.builder().workers(2).start();
+  }
+
+  @AfterAll
+  static void stop() {
+    cluster.close();
+  }
+
+  private static Run strata(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code;
+    try (ShellContext ctx = new ShellContext(new PrintStream(out, true), new PrintStream(err, true),
+        cluster::clientConf)) {
+      code = StrataShell.run(ctx, args);
+    }
+    Run run = new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    assertThat(run.err()).as("no stack trace, at most one line").doesNotContain("\tat ").satisfies(
+        e -> assertThat(e.lines().count()).isLessThanOrEqualTo(1));
+    return run;
+  }
+
+  @Test
+  void fileCommands_workEndToEnd() throws Exception {
+    Path file = local.resolve("hello.txt");
+    Files.writeString(file, "hello strata\n".repeat(1000));
+    assertThat(strata("fs", "copyFromLocal", file.toString(), "/shell/hello.txt").code()).isZero();
+
+    Run ls = strata("fs", "ls", "/shell");
+    assertThat(ls.code()).isZero();
+    assertThat(ls.out()).contains("-rw-", "13000", "/shell/hello.txt");
+    assertThat(strata("fs", "cat", "/shell/hello.txt").out()).isEqualTo(Files.readString(file));
+    assertThat(strata("fs", "head", "-c", "5", "/shell/hello.txt").out()).isEqualTo("hello");
+    assertThat(strata("fs", "tail", "-c", "7", "/shell/hello.txt").out()).isEqualTo("strata\n");
+    assertThat(strata("fs", "stat", "/shell/hello.txt").out())
+        .contains("length:      13000", "cached:      13000 bytes (100%)");
+
+    assertThat(strata("fs", "mkdir", "/shell/sub/dir").code()).isZero();
+    assertThat(strata("fs", "mv", "/shell/hello.txt", "/shell/sub/hello.txt").code()).isZero();
+    assertThat(strata("fs", "count", "/shell").out()).contains("1            3            13000");
+    assertThat(strata("fs", "du", "-s", "/shell").out()).contains("13000", "/shell");
+    assertThat(strata("fs", "ls", "-R", "/shell").out()).contains("/shell/sub/dir", "/shell/sub/hello.txt");
+
+    Path back = local.resolve("back");
+    assertThat(strata("fs", "copyToLocal", "/shell", back.toString()).code()).isZero();
+    assertThat(Files.readString(back.resolve("sub/hello.txt"))).isEqualTo(Files.readString(file));
+
+    Run rmDir = strata("fs", "rm", "/shell/sub");
+    assertThat(rmDir.code()).isEqualTo(1);
+    assertThat(rmDir.err()).startsWith("strata: IS_A_DIRECTORY:");
+    assertThat(strata("fs", "rm", "-R", "/shell").code()).isZero();
+    assertThat(strata("fs", "ls", "/shell").err()).isEqualTo("strata: NOT_FOUND: /shell does not exist\n");
+  }
+
+  @Test
+  void copyFromLocal_ofADirectoryTree_copiesEveryFile() throws Exception {
+    Path tree = local.resolve("tree");
+    for (int i = 0; i < 12; i++) {
+      Path f = tree.resolve("d" + (i % 3)).resolve("f" + i);
+      Files.createDirectories(f.getParent());
+      Files.writeString(f, "file " + i);
+    }
+    Run copy = strata("fs", "copyFromLocal", tree.toString(), "/trees/t1");
+    assertThat(copy.out()).contains("copied 12 file(s)");
+    assertThat(strata("fs", "cat", "/trees/t1/d2/f5").out()).isEqualTo("file 5");
+    Run again = strata("fs", "copyFromLocal", tree.resolve("d0/f0").toString(), "/trees/t1/d0/f0");
+    assertThat(again.err()).startsWith("strata: ALREADY_EXISTS:");
+    assertThat(strata("fs", "copyFromLocal", "-f", tree.resolve("d1/f1").toString(), "/trees/t1/d0/f0").code())
+        .isZero();
+    assertThat(strata("fs", "cat", "/trees/t1/d0/f0").out()).isEqualTo("file 1");
+  }
+
+  @Test
+  void mistakes_getOneLineAndANonZeroCode() {
+    assertThat(strata("fs", "cat", "/missing").err()).isEqualTo("strata: NOT_FOUND: /missing does not exist\n");
+    assertThat(strata("fs", "ls", "relative").err()).contains("INVALID_ARGUMENT", "must be absolute");
+    assertThat(strata("fs", "cat", "/a/../../b").err()).contains("climbs above the root");
+    Run usage = strata("fs", "frobnicate");
+    assertThat(usage.code()).isEqualTo(2);
+    assertThat(usage.err()).contains("frobnicate");
+    Run typo = strata("conf", "get", "strata.worker.page.sise");
+    assertThat(typo.code()).isEqualTo(1);
+    assertThat(typo.err()).contains("did you mean 'strata.worker.page.size'");
+    assertThat(strata("fs", "copyFromLocal", "/no/such/local/file", "/x").err()).contains("NOT_FOUND");
+  }
+
+  @Test
+  void adminAndInfoCommands() {
+    Run report = strata("fsadmin", "report");
+    assertThat(report.code()).isZero();
+    assertThat(report.out()).contains("LEADER", "Workers: 2 live of 2", "LIVE", "Mounts:", "/");
+    assertThat(strata("conf", "get", "strata.user.write.type").out()).isEqualTo("THROUGH\n");
+    assertThat(strata("conf", "get", "--source", "strata.master.rpc.addresses").out()).contains("set at runtime");
+    assertThat(strata("version").out()).startsWith("Strata ");
+    assertThat(strata("--help").out()).contains("fs", "fsadmin", "conf", "version");
+    assertThat(strata("fs", "ls", "--help").out()).contains("--recursive");
+  }
+}
