@@ -67,6 +67,20 @@ class ReadThroughCacheTest {
   }
 
   @Test
+  void cacheThroughWrite_isServedFromTheCacheOnItsFirstRead() throws Exception {
+    byte[] data = new byte[2 * 1024 * 1024 + 5];
+    new Random(7).nextBytes(data);
+    try (FileOutStream out = fs.create("/data/cached.bin",
+        new WriteOptions(false, io.strata.core.conf.UserKeys.WriteType.CACHE_THROUGH, 0))) {
+      out.write(data);
+    }
+    double ufsBefore = metric(WorkerMetrics.UFS_BYTES_READ);
+    assertThat(fs.getStatusWithCacheInfo("/data/cached.bin").cachedBytes()).isEqualTo(data.length);
+    assertThat(sha256(readAll("/data/cached.bin"))).isEqualTo(sha256(data));
+    assertThat(metric(WorkerMetrics.UFS_BYTES_READ)).isEqualTo(ufsBefore);
+  }
+
+  @Test
   void getStatus_ofMissingPath_failsWithNotFound() {
     assertThatThrownBy(() -> fs.getStatus("/no/such/file"))
         .isInstanceOfSatisfying(StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));

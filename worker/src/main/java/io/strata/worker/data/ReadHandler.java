@@ -1,7 +1,6 @@
 package io.strata.worker.data;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Timer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.strata.core.path.StrataPath;

@@ -1,5 +1,6 @@
 package io.strata.worker.rpc;
 
+import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -76,10 +77,9 @@ public final class WriteSessions {
         } else if (stream == null) {
           throw StrataException.invalidArgument("a write must start with its header");
         } else {
-          byte[] chunk = req.getChunk().toByteArray();
-          stream.write(chunk);
+          req.getChunk().writeTo(stream);
           if (cacheThrough) {
-            keepPages(chunk);
+            keepPages(req.getChunk());
           }
         }
       } catch (IOException | RuntimeException e) {
@@ -100,9 +100,9 @@ public final class WriteSessions {
     }
 
     /** Copies written bytes into page-sized direct buffers, while they fit in the cache. */
-    private void keepPages(byte[] chunk) {
+    private void keepPages(ByteString chunk) {
       int at = 0;
-      while (at < chunk.length) {
+      while (at < chunk.size()) {
         ByteBuf last = pages.isEmpty() ? null : pages.get(pages.size() - 1);
         if (last == null || !last.isWritable()) {
           if ((pages.size() + 1) * pageSize > store.capacityBytes() / 2) {
@@ -113,8 +113,8 @@ public final class WriteSessions {
           last = allocator.directBuffer((int) pageSize, (int) pageSize);
           pages.add(last);
         }
-        int n = Math.min(last.writableBytes(), chunk.length - at);
-        last.writeBytes(chunk, at, n);
+        int n = Math.min(last.writableBytes(), chunk.size() - at);
+        last.writeBytes(chunk.substring(at, at + n).asReadOnlyByteBuffer());
         at += n;
       }
     }
