@@ -26,8 +26,10 @@ strata_die() {
 
 # Builds lib/ when it is missing or older than the sources (after a git pull, say).
 strata_ensure_built() {
-  local marker
-  marker="$(ls "$STRATA_HOME"/lib/strata-core-*.jar 2>/dev/null | head -n 1)"
+  local marker="" jar
+  for jar in "$STRATA_HOME"/lib/strata-core-*.jar; do
+    [[ -e "$jar" ]] && marker="$jar"
+  done
   if [[ -n "$marker" ]] && [[ -z "$(find "$STRATA_HOME" -path "$STRATA_HOME/lib" -prune -o \
       \( -path '*/src/main/*' -o -name pom.xml \) -newer "$marker" -print -quit 2>/dev/null)" ]]; then
     return 0

@@ -134,6 +134,28 @@ class ScriptsTest {
     assertThat(logs.resolve("master.pid")).doesNotExist();
   }
 
+  @Test
+  void freshCheckout_buildsItselfOnFirstUse() throws Exception {
+    Path checkout = Files.createDirectories(work.resolve("checkout"));
+    Process ls = new ProcessBuilder("git", "-C", ROOT.toString(), "ls-files", "-z").start();
+    String[] files = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\0");
+    org.junit.jupiter.api.Assumptions.assumeTrue(ls.waitFor() == 0, "needs a git checkout to copy from");
+    for (String f : files) {
+      Path target = checkout.resolve(f);
+      Files.createDirectories(target.getParent());
+      Files.copy(ROOT.resolve(f), target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+    }
+    ProcessBuilder pb = new ProcessBuilder("bin/strata", "version").directory(checkout.toFile())
+        .redirectErrorStream(true);
+    pb.environment().remove("STRATA_CONF_DIR");
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("Building Strata", "Strata 0.1.0");
+    assertThat(checkout.resolve("lib")).isDirectoryContaining("glob:**/strata-shell-*.jar");
+  }
+
   private String catSha256() throws Exception {
     ProcessBuilder pb = new ProcessBuilder("bin/strata", "fs", "cat", "/x").directory(ROOT.toFile());
     pb.environment().put("STRATA_CONF_DIR", conf.toString());
