@@ -10,6 +10,12 @@ if [[ -f "$STRATA_CONF_DIR/strata-env.sh" ]]; then
 fi
 STRATA_LOGS_DIR="${STRATA_LOGS_DIR:-$STRATA_HOME/logs}"
 export STRATA_HOME STRATA_CONF_DIR STRATA_LOGS_DIR
+# A multi-master cluster started by `strata-start.sh local --masters N` tells every later
+# command where its masters are.
+if [[ -f "$STRATA_LOGS_DIR/local-cluster.env" ]]; then
+  # shellcheck disable=SC1091
+  . "$STRATA_LOGS_DIR/local-cluster.env"
+fi
 
 if [[ -n "${STRATA_JAVA:-}" ]]; then
   JAVA="$STRATA_JAVA"

@@ -1,25 +1,33 @@
-# Sourced by strata-start.sh and strata-stop.sh: start, wait for, and stop one process by name.
+# Sourced by strata-start.sh and strata-stop.sh: start, wait for, and stop processes by name.
+# A process named master, master-1, worker-2... is of the kind its name starts with.
 # shellcheck disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/strata-common.sh"
 
 STRATA_START_TIMEOUT="${STRATA_START_TIMEOUT:-60}"
 
-strata_main_class() {
+strata_kind() {
   case "$1" in
+    master*) echo master ;;
+    worker*) echo worker ;;
+    *) strata_die "unknown process $1" ;;
+  esac
+}
+
+strata_main_class() {
+  case "$(strata_kind "$1")" in
     master) echo io.strata.master.MasterProcess ;;
     worker) echo io.strata.worker.WorkerProcess ;;
-    *) strata_die "unknown process kind $1" ;;
   esac
 }
 
 strata_default_java_opts() {
-  case "$1" in
+  case "$(strata_kind "$1")" in
     master) echo "${STRATA_MASTER_JAVA_OPTS:--Xms128m -Xmx1g -XX:+ExitOnOutOfMemoryError}" ;;
     worker) echo "${STRATA_WORKER_JAVA_OPTS:--Xms256m -Xmx1g -XX:MaxDirectMemorySize=2g -XX:+ExitOnOutOfMemoryError}" ;;
   esac
 }
 
-# Prints the pid recorded for $1 if that process is alive and is a Strata JVM; else nothing.
+# Prints the pid recorded for $1 if that process is alive and is that Strata JVM; else nothing.
 strata_running_pid() {
   local pidfile="$STRATA_LOGS_DIR/$1.pid" pid
   [[ -f "$pidfile" ]] || return 0
@@ -30,39 +38,58 @@ strata_running_pid() {
   fi
 }
 
-strata_start() {
-  local name="$1" pid log out ready waited=0
-  log="$STRATA_LOGS_DIR/$name.log"
-  out="$STRATA_LOGS_DIR/$name.out"
-  ready="$STRATA_LOGS_DIR/$name.ready"
+# The names of the processes of kind $1 (master|worker) with a pid file here.
+strata_names() {
+  local f
+  for f in "$STRATA_LOGS_DIR/$1"*.pid; do
+    [[ -e "$f" ]] && basename "$f" .pid
+  done
+  return 0
+}
+
+# Starts process $1 in the background (extra environment comes from the caller); returns at once.
+strata_launch() {
+  local name="$1" pid
   pid="$(strata_running_pid "$name")"
   if [[ -n "$pid" ]]; then
-    echo "$name is already running (pid $pid); log: $log"
+    echo "$name is already running (pid $pid); log: $STRATA_LOGS_DIR/$name.log"
     return 0
   fi
-  rm -f "$ready"
+  rm -f "$STRATA_LOGS_DIR/$name.ready"
   strata_java_args "$name"
   # shellcheck disable=SC2046,SC2086
   nohup "$JAVA" $(strata_default_java_opts "$name") ${STRATA_JAVA_OPTS:-} "${STRATA_JAVA_ARGS[@]}" \
-    "$(strata_main_class "$name")" --ready-file "$ready" > "$out" 2>&1 < /dev/null &
-  pid=$!
-  echo "$pid" > "$STRATA_LOGS_DIR/$name.pid"
+    "$(strata_main_class "$name")" --ready-file "$STRATA_LOGS_DIR/$name.ready" \
+    > "$STRATA_LOGS_DIR/$name.out" 2>&1 < /dev/null &
+  echo "$!" > "$STRATA_LOGS_DIR/$name.pid"
+}
+
+# Waits until process $1 serves requests; on failure prints why and exits.
+strata_await() {
+  local name="$1" pid waited=0 ready="$STRATA_LOGS_DIR/$1.ready"
+  pid="$(cat "$STRATA_LOGS_DIR/$name.pid" 2>/dev/null || true)"
   while [[ ! -f "$ready" ]]; do
-    if ! kill -0 "$pid" 2>/dev/null; then
+    if [[ -z "$pid" ]] || ! kill -0 "$pid" 2>/dev/null; then
       rm -f "$STRATA_LOGS_DIR/$name.pid"
       echo "$name failed to start:" >&2
-      tail -n 5 "$out" >&2
-      echo "(full log: $log)" >&2
+      tail -n 5 "$STRATA_LOGS_DIR/$name.out" >&2
+      echo "(full log: $STRATA_LOGS_DIR/$name.log)" >&2
       exit 1
     fi
     if (( waited >= STRATA_START_TIMEOUT * 10 )); then
-      echo "$name did not become ready within ${STRATA_START_TIMEOUT}s (pid $pid still running); log: $log" >&2
+      echo "$name did not become ready within ${STRATA_START_TIMEOUT}s (pid $pid still running);" \
+        "log: $STRATA_LOGS_DIR/$name.log" >&2
       exit 1
     fi
     sleep 0.1
     waited=$((waited + 1))
   done
-  echo "$name started (pid $pid): $(sed 's/^[a-z]* ready in [0-9.]* s: //' "$ready"); log: $log"
+  echo "$name started (pid $pid): $(sed 's/^[a-z]* ready in [0-9.]* s: //' "$ready"); log: $STRATA_LOGS_DIR/$name.log"
+}
+
+strata_start() {
+  strata_launch "$1"
+  strata_await "$1"
 }
 
 strata_stop() {
@@ -85,4 +112,48 @@ strata_stop() {
   done
   rm -f "$STRATA_LOGS_DIR/$name.pid" "$STRATA_LOGS_DIR/$name.ready"
   echo "stopped $name (pid $pid)"
+}
+
+# Stops every process of kind $1 started from here; says so if there is none.
+strata_stop_kind() {
+  local names
+  names="$(strata_names "$1")"
+  if [[ -z "$names" ]]; then
+    echo "no $1 running"
+    return 0
+  fi
+  local n
+  for n in $names; do
+    strata_stop "$n"
+  done
+}
+
+# Whether host $1 is this machine.
+strata_is_local_host() {
+  case "$1" in
+    localhost|127.*|::1|"$(hostname)"|"$(hostname -f 2>/dev/null)") return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+# The hosts listed in $STRATA_CONF_DIR/$1 (masters or workers), without comments or blank lines.
+strata_hosts() {
+  local file="$STRATA_CONF_DIR/$1"
+  [[ -f "$file" ]] || strata_die "no $file listing the $1 to start"
+  sed -e 's/#.*//' -e 's/[[:space:]]//g' "$file" | grep -v '^$' || true
+}
+
+# Runs bin/$2 on every host of $STRATA_CONF_DIR/$1: this host directly, others over ssh.
+strata_on_hosts() {
+  local list="$1" host
+  shift
+  for host in $(strata_hosts "$list"); do
+    if strata_is_local_host "$host"; then
+      "$STRATA_HOME/bin/$1" "${@:2}"
+    else
+      echo "[$host] $*"
+      ssh -o BatchMode=yes "$host" "STRATA_CONF_DIR='$STRATA_CONF_DIR' '$STRATA_HOME/bin/$1' ${*:2}" || \
+        echo "[$host] failed" >&2
+    fi
+  done
 }

@@ -2,19 +2,24 @@
 # Stops Strata processes that bin/strata-start.sh started (found by their pid files in
 # $STRATA_LOGS_DIR); nothing else is touched.
 #
-#   strata-stop.sh [all|local|master|worker]     default: all
+#   strata-stop.sh [all|local]   every worker, then every master started from here (default)
+#   strata-stop.sh master|worker every master (or worker) started from here
+#   strata-stop.sh masters|workers  on every host of $STRATA_CONF_DIR/masters (workers), ssh for others
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/strata-process.sh"
 
 what="${1:-all}"
 case "$what" in
   all|local)
-    strata_stop worker
-    strata_stop master
+    strata_stop_kind worker
+    strata_stop_kind master
+    rm -f "$STRATA_LOGS_DIR/local-cluster.env"
     ;;
-  master|worker) strata_stop "$what" ;;
+  master|worker) strata_stop_kind "$what" ;;
+  masters) strata_on_hosts masters strata-stop.sh master ;;
+  workers) strata_on_hosts workers strata-stop.sh worker ;;
   *)
-    echo "usage: strata-stop.sh [all|local|master|worker]" >&2
+    echo "usage: strata-stop.sh [all|local|master|worker|masters|workers]" >&2
     exit 2
     ;;
 esac

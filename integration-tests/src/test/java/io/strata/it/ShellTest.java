@@ -2,11 +2,6 @@ package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.shell.ShellContext;
-import io.strata.shell.StrataShell;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -21,9 +16,6 @@ class ShellTest {
   @TempDir
   Path local;
 
-  /** What one command printed and returned. */
-  record Run(int code, String out, String err) {}
-
   @BeforeAll
   static void start() throws Exception {
     cluster = MiniCluster.builder().workers(2).start();
@@ -34,18 +26,8 @@ class ShellTest {
     cluster.close();
   }
 
-  private static Run strata(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code;
-    try (ShellContext ctx = new ShellContext(new PrintStream(out, true), new PrintStream(err, true),
-        cluster::clientConf)) {
-      code = StrataShell.run(ctx, args);
-    }
-    Run run = new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    assertThat(run.err()).as("no stack trace, at most one line").doesNotContain("\tat ").satisfies(
-        e -> assertThat(e.lines().count()).isLessThanOrEqualTo(1));
-    return run;
+  private static ShellRunner.Run strata(String... args) {
+    return new ShellRunner(cluster::clientConf).run(args);
   }
 
   @Test
@@ -54,7 +36,7 @@ class ShellTest {
     Files.writeString(file, "hello strata\n".repeat(1000));
     assertThat(strata("fs", "copyFromLocal", file.toString(), "/shell/hello.txt").code()).isZero();
 
-    Run ls = strata("fs", "ls", "/shell");
+    ShellRunner.Run ls = strata("fs", "ls", "/shell");
     assertThat(ls.code()).isZero();
     assertThat(ls.out()).contains("-rw-", "13000", "/shell/hello.txt");
     assertThat(strata("fs", "cat", "/shell/hello.txt").out()).isEqualTo(Files.readString(file));
@@ -73,7 +55,7 @@ class ShellTest {
     assertThat(strata("fs", "copyToLocal", "/shell", back.toString()).code()).isZero();
     assertThat(Files.readString(back.resolve("sub/hello.txt"))).isEqualTo(Files.readString(file));
 
-    Run rmDir = strata("fs", "rm", "/shell/sub");
+    ShellRunner.Run rmDir = strata("fs", "rm", "/shell/sub");
     assertThat(rmDir.code()).isEqualTo(1);
     assertThat(rmDir.err()).startsWith("strata: IS_A_DIRECTORY:");
     assertThat(strata("fs", "rm", "-R", "/shell").code()).isZero();
@@ -88,10 +70,10 @@ class ShellTest {
       Files.createDirectories(f.getParent());
       Files.writeString(f, "file " + i);
     }
-    Run copy = strata("fs", "copyFromLocal", tree.toString(), "/trees/t1");
+    ShellRunner.Run copy = strata("fs", "copyFromLocal", tree.toString(), "/trees/t1");
     assertThat(copy.out()).contains("copied 12 file(s)");
     assertThat(strata("fs", "cat", "/trees/t1/d2/f5").out()).isEqualTo("file 5");
-    Run again = strata("fs", "copyFromLocal", tree.resolve("d0/f0").toString(), "/trees/t1/d0/f0");
+    ShellRunner.Run again = strata("fs", "copyFromLocal", tree.resolve("d0/f0").toString(), "/trees/t1/d0/f0");
     assertThat(again.err()).startsWith("strata: ALREADY_EXISTS:");
     assertThat(strata("fs", "copyFromLocal", "-f", tree.resolve("d1/f1").toString(), "/trees/t1/d0/f0").code())
         .isZero();
@@ -103,10 +85,10 @@ class ShellTest {
     assertThat(strata("fs", "cat", "/missing").err()).isEqualTo("strata: NOT_FOUND: /missing does not exist\n");
     assertThat(strata("fs", "ls", "relative").err()).contains("INVALID_ARGUMENT", "must be absolute");
     assertThat(strata("fs", "cat", "/a/../../b").err()).contains("climbs above the root");
-    Run usage = strata("fs", "frobnicate");
+    ShellRunner.Run usage = strata("fs", "frobnicate");
     assertThat(usage.code()).isEqualTo(2);
     assertThat(usage.err()).contains("frobnicate");
-    Run typo = strata("conf", "get", "strata.worker.page.sise");
+    ShellRunner.Run typo = strata("conf", "get", "strata.worker.page.sise");
     assertThat(typo.code()).isEqualTo(1);
     assertThat(typo.err()).contains("did you mean 'strata.worker.page.size'");
     assertThat(strata("fs", "copyFromLocal", "/no/such/local/file", "/x").err()).contains("NOT_FOUND");
@@ -114,7 +96,7 @@ class ShellTest {
 
   @Test
   void adminAndInfoCommands() {
-    Run report = strata("fsadmin", "report");
+    ShellRunner.Run report = strata("fsadmin", "report");
     assertThat(report.code()).isZero();
     assertThat(report.out()).contains("LEADER", "Workers: 2 live of 2", "LIVE", "Mounts:", "/");
     assertThat(strata("conf", "get", "strata.user.write.type").out()).isEqualTo("THROUGH\n");

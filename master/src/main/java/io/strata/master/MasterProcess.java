@@ -22,8 +22,12 @@ import io.strata.master.journal.MasterPeers;
 import io.strata.master.journal.MasterStateMachine;
 import io.strata.master.service.LeaderDuties;
 import io.strata.master.service.MasterServiceImpl;
+import io.strata.master.service.PeerAgreement;
+import io.strata.master.service.PeerClients;
+import io.strata.master.service.Quorum;
 import io.strata.master.service.WorkerLiveness;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -48,8 +52,12 @@ public final class MasterProcess implements Service {
   private final PrometheusMeterRegistry registry = Metrics.newProcessRegistry("master");
   private final MasterPeers peers;
   private final MasterStateMachine stateMachine = new MasterStateMachine();
-  private final MasterJournal journal;
+  private final Runnable onRemoved;
+  private MasterJournal journal;
   private final WorkerLiveness liveness = new WorkerLiveness(System::nanoTime);
+  private final PeerClients peerClients = new PeerClients();
+  private Quorum quorum;
+  private volatile boolean joining;
   private final ExecutorService rpcExecutor = Executors.newFixedThreadPool(RPC_THREADS, DaemonThreads.factory("master-rpc"));
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("master-duties"));
@@ -59,28 +67,49 @@ public final class MasterProcess implements Service {
   private volatile boolean closed;
 
   public MasterProcess(Configuration conf) {
+    this(conf, null);
+  }
+
+  /**
+   * @param onRemoved what to do when this master finds itself removed from the group (its Raft
+   *     server stopped); by default the process closes itself
+   */
+  public MasterProcess(Configuration conf, Runnable onRemoved) {
     this.conf = conf;
     this.peers = MasterPeers.fromConf(conf);
-    try {
-      this.journal = new MasterJournal(conf, peers, stateMachine);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create the master journal", e);
-    }
+    this.onRemoved = onRemoved != null ? onRemoved : this::close;
   }
 
   public static void main(String[] args) {
-    ProcessMain.run("master", args, MasterProcess::new);
+    ProcessMain.run("master", args, conf -> new MasterProcess(conf, () -> {
+      LOG.error("this master is no longer a member of the master group (removed?); stopping. To bring it back: "
+          + "strata format -y, start it again, then fsadmin journal quorum add");
+      new Thread(() -> System.exit(3), "master-exit").start();
+    }));
   }
 
   @Override
   public void start() throws IOException {
+    Optional<List<String>> running = PeerAgreement.verify(peers, peerClients);
+    List<MasterPeers.Peer> group = peers.peers();
+    if (!MasterJournal.hasJournal(Path.of(conf.get(MasterKeys.JOURNAL_FOLDER))) && running.isPresent()
+        && !running.get().contains(peers.own().describe())) {
+      group = running.get().stream().map(MasterPeers::parse).toList();
+      joining = true;
+      LOG.info("joining the running master group {}; waiting until it adds this master "
+          + "(fsadmin journal quorum add --address {})", running.get(), peers.own().rpc());
+    }
+    journal = new MasterJournal(conf, peers, group, stateMachine);
+    quorum = new Quorum(journal, peerClients, clock.millis());
     journal.start();
     String bindHost = conf.get(MasterKeys.BIND_HOST);
     rpcServer = GrpcServers.start(bindHost, conf.get(CommonKeys.MASTER_RPC_PORT), rpcExecutor,
-        List.of(new MasterServiceImpl(journal, liveness, clock)), new RpcMetricsInterceptor(registry, System::nanoTime));
+        List.of(new MasterServiceImpl(journal, liveness, quorum, clock)),
+        new RpcMetricsInterceptor(registry, System::nanoTime));
     Mount root = new Mount(StrataPath.ROOT, UfsFactory.normalize(conf.get(MasterKeys.ROOT_UFS)), false);
     scheduler.scheduleWithFixedDelay(new LeaderDuties(journal, liveness, root, conf.get(MasterKeys.WORKER_TIMEOUT), clock),
         0, DUTY_INTERVAL_MS, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(this::checkMembership, 1, 1, TimeUnit.SECONDS);
     registerGauges();
     webServer = new WebServer(bindHost, conf.get(MasterKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
   }
@@ -96,10 +125,22 @@ public final class MasterProcess implements Service {
         .description("1 on the leader of the master group").register(registry);
   }
 
+  private void checkMembership() {
+    if (!closed && !journal.isAlive()) {
+      onRemoved.run();
+    }
+  }
+
   @Override
   public Optional<String> notReadyReason() {
     if (closed) {
       return Optional.of("stopped");
+    }
+    if (journal == null) {
+      return Optional.of("starting");
+    }
+    if (joining && journal.leaderRpcAddress().isEmpty()) {
+      return Optional.empty();
     }
     if (journal.leaderRpcAddress().isEmpty()) {
       return Optional.of("the master group has no leader yet");
@@ -112,7 +153,7 @@ public final class MasterProcess implements Service {
 
   @Override
   public String describe() {
-    return "rpc " + peers.own().rpc().host() + ":" + rpcPort() + ", journal " + peers.own().journal()
+    return (joining ? "joining the group (add it with fsadmin journal quorum add), " : "") + "rpc " + peers.own().rpc().host() + ":" + rpcPort() + ", journal " + peers.own().journal()
         + ", web " + webPort();
   }
 
@@ -144,10 +185,13 @@ public final class MasterProcess implements Service {
       webServer.close();
     }
     try {
-      journal.close();
+      if (journal != null) {
+        journal.close();
+      }
     } catch (IOException | RuntimeException e) {
       LOG.warn("closing the journal failed", e);
     }
+    peerClients.close();
     rpcExecutor.shutdownNow();
     webExecutor.shutdownNow();
     registry.close();

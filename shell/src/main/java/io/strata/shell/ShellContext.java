@@ -4,6 +4,7 @@ import io.strata.client.FileSystem;
 import io.strata.core.conf.ConfLoader;
 import io.strata.core.conf.Configuration;
 import io.strata.core.rpc.MasterClient;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.function.Supplier;
 
@@ -12,6 +13,7 @@ import java.util.function.Supplier;
  * use so that a command needing none of them starts no threads and opens no connection.
  */
 public final class ShellContext implements AutoCloseable {
+  private final InputStream in;
   private final PrintStream out;
   private final PrintStream err;
   private final Supplier<Configuration> confSource;
@@ -20,6 +22,11 @@ public final class ShellContext implements AutoCloseable {
   private MasterClient master;
 
   public ShellContext(PrintStream out, PrintStream err, Supplier<Configuration> confSource) {
+    this(InputStream.nullInputStream(), out, err, confSource);
+  }
+
+  public ShellContext(InputStream in, PrintStream out, PrintStream err, Supplier<Configuration> confSource) {
+    this.in = in;
     this.out = out;
     this.err = err;
     this.confSource = confSource;
@@ -27,7 +34,12 @@ public final class ShellContext implements AutoCloseable {
 
   /** The context of a real shell: System streams and configuration from the environment. */
   public static ShellContext fromEnvironment() {
-    return new ShellContext(System.out, System.err, ConfLoader::load);
+    return new ShellContext(System.in, System.out, System.err, ConfLoader::load);
+  }
+
+  /** Where answers to questions (a confirmation) come from. */
+  public InputStream in() {
+    return in;
   }
 
   public PrintStream out() {

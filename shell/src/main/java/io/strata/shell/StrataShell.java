@@ -30,6 +30,7 @@ public final class StrataShell implements Runnable {
         .addSubcommand("fs", FsCommand.build(ctx))
         .addSubcommand("fsadmin", FsAdminCommand.build(ctx))
         .addSubcommand("conf", ConfCommand.build(ctx))
+        .addSubcommand("format", new FormatCommand(ctx))
         .addSubcommand("version", new VersionCommand(ctx));
     PrintWriter out = new PrintWriter(ctx.out(), true);
     PrintWriter err = new PrintWriter(ctx.err(), true);

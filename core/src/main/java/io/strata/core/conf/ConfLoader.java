@@ -22,7 +22,8 @@ public final class ConfLoader {
   /** Environment variables the bin/ scripts read themselves; they are not configuration keys. */
   private static final Set<String> SCRIPT_VARIABLES = Set.of(
       "STRATA_JAVA_OPTS", "STRATA_MASTER_JAVA_OPTS", "STRATA_WORKER_JAVA_OPTS", "STRATA_FUSE_JAVA_OPTS",
-      "STRATA_SHELL_JAVA_OPTS", "STRATA_JAVA", "STRATA_START_TIMEOUT");
+      "STRATA_SHELL_JAVA_OPTS", "STRATA_BENCH_JAVA_OPTS", "STRATA_JAVA", "STRATA_START_TIMEOUT",
+      "STRATA_LOCAL_PORT_BASE");
 
   private static final String PREFIX = "strata.";
 

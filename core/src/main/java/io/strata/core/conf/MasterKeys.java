@@ -48,4 +48,28 @@ public final class MasterKeys {
       .defaultValue("30s").scope(Scope.MASTER).check(d -> d.toMillis() > 0, "must be positive")
       .description("A worker silent this long is marked LOST and leaves every client's ring.")
       .build();
+
+  public static final ConfKey<Duration> ELECTION_TIMEOUT_MIN =
+      ConfKey.duration("strata.master.journal.election.timeout.min")
+          .defaultValue("500ms").scope(Scope.MASTER).check(d -> d.toMillis() >= 50, "must be at least 50ms")
+          .description("A follower that hears nothing from the leader for a random time between this and the "
+              + "maximum starts an election; the leader heartbeats at half of it.")
+          .build();
+
+  public static final ConfKey<Duration> ELECTION_TIMEOUT_MAX =
+      ConfKey.duration("strata.master.journal.election.timeout.max")
+          .defaultValue("1000ms").scope(Scope.MASTER).check(d -> d.toMillis() >= 100, "must be at least 100ms")
+          .description("Upper bound of the election timeout; must exceed the minimum.")
+          .build();
+
+  public static final ConfKey<Boolean> READ_LEASE = ConfKey.bool("strata.master.journal.read.lease.enabled")
+      .defaultValue("false").scope(Scope.MASTER)
+      .description("Serve cluster-state reads from the leader's lease instead of a read index: one round trip "
+          + "less, linearizable only while clocks drift less than the lease.")
+      .build();
+
+  public static final ConfKey<Long> LOG_SEGMENT_SIZE = ConfKey.bytes("strata.master.journal.log.segment.size")
+      .defaultValue("4MiB").scope(Scope.MASTER).check(n -> n >= 16 * 1024, "must be at least 16KiB")
+      .description("Size of one Raft log segment file; whole segments older than the last snapshot are purged.")
+      .build();
 }

@@ -28,8 +28,9 @@ import java.util.function.LongSupplier;
  * <p>Thread-safe; channels are opened lazily and kept until {@link #close()}.
  */
 public final class MasterClient implements AutoCloseable {
-  private static final long FIRST_BACKOFF_MS = 50;
-  private static final long MAX_BACKOFF_MS = 1000;
+  private static final long FIRST_BACKOFF_MS = 25;
+  // Low, so a client notices a new leader soon after an election; rotating through the masters is cheap.
+  private static final long MAX_BACKOFF_MS = 250;
 
   /** Pauses between attempts; tests replace it. */
   public interface Sleeper {
@@ -84,6 +85,8 @@ public final class MasterClient implements AutoCloseable {
     long deadline = nanoTime.getAsLong() + budget.toNanos();
     long backoff = FIRST_BACKOFF_MS;
     int failuresSinceSleep = 0;
+    // What a running master said beats a connection refused by a dead one: it tells why.
+    StrataException fromLiveMaster = null;
     while (true) {
       HostPort target = current;
       StrataException error;
@@ -93,13 +96,17 @@ public final class MasterClient implements AutoCloseable {
         return rpc.apply(stub);
       } catch (StatusRuntimeException e) {
         error = GrpcErrors.fromGrpc(e, "master " + target);
+        if (e.getTrailers() != null && e.getTrailers().containsKey(GrpcErrors.CODE)) {
+          fromLiveMaster = new StrataException(error.code(), "master " + target + ": " + error.getMessage());
+        }
       }
       if (error.code() != StatusCode.UNAVAILABLE && error.code() != StatusCode.NOT_LEADER) {
         throw error;
       }
       if (nanoTime.getAsLong() >= deadline) {
+        StrataException why = fromLiveMaster != null ? fromLiveMaster : error;
         throw new StrataException(StatusCode.UNAVAILABLE, "no master answered " + what + " within "
-            + budget.toMillis() + " ms (masters: " + addresses + "); last error: " + error.getMessage(), error);
+            + budget.toMillis() + " ms (masters: " + addresses + "); last error: " + why.getMessage(), why);
       }
       HostPort hint = error.leaderHint().map(h -> HostPort.parse(h, "leader hint")).orElse(null);
       if (hint != null && !hint.equals(target)) {

@@ -2,6 +2,7 @@ package io.strata.master.journal;
 
 import io.strata.master.journal.MasterCommand.AddMount;
 import io.strata.master.journal.MasterCommand.DecommissionWorker;
+import io.strata.master.journal.MasterCommand.RecommissionWorker;
 import io.strata.master.journal.MasterCommand.RegisterWorker;
 import io.strata.master.journal.MasterCommand.RemoveMount;
 import io.strata.master.journal.MasterCommand.WorkerBack;
@@ -35,6 +36,11 @@ final class Applier implements MasterCommand.Handler<ApplyResult> {
   @Override
   public ApplyResult decommissionWorker(DecommissionWorker c) {
     return state.membership().decommission(c.workerId(), c.timeMs());
+  }
+
+  @Override
+  public ApplyResult recommissionWorker(RecommissionWorker c) {
+    return state.membership().recommission(c.workerId(), c.timeMs());
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.strata.core.proto.journal.DecommissionWorkerEntry;
 import io.strata.core.proto.journal.JournalEntry;
 import io.strata.core.proto.journal.MountEntry;
+import io.strata.core.proto.journal.RecommissionWorkerEntry;
 import io.strata.core.proto.journal.RegisterWorkerEntry;
 import io.strata.core.proto.journal.UnmountEntry;
 import io.strata.core.proto.journal.WorkerBackEntry;
@@ -11,6 +12,7 @@ import io.strata.core.proto.journal.WorkerLostEntry;
 import io.strata.core.ufs.Mount;
 import io.strata.master.journal.MasterCommand.AddMount;
 import io.strata.master.journal.MasterCommand.DecommissionWorker;
+import io.strata.master.journal.MasterCommand.RecommissionWorker;
 import io.strata.master.journal.MasterCommand.RegisterWorker;
 import io.strata.master.journal.MasterCommand.RemoveMount;
 import io.strata.master.journal.MasterCommand.WorkerBack;
@@ -45,6 +47,12 @@ public final class CommandCodec {
       }
 
       @Override
+      public JournalEntry.Builder recommissionWorker(RecommissionWorker c) {
+        return b.setRecommissionWorker(
+            RecommissionWorkerEntry.newBuilder().setWorkerId(c.workerId()).setTimeMs(c.timeMs()));
+      }
+
+      @Override
       public JournalEntry.Builder addMount(AddMount c) {
         return b.setMount(MountEntry.newBuilder().setMount(c.mount().toProto()).setReplace(c.replace()));
       }
@@ -65,6 +73,8 @@ public final class CommandCodec {
       case WORKER_BACK -> new WorkerBack(e.getWorkerBack().getWorkerId(), e.getWorkerBack().getTimeMs());
       case DECOMMISSION_WORKER -> new DecommissionWorker(
           e.getDecommissionWorker().getWorkerId(), e.getDecommissionWorker().getTimeMs());
+      case RECOMMISSION_WORKER -> new RecommissionWorker(
+          e.getRecommissionWorker().getWorkerId(), e.getRecommissionWorker().getTimeMs());
       case MOUNT -> new AddMount(Mount.fromProto(e.getMount().getMount()), e.getMount().getReplace());
       case UNMOUNT -> new RemoveMount(e.getUnmount().getPath());
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException("journal entry without a command");

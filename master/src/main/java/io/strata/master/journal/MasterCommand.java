@@ -24,6 +24,8 @@ public sealed interface MasterCommand {
 
     R decommissionWorker(DecommissionWorker c);
 
+    R recommissionWorker(RecommissionWorker c);
+
     R addMount(AddMount c);
 
     R removeMount(RemoveMount c);
@@ -54,6 +56,13 @@ public sealed interface MasterCommand {
     @Override
     public <R> R accept(Handler<R> h) {
       return h.decommissionWorker(this);
+    }
+  }
+
+  record RecommissionWorker(String workerId, long timeMs) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.recommissionWorker(this);
     }
   }
 

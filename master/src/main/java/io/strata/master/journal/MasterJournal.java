@@ -14,13 +14,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
@@ -30,10 +32,8 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
-import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
 /**
@@ -41,6 +41,12 @@ import org.apache.ratis.util.TimeDuration;
  * of all masters, and a Ratis client through which this master proposes commands and asks
  * linearizable questions. Callers check {@link #isLeader()} first and send followers' callers to
  * the leader; the client only covers the moment when leadership moves mid-call.
+ *
+ * <p>The group a new journal starts with decides how the master behaves: a group that holds this
+ * master forms (or re-forms) the cluster; a group that does not is a running cluster this master
+ * joins. A joining server waits, holding no election, until the leader adds it
+ * ({@code fsadmin journal quorum add}) and sends it a snapshot and the log. A journal that exists
+ * already starts from the membership it recorded.
  */
 public final class MasterJournal implements AutoCloseable {
   /** One fixed group: a Strata cluster has exactly one master group. */
@@ -57,13 +63,22 @@ public final class MasterJournal implements AutoCloseable {
   private final Path folder;
 
   public MasterJournal(Configuration conf, MasterPeers peers, MasterStateMachine stateMachine) throws IOException {
+    this(conf, peers, peers.peers(), stateMachine);
+  }
+
+  public MasterJournal(Configuration conf, MasterPeers peers, List<MasterPeers.Peer> initialGroup,
+      MasterStateMachine stateMachine) throws IOException {
     this.peers = peers;
     this.stateMachine = stateMachine;
-    this.group = RaftGroup.valueOf(GROUP_ID, peers.peers().stream()
-        .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.journal().toString()).build())
-        .toList());
+    List<RaftPeer> members = new ArrayList<>(initialGroup.stream().map(MasterJournal::peer).toList());
+    if (!initialGroup.contains(peers.own())) {
+      // A joiner is in its own group only as a listener: it holds no election (which the group would
+      // answer by shutting it down) until the leader adds it as a voting member.
+      members.add(RaftPeer.newBuilder(peer(peers.own())).setStartupRole(RaftPeerRole.LISTENER).build());
+    }
+    this.group = RaftGroup.valueOf(GROUP_ID, members);
     this.folder = Path.of(conf.get(MasterKeys.JOURNAL_FOLDER));
-    RaftProperties props = properties(conf, folder);
+    RaftProperties props = RaftSettings.from(conf, peers, folder);
     this.server = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(peers.own().id()))
         .setGroup(group)
@@ -78,23 +93,12 @@ public final class MasterJournal implements AutoCloseable {
         .build();
   }
 
-  private RaftProperties properties(Configuration conf, Path folder) {
-    RaftProperties props = new RaftProperties();
-    RaftServerConfigKeys.setStorageDir(props, List.of(folder.toFile()));
-    GrpcConfigKeys.Server.setHost(props, conf.get(MasterKeys.BIND_HOST));
-    GrpcConfigKeys.Server.setPort(props, peers.own().journal().port());
-    RaftServerConfigKeys.Read.setOption(props, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, conf.get(MasterKeys.CHECKPOINT_PERIOD_ENTRIES));
-    RaftServerConfigKeys.Snapshot.setRetentionFileNum(props, 2);
-    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(props, true);
-    // Entries are tiny; small segments let purging actually free space.
-    RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf("4MB"));
-    return props;
+  static RaftPeer peer(MasterPeers.Peer p) {
+    return RaftPeer.newBuilder().setId(p.id()).setAddress(p.journal().toString()).build();
   }
 
   /** Whether the folder already holds this group's journal (else it is formatted on start). */
-  private static boolean hasJournal(Path folder) {
+  public static boolean hasJournal(Path folder) {
     File groupDir = folder.resolve(GROUP_ID.getUuid().toString()).toFile();
     String[] entries = groupDir.list();
     return entries != null && entries.length > 0;
@@ -121,6 +125,15 @@ public final class MasterJournal implements AutoCloseable {
     }
   }
 
+  /** False once the Raft server stopped serving the group, e.g. after this master was removed from it. */
+  public boolean isAlive() {
+    try {
+      return server.getDivision(GROUP_ID).getInfo().isAlive();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   public boolean isLeader() {
     return info().isLeader();
   }
@@ -136,8 +149,48 @@ public final class MasterJournal implements AutoCloseable {
     if (leader == null) {
       return Optional.empty();
     }
-    return peers.peers().stream().filter(p -> p.id().equals(leader.toString()))
-        .map(p -> p.rpc().toString()).findFirst();
+    return Optional.of(MasterPeers.rpcAddressOf(leader.toString()).toString());
+  }
+
+  public long term() {
+    return info().getCurrentTerm();
+  }
+
+  /** The members of the group now (after any quorum change), as Ratis knows them. */
+  public List<RaftPeer> currentPeers() {
+    try {
+      return List.copyOf(server.getDivision(GROUP_ID).getRaftConf().getCurrentPeers());
+    } catch (IOException e) {
+      throw StrataException.unavailable("the master journal is not running", e);
+    }
+  }
+
+  /** Asks the group to make {@code peerId} leader; returns once it is, or fails. */
+  public void transferLeadership(RaftPeerId peerId, Duration timeout) {
+    admin("transfer leadership to " + MasterPeers.rpcAddressOf(peerId.toString()),
+        () -> client.admin().transferLeadership(peerId, timeout.toMillis()));
+  }
+
+  /** Makes {@code members} the group; new members must be running to catch up. */
+  public void setMembers(List<RaftPeer> members) {
+    admin("change the quorum", () -> client.admin().setConfiguration(members));
+  }
+
+  private interface AdminCall {
+    RaftClientReply call() throws IOException;
+  }
+
+  private void admin(String what, AdminCall call) {
+    RaftClientReply reply;
+    try {
+      reply = call.call();
+    } catch (IOException e) {
+      throw StrataException.unavailable("could not " + what + ": " + e.getMessage(), e);
+    }
+    if (!reply.isSuccess()) {
+      throw StrataException.unavailable("could not " + what + ": " + reply.getException().getMessage(),
+          reply.getException());
+    }
   }
 
   public String role() {

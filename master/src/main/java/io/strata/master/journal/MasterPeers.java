@@ -17,10 +17,34 @@ import java.util.List;
 public record MasterPeers(List<Peer> peers, int self) {
   /** One master: where its Raft server and its gRPC service listen. */
   public record Peer(HostPort journal, HostPort rpc) {
-    /** Raft peer id: stable for as long as the journal address is. */
+    /**
+     * The Raft peer id: the RPC address, so that any master can turn a leader's id into the
+     * address clients should call, even for a master added to the group after it started.
+     */
     public String id() {
-      return journal.host() + "_" + journal.port();
+      return rpc.host() + "_" + rpc.port();
     }
+
+    /** "rpcHost:port=journalHost:port", how masters compare their configured lists. */
+    public String describe() {
+      return rpc + "=" + journal;
+    }
+  }
+
+  /** A peer from its {@link Peer#describe()} form. */
+  public static Peer parse(String described) {
+    int eq = described.indexOf('=');
+    if (eq < 0) {
+      throw StrataException.invalidArgument("malformed master description '" + described + "'");
+    }
+    return new Peer(HostPort.parse(described.substring(eq + 1), "journal address"),
+        HostPort.parse(described.substring(0, eq), "rpc address"));
+  }
+
+  /** The RPC address a peer id names. */
+  public static HostPort rpcAddressOf(String peerId) {
+    int sep = peerId.lastIndexOf('_');
+    return HostPort.parse(peerId.substring(0, sep) + ":" + peerId.substring(sep + 1), "master id");
   }
 
   public static MasterPeers fromConf(Configuration conf) {
@@ -59,5 +83,10 @@ public record MasterPeers(List<Peer> peers, int self) {
 
   public Peer own() {
     return peers.get(self);
+  }
+
+  /** The configured masters, sorted, in {@link Peer#describe()} form. */
+  public List<String> describeAll() {
+    return peers.stream().map(Peer::describe).sorted().toList();
   }
 }

@@ -23,6 +23,7 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.LifeCycle;
 
 /**
  * The master's replicated state machine. Each log entry is one {@link MasterCommand}, applied by
@@ -41,13 +42,37 @@ public final class MasterStateMachine extends BaseStateMachine {
   @Override
   public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
     super.initialize(server, groupId, raftStorage);
-    storage.init(raftStorage);
-    reinitialize();
+    getLifeCycle().startAndTransition(() -> {
+      storage.init(raftStorage);
+      loadLatestSnapshot();
+    });
+  }
+
+  /**
+   * Ratis pauses the state machine before installing a snapshot sent by the leader (a follower
+   * that fell behind the purged log, or a master just added) and calls {@link #reinitialize()}
+   * after; the lifecycle must say PAUSED in between.
+   */
+  @Override
+  public void pause() {
+    if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+      getLifeCycle().transition(LifeCycle.State.PAUSING);
+      getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
   }
 
   @Override
   public void reinitialize() throws IOException {
-    SingleFileSnapshotInfo latest = storage.getLatestSnapshot();
+    loadLatestSnapshot();
+    if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+      getLifeCycle().transition(LifeCycle.State.STARTING);
+      getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
+  }
+
+  private void loadLatestSnapshot() throws IOException {
+    // Scan the folder again: after an install the newest snapshot is one this process did not write.
+    SingleFileSnapshotInfo latest = storage.loadLatestSnapshot();
     if (latest != null) {
       ClusterStateSnapshot snapshot = SnapshotFiles.read(latest);
       synchronized (state) {

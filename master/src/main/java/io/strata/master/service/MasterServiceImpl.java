@@ -6,7 +6,20 @@ import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.GetClusterReportRequest;
 import io.strata.core.proto.GetClusterViewRequest;
-import io.strata.core.proto.MasterReport;
+import io.strata.core.proto.AddMasterRequest;
+import io.strata.core.proto.AddMasterResponse;
+import io.strata.core.proto.DecommissionWorkerRequest;
+import io.strata.core.proto.DecommissionWorkerResponse;
+import io.strata.core.proto.ElectLeaderRequest;
+import io.strata.core.proto.ElectLeaderResponse;
+import io.strata.core.proto.GetMasterStatusRequest;
+import io.strata.core.proto.GetQuorumInfoRequest;
+import io.strata.core.proto.MasterStatus;
+import io.strata.core.proto.QuorumInfo;
+import io.strata.core.proto.RecommissionWorkerRequest;
+import io.strata.core.proto.RecommissionWorkerResponse;
+import io.strata.core.proto.RemoveMasterRequest;
+import io.strata.core.proto.RemoveMasterResponse;
 import io.strata.core.proto.MasterServiceGrpc;
 import io.strata.core.proto.RegisterWorkerRequest;
 import io.strata.core.proto.RegisterWorkerResponse;
@@ -19,7 +32,6 @@ import io.strata.core.rpc.Rpc;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
-import io.strata.master.journal.MasterPeers;
 import io.strata.master.state.Membership;
 import java.time.Clock;
 import java.util.Optional;
@@ -32,14 +44,14 @@ import java.util.Optional;
 public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImplBase {
   private final MasterJournal journal;
   private final WorkerLiveness liveness;
+  private final Quorum quorum;
   private final Clock clock;
-  private final long startedAtMs;
 
-  public MasterServiceImpl(MasterJournal journal, WorkerLiveness liveness, Clock clock) {
+  public MasterServiceImpl(MasterJournal journal, WorkerLiveness liveness, Quorum quorum, Clock clock) {
     this.journal = journal;
     this.liveness = liveness;
+    this.quorum = quorum;
     this.clock = clock;
-    this.startedAtMs = clock.millis();
   }
 
   @Override
@@ -94,25 +106,71 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
     Rpc.unary(out, "getClusterReport", () -> {
       journal.requireLeader();
       ClusterView view = journal.readView();
+      MasterStatus self = quorum.localStatus();
       ClusterReport.Builder report = ClusterReport.newBuilder()
           .setVersion(Version.VERSION)
-          .setLeaderStartedAtMs(startedAtMs)
-          .addAllMounts(view.getMountsList());
-      journal.leaderRpcAddress().ifPresent(report::setLeaderRpcAddress);
-      MasterPeers peers = journal.peers();
-      for (int i = 0; i < peers.peers().size(); i++) {
-        MasterPeers.Peer p = peers.peers().get(i);
-        report.addMasters(MasterReport.newBuilder()
-            .setRpcAddress(p.rpc().toString())
-            .setJournalAddress(p.journal().toString())
-            .setRole(i == peers.self() ? journal.role() : "FOLLOWER"));
-      }
+          .setLeaderStartedAtMs(self.getStartedAtMs())
+          .setLeaderRpcAddress(self.getRpcAddress())
+          .addAllMounts(view.getMountsList())
+          .addAllMasters(quorum.info().getMembersList());
       for (WorkerInfo w : view.getWorkersList()) {
         WorkerReport.Builder wr = WorkerReport.newBuilder().setInfo(w).setLastHeartbeatAgeMs(-1);
         liveness.last(w.getId()).ifPresent(b -> wr.setUsage(b.usage()).setLastHeartbeatAgeMs(liveness.ageMillis(b)));
         report.addWorkers(wr);
       }
       return report.build();
+    });
+  }
+
+  @Override
+  public void decommissionWorker(DecommissionWorkerRequest req, StreamObserver<DecommissionWorkerResponse> out) {
+    Rpc.unary(out, "decommissionWorker", () -> {
+      journal.requireLeader();
+      journal.submit(new MasterCommand.DecommissionWorker(req.getWorkerId(), clock.millis())).orThrow();
+      return DecommissionWorkerResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void recommissionWorker(RecommissionWorkerRequest req, StreamObserver<RecommissionWorkerResponse> out) {
+    Rpc.unary(out, "recommissionWorker", () -> {
+      journal.requireLeader();
+      journal.submit(new MasterCommand.RecommissionWorker(req.getWorkerId(), clock.millis())).orThrow();
+      return RecommissionWorkerResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void getMasterStatus(GetMasterStatusRequest req, StreamObserver<MasterStatus> out) {
+    Rpc.unary(out, "getMasterStatus", quorum::localStatus);
+  }
+
+  @Override
+  public void getQuorumInfo(GetQuorumInfoRequest req, StreamObserver<QuorumInfo> out) {
+    Rpc.unary(out, "getQuorumInfo", quorum::info);
+  }
+
+  @Override
+  public void electLeader(ElectLeaderRequest req, StreamObserver<ElectLeaderResponse> out) {
+    Rpc.unary(out, "electLeader", () -> {
+      quorum.elect(req.getAddress());
+      return ElectLeaderResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void addMaster(AddMasterRequest req, StreamObserver<AddMasterResponse> out) {
+    Rpc.unary(out, "addMaster", () -> {
+      quorum.add(req.getAddress());
+      return AddMasterResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void removeMaster(RemoveMasterRequest req, StreamObserver<RemoveMasterResponse> out) {
+    Rpc.unary(out, "removeMaster", () -> {
+      quorum.remove(req.getAddress());
+      return RemoveMasterResponse.getDefaultInstance();
     });
   }
 }

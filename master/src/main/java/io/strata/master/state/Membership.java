@@ -24,7 +24,7 @@ public final class Membership {
     return address.getHost() + ":" + address.getRpcPort();
   }
 
-  /** Adds the worker, or updates its ports; a registering worker is LIVE. */
+  /** Adds the worker, or updates its ports; a registering worker is LIVE unless decommissioned. */
   public ApplyResult register(WorkerAddress address, long timeMs) {
     String id = idOf(address);
     WorkerInfo old = workers.get(id);
@@ -32,7 +32,7 @@ public final class Membership {
         ? WorkerInfo.newBuilder().setId(id).setRegisteredAtMs(timeMs)
         : old.toBuilder();
     next.setAddress(address);
-    if (old == null || old.getState() != WorkerState.LIVE) {
+    if (old == null || old.getState() == WorkerState.LOST) {
       next.setState(WorkerState.LIVE).setStateChangedAtMs(timeMs);
     }
     WorkerInfo info = next.build();
@@ -60,6 +60,19 @@ public final class Membership {
       return ApplyResult.OK;
     }
     return set(old, WorkerState.DECOMMISSIONED, timeMs);
+  }
+
+  /** Brings a decommissioned worker back into the ring (it is LIVE again; LOST if it went silent). */
+  public ApplyResult recommission(String id, long timeMs) {
+    WorkerInfo old = workers.get(id);
+    if (old == null) {
+      return ApplyResult.refused(StatusCode.NOT_FOUND, "no worker " + id + " is registered");
+    }
+    if (old.getState() != WorkerState.DECOMMISSIONED) {
+      return ApplyResult.refused(StatusCode.FAILED_PRECONDITION, "worker " + id + " is " + old.getState()
+          + ", not decommissioned");
+    }
+    return set(old, WorkerState.LIVE, timeMs);
   }
 
   private ApplyResult transition(String id, WorkerState from, WorkerState to, long timeMs) {

@@ -78,6 +78,28 @@ class MasterJournalTest {
   }
 
   @Test
+  void snapshots_boundTheJournal() throws Exception {
+    Configuration c = conf(freePort());
+    c.set(MasterKeys.CHECKPOINT_PERIOD_ENTRIES, "20");
+    c.set(MasterKeys.LOG_SEGMENT_SIZE, "16KiB");
+    try (MasterJournal j = start(c)) {
+      WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(1).build();
+      j.submit(new MasterCommand.RegisterWorker(a, 0)).orThrow();
+      for (int i = 0; i < 600; i++) {
+        MasterCommand change = i % 2 == 0 ? new MasterCommand.DecommissionWorker("w:1", i)
+            : new MasterCommand.RecommissionWorker("w:1", i);
+        j.submit(change).orThrow();
+      }
+    }
+    long bytes;
+    try (Stream<Path> files = Files.walk(folder)) {
+      bytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+    // Unpurged, 600 entries take about 36 KiB.
+    assertThat(bytes).isLessThan(20 * 1024);
+  }
+
+  @Test
   void refusedCommand_changesNothingAndSaysWhy() throws Exception {
     try (MasterJournal j = start(conf(freePort()))) {
       var result = j.submit(new MasterCommand.RemoveMount("/"));

@@ -11,7 +11,11 @@ public final class FsAdminCommand implements Runnable {
   CommandLine.Model.CommandSpec spec;
 
   public static CommandLine build(ShellContext ctx) {
-    return new CommandLine(new FsAdminCommand()).addSubcommand(new ReportCommand(ctx));
+    return new CommandLine(new FsAdminCommand())
+        .addSubcommand(new ReportCommand(ctx))
+        .addSubcommand(new WorkerStateCommand.Decommission(ctx))
+        .addSubcommand(new WorkerStateCommand.Recommission(ctx))
+        .addSubcommand(JournalCommand.build(ctx));
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.strata.shell.admin;
 
 import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.GetClusterReportRequest;
-import io.strata.core.proto.MasterReport;
 import io.strata.core.proto.MountPoint;
 import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
@@ -31,9 +30,7 @@ final class ReportCommand implements Runnable {
         + Formats.time(r.getLeaderStartedAtMs()));
     out.println();
     out.println("Masters:");
-    for (MasterReport m : r.getMastersList()) {
-      out.printf("  %-22s %-10s journal %s%n", m.getRpcAddress(), m.getRole(), m.getJournalAddress());
-    }
+    QuorumTable.print(out, r.getMastersList());
     out.println();
     out.println("Mounts:");
     for (MountPoint m : r.getMountsList()) {

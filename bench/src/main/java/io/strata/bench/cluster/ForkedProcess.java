@@ -1,0 +1,109 @@
+package io.strata.bench.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One Strata process in its own JVM: started with its configuration as -D properties, ready when
+ * it writes its ready file, stopped with SIGTERM or killed with SIGKILL.
+ */
+public final class ForkedProcess {
+  private final String name;
+  private final String mainClass;
+  private final List<String> command;
+  private final Path readyFile;
+  private final Path output;
+  private Process process;
+
+  ForkedProcess(String name, String mainClass, String classpath, List<String> jvmOptions, Map<String, String> conf,
+      Path dir) {
+    this.name = name;
+    this.mainClass = mainClass;
+    this.readyFile = dir.resolve(name + ".ready");
+    this.output = dir.resolve(name + ".out");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.add("-cp");
+    cmd.add(classpath);
+    conf.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+    cmd.add("-Dstrata.log.file=" + name + ".log");
+    cmd.add(mainClass);
+    cmd.add("--ready-file");
+    cmd.add(readyFile.toString());
+    this.command = List.copyOf(cmd);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Starts the JVM; returns at once (see {@link #awaitReady}). */
+  public void start() throws IOException {
+    if (isAlive()) {
+      throw new IllegalStateException(name + " is already running");
+    }
+    Files.deleteIfExists(readyFile);
+    process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+  }
+
+  /** Waits for the ready file; fails with the process's last output if it dies or takes too long. */
+  public void awaitReady(Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!Files.exists(readyFile)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(name + " exited with " + process.exitValue() + ": " + tail());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(name + " not ready within " + timeout + ": " + tail());
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  public boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /** SIGKILL, and wait until the process is gone. */
+  public void kill() throws InterruptedException {
+    if (isAlive()) {
+      process.destroyForcibly();
+      process.waitFor();
+    }
+  }
+
+  /** SIGTERM (a clean shutdown), and wait for it. */
+  public void stop() throws InterruptedException {
+    if (isAlive()) {
+      process.destroy();
+      if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        kill();
+      }
+    }
+  }
+
+  /** Exit code of a process that ended. */
+  public int exitValue() {
+    return process.exitValue();
+  }
+
+  /** The last lines the process printed. */
+  public String tail() throws IOException {
+    if (!Files.exists(output)) {
+      return "";
+    }
+    List<String> lines = Files.readAllLines(output);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+  }
+}

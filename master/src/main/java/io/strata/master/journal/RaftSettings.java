@@ -1,0 +1,59 @@
+package io.strata.master.journal;
+
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.MasterKeys;
+import io.strata.core.status.StrataException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * Ratis' settings for the master group, from Strata's configuration.
+ *
+ * <p>Election timeouts default to 500–1000 ms: a dead leader is noticed within a second and a new
+ * one elected in about one more round trip, which keeps failover under the 3 s aim, while staying
+ * well above the GC pauses and scheduling hiccups of a busy 2-core host, so no election is held
+ * for a leader that is merely slow. Pre-vote keeps a restarted or partitioned master from
+ * disturbing a healthy leader.
+ */
+final class RaftSettings {
+  private RaftSettings() {}
+
+  static RaftProperties from(Configuration conf, MasterPeers peers, Path folder) {
+    Duration min = conf.get(MasterKeys.ELECTION_TIMEOUT_MIN);
+    Duration max = conf.get(MasterKeys.ELECTION_TIMEOUT_MAX);
+    if (max.compareTo(min) <= 0) {
+      throw StrataException.invalidArgument(MasterKeys.ELECTION_TIMEOUT_MAX.name() + " (" + max.toMillis()
+          + " ms) must exceed " + MasterKeys.ELECTION_TIMEOUT_MIN.name() + " (" + min.toMillis() + " ms)");
+    }
+    RaftProperties props = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(props, List.of(folder.toFile()));
+    GrpcConfigKeys.Server.setHost(props, conf.get(MasterKeys.BIND_HOST));
+    GrpcConfigKeys.Server.setPort(props, peers.own().journal().port());
+    RaftServerConfigKeys.Rpc.setTimeoutMin(props, millis(min));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(props, millis(max));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, millis(min));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, millis(max));
+    RaftServerConfigKeys.LeaderElection.setPreVote(props, true);
+    RaftServerConfigKeys.Read.setOption(props, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+    RaftServerConfigKeys.Read.setLeaderLeaseEnabled(props, conf.get(MasterKeys.READ_LEASE));
+    long period = conf.get(MasterKeys.CHECKPOINT_PERIOD_ENTRIES);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, period);
+    RaftServerConfigKeys.Snapshot.setRetentionFileNum(props, 2);
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(props, true);
+    RaftServerConfigKeys.Log.setPurgeGap(props, (int) Math.min(Integer.MAX_VALUE, period));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf(conf.get(MasterKeys.LOG_SEGMENT_SIZE)));
+    return props;
+  }
+
+  private static TimeDuration millis(Duration d) {
+    return TimeDuration.valueOf(d.toMillis(), TimeUnit.MILLISECONDS);
+  }
+}
