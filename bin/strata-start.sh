@@ -3,7 +3,9 @@
 #
 #   strata-start.sh local [--masters N] [--workers M]
 #                            a whole cluster on this host, no configuration needed; with N > 1 an HA
-#                            master group (instance i uses the default ports + 1000*i, its own folders)
+#                            master group (instance i uses the default ports + 1000*i, or
+#                            $STRATA_LOCAL_PORT_BASE + 1000*i, and journals under $STRATA_LOCAL_DATA_DIR,
+#                            default local/ in the install)
 #   strata-start.sh master   the master of this host, as $STRATA_CONF_DIR configures it
 #   strata-start.sh worker   the worker of this host
 #   strata-start.sh masters  a master on every host of $STRATA_CONF_DIR/masters (ssh for other hosts)
@@ -48,7 +50,8 @@ start_local_group() {
     STRATA_MASTER_HOSTNAME=localhost STRATA_MASTER_RPC_PORT=$((base + 1000 * i)) \
       STRATA_MASTER_EMBEDDED_JOURNAL_PORT=$((base + 1000 * i + 1)) STRATA_MASTER_WEB_PORT=$((base + 1000 * i + 2)) \
       STRATA_MASTER_EMBEDDED_JOURNAL_ADDRESSES="$journals" \
-      STRATA_MASTER_JOURNAL_FOLDER="$STRATA_HOME/journal/master-$i" strata_launch "master-$i"
+      STRATA_MASTER_JOURNAL_FOLDER="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}/journal/master-$i" \
+      strata_launch "master-$i"
   done
   for ((i = 0; i < masters; i++)); do
     strata_await "master-$i"

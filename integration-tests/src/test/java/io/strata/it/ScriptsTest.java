@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -69,7 +70,12 @@ class ScriptsTest {
   }
 
   private Result run(String... command) throws Exception {
+    return run(Map.of(), command);
+  }
+
+  private Result run(Map<String, String> env, String... command) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
+    pb.environment().putAll(env);
     pb.environment().put("STRATA_CONF_DIR", conf.toString());
     pb.environment().put("STRATA_LOGS_DIR", logs.toString());
     pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m");
@@ -121,6 +127,57 @@ class ScriptsTest {
     }
     assertThat(logs.resolve("master.pid")).doesNotExist();
     assertThat(run("bin/strata-stop.sh").out()).contains("no worker running", "no master running");
+  }
+
+  @Test
+  void localHaCluster_threeMastersTwoWorkers_servesReadsAndStops() throws Exception {
+    Map<String, String> env = Map.of("STRATA_LOCAL_PORT_BASE", String.valueOf(freePortBase()),
+        "STRATA_LOCAL_DATA_DIR", work.resolve("local").toString());
+    Result start = run(env, "bin/strata-start.sh", "local", "--masters", "3", "--workers", "2");
+    assertThat(start.code()).as(start.out()).isZero();
+    assertThat(start.out()).contains("master-0 started", "master-2 started", "worker-1 started");
+    List<Long> pids = new ArrayList<>();
+    for (String name : List.of("master-0", "master-1", "master-2", "worker-0", "worker-1")) {
+      pids.add(pid(name));
+    }
+    Result report = run("bin/strata", "fsadmin", "report");
+    assertThat(report.out()).contains("LEADER", "Workers: 2 live of 2");
+    assertThat(report.out().lines().filter(l -> l.contains("FOLLOWER"))).hasSize(2);
+    Path file = work.resolve("small.txt");
+    Files.writeString(file, "replicated masters");
+    assertThat(run("bin/strata", "fs", "copyFromLocal", file.toString(), "/ha.txt").code()).isZero();
+    assertThat(run("bin/strata", "fs", "cat", "/ha.txt").out()).isEqualTo("replicated masters");
+
+    Result stop = run("bin/strata-stop.sh");
+    assertThat(stop.out()).contains("stopped worker-0", "stopped master-2");
+    for (long pid : pids) {
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid %d", pid).isFalse();
+    }
+    assertThat(logs.resolve("local-cluster.env")).doesNotExist();
+  }
+
+  /** A base port whose six ports for each of three instances (base + 1000 * i + 0..2, 10..12) are free. */
+  private static int freePortBase() throws IOException {
+    java.util.Random random = new java.util.Random();
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int base = 20_000 + random.nextInt(300) * 100;
+      boolean free = true;
+      for (int i = 0; i < 3 && free; i++) {
+        for (int off : new int[] {0, 1, 2, 10, 11, 12}) {
+          try (java.net.ServerSocket s = new java.net.ServerSocket(base + 1000 * i + off, 1,
+              java.net.InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+          } catch (IOException e) {
+            free = false;
+            break;
+          }
+        }
+      }
+      if (free) {
+        return base;
+      }
+    }
+    throw new IOException("no free port range found");
   }
 
   @Test

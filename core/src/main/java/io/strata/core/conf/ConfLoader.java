@@ -23,7 +23,7 @@ public final class ConfLoader {
   private static final Set<String> SCRIPT_VARIABLES = Set.of(
       "STRATA_JAVA_OPTS", "STRATA_MASTER_JAVA_OPTS", "STRATA_WORKER_JAVA_OPTS", "STRATA_FUSE_JAVA_OPTS",
       "STRATA_SHELL_JAVA_OPTS", "STRATA_BENCH_JAVA_OPTS", "STRATA_JAVA", "STRATA_START_TIMEOUT",
-      "STRATA_LOCAL_PORT_BASE");
+      "STRATA_LOCAL_PORT_BASE", "STRATA_LOCAL_DATA_DIR");
 
   private static final String PREFIX = "strata.";
 

@@ -38,6 +38,10 @@ public final class GrpcErrors {
       }
       return new StrataException(code, description);
     }
+    if (causedByIo(e)) {
+      // grpc-java reports a connection closed mid-call as UNKNOWN "channel closed": still the network.
+      return StrataException.unavailable("cannot reach " + target + ": " + describeCause(e), e);
+    }
     return switch (status.getCode()) {
       case UNAVAILABLE -> StrataException.unavailable("cannot reach " + target + ": " + describeCause(e), e);
       case DEADLINE_EXCEEDED -> new StrataException(StatusCode.DEADLINE_EXCEEDED, target + " did not answer in time", e);
@@ -50,6 +54,15 @@ public final class GrpcErrors {
       case FAILED_PRECONDITION -> new StrataException(StatusCode.FAILED_PRECONDITION, description);
       default -> StrataException.internal(target + " failed: " + description, e);
     };
+  }
+
+  private static boolean causedByIo(Throwable e) {
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof java.io.IOException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static StatusCode parseCode(String name) {

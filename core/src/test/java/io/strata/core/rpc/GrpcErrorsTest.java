@@ -38,6 +38,14 @@ class GrpcErrorsTest {
   }
 
   @Test
+  void connectionClosedMidCall_isUnavailable() {
+    StrataException e = GrpcErrors.fromGrpc(new StatusRuntimeException(
+        Status.UNKNOWN.withDescription("channel closed").withCause(new java.nio.channels.ClosedChannelException())),
+        "master m1:7700");
+    assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE);
+  }
+
+  @Test
   void unexpectedExceptions_becomeInternal_withoutJavaSerialization() {
     StatusRuntimeException wire = GrpcErrors.toGrpc(new IllegalStateException("boom"));
     assertThat(wire.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
