@@ -95,6 +95,15 @@ class ShellTest {
   }
 
   @Test
+  void format_isRefusedWhileAMasterRunsOnTheJournal() {
+    var conf = cluster.clientConf();
+    conf.set(io.strata.core.conf.MasterKeys.JOURNAL_FOLDER, cluster.master(0).journalFolder().toString());
+    ShellRunner.Run run = new ShellRunner(() -> conf).run("format", "-y");
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.err()).contains("FAILED_PRECONDITION", "a master is running on", "stop it first");
+  }
+
+  @Test
   void adminAndInfoCommands() {
     ShellRunner.Run report = strata("fsadmin", "report");
     assertThat(report.code()).isZero();

@@ -165,6 +165,10 @@ public final class MasterProcess implements Service {
     return webServer.port();
   }
 
+  public Path journalFolder() {
+    return Path.of(conf.get(MasterKeys.JOURNAL_FOLDER));
+  }
+
   public MasterJournal journal() {
     return journal;
   }
