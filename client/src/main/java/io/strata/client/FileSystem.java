@@ -15,6 +15,9 @@ public interface FileSystem extends AutoCloseable {
     return new StrataFileSystem(conf);
   }
 
+  /** This client's live configuration: what it was created with, plus the cluster's overrides. */
+  Configuration conf();
+
   FileInfo getStatus(String path);
 
   /** The status, with how much of the file is cached ({@link FileInfo#cachedBytes()}). */

@@ -1,6 +1,7 @@
 package io.strata.client;
 
 import io.grpc.StatusRuntimeException;
+import io.strata.client.cluster.ClientConfSync;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.cluster.WorkerChannels;
 import io.strata.client.data.DataClient;
@@ -37,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * and look-ups that find their worker unreachable refresh the cluster view and try the next
  * worker on the ring; changes are sent once (a retry could apply them twice). After a change, the
  * workers that cache the touched paths' metadata are told to forget it.
+ *
+ * <p>The file system works on its own copy of the configuration, which follows the cluster's
+ * overrides (see {@link ClientConfSync}).
  */
 final class StrataFileSystem implements FileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(StrataFileSystem.class);
@@ -45,16 +49,28 @@ final class StrataFileSystem implements FileSystem {
   private final Configuration conf;
   private final MasterClient master;
   private final ClusterViewCache view;
+  private final ClientConfSync confSync;
   private final WorkerChannels workers;
   private final Object dataLock = new Object();
   private volatile DataClient data;
 
   StrataFileSystem(Configuration conf) {
-    this.conf = conf;
-    this.master = new MasterClient(conf);
-    this.view = new ClusterViewCache(master, conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
-        conf.get(CommonKeys.RING_VIRTUAL_NODES), System::nanoTime);
-    this.workers = new WorkerChannels(conf.get(UserKeys.RPC_TIMEOUT));
+    this.conf = conf.copy();
+    this.master = new MasterClient(this.conf);
+    this.confSync = new ClientConfSync(this.conf, master);
+    this.view = new ClusterViewCache(master, () -> this.conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
+        this.conf.get(CommonKeys.RING_VIRTUAL_NODES), System::nanoTime, this::onView);
+    this.workers = new WorkerChannels(this.conf.get(UserKeys.RPC_TIMEOUT));
+  }
+
+  private void onView(io.strata.core.proto.ClusterView v) {
+    confSync.onView(v);
+    confSync.start(view::refresh);
+  }
+
+  @Override
+  public Configuration conf() {
+    return conf;
   }
 
   @Override
@@ -110,7 +126,7 @@ final class StrataFileSystem implements FileSystem {
     DataClient client = dataClient();
     return new FileInStream(info, (offset, dst, at, length) -> onOwner(p, w -> client.read(
         new HostPort(w.getAddress().getHost(), w.getAddress().getDataPort()), p.toString(), info.fingerprint(),
-        info.length(), offset, dst, at, length)), (int) (long) conf.get(UserKeys.READ_BUFFER_SIZE));
+        info.length(), offset, dst, at, length)), (int) (long) conf.get(UserKeys.READ_AHEAD_MAX));
   }
 
   @Override
@@ -230,6 +246,7 @@ final class StrataFileSystem implements FileSystem {
         data = null;
       }
     }
+    confSync.close();
     workers.close();
     master.close();
   }

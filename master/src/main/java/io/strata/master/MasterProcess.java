@@ -3,15 +3,18 @@ package io.strata.master;
 import io.grpc.Server;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.strata.core.conf.ClusterConf;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.MasterKeys;
 import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
 import io.strata.core.path.StrataPath;
+import io.strata.core.process.ProcessConf;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
 import io.strata.core.proto.WorkerState;
+import io.strata.core.rpc.AuditInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.RpcMetricsInterceptor;
 import io.strata.core.ufs.Mount;
@@ -35,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +62,7 @@ public final class MasterProcess implements Service {
   private final PeerClients peerClients = new PeerClients();
   private Quorum quorum;
   private volatile boolean joining;
+  private final AtomicLong appliedConfVersion = new AtomicLong();
   private final ExecutorService rpcExecutor = Executors.newFixedThreadPool(RPC_THREADS, DaemonThreads.factory("master-rpc"));
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("master-duties"));
@@ -99,15 +104,19 @@ public final class MasterProcess implements Service {
       LOG.info("joining the running master group {}; waiting until it adds this master "
           + "(fsadmin journal quorum add --address {})", running.get(), peers.own().rpc());
     }
+    stateMachine.observeConf(view -> {
+      ClusterConf.apply(conf, view.getOverridesMap(), view.getVersion());
+      appliedConfVersion.set(view.getVersion());
+    });
     journal = new MasterJournal(conf, peers, group, stateMachine);
     quorum = new Quorum(journal, peerClients, clock.millis());
     journal.start();
     String bindHost = conf.get(MasterKeys.BIND_HOST);
     rpcServer = GrpcServers.start(bindHost, conf.get(CommonKeys.MASTER_RPC_PORT), rpcExecutor,
         List.of(new MasterServiceImpl(journal, liveness, quorum, clock)),
-        new RpcMetricsInterceptor(registry, System::nanoTime));
+        new RpcMetricsInterceptor(registry, System::nanoTime), new AuditInterceptor(conf));
     Mount root = new Mount(StrataPath.ROOT, UfsFactory.normalize(conf.get(MasterKeys.ROOT_UFS)), false);
-    scheduler.scheduleWithFixedDelay(new LeaderDuties(journal, liveness, root, conf.get(MasterKeys.WORKER_TIMEOUT), clock),
+    scheduler.scheduleWithFixedDelay(new LeaderDuties(journal, liveness, root, () -> conf.get(MasterKeys.WORKER_TIMEOUT), clock),
         0, DUTY_INTERVAL_MS, TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(this::checkMembership, 1, 1, TimeUnit.SECONDS);
     registerGauges();
@@ -123,6 +132,7 @@ public final class MasterProcess implements Service {
         .tag("state", "LOST").description("Workers in the cluster, by state").register(registry);
     Gauge.builder(MasterMetrics.IS_LEADER, journal, j -> j.isLeader() ? 1 : 0)
         .description("1 on the leader of the master group").register(registry);
+    ProcessConf.register(conf, registry, appliedConfVersion);
   }
 
   private void checkMembership() {

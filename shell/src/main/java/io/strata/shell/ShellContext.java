@@ -1,11 +1,17 @@
 package io.strata.shell;
 
 import io.strata.client.FileSystem;
+import io.strata.core.conf.ClusterConf;
 import io.strata.core.conf.ConfLoader;
 import io.strata.core.conf.Configuration;
+import io.strata.core.proto.ConfigView;
+import io.strata.core.proto.GetConfigRequest;
 import io.strata.core.rpc.MasterClient;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
@@ -16,6 +22,8 @@ public final class ShellContext implements AutoCloseable {
   private final InputStream in;
   private final PrintStream out;
   private final PrintStream err;
+  private static final Duration OVERRIDE_BUDGET = Duration.ofSeconds(2);
+
   private final Supplier<Configuration> confSource;
   private Configuration conf;
   private FileSystem fs;
@@ -55,6 +63,25 @@ public final class ShellContext implements AutoCloseable {
       conf = confSource.get();
     }
     return conf;
+  }
+
+  /**
+   * This shell's configuration with the cluster's overrides applied, as a client sees it; when no
+   * master answers within {@link #OVERRIDE_BUDGET}, the local configuration alone (and a note on stderr).
+   */
+  public Configuration effectiveConf() {
+    Configuration effective = conf().copy();
+    try {
+      ConfigView view = master().call("getConfig", OVERRIDE_BUDGET,
+          stub -> stub.getConfig(GetConfigRequest.getDefaultInstance()));
+      ClusterConf.apply(effective, view.getOverridesMap(), view.getVersion());
+    } catch (StrataException e) {
+      if (e.code() != StatusCode.UNAVAILABLE) {
+        throw e;
+      }
+      err.println("strata: note: no master answered; showing this host's configuration without cluster overrides");
+    }
+    return effective;
   }
 
   public FileSystem fs() {

@@ -37,6 +37,7 @@ public final class StrataShell implements Runnable {
     cmd.setOut(out);
     cmd.setErr(err);
     cmd.setExecutionExceptionHandler(new ShellErrors());
+    cmd.setCaseInsensitiveEnumValuesAllowed(true);
     cmd.setParameterExceptionHandler((e, a) -> {
       e.getCommandLine().getErr().println("strata: " + e.getMessage() + " (see '"
           + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");

@@ -12,10 +12,12 @@ import io.strata.core.conf.WorkerKeys;
 import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
 import io.strata.core.net.NettyTransport;
+import io.strata.core.process.ProcessConf;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerUsage;
+import io.strata.core.rpc.AuditInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.rpc.RpcMetricsInterceptor;
@@ -26,7 +28,6 @@ import io.strata.worker.master.MasterSync;
 import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.MemoryPageStore;
-import io.strata.worker.page.PageStore;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.rpc.WorkerServiceImpl;
 import io.strata.worker.rpc.WriteSessions;
@@ -37,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A worker: page store, metadata cache, data server, gRPC service, master sync and web port,
@@ -57,7 +59,9 @@ public final class WorkerProcess implements Service {
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("worker-heartbeat"));
   private final UfsManager ufs = new UfsManager();
-  private final PageStore store;
+  private final MemoryPageStore store;
+  private final MetadataCache metadataCache;
+  private final AtomicLong appliedConfVersion = new AtomicLong();
   private final PageFetcher fetcher;
   private final MetadataService metadata;
   private final MasterClient masterClient;
@@ -74,10 +78,21 @@ public final class WorkerProcess implements Service {
     this.rpcExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.RPC_THREADS), DaemonThreads.factory("worker-rpc"));
     long pageSize = conf.get(WorkerKeys.PAGE_SIZE);
     this.store = new MemoryPageStore(conf.get(WorkerKeys.MEM_SIZE), registry);
-    this.fetcher = new PageFetcher(store, pageSize, ufsExecutor, allocator, registry);
-    this.metadata = new MetadataService(ufs, new MetadataCache(conf.get(WorkerKeys.METADATA_MAX_ENTRIES),
-        conf.get(WorkerKeys.METADATA_TTL), conf.get(WorkerKeys.METADATA_NEGATIVE_TTL), Ticker.systemTicker()), registry);
+    this.fetcher = new PageFetcher(store, pageSize, ufsExecutor, allocator, registry,
+        () -> conf.get(WorkerKeys.ADMISSION_ENABLED));
+    this.metadataCache = new MetadataCache(conf.get(WorkerKeys.METADATA_MAX_ENTRIES),
+        conf.get(WorkerKeys.METADATA_TTL), conf.get(WorkerKeys.METADATA_NEGATIVE_TTL), Ticker.systemTicker());
+    this.metadata = new MetadataService(ufs, metadataCache, registry);
+    followDynamicKeys();
     this.masterClient = new MasterClient(conf);
+  }
+
+  /** Keys whose new values must reach components that hold them. */
+  private void followDynamicKeys() {
+    conf.onChange(WorkerKeys.METADATA_TTL, ttl -> metadataCache.setTtl(ttl, conf.get(WorkerKeys.METADATA_NEGATIVE_TTL)));
+    conf.onChange(WorkerKeys.METADATA_NEGATIVE_TTL, ttl -> metadataCache.setTtl(conf.get(WorkerKeys.METADATA_TTL), ttl));
+    conf.onChange(WorkerKeys.MEM_SIZE, store::setCapacity);
+    ProcessConf.register(conf, registry, appliedConfVersion);
   }
 
   public static void main(String[] args) {
@@ -92,7 +107,7 @@ public final class WorkerProcess implements Service {
     WriteSessions writes = new WriteSessions(ufs, metadata, store, conf.get(WorkerKeys.PAGE_SIZE), allocator);
     rpcServer = GrpcServers.start(bindHost, conf.get(WorkerKeys.RPC_PORT), rpcExecutor,
         List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes)),
-        new RpcMetricsInterceptor(registry, System::nanoTime));
+        new RpcMetricsInterceptor(registry, System::nanoTime), new AuditInterceptor(conf));
     webServer = new WebServer(bindHost, conf.get(WorkerKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
     WorkerAddress address = WorkerAddress.newBuilder()
         .setHost(conf.get(WorkerKeys.HOSTNAME))
@@ -100,7 +115,8 @@ public final class WorkerProcess implements Service {
         .setDataPort(dataServer.tcpPort())
         .setWebPort(webServer.port())
         .build();
-    masterSync = new MasterSync(masterClient, address, this::usage, ufs, conf.get(UserKeys.RPC_TIMEOUT));
+    masterSync = new MasterSync(masterClient, address, this::usage, ufs, conf.get(UserKeys.RPC_TIMEOUT), conf,
+        appliedConfVersion);
     scheduler.scheduleWithFixedDelay(masterSync, 0, conf.get(WorkerKeys.HEARTBEAT_INTERVAL).toMillis(),
         TimeUnit.MILLISECONDS);
   }

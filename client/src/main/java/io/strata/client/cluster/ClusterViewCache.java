@@ -10,7 +10,9 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The client's copy of the cluster view and the hash ring of LIVE workers built from it. The
@@ -22,12 +24,23 @@ public final class ClusterViewCache {
   public record Snapshot(ClusterView view, HashRing<WorkerInfo> ring, long fetchedAtNanos) {}
 
   private final MasterClient master;
-  private final Duration refreshInterval;
+  private final Supplier<Duration> refreshInterval;
   private final int virtualNodes;
   private final LongSupplier nanoTime;
+  private final Consumer<ClusterView> onFetch;
   private volatile Snapshot current;
 
   public ClusterViewCache(MasterClient master, Duration refreshInterval, int virtualNodes, LongSupplier nanoTime) {
+    this(master, () -> refreshInterval, virtualNodes, nanoTime, v -> { });
+  }
+
+  /**
+   * @param refreshInterval read at each use, so it may change while running
+   * @param onFetch told of every view fetched, before it is used
+   */
+  public ClusterViewCache(MasterClient master, Supplier<Duration> refreshInterval, int virtualNodes,
+      LongSupplier nanoTime, Consumer<ClusterView> onFetch) {
+    this.onFetch = onFetch;
     this.master = master;
     this.refreshInterval = refreshInterval;
     this.virtualNodes = virtualNodes;
@@ -36,10 +49,15 @@ public final class ClusterViewCache {
 
   public Snapshot get() {
     Snapshot s = current;
-    if (s == null || nanoTime.getAsLong() - s.fetchedAtNanos() > refreshInterval.toNanos()) {
+    if (s == null || nanoTime.getAsLong() - s.fetchedAtNanos() > refreshInterval.get().toNanos()) {
       s = refresh(s);
     }
     return s;
+  }
+
+  /** Fetches a new view now. */
+  public Snapshot refresh() {
+    return refresh(current);
   }
 
   /** Forget the view: the next caller fetches a new one (after a worker failed to answer). */
@@ -62,6 +80,7 @@ public final class ClusterViewCache {
       return s;
     }
     ClusterView view = master.call("getClusterView", stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance()));
+    onFetch.accept(view);
     List<WorkerInfo> live = view.getWorkersList().stream().filter(w -> w.getState() == WorkerState.LIVE).toList();
     s = new Snapshot(view, HashRing.of(live, WorkerInfo::getId, virtualNodes), nanoTime.getAsLong());
     current = s;

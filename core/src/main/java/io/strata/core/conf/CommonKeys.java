@@ -46,4 +46,17 @@ public final class CommonKeys {
       .defaultValue("256").scope(Scope.ALL).check(n -> n > 0 && n <= 10000, "must be from 1 to 10000")
       .description("Points per worker on the consistent-hash ring; every process of a cluster must use the same value.")
       .build();
+
+  public static final ConfKey<List<String>> LOG_LEVELS = ConfKey.list("strata.log.levels")
+      .defaultValue("").scope(Scope.ALL).dynamic()
+      .check(LogLevelSpec::valid, "expected logger=LEVEL pairs, e.g. io.strata.worker=DEBUG,org.apache.ratis=INFO")
+      .description("Log levels by logger (package), e.g. io.strata.worker=DEBUG; removing an entry restores "
+          + "the level of log4j2.xml.")
+      .build();
+
+  public static final ConfKey<Boolean> AUDIT_ENABLED = ConfKey.bool("strata.audit.log.enabled")
+      .defaultValue("false").scope(Scope.ALL).dynamic()
+      .description("Write every metadata and write operation (user, client address, operation, path, outcome) to "
+          + "audit.log, asynchronously.")
+      .build();
 }

@@ -46,6 +46,7 @@ public final class MasterKeys {
 
   public static final ConfKey<Duration> WORKER_TIMEOUT = ConfKey.duration("strata.master.worker.timeout")
       .defaultValue("30s").scope(Scope.MASTER).check(d -> d.toMillis() > 0, "must be positive")
+      .dynamic()
       .description("A worker silent this long is marked LOST and leaves every client's ring.")
       .build();
 

@@ -21,17 +21,20 @@ public final class UserKeys {
 
   public static final ConfKey<Duration> CLUSTER_VIEW_REFRESH = ConfKey.duration("strata.user.cluster.view.refresh.interval")
       .defaultValue("5s").scope(Scope.CLIENT).check(d -> d.toMillis() > 0, "must be positive")
+      .dynamic()
       .description("How old a client's copy of the worker list and mount table may get before it is fetched again.")
       .build();
 
   public static final ConfKey<Duration> METADATA_SYNC_INTERVAL = ConfKey.duration("strata.user.metadata.sync.interval")
       .defaultValue("-1").scope(Scope.CLIENT)
+      .dynamic()
       .description("Ask the UFS again when a worker's cached metadata is older than this; 0 always, -1 trust the TTL.")
       .build();
 
-  public static final ConfKey<Long> READ_BUFFER_SIZE = ConfKey.bytes("strata.user.read.buffer.size")
+  public static final ConfKey<Long> READ_AHEAD_MAX = ConfKey.bytes("strata.user.read.ahead.max")
       .defaultValue("4MiB").scope(Scope.CLIENT).check(n -> n >= 4096 && n <= 64L << 20, "must be from 4KiB to 64MiB")
-      .description("Bytes a streaming reader asks a worker for at once.")
+      .dynamic()
+      .description("Most bytes a streaming reader fetches ahead of its position; streams opened later use a new value.")
       .build();
 
   public static final ConfKey<Duration> READ_TIMEOUT = ConfKey.duration("strata.user.read.timeout")
@@ -41,11 +44,18 @@ public final class UserKeys {
 
   public static final ConfKey<WriteType> WRITE_TYPE = ConfKey.enumKey("strata.user.write.type", WriteType.class)
       .defaultValue("THROUGH").scope(Scope.CLIENT)
+      .dynamic()
       .description("THROUGH writes to the UFS only; CACHE_THROUGH also caches the written pages on the worker.")
       .build();
 
   public static final ConfKey<Long> WRITE_CHUNK_SIZE = ConfKey.bytes("strata.user.write.chunk.size")
       .defaultValue("1MiB").scope(Scope.CLIENT).check(n -> n >= 4096 && n <= 2L << 20, "must be from 4KiB to 2MiB")
       .description("Bytes per message a writer streams to its worker.")
+      .build();
+
+  public static final ConfKey<Duration> CONF_SYNC_INTERVAL = ConfKey.duration("strata.user.conf.sync.interval")
+      .defaultValue("10s").scope(Scope.CLIENT).check(d -> d.toMillis() > 0, "must be positive")
+      .description("How often a client (shell, FUSE, user program) checks the cluster configuration for changes; "
+          + "workers check with every heartbeat.")
       .build();
 }

@@ -39,7 +39,9 @@ public final class WorkerKeys {
 
   public static final ConfKey<Long> MEM_SIZE = ConfKey.bytes("strata.worker.page.store.mem.size")
       .defaultValue("512MiB").scope(Scope.WORKER)
-      .description("Off-heap memory for cached pages; keep -XX:MaxDirectMemorySize above it.")
+      .dynamic()
+      .description("Off-heap memory for cached pages; keep -XX:MaxDirectMemorySize above it. A smaller value "
+          + "set while running evicts down to it.")
       .build();
 
   public static final ConfKey<Duration> HEARTBEAT_INTERVAL = ConfKey.duration("strata.worker.heartbeat.interval")
@@ -49,13 +51,15 @@ public final class WorkerKeys {
 
   public static final ConfKey<Duration> METADATA_TTL = ConfKey.duration("strata.worker.metadata.cache.ttl")
       .defaultValue("1min").scope(Scope.WORKER).check(d -> !d.isNegative(), "must not be negative")
+      .dynamic()
       .description("How long a cached file status or directory listing is trusted before the UFS is asked again.")
       .build();
 
   public static final ConfKey<Duration> METADATA_NEGATIVE_TTL =
       ConfKey.duration("strata.worker.metadata.cache.negative.ttl")
           .defaultValue("5s").scope(Scope.WORKER).check(d -> !d.isNegative(), "must not be negative")
-          .description("How long 'does not exist' is remembered for a path.")
+          .dynamic()
+      .description("How long 'does not exist' is remembered for a path.")
           .build();
 
   public static final ConfKey<Long> METADATA_MAX_ENTRIES = ConfKey.longKey("strata.worker.metadata.cache.max.entries")
@@ -71,5 +75,10 @@ public final class WorkerKeys {
   public static final ConfKey<Integer> RPC_THREADS = ConfKey.integer("strata.worker.rpc.threads")
       .defaultValue("16").scope(Scope.WORKER).check(n -> n > 0, "must be positive")
       .description("Threads serving the worker's gRPC requests (metadata look-ups and writes).")
+      .build();
+
+  public static final ConfKey<Boolean> ADMISSION_ENABLED = ConfKey.bool("strata.worker.page.store.admission.enabled")
+      .defaultValue("true").scope(Scope.WORKER).dynamic()
+      .description("Admit pages read from the UFS into the cache; off, misses are served without being cached.")
       .build();
 }

@@ -16,6 +16,7 @@ public final class Channels {
   public static ManagedChannel open(HostPort target) {
     return Grpc.newChannelBuilderForAddress(target.host(), target.port(), InsecureChannelCredentials.create())
         .maxInboundMessageSize(MAX_MESSAGE)
+        .intercept(new UserInterceptor())
         .build();
   }
 

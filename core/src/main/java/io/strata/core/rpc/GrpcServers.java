@@ -14,13 +14,14 @@ import java.util.concurrent.TimeUnit;
 public final class GrpcServers {
   private GrpcServers() {}
 
+  /** Starts a server; every call passes the metrics interceptor, then the audit log. */
   public static Server start(String bindHost, int port, Executor executor, List<BindableService> services,
-      RpcMetricsInterceptor metrics) throws IOException {
+      RpcMetricsInterceptor metrics, AuditInterceptor audit) throws IOException {
     NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
         .executor(executor)
         .maxInboundMessageSize(Channels.MAX_MESSAGE);
     for (BindableService s : services) {
-      b.addService(ServerInterceptors.intercept(s, metrics));
+      b.addService(ServerInterceptors.intercept(s, audit, metrics));
     }
     return b.build().start();
   }

@@ -42,7 +42,8 @@ class MasterClientTest {
       }
     };
     Server s = GrpcServers.start("127.0.0.1", 0, Executors.newSingleThreadExecutor(), List.of(service),
-        new RpcMetricsInterceptor(new SimpleMeterRegistry(), System::nanoTime));
+        new RpcMetricsInterceptor(new SimpleMeterRegistry(), System::nanoTime),
+        new AuditInterceptor(new io.strata.core.conf.Configuration()));
     servers.add(s);
     return new HostPort("127.0.0.1", s.getPort());
   }

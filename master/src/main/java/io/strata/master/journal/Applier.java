@@ -5,6 +5,8 @@ import io.strata.master.journal.MasterCommand.DecommissionWorker;
 import io.strata.master.journal.MasterCommand.RecommissionWorker;
 import io.strata.master.journal.MasterCommand.RegisterWorker;
 import io.strata.master.journal.MasterCommand.RemoveMount;
+import io.strata.master.journal.MasterCommand.SetConf;
+import io.strata.master.journal.MasterCommand.UnsetConf;
 import io.strata.master.journal.MasterCommand.WorkerBack;
 import io.strata.master.journal.MasterCommand.WorkerLost;
 import io.strata.master.state.ApplyResult;
@@ -41,6 +43,16 @@ final class Applier implements MasterCommand.Handler<ApplyResult> {
   @Override
   public ApplyResult recommissionWorker(RecommissionWorker c) {
     return state.membership().recommission(c.workerId(), c.timeMs());
+  }
+
+  @Override
+  public ApplyResult setConf(SetConf c) {
+    return state.conf().set(c.values());
+  }
+
+  @Override
+  public ApplyResult unsetConf(UnsetConf c) {
+    return state.conf().unset(c.keys());
   }
 
   @Override

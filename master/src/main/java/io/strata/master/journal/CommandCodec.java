@@ -6,15 +6,21 @@ import io.strata.core.proto.journal.JournalEntry;
 import io.strata.core.proto.journal.MountEntry;
 import io.strata.core.proto.journal.RecommissionWorkerEntry;
 import io.strata.core.proto.journal.RegisterWorkerEntry;
+import io.strata.core.proto.journal.SetConfEntry;
+import io.strata.core.proto.journal.UnsetConfEntry;
 import io.strata.core.proto.journal.UnmountEntry;
 import io.strata.core.proto.journal.WorkerBackEntry;
 import io.strata.core.proto.journal.WorkerLostEntry;
 import io.strata.core.ufs.Mount;
+import java.util.List;
+import java.util.Map;
 import io.strata.master.journal.MasterCommand.AddMount;
 import io.strata.master.journal.MasterCommand.DecommissionWorker;
 import io.strata.master.journal.MasterCommand.RecommissionWorker;
 import io.strata.master.journal.MasterCommand.RegisterWorker;
 import io.strata.master.journal.MasterCommand.RemoveMount;
+import io.strata.master.journal.MasterCommand.SetConf;
+import io.strata.master.journal.MasterCommand.UnsetConf;
 import io.strata.master.journal.MasterCommand.WorkerBack;
 import io.strata.master.journal.MasterCommand.WorkerLost;
 
@@ -53,6 +59,16 @@ public final class CommandCodec {
       }
 
       @Override
+      public JournalEntry.Builder setConf(SetConf c) {
+        return b.setSetConf(SetConfEntry.newBuilder().putAllValues(c.values()));
+      }
+
+      @Override
+      public JournalEntry.Builder unsetConf(UnsetConf c) {
+        return b.setUnsetConf(UnsetConfEntry.newBuilder().addAllKeys(c.keys()));
+      }
+
+      @Override
       public JournalEntry.Builder addMount(AddMount c) {
         return b.setMount(MountEntry.newBuilder().setMount(c.mount().toProto()).setReplace(c.replace()));
       }
@@ -75,6 +91,8 @@ public final class CommandCodec {
           e.getDecommissionWorker().getWorkerId(), e.getDecommissionWorker().getTimeMs());
       case RECOMMISSION_WORKER -> new RecommissionWorker(
           e.getRecommissionWorker().getWorkerId(), e.getRecommissionWorker().getTimeMs());
+      case SET_CONF -> new SetConf(Map.copyOf(e.getSetConf().getValuesMap()));
+      case UNSET_CONF -> new UnsetConf(List.copyOf(e.getUnsetConf().getKeysList()));
       case MOUNT -> new AddMount(Mount.fromProto(e.getMount().getMount()), e.getMount().getReplace());
       case UNMOUNT -> new RemoveMount(e.getUnmount().getPath());
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException("journal entry without a command");

@@ -2,6 +2,8 @@ package io.strata.master.journal;
 
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.ufs.Mount;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Every change to the master's replicated state, one record per kind of log entry. Each carries
@@ -25,6 +27,10 @@ public sealed interface MasterCommand {
     R decommissionWorker(DecommissionWorker c);
 
     R recommissionWorker(RecommissionWorker c);
+
+    R setConf(SetConf c);
+
+    R unsetConf(UnsetConf c);
 
     R addMount(AddMount c);
 
@@ -63,6 +69,21 @@ public sealed interface MasterCommand {
     @Override
     public <R> R accept(Handler<R> h) {
       return h.recommissionWorker(this);
+    }
+  }
+
+  /** Sets cluster configuration overrides, all together; checked on the leader beforehand. */
+  record SetConf(Map<String, String> values) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.setConf(this);
+    }
+  }
+
+  record UnsetConf(List<String> keys) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.unsetConf(this);
     }
   }
 

@@ -128,6 +128,13 @@ public final class MasterStateMachine extends BaseStateMachine {
     }
   }
 
+  /** Tells {@code observer} of the cluster configuration now and after every change (on this master). */
+  public void observeConf(java.util.function.Consumer<io.strata.core.proto.ConfigView> observer) {
+    synchronized (state) {
+      state.conf().observe(observer);
+    }
+  }
+
   /** Reads the local state directly (no read index): for leader-local decisions and reports. */
   public <T> T read(Function<ClusterState, T> reader) {
     synchronized (state) {

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,12 +26,12 @@ public final class LeaderDuties implements Runnable {
   private final MasterJournal journal;
   private final WorkerLiveness liveness;
   private final Mount rootMount;
-  private final Duration workerTimeout;
+  private final Supplier<Duration> workerTimeout;
   private final Clock clock;
   private boolean leading;
   private boolean rootSettled;
 
-  public LeaderDuties(MasterJournal journal, WorkerLiveness liveness, Mount rootMount, Duration workerTimeout,
+  public LeaderDuties(MasterJournal journal, WorkerLiveness liveness, Mount rootMount, Supplier<Duration> workerTimeout,
       Clock clock) {
     this.journal = journal;
     this.liveness = liveness;
@@ -81,8 +82,9 @@ public final class LeaderDuties implements Runnable {
   private void markSilentWorkersLost() {
     List<String> live = journal.stateMachine().read(s -> s.membership().all().stream()
         .filter(w -> w.getState() == WorkerState.LIVE).map(WorkerInfo::getId).toList());
-    for (String id : liveness.silent(live, workerTimeout.toNanos())) {
-      LOG.warn("worker {} silent for over {} ms: marking it LOST", id, workerTimeout.toMillis());
+    Duration timeout = workerTimeout.get();
+    for (String id : liveness.silent(live, timeout.toNanos())) {
+      LOG.warn("worker {} silent for over {} ms: marking it LOST", id, timeout.toMillis());
       journal.submit(new MasterCommand.WorkerLost(id, clock.millis())).orThrow();
     }
   }

@@ -6,7 +6,12 @@ import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.GetClusterReportRequest;
 import io.strata.core.proto.GetClusterViewRequest;
+import io.strata.core.conf.ClusterConf;
 import io.strata.core.proto.AddMasterRequest;
+import io.strata.core.proto.ConfigView;
+import io.strata.core.proto.GetConfigRequest;
+import io.strata.core.proto.UnsetConfRequest;
+import io.strata.core.proto.UpdateConfRequest;
 import io.strata.core.proto.AddMasterResponse;
 import io.strata.core.proto.DecommissionWorkerRequest;
 import io.strata.core.proto.DecommissionWorkerResponse;
@@ -34,6 +39,8 @@ import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.state.Membership;
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -68,7 +75,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
       if (!unchanged) {
         journal.submit(new MasterCommand.RegisterWorker(req.getAddress(), clock.millis())).orThrow();
       }
-      liveness.beat(id, req.getUsage());
+      liveness.beat(id, req.getUsage(), "");
       return RegisterWorkerResponse.newBuilder().setWorkerId(id).build();
     });
   }
@@ -82,13 +89,14 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
       if (known.isEmpty()) {
         return reply.setCommand(WorkerHeartbeatResponse.Command.REGISTER).build();
       }
-      liveness.beat(req.getWorkerId(), req.getUsage());
+      liveness.beat(req.getWorkerId(), req.getUsage(), req.getConfHash());
       if (known.get().getState() == WorkerState.LOST) {
         journal.submit(new MasterCommand.WorkerBack(req.getWorkerId(), clock.millis())).orThrow();
       }
       return journal.stateMachine().read(s -> reply
           .setMembershipVersion(s.membership().version())
           .setMountTableVersion(s.mounts().version())
+          .setConfHash(s.conf().hash())
           .build());
     });
   }
@@ -112,10 +120,13 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
           .setLeaderStartedAtMs(self.getStartedAtMs())
           .setLeaderRpcAddress(self.getRpcAddress())
           .addAllMounts(view.getMountsList())
-          .addAllMasters(quorum.info().getMembersList());
+          .addAllMasters(quorum.info().getMembersList())
+          .setConfHash(view.getConfHash())
+          .setConfVersion(journal.stateMachine().read(st -> st.conf().version()));
       for (WorkerInfo w : view.getWorkersList()) {
         WorkerReport.Builder wr = WorkerReport.newBuilder().setInfo(w).setLastHeartbeatAgeMs(-1);
-        liveness.last(w.getId()).ifPresent(b -> wr.setUsage(b.usage()).setLastHeartbeatAgeMs(liveness.ageMillis(b)));
+        liveness.last(w.getId()).ifPresent(b -> wr.setUsage(b.usage()).setLastHeartbeatAgeMs(liveness.ageMillis(b))
+            .setConfHash(b.confHash()));
         report.addWorkers(wr);
       }
       return report.build();
@@ -137,6 +148,34 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
       journal.requireLeader();
       journal.submit(new MasterCommand.RecommissionWorker(req.getWorkerId(), clock.millis())).orThrow();
       return RecommissionWorkerResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void getConfig(GetConfigRequest req, StreamObserver<ConfigView> out) {
+    Rpc.unary(out, "getConfig", () -> {
+      journal.requireLeader();
+      return journal.stateMachine().read(s -> s.conf().view());
+    });
+  }
+
+  @Override
+  public void updateConf(UpdateConfRequest req, StreamObserver<ConfigView> out) {
+    Rpc.unary(out, "updateConf", () -> {
+      journal.requireLeader();
+      ClusterConf.validateUpdate(req.getValuesMap());
+      journal.submit(new MasterCommand.SetConf(Map.copyOf(req.getValuesMap()))).orThrow();
+      return journal.stateMachine().read(s -> s.conf().view());
+    });
+  }
+
+  @Override
+  public void unsetConf(UnsetConfRequest req, StreamObserver<ConfigView> out) {
+    Rpc.unary(out, "unsetConf", () -> {
+      journal.requireLeader();
+      ClusterConf.validateUnset(req.getKeysList());
+      journal.submit(new MasterCommand.UnsetConf(List.copyOf(req.getKeysList()))).orThrow();
+      return journal.stateMachine().read(s -> s.conf().view());
     });
   }
 

@@ -13,8 +13,8 @@ import java.util.function.LongSupplier;
  * journaled: only the transitions it causes (LOST, back to LIVE) are log entries. Thread-safe.
  */
 public final class WorkerLiveness {
-  /** A heartbeat: when it arrived (monotonic ns) and the usage it carried. */
-  public record Beat(long nanos, WorkerUsage usage) {}
+  /** A heartbeat: when it arrived (monotonic ns), the usage and the configuration hash it carried. */
+  public record Beat(long nanos, WorkerUsage usage, String confHash) {}
 
   private final Map<String, Beat> beats = new ConcurrentHashMap<>();
   private final LongSupplier nanoTime;
@@ -23,8 +23,8 @@ public final class WorkerLiveness {
     this.nanoTime = nanoTime;
   }
 
-  public void beat(String workerId, WorkerUsage usage) {
-    beats.put(workerId, new Beat(nanoTime.getAsLong(), usage));
+  public void beat(String workerId, WorkerUsage usage, String confHash) {
+    beats.put(workerId, new Beat(nanoTime.getAsLong(), usage, confHash));
   }
 
   public Optional<Beat> last(String workerId) {
@@ -42,7 +42,7 @@ public final class WorkerLiveness {
   public void startGracePeriod(Collection<String> workerIds) {
     beats.clear();
     for (String id : workerIds) {
-      beats.put(id, new Beat(nanoTime.getAsLong(), WorkerUsage.getDefaultInstance()));
+      beats.put(id, new Beat(nanoTime.getAsLong(), WorkerUsage.getDefaultInstance(), ""));
     }
   }
 

@@ -3,16 +3,20 @@ package io.strata.master.state;
 import com.google.common.hash.Hashing;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.journal.ClusterStateSnapshot;
+import io.strata.core.proto.journal.ConfOverride;
+import java.util.Map;
+import java.util.TreeMap;
 import io.strata.core.ufs.Mount;
 
 /**
- * Everything the master group replicates: membership and mounts (configuration overrides and
- * load jobs join later). Small by design: no per-file state. Not thread-safe; the state machine
+ * Everything the master group replicates: membership, mounts and configuration overrides (load
+ * jobs join later). Small by design: no per-file state. Not thread-safe; the state machine
  * owns it and serializes access.
  */
 public final class ClusterState {
   private final Membership membership = new Membership();
   private final Mounts mounts = new Mounts();
+  private final ConfOverrides conf = new ConfOverrides();
 
   public Membership membership() {
     return membership;
@@ -22,11 +26,16 @@ public final class ClusterState {
     return mounts;
   }
 
+  public ConfOverrides conf() {
+    return conf;
+  }
+
   public ClusterView view() {
     ClusterView.Builder b = ClusterView.newBuilder()
         .setMembershipVersion(membership.version())
         .setMountTableVersion(mounts.version())
-        .addAllWorkers(membership.all());
+        .addAllWorkers(membership.all())
+        .setConfHash(conf.hash());
     mounts.all().forEach(m -> b.addMounts(m.toProto()));
     return b.build();
   }
@@ -35,14 +44,19 @@ public final class ClusterState {
     ClusterStateSnapshot.Builder b = ClusterStateSnapshot.newBuilder()
         .addAllWorkers(membership.all())
         .setMembershipVersion(membership.version())
-        .setMountTableVersion(mounts.version());
+        .setMountTableVersion(mounts.version())
+        .setConfVersion(conf.version());
     mounts.all().forEach(m -> b.addMounts(m.toProto()));
+    conf.values().forEach((k, v) -> b.addConf(ConfOverride.newBuilder().setKey(k).setValue(v)));
     return b.build();
   }
 
   public void restore(ClusterStateSnapshot s) {
     membership.restore(s.getWorkersList(), s.getMembershipVersion());
     mounts.restore(s.getMountsList().stream().map(Mount::fromProto).toList(), s.getMountTableVersion());
+    Map<String, String> overrides = new TreeMap<>();
+    s.getConfList().forEach(o -> overrides.put(o.getKey(), o.getValue()));
+    conf.restore(overrides, s.getConfVersion());
   }
 
   /** A digest of the whole state: equal on every master that applied the same log. */

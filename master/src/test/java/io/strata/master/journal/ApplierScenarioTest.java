@@ -69,11 +69,26 @@ class ApplierScenarioTest {
   }
 
   @Test
+  void confOverrides_setUnsetAndVersion() throws Exception {
+    ClusterState s = new ClusterState();
+    String empty = s.conf().hash();
+    apply(s, new MasterCommand.SetConf(java.util.Map.of("strata.worker.metadata.cache.ttl", "5s")));
+    apply(s, new MasterCommand.SetConf(java.util.Map.of("strata.worker.metadata.cache.ttl", "5s")));
+    assertThat(s.conf().version()).as("setting the same value again is no change").isEqualTo(1);
+    assertThat(s.view().getConfHash()).isNotEqualTo(empty);
+    apply(s, new MasterCommand.UnsetConf(List.of("strata.worker.metadata.cache.ttl", "strata.log.levels")));
+    assertThat(s.conf().values()).isEmpty();
+    assertThat(s.conf().version()).isEqualTo(2);
+    assertThat(s.conf().hash()).isEqualTo(empty);
+  }
+
+  @Test
   void snapshot_restoresToTheSameDigest() throws Exception {
     ClusterState s = new ClusterState();
     for (MasterCommand c : List.of(new AddMount(ROOT, false), new RegisterWorker(worker(1), 1),
         new RegisterWorker(worker(5), 2), new WorkerLost("h:5", 3),
-        new AddMount(new Mount(StrataPath.of("/x"), "file:///x", false), false))) {
+        new AddMount(new Mount(StrataPath.of("/x"), "file:///x", false), false),
+        new MasterCommand.SetConf(java.util.Map.of("strata.audit.log.enabled", "true", "strata.log.levels", "a=INFO")))) {
       apply(s, c);
     }
     ClusterState restored = new ClusterState();

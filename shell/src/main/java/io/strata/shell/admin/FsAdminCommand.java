@@ -15,7 +15,8 @@ public final class FsAdminCommand implements Runnable {
         .addSubcommand(new ReportCommand(ctx))
         .addSubcommand(new WorkerStateCommand.Decommission(ctx))
         .addSubcommand(new WorkerStateCommand.Recommission(ctx))
-        .addSubcommand(JournalCommand.build(ctx));
+        .addSubcommand(JournalCommand.build(ctx))
+        .addSubcommand(new io.strata.shell.conf.UpdateConfCommand(ctx));
   }
 
   @Override

@@ -1,6 +1,10 @@
 package io.strata.worker.master;
 
+import io.strata.core.conf.ClusterConf;
+import io.strata.core.conf.Configuration;
 import io.strata.core.proto.ClusterView;
+import io.strata.core.proto.ConfigView;
+import io.strata.core.proto.GetConfigRequest;
 import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.proto.RegisterWorkerRequest;
 import io.strata.core.proto.WorkerAddress;
@@ -12,13 +16,16 @@ import io.strata.core.status.StrataException;
 import io.strata.core.ufs.MountTable;
 import io.strata.worker.ufs.UfsManager;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's side of membership: register, then heartbeat with cache usage; register again
- * when the master asks, and fetch the mount table whenever its version moves. Runs on one
+ * The worker's side of membership: register, then heartbeat with cache usage and the hash of the
+ * cluster configuration it applied; register again when the master asks, and fetch the mount table
+ * or the configuration whenever the master's differ from what this worker has. Runs on one
  * scheduler thread. A heartbeat that fails is logged once per outage and retried on the next tick.
  */
 public final class MasterSync implements Runnable {
@@ -29,11 +36,16 @@ public final class MasterSync implements Runnable {
   private final Supplier<WorkerUsage> usage;
   private final UfsManager ufs;
   private final Duration callBudget;
+  private final Configuration conf;
+  private final AtomicLong appliedConfVersion;
+  private volatile String appliedConfHash = ClusterConf.hash(Map.of());
   private volatile String workerId;
   private boolean outage;
 
   public MasterSync(MasterClient master, WorkerAddress address, Supplier<WorkerUsage> usage, UfsManager ufs,
-      Duration callBudget) {
+      Duration callBudget, Configuration conf, AtomicLong appliedConfVersion) {
+    this.conf = conf;
+    this.appliedConfVersion = appliedConfVersion;
     this.master = master;
     this.address = address;
     this.usage = usage;
@@ -71,19 +83,34 @@ public final class MasterSync implements Runnable {
     String id = master.call("registerWorker", callBudget, stub -> stub.registerWorker(
         RegisterWorkerRequest.newBuilder().setAddress(address).setUsage(usage.get()).build())).getWorkerId();
     refreshMounts();
+    refreshConf();
     workerId = id;
     LOG.info("registered with the master as {}", id);
   }
 
   private void heartbeat() {
     WorkerHeartbeatResponse reply = master.call("workerHeartbeat", callBudget, stub -> stub.workerHeartbeat(
-        WorkerHeartbeatRequest.newBuilder().setWorkerId(workerId).setUsage(usage.get()).build()));
+        WorkerHeartbeatRequest.newBuilder().setWorkerId(workerId).setUsage(usage.get())
+            .setConfHash(appliedConfHash).build()));
     if (reply.getCommand() == WorkerHeartbeatResponse.Command.REGISTER) {
       LOG.info("the master does not know this worker; registering again");
       register();
-    } else if (reply.getMountTableVersion() != ufs.version()) {
+      return;
+    }
+    if (reply.getMountTableVersion() != ufs.version()) {
       refreshMounts();
     }
+    if (!reply.getConfHash().equals(appliedConfHash)) {
+      refreshConf();
+    }
+  }
+
+  private void refreshConf() {
+    ConfigView view = master.call("getConfig", callBudget, stub -> stub.getConfig(GetConfigRequest.getDefaultInstance()));
+    ClusterConf.apply(conf, view.getOverridesMap(), view.getVersion());
+    appliedConfHash = view.getHash();
+    appliedConfVersion.set(view.getVersion());
+    LOG.info("applied cluster configuration version {} ({})", view.getVersion(), view.getHash());
   }
 
   private void refreshMounts() {

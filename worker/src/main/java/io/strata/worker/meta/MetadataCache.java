@@ -26,16 +26,20 @@ public final class MetadataCache {
   private final Cache<String, StatusEntry> statuses;
   private final Cache<String, ListingEntry> listings;
   private final Ticker ticker;
+  private volatile Duration ttl;
+  private volatile Duration negativeTtl;
 
   public MetadataCache(long maxEntries, Duration ttl, Duration negativeTtl, Ticker ticker) {
     this.ticker = ticker;
+    this.ttl = ttl;
+    this.negativeTtl = negativeTtl;
     this.statuses = Caffeine.newBuilder()
         .maximumSize(maxEntries)
         .ticker(ticker)
         .expireAfter(new Expiry<String, StatusEntry>() {
           @Override
           public long expireAfterCreate(String key, StatusEntry e, long now) {
-            return (e.status() == null ? negativeTtl : ttl).toNanos();
+            return ttlOf(e).toNanos();
           }
 
           @Override
@@ -52,9 +56,38 @@ public final class MetadataCache {
     this.listings = Caffeine.newBuilder()
         .maximumWeight(maxEntries)
         .weigher((String k, ListingEntry e) -> Math.max(1, e.children().size()))
-        .expireAfterWrite(ttl)
+        .expireAfter(new Expiry<String, ListingEntry>() {
+          @Override
+          public long expireAfterCreate(String key, ListingEntry e, long now) {
+            return MetadataCache.this.ttl.toNanos();
+          }
+
+          @Override
+          public long expireAfterUpdate(String key, ListingEntry e, long now, long current) {
+            return expireAfterCreate(key, e, now);
+          }
+
+          @Override
+          public long expireAfterRead(String key, ListingEntry e, long now, long current) {
+            return current;
+          }
+        })
         .ticker(ticker)
         .build();
+  }
+
+  /** New TTLs apply at once: entries older than them are no longer served (see {@link #isFresh}). */
+  public void setTtl(Duration positive, Duration negative) {
+    this.ttl = positive;
+    this.negativeTtl = negative;
+  }
+
+  Duration ttlOf(StatusEntry e) {
+    return e.status() == null ? negativeTtl : ttl;
+  }
+
+  Duration listingTtl() {
+    return ttl;
   }
 
   long now() {

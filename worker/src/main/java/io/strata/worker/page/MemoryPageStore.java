@@ -18,7 +18,7 @@ import io.strata.worker.WorkerMetrics;
  */
 public final class MemoryPageStore implements PageStore {
   private final Cache<PageId, ByteBuf> pages;
-  private final long capacity;
+  private volatile long capacity;
   private final Counter evictions;
 
   public MemoryPageStore(long capacityBytes, MeterRegistry registry) {
@@ -76,6 +76,13 @@ public final class MemoryPageStore implements PageStore {
   @Override
   public void remove(PageId id) {
     pages.invalidate(id);
+  }
+
+  /** Changes the capacity while running; a smaller one evicts down to it. */
+  public void setCapacity(long bytes) {
+    capacity = bytes;
+    pages.policy().eviction().ifPresent(e -> e.setMaximum(bytes));
+    pages.cleanUp();
   }
 
   @Override

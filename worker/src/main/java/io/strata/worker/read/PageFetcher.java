@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Gets pages: from the page store when cached, else from the UFS, page-aligned, on the UFS
@@ -41,6 +42,7 @@ public final class PageFetcher {
   private final long pageSize;
   private final Executor ufsExecutor;
   private final ByteBufAllocator allocator;
+  private final BooleanSupplier admission;
   private final Map<PageId, Load> inflight = new ConcurrentHashMap<>();
   private final Counter hits;
   private final Counter misses;
@@ -49,6 +51,16 @@ public final class PageFetcher {
 
   public PageFetcher(PageStore store, long pageSize, Executor ufsExecutor, ByteBufAllocator allocator,
       MeterRegistry registry) {
+    this(store, pageSize, ufsExecutor, allocator, registry, () -> true);
+  }
+
+  /**
+   * @param admission whether a page read from the UFS is admitted to the store (asked per page,
+   *     so it may change while running)
+   */
+  public PageFetcher(PageStore store, long pageSize, Executor ufsExecutor, ByteBufAllocator allocator,
+      MeterRegistry registry, BooleanSupplier admission) {
+    this.admission = admission;
     this.store = store;
     this.pageSize = pageSize;
     this.ufsExecutor = ufsExecutor;
@@ -117,7 +129,9 @@ public final class PageFetcher {
     Throwable error = null;
     try {
       page = readFromUfs(target, index);
-      store.put(id, page);
+      if (admission.getAsBoolean()) {
+        store.put(id, page);
+      }
     } catch (Throwable t) {
       error = t;
     }
