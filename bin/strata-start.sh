@@ -59,7 +59,7 @@ start_local_group() {
   for ((i = 0; i < workers; i++)); do
     STRATA_WORKER_HOSTNAME=localhost STRATA_WORKER_RPC_PORT=$((base + 1000 * i + 10)) \
       STRATA_WORKER_DATA_PORT=$((base + 1000 * i + 11)) STRATA_WORKER_WEB_PORT=$((base + 1000 * i + 12)) \
-      strata_launch "worker-$i"
+      STRATA_WORKER_STATE_FOLDER="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}/worker-$i" strata_launch "worker-$i"
   done
   for ((i = 0; i < workers; i++)); do
     strata_await "worker-$i"

@@ -32,6 +32,9 @@ public interface FileSystem extends AutoCloseable {
 
   FileOutStream create(String path, WriteOptions options);
 
+  /** Drops the cached pages of a file, or of every file below a directory; returns the bytes dropped. */
+  long free(String path);
+
   void mkdir(String path, boolean parents);
 
   void delete(String path, boolean recursive);

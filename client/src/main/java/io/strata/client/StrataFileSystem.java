@@ -12,6 +12,7 @@ import io.strata.core.net.HostPort;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.DeleteRequest;
 import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.FreeRequest;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.InvalidateMetadataRequest;
 import io.strata.core.proto.ListStatusRequest;
@@ -143,6 +144,21 @@ final class StrataFileSystem implements FileSystem {
     return new FileOutStream(workers.async(owner), owner.getId(), header,
         (int) (long) conf.get(UserKeys.WRITE_CHUNK_SIZE), conf.get(UserKeys.RPC_TIMEOUT),
         info -> afterChange(owner, p.parent()));
+  }
+
+  @Override
+  public long free(String path) {
+    FileInfo info = getStatus(path);
+    if (info.directory()) {
+      long total = 0;
+      for (FileInfo child : listStatus(path)) {
+        total += free(child.path());
+      }
+      return total;
+    }
+    StrataPath p = StrataPath.of(info.path());
+    return onOwner(p, w -> workers.blocking(w).free(FreeRequest.newBuilder().setPath(p.toString()).build())
+        .getFreedBytes());
   }
 
   @Override

@@ -80,6 +80,7 @@ public final class MiniCluster implements AutoCloseable {
 
   private Configuration workerConf() {
     Configuration conf = clientConf();
+    conf.set(WorkerKeys.STATE_FOLDER, base.resolve("worker-" + workers.size()).toString());
     conf.set(WorkerKeys.HOSTNAME, "127.0.0.1");
     conf.set(WorkerKeys.BIND_HOST, "127.0.0.1");
     conf.set(WorkerKeys.RPC_PORT, "0");

@@ -112,7 +112,7 @@ class ReadThroughCacheTest {
   }
 
   private double cacheBytes() {
-    return cluster.worker(0).registry().get(WorkerMetrics.BYTES_READ).tag("source", "cache").counter().count();
+    return cluster.worker(0).registry().get(WorkerMetrics.BYTES_READ).tag("source", "mem").counter().count();
   }
 
   private static String get(int port, String path) throws Exception {

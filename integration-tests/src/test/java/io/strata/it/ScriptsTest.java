@@ -61,6 +61,7 @@ class ScriptsTest {
         "strata.worker.data.port=" + Ports.free(),
         "strata.worker.web.port=" + workerWebPort,
         "strata.worker.page.store.mem.size=64MiB",
+        "strata.worker.state.folder=" + work.resolve("worker-state"),
         ""));
   }
 
@@ -108,10 +109,10 @@ class ScriptsTest {
 
     String expected = sha256(data);
     assertThat(catSha256()).isEqualTo(expected);
-    double cachedAfterFirst = metric("strata_worker_bytes_read_total{process=\"worker\",source=\"cache\"}");
+    double cachedAfterFirst = metric("strata_worker_bytes_read_total{process=\"worker\",source=\"mem\"}");
     double ufsAfterFirst = metric("strata_worker_ufs_bytes_read_total{process=\"worker\"}");
     assertThat(catSha256()).isEqualTo(expected);
-    assertThat(metric("strata_worker_bytes_read_total{process=\"worker\",source=\"cache\"}") - cachedAfterFirst)
+    assertThat(metric("strata_worker_bytes_read_total{process=\"worker\",source=\"mem\"}") - cachedAfterFirst)
         .isEqualTo(data.length);
     assertThat(metric("strata_worker_ufs_bytes_read_total{process=\"worker\"}")).isEqualTo(ufsAfterFirst);
 

@@ -1,6 +1,5 @@
 package io.strata.worker;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.grpc.Server;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBufAllocator;
@@ -27,7 +26,10 @@ import io.strata.worker.data.DataServerMetrics;
 import io.strata.worker.master.MasterSync;
 import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
-import io.strata.worker.page.MemoryPageStore;
+import io.strata.worker.kv.KvStore;
+import io.strata.worker.kv.RocksKvStore;
+import io.strata.worker.page.PageStore;
+import java.nio.file.Path;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.rpc.WorkerServiceImpl;
 import io.strata.worker.rpc.WriteSessions;
@@ -59,8 +61,11 @@ public final class WorkerProcess implements Service {
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("worker-heartbeat"));
   private final UfsManager ufs = new UfsManager();
-  private final MemoryPageStore store;
+  private final PageStore store;
+  private static final long METADATA_BLOCK_CACHE = 64 << 20;
+
   private final MetadataCache metadataCache;
+  private final KvStore metadataStore;
   private final AtomicLong appliedConfVersion = new AtomicLong();
   private final PageFetcher fetcher;
   private final MetadataService metadata;
@@ -77,11 +82,17 @@ public final class WorkerProcess implements Service {
         DaemonThreads.factory("ufs-reader"));
     this.rpcExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.RPC_THREADS), DaemonThreads.factory("worker-rpc"));
     long pageSize = conf.get(WorkerKeys.PAGE_SIZE);
-    this.store = new MemoryPageStore(conf.get(WorkerKeys.MEM_SIZE), registry);
-    this.fetcher = new PageFetcher(store, pageSize, ufsExecutor, allocator, registry,
-        () -> conf.get(WorkerKeys.ADMISSION_ENABLED));
+    try {
+      this.store = PageStore.create(conf, allocator, registry, System::nanoTime);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot open the page store: " + e.getMessage(), e);
+    }
+    this.fetcher = new PageFetcher(store, pageSize, ufsExecutor, allocator, registry);
+    this.metadataStore = RocksKvStore.openWithTtl(Path.of(conf.get(WorkerKeys.STATE_FOLDER)).resolve("metadata"),
+        METADATA_BLOCK_CACHE, (int) Math.min(Integer.MAX_VALUE, conf.get(WorkerKeys.METADATA_TTL).toSeconds()));
     this.metadataCache = new MetadataCache(conf.get(WorkerKeys.METADATA_MAX_ENTRIES),
-        conf.get(WorkerKeys.METADATA_TTL), conf.get(WorkerKeys.METADATA_NEGATIVE_TTL), Ticker.systemTicker());
+        conf.get(WorkerKeys.METADATA_TTL), conf.get(WorkerKeys.METADATA_NEGATIVE_TTL), System::currentTimeMillis,
+        metadataStore);
     this.metadata = new MetadataService(ufs, metadataCache, registry);
     followDynamicKeys();
     this.masterClient = new MasterClient(conf);
@@ -91,7 +102,7 @@ public final class WorkerProcess implements Service {
   private void followDynamicKeys() {
     conf.onChange(WorkerKeys.METADATA_TTL, ttl -> metadataCache.setTtl(ttl, conf.get(WorkerKeys.METADATA_NEGATIVE_TTL)));
     conf.onChange(WorkerKeys.METADATA_NEGATIVE_TTL, ttl -> metadataCache.setTtl(conf.get(WorkerKeys.METADATA_TTL), ttl));
-    conf.onChange(WorkerKeys.MEM_SIZE, store::setCapacity);
+    conf.onChange(WorkerKeys.MEM_SIZE, store::setMemoryCapacity);
     ProcessConf.register(conf, registry, appliedConfVersion);
   }
 
@@ -126,6 +137,7 @@ public final class WorkerProcess implements Service {
         .setCapacityBytes(store.capacityBytes())
         .setUsedBytes(store.usedBytes())
         .setPagesCached(store.pageCount())
+        .addAllTiers(store.tiers())
         .build();
   }
 
@@ -182,6 +194,7 @@ public final class WorkerProcess implements Service {
     webExecutor.shutdownNow();
     masterClient.close();
     store.close();
+    metadataStore.close();
     ufs.close();
     registry.close();
   }

@@ -81,6 +81,7 @@ public final class ForkedCluster implements AutoCloseable {
     conf.put(WorkerKeys.DATA_PORT.name(), String.valueOf(data));
     conf.put(WorkerKeys.WEB_PORT.name(), String.valueOf(web));
     conf.put(WorkerKeys.MEM_SIZE.name(), "64MiB");
+    conf.put(WorkerKeys.STATE_FOLDER.name(), dir.resolve("worker-" + j + "-state").toString());
     conf.put(WorkerKeys.HEARTBEAT_INTERVAL.name(), "200ms");
     conf.put(WorkerKeys.DATA_READER_THREADS.name(), "8");
     conf.put(WorkerKeys.RPC_THREADS.name(), "8");

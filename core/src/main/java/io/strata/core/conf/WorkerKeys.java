@@ -1,6 +1,7 @@
 package io.strata.core.conf;
 
 import java.time.Duration;
+import java.util.List;
 
 /** Keys of the worker process. */
 public final class WorkerKeys {
@@ -77,8 +78,45 @@ public final class WorkerKeys {
       .description("Threads serving the worker's gRPC requests (metadata look-ups and writes).")
       .build();
 
-  public static final ConfKey<Boolean> ADMISSION_ENABLED = ConfKey.bool("strata.worker.page.store.admission.enabled")
-      .defaultValue("true").scope(Scope.WORKER).dynamic()
-      .description("Admit pages read from the UFS into the cache; off, misses are served without being cached.")
+  /** Which pages read from the UFS enter the cache; see the key's description. */
+  public enum AdmissionPolicy { ALWAYS, SECOND_MISS, NONE }
+
+  /** How the memory tier picks pages to evict. */
+  public enum MemPolicy { LRU, TINYLFU }
+
+  public static final ConfKey<AdmissionPolicy> ADMISSION = ConfKey.enumKey("strata.worker.page.store.admission",
+          AdmissionPolicy.class)
+      .defaultValue("ALWAYS").scope(Scope.WORKER).dynamic()
+      .description("ALWAYS caches every page read from the UFS; SECOND_MISS only pages missed twice recently (a "
+          + "one-time scan then passes without flushing the cache); NONE serves misses without caching them.")
+      .build();
+
+  public static final ConfKey<MemPolicy> MEM_POLICY = ConfKey.enumKey("strata.worker.page.store.mem.policy",
+          MemPolicy.class)
+      .defaultValue("LRU").scope(Scope.WORKER)
+      .description("Eviction in the memory tier: LRU (the CLOCK approximation) or TINYLFU (Caffeine's frequency-aware "
+          + "W-TinyLFU).")
+      .build();
+
+  public static final ConfKey<List<String>> PAGE_STORE_DIRS = ConfKey.list("strata.worker.page.store.dirs")
+      .defaultValue("").scope(Scope.WORKER).check(PageStoreDirs::valid, PageStoreDirs.MESSAGE)
+      .description("SSD cache folders with their quotas, e.g. /mnt/nvme0/strata:200GiB,/mnt/nvme1/strata:200GiB; "
+          + "empty keeps the cache in memory only.")
+      .build();
+
+  public static final ConfKey<Long> SEGMENT_SIZE = ConfKey.bytes("strata.worker.page.store.segment.size")
+      .defaultValue("64MiB").scope(Scope.WORKER).check(n -> n >= 64 * 1024 && n <= 1L << 30,
+          "must be from 64KiB to 1GiB")
+      .description("Size of the segment files pages are appended to on SSD; eviction frees whole segments.")
+      .build();
+
+  public static final ConfKey<Integer> READMIT_PERCENT = ConfKey.integer("strata.worker.page.store.readmit.percent")
+      .defaultValue("0").scope(Scope.WORKER).check(n -> n >= 0 && n <= 50, "must be from 0 to 50")
+      .description("When a segment is evicted, write again its pages read since, up to this share of its size.")
+      .build();
+
+  public static final ConfKey<String> STATE_FOLDER = ConfKey.string("strata.worker.state.folder")
+      .defaultValue("${strata.home}/worker-state").scope(Scope.WORKER)
+      .description("Folder of the worker's persistent metadata cache (RocksDB); one per worker.")
       .build();
 }

@@ -11,11 +11,15 @@ import java.io.PrintStream;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 
-/** {@code strata fsadmin report}. */
+/** {@code strata fsadmin report [capacity]}. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-    description = "Show the masters, the mounts, every worker with its state, capacity and cache use.")
+    description = "Show the masters, the mounts, every worker with its state, capacity and cache use; "
+        + "'report capacity' shows every cache tier of every worker.")
 final class ReportCommand implements Runnable {
   private final ShellContext ctx;
+
+  @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "capacity", description = "Only the cache tiers.")
+  String section;
 
   ReportCommand(ShellContext ctx) {
     this.ctx = ctx;
@@ -23,9 +27,16 @@ final class ReportCommand implements Runnable {
 
   @Override
   public void run() {
+    if (section != null && !section.equals("capacity")) {
+      throw io.strata.core.status.StrataException.invalidArgument("unknown report '" + section + "' (try: capacity)");
+    }
     ClusterReport r = ctx.master().call("getClusterReport",
         stub -> stub.getClusterReport(GetClusterReportRequest.getDefaultInstance()));
     PrintStream out = ctx.out();
+    if (section != null) {
+      printTiers(out, r);
+      return;
+    }
     out.println("Strata " + r.getVersion() + ", leader " + r.getLeaderRpcAddress() + ", up since "
         + Formats.time(r.getLeaderStartedAtMs()));
     out.println();
@@ -55,6 +66,17 @@ final class ReportCommand implements Runnable {
     out.println();
     out.printf("Cache: %s used of %s (%s)%n", Formats.bytes(used), Formats.bytes(capacity),
         capacity == 0 ? "0%" : Formats.percent(used, capacity));
+  }
+
+  private static void printTiers(PrintStream out, ClusterReport r) {
+    out.printf("%-22s %-5s %-40s %10s %10s %6s %10s%n", "WORKER", "TIER", "FOLDER", "CAPACITY", "USED", "USE", "PAGES");
+    for (WorkerReport w : r.getWorkersList()) {
+      for (io.strata.core.proto.TierUsage t : w.getUsage().getTiersList()) {
+        out.printf("%-22s %-5s %-40s %10s %10s %6s %10d%n", w.getInfo().getId(), t.getTier(),
+            t.getDir().isEmpty() ? "-" : t.getDir(), Formats.bytes(t.getCapacityBytes()), Formats.bytes(t.getUsedBytes()),
+            Formats.percent(t.getUsedBytes(), Math.max(1, t.getCapacityBytes())), t.getPages());
+      }
+    }
   }
 
   private static String confState(WorkerReport w, String clusterHash) {

@@ -23,7 +23,8 @@ public final class FsCommand implements Runnable {
         .addSubcommand(new CopyFromLocalCommand(ctx))
         .addSubcommand(new CopyToLocalCommand(ctx))
         .addSubcommand(new CountCommand(ctx))
-        .addSubcommand(new DuCommand(ctx));
+        .addSubcommand(new DuCommand(ctx))
+        .addSubcommand(new FreeCommand(ctx));
   }
 
   @Override

@@ -153,7 +153,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
       long pageStart = (req.offset() / pageSize + next) * pageSize;
       long from = Math.max(req.offset(), pageStart);
       long to = Math.min(end, pageStart + fetched.page().readableBytes());
-      Counter bytes = fetched.fromCache() ? metrics.bytesFromCache() : metrics.bytesFromUfs();
+      Counter bytes = metrics.bytes(fetched.source());
       for (long pos = from; pos < to; pos += Frames.MAX_DATA_PAYLOAD) {
         int n = (int) Math.min(Frames.MAX_DATA_PAYLOAD, to - pos);
         ctx.write(Frames.dataHeader(ctx.alloc(), req.requestId(), pos, n));

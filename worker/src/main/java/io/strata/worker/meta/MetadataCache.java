@@ -3,80 +3,61 @@ package io.strata.worker.meta;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import com.github.benmanes.caffeine.cache.Ticker;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.ListStatusResponse;
+import io.strata.worker.kv.KeyLayout;
+import io.strata.worker.kv.KvStore;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Cached UFS metadata, keyed by full UFS URI: file statuses (and "does not exist", for a shorter
- * time) and directory listings. Bounded by entry count; entries expire after the TTL. Each entry
- * remembers when it was loaded, so a request may demand fresher data than the TTL allows.
- * Thread-safe.
+ * time, in memory only) and directory listings. A bounded in-memory cache (Caffeine) sits over a
+ * persistent store ({@link KvStore}, RocksDB's TTL database in a worker) that holds far more
+ * entries than the heap could and survives restarts. Each entry remembers when it was read from
+ * the UFS (wall clock), so it stops being served once older than the TTL in force, also after a
+ * restart, and a request may demand fresher data still. Thread-safe.
  */
 public final class MetadataCache {
   /** Listings longer than this are not cached: one huge directory must not crowd out the rest. */
   static final int MAX_CACHED_LISTING = 100_000;
+  /** Listings longer than this stay in memory only. */
+  static final int MAX_STORED_LISTING = 10_000;
 
-  /** A status, or null for "does not exist", and when it was read from the UFS. */
-  record StatusEntry(FileStatus status, long loadedAtNanos) {}
+  /** A status, or null for "does not exist", and when it was read from the UFS (epoch ms). */
+  public record StatusEntry(FileStatus status, long loadedAtMs) {}
 
-  record ListingEntry(List<FileStatus> children, long loadedAtNanos) {}
+  record ListingEntry(List<FileStatus> children, long loadedAtMs) {}
 
   private final Cache<String, StatusEntry> statuses;
   private final Cache<String, ListingEntry> listings;
-  private final Ticker ticker;
+  private final KvStore store;
+  private final LongSupplier nowMs;
   private volatile Duration ttl;
   private volatile Duration negativeTtl;
 
-  public MetadataCache(long maxEntries, Duration ttl, Duration negativeTtl, Ticker ticker) {
-    this.ticker = ticker;
+  public MetadataCache(long maxEntries, Duration ttl, Duration negativeTtl, LongSupplier nowMs, KvStore store) {
+    this.nowMs = nowMs;
+    this.store = store;
     this.ttl = ttl;
     this.negativeTtl = negativeTtl;
     this.statuses = Caffeine.newBuilder()
         .maximumSize(maxEntries)
-        .ticker(ticker)
-        .expireAfter(new Expiry<String, StatusEntry>() {
-          @Override
-          public long expireAfterCreate(String key, StatusEntry e, long now) {
-            return ttlOf(e).toNanos();
-          }
-
-          @Override
-          public long expireAfterUpdate(String key, StatusEntry e, long now, long current) {
-            return expireAfterCreate(key, e, now);
-          }
-
-          @Override
-          public long expireAfterRead(String key, StatusEntry e, long now, long current) {
-            return current;
-          }
-        })
+        .ticker(() -> nowMs.getAsLong() * 1_000_000)
+        .expireAfter(new ExpireByAge<StatusEntry>(e -> ttlOf(e), StatusEntry::loadedAtMs))
         .build();
     this.listings = Caffeine.newBuilder()
         .maximumWeight(maxEntries)
         .weigher((String k, ListingEntry e) -> Math.max(1, e.children().size()))
-        .expireAfter(new Expiry<String, ListingEntry>() {
-          @Override
-          public long expireAfterCreate(String key, ListingEntry e, long now) {
-            return MetadataCache.this.ttl.toNanos();
-          }
-
-          @Override
-          public long expireAfterUpdate(String key, ListingEntry e, long now, long current) {
-            return expireAfterCreate(key, e, now);
-          }
-
-          @Override
-          public long expireAfterRead(String key, ListingEntry e, long now, long current) {
-            return current;
-          }
-        })
-        .ticker(ticker)
+        .ticker(() -> nowMs.getAsLong() * 1_000_000)
+        .expireAfter(new ExpireByAge<ListingEntry>(e -> this.ttl, ListingEntry::loadedAtMs))
         .build();
   }
 
-  /** New TTLs apply at once: entries older than them are no longer served (see {@link #isFresh}). */
+  /** New TTLs apply at once: entries older than them are no longer served. */
   public void setTtl(Duration positive, Duration negative) {
     this.ttl = positive;
     this.negativeTtl = negative;
@@ -91,24 +72,53 @@ public final class MetadataCache {
   }
 
   long now() {
-    return ticker.read();
+    return nowMs.getAsLong();
   }
 
-  StatusEntry status(String ufsUri) {
-    return statuses.getIfPresent(ufsUri);
+  /** What is cached of {@code ufsUri} (memory, then the store), fresh or not; null if nothing. */
+  public StatusEntry status(String ufsUri) {
+    StatusEntry e = statuses.getIfPresent(ufsUri);
+    if (e == null) {
+      byte[] v = store.get(KeyLayout.metadataKey(KeyLayout.FILE_STATUS, ufsUri));
+      if (v != null) {
+        e = new StatusEntry(parse(v, FileStatus.parser()), ByteBuffer.wrap(v).getLong());
+        if (e.status() != null) {
+          statuses.put(ufsUri, e);
+        }
+      }
+    }
+    return e;
   }
 
-  void putStatus(String ufsUri, FileStatus status, long loadedAtNanos) {
-    statuses.put(ufsUri, new StatusEntry(status, loadedAtNanos));
+  /** Caches a status read from the UFS at {@code loadedAtMs} (null: the path does not exist). */
+  public void putStatus(String ufsUri, FileStatus status, long loadedAtMs) {
+    statuses.put(ufsUri, new StatusEntry(status, loadedAtMs));
+    if (status != null) {
+      store.put(KeyLayout.metadataKey(KeyLayout.FILE_STATUS, ufsUri), encode(loadedAtMs, status.toByteArray()));
+    }
   }
 
   ListingEntry listing(String ufsUri) {
-    return listings.getIfPresent(ufsUri);
+    ListingEntry e = listings.getIfPresent(ufsUri);
+    if (e == null) {
+      byte[] v = store.get(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri));
+      ListStatusResponse children = v == null ? null : parse(v, ListStatusResponse.parser());
+      if (children != null) {
+        e = new ListingEntry(children.getChildrenList(), ByteBuffer.wrap(v).getLong());
+        listings.put(ufsUri, e);
+      }
+    }
+    return e;
   }
 
-  void putListing(String ufsUri, List<FileStatus> children, long loadedAtNanos) {
-    if (children.size() <= MAX_CACHED_LISTING) {
-      listings.put(ufsUri, new ListingEntry(List.copyOf(children), loadedAtNanos));
+  void putListing(String ufsUri, List<FileStatus> children, long loadedAtMs) {
+    if (children.size() > MAX_CACHED_LISTING) {
+      return;
+    }
+    listings.put(ufsUri, new ListingEntry(List.copyOf(children), loadedAtMs));
+    if (children.size() <= MAX_STORED_LISTING) {
+      store.put(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri),
+          encode(loadedAtMs, ListStatusResponse.newBuilder().addAllChildren(children).build().toByteArray()));
     }
   }
 
@@ -116,9 +126,51 @@ public final class MetadataCache {
   public void invalidate(String ufsUri) {
     statuses.invalidate(ufsUri);
     listings.invalidate(ufsUri);
+    store.write(new KvStore.Batch()
+        .delete(KeyLayout.metadataKey(KeyLayout.FILE_STATUS, ufsUri))
+        .delete(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri)));
   }
 
-  public long size() {
+  public long memoryEntries() {
     return statuses.estimatedSize() + listings.estimatedSize();
+  }
+
+  private static byte[] encode(long loadedAtMs, byte[] proto) {
+    return ByteBuffer.allocate(8 + proto.length).putLong(loadedAtMs).put(proto).array();
+  }
+
+  private static <T> T parse(byte[] v, com.google.protobuf.Parser<T> parser) {
+    try {
+      return parser.parseFrom(v, 8, v.length - 8);
+    } catch (InvalidProtocolBufferException e) {
+      return null;
+    }
+  }
+
+  /** Caffeine expiry: an entry lives until its age reaches the TTL it has now. */
+  private final class ExpireByAge<E> implements Expiry<String, E> {
+    private final java.util.function.Function<E, Duration> ttlOf;
+    private final java.util.function.ToLongFunction<E> loadedAt;
+
+    ExpireByAge(java.util.function.Function<E, Duration> ttlOf, java.util.function.ToLongFunction<E> loadedAt) {
+      this.ttlOf = ttlOf;
+      this.loadedAt = loadedAt;
+    }
+
+    @Override
+    public long expireAfterCreate(String key, E e, long now) {
+      long left = ttlOf.apply(e).toMillis() - (nowMs.getAsLong() - loadedAt.applyAsLong(e));
+      return Math.max(0, left) * 1_000_000;
+    }
+
+    @Override
+    public long expireAfterUpdate(String key, E e, long now, long current) {
+      return expireAfterCreate(key, e, now);
+    }
+
+    @Override
+    public long expireAfterRead(String key, E e, long now, long current) {
+      return current;
+    }
   }
 }

@@ -41,7 +41,7 @@ public final class MetadataService {
   public FileStatus getStatus(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);
     MetadataCache.StatusEntry cached = cache.status(r.ufsUri());
-    if (cached != null && fresh(cached.loadedAtNanos(), cache.ttlOf(cached), syncIntervalMs)) {
+    if (cached != null && fresh(cached.loadedAtMs(), cache.ttlOf(cached), syncIntervalMs)) {
       hits.increment();
       if (cached.status() == null) {
         throw StrataException.notFound(path + " does not exist");
@@ -67,7 +67,7 @@ public final class MetadataService {
   public List<FileStatus> list(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);
     MetadataCache.ListingEntry cached = cache.listing(r.ufsUri());
-    if (cached != null && fresh(cached.loadedAtNanos(), cache.listingTtl(), syncIntervalMs)) {
+    if (cached != null && fresh(cached.loadedAtMs(), cache.listingTtl(), syncIntervalMs)) {
       hits.increment();
       return cached.children();
     }
@@ -93,9 +93,9 @@ public final class MetadataService {
   }
 
   /** Younger than the TTL now in force, and than the request's sync interval if it gave one. */
-  private boolean fresh(long loadedAtNanos, java.time.Duration ttl, long syncIntervalMs) {
-    long age = cache.now() - loadedAtNanos;
-    return age < ttl.toNanos() && (syncIntervalMs < 0 || age < syncIntervalMs * 1_000_000);
+  private boolean fresh(long loadedAtMs, java.time.Duration ttl, long syncIntervalMs) {
+    long age = cache.now() - loadedAtMs;
+    return age < ttl.toMillis() && (syncIntervalMs < 0 || age < syncIntervalMs);
   }
 
   static FileStatus toProto(StrataPath path, String ufsUri, UfsStatus s) {

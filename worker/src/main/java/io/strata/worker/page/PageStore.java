@@ -1,36 +1,173 @@
 package io.strata.worker.page;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.PageStoreDirs;
+import io.strata.core.conf.WorkerKeys;
+import io.strata.core.proto.TierUsage;
+import io.strata.worker.kv.RocksKvStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
- * Where a worker keeps cached pages. Pages are Netty buffers with reference counts: the store
- * holds one reference to each page it keeps and hands readers their own.
- *
- * <p>Implementations are thread-safe.
+ * The worker's cache: a memory tier (optional) above SSD tiers (optional; at least one of the
+ * two). A page admitted from the UFS enters memory and is written at once to one SSD folder (chosen
+ * by hashing the page), so the memory tier holds the hot subset of what SSD holds: evicting a page
+ * from memory demotes it to SSD-only without a write, a worker killed at any moment keeps its
+ * cache, and every page is written to SSD exactly once. A page read from SSD is promoted back to
+ * memory. With no SSD folder, memory is the whole cache. Thread-safe.
  */
-public interface PageStore extends AutoCloseable {
+public final class PageStore implements AutoCloseable {
+  private static final long INDEX_CACHE_BYTES = 32 << 20;
+
+  private final MemTier mem;
+  private final List<SsdTier> ssds;
+  private final Admission admission = new Admission();
+  private final Supplier<WorkerKeys.AdmissionPolicy> policy;
+  private final TierMetrics memMetrics;
+
+  PageStore(MemTier mem, List<SsdTier> ssds, Supplier<WorkerKeys.AdmissionPolicy> policy,
+      java.util.function.Function<MemTier, TierMetrics> memMetrics) {
+    this.mem = mem;
+    this.ssds = List.copyOf(ssds);
+    this.policy = policy;
+    this.memMetrics = mem == null ? null : memMetrics.apply(mem);
+  }
+
+  /** The store a worker's configuration describes; SSD folders are recovered before it returns. */
+  public static PageStore create(Configuration conf, ByteBufAllocator allocator, MeterRegistry registry,
+      LongSupplier nanoTime) throws IOException {
+    List<SsdTier> ssds = new ArrayList<>();
+    for (PageStoreDirs.Dir d : PageStoreDirs.parse(conf.get(WorkerKeys.PAGE_STORE_DIRS))) {
+      ssds.add(SsdTier.open(d.path(), d.quota(), conf.get(WorkerKeys.SEGMENT_SIZE),
+          conf.get(WorkerKeys.READMIT_PERCENT), RocksKvStore.open(d.path().resolve("index"), INDEX_CACHE_BYTES),
+          allocator, nanoTime, registry));
+    }
+    long memSize = conf.get(WorkerKeys.MEM_SIZE);
+    PageStore[] store = new PageStore[1];
+    MemTier mem = null;
+    if (memSize > 0) {
+      java.util.function.Consumer<PageId> onEvict = id -> store[0].evictedFromMemory(id);
+      mem = conf.get(WorkerKeys.MEM_POLICY) == WorkerKeys.MemPolicy.TINYLFU
+          ? new TinyLfuMemTier(memSize, onEvict) : new ClockMemTier(memSize, onEvict);
+    }
+    if (mem == null && ssds.isEmpty()) {
+      throw io.strata.core.status.StrataException.invalidArgument(WorkerKeys.MEM_SIZE.name() + " is 0 and "
+          + WorkerKeys.PAGE_STORE_DIRS.name() + " is empty: the worker would have no cache");
+    }
+    store[0] = new PageStore(mem, ssds, () -> conf.get(WorkerKeys.ADMISSION),
+        m -> new TierMetrics(registry, "MEM", null, m::used, m::capacity, m::pages));
+    return store[0];
+  }
+
+  private void evictedFromMemory(PageId id) {
+    (onDisk(id) ? memMetrics.demotions : memMetrics.evictions).increment();
+  }
+
+  /** The page from memory, with a reference for the caller; null if memory does not hold it. Never blocks. */
+  public ByteBuf getFromMemory(PageId id) {
+    ByteBuf page = mem == null ? null : mem.get(id);
+    if (page != null) {
+      memMetrics.hits.increment();
+    }
+    return page;
+  }
+
+  public boolean onDisk(PageId id) {
+    return !ssds.isEmpty() && ssdOf(id).contains(id);
+  }
+
+  public boolean contains(PageId id) {
+    return (mem != null && mem.contains(id)) || onDisk(id);
+  }
+
   /**
-   * The page, or null if not cached. The caller gets its own reference and reader index (a
-   * duplicate), and must release it.
+   * Reads a page from SSD (blocking), checksum verified, and promotes it to memory; null if SSD does
+   * not hold it or the copy was corrupt (dropped and counted).
    */
-  ByteBuf get(PageId id);
-
-  boolean contains(PageId id);
+  public ByteBuf readFromDisk(PageId id) {
+    if (ssds.isEmpty()) {
+      return null;
+    }
+    ByteBuf page = ssdOf(id).read(id);
+    if (page != null && mem != null) {
+      mem.put(id, page);
+      memMetrics.promotions.increment();
+    }
+    return page;
+  }
 
   /**
-   * Offers a page; the store takes its own reference if it keeps it (the caller keeps theirs).
-   * Returns whether the page was admitted.
+   * Admits a page read from the UFS (blocking: it is written to SSD), if the admission policy
+   * agrees or {@code force} (a client asked to cache what it writes). The caller keeps its reference.
    */
-  boolean put(PageId id, ByteBuf page);
+  public boolean admit(PageId id, ByteBuf page, boolean force) {
+    if (!force && !admission.admit(id, Admission.Policy.valueOf(policy.get().name()))) {
+      return false;
+    }
+    if (mem != null) {
+      mem.put(id, page);
+    }
+    return ssds.isEmpty() || ssdOf(id).write(id, page) || mem != null;
+  }
 
-  void remove(PageId id);
+  public void remove(PageId id) {
+    if (mem != null) {
+      mem.remove(id);
+    }
+    if (!ssds.isEmpty()) {
+      ssdOf(id).remove(id);
+    }
+  }
 
-  long capacityBytes();
+  public void setMemoryCapacity(long bytes) {
+    if (mem != null) {
+      mem.setCapacity(bytes);
+    }
+  }
 
-  long usedBytes();
+  /** Every tier: name, capacity, used bytes, pages. */
+  public List<TierUsage> tiers() {
+    List<TierUsage> out = new ArrayList<>();
+    if (mem != null) {
+      out.add(TierUsage.newBuilder().setTier("MEM").setCapacityBytes(mem.capacity()).setUsedBytes(mem.used())
+          .setPages(mem.pages()).build());
+    }
+    for (SsdTier s : ssds) {
+      out.add(TierUsage.newBuilder().setTier("SSD").setDir(s.dir().toString()).setCapacityBytes(s.capacity())
+          .setUsedBytes(s.used()).setPages(s.pages()).build());
+    }
+    return out;
+  }
 
-  long pageCount();
+  /** The cache's size: SSD when there is SSD (memory holds a subset of it), else memory. */
+  public long capacityBytes() {
+    return ssds.isEmpty() ? mem.capacity() : ssds.stream().mapToLong(SsdTier::capacity).sum();
+  }
+
+  public long usedBytes() {
+    return ssds.isEmpty() ? mem.used() : ssds.stream().mapToLong(SsdTier::used).sum();
+  }
+
+  public long pageCount() {
+    return ssds.isEmpty() ? mem.pages() : ssds.stream().mapToLong(SsdTier::pages).sum();
+  }
+
+  private SsdTier ssdOf(PageId id) {
+    long h = id.keyLow() * 31 + id.index();
+    return ssds.get((int) Math.floorMod(h, (long) ssds.size()));
+  }
 
   @Override
-  void close();
+  public void close() {
+    if (mem != null) {
+      mem.close();
+    }
+    ssds.forEach(SsdTier::close);
+  }
 }

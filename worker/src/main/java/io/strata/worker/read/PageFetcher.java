@@ -20,20 +20,23 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.BooleanSupplier;
 
 /**
- * Gets pages: from the page store when cached, else from the UFS, page-aligned, on the UFS
- * executor (never on a network thread), admitting what it read. Concurrent misses of one page
- * share one UFS read: the first caller starts a {@link Load}, later callers subscribe to it.
+ * Gets pages: from memory at once when cached there; else, on the I/O executor (never on a network
+ * thread), from SSD (checksum verified) or from the UFS, page-aligned, admitting what it read.
+ * Concurrent requests of one page that is not in memory share one disk or UFS read: the first
+ * caller starts a {@link Load}, later callers subscribe to it.
  *
  * <p>Every page handed out carries a reference of its own that the caller must release. The
  * loader keeps its reference until every subscriber has taken theirs, so no page is freed while
  * a subscriber is still about to retain it.
  */
 public final class PageFetcher {
+  /** Where a page came from. */
+  public enum Source { MEM, SSD, UFS }
+
   /** A page and where it came from. */
-  public record Fetched(ByteBuf page, boolean fromCache) {}
+  public record Fetched(ByteBuf page, Source source) {}
 
   /** The version of a file being read: where it lives and how long it is. */
   public record Target(Resolved file, String fingerprint, long fileLength, PageId.FileKey key) {}
@@ -42,7 +45,6 @@ public final class PageFetcher {
   private final long pageSize;
   private final Executor ufsExecutor;
   private final ByteBufAllocator allocator;
-  private final BooleanSupplier admission;
   private final Map<PageId, Load> inflight = new ConcurrentHashMap<>();
   private final Counter hits;
   private final Counter misses;
@@ -51,16 +53,6 @@ public final class PageFetcher {
 
   public PageFetcher(PageStore store, long pageSize, Executor ufsExecutor, ByteBufAllocator allocator,
       MeterRegistry registry) {
-    this(store, pageSize, ufsExecutor, allocator, registry, () -> true);
-  }
-
-  /**
-   * @param admission whether a page read from the UFS is admitted to the store (asked per page,
-   *     so it may change while running)
-   */
-  public PageFetcher(PageStore store, long pageSize, Executor ufsExecutor, ByteBufAllocator allocator,
-      MeterRegistry registry, BooleanSupplier admission) {
-    this.admission = admission;
     this.store = store;
     this.pageSize = pageSize;
     this.ufsExecutor = ufsExecutor;
@@ -84,17 +76,16 @@ public final class PageFetcher {
   public CompletableFuture<Fetched> fetch(Target target, long index) {
     PageId id = target.key().page(index);
     while (true) {
-      ByteBuf cached = store.get(id);
+      ByteBuf cached = store.getFromMemory(id);
       if (cached != null) {
         hits.increment();
-        return CompletableFuture.completedFuture(new Fetched(cached, true));
+        return CompletableFuture.completedFuture(new Fetched(cached, Source.MEM));
       }
       Load load = inflight.computeIfAbsent(id, k -> new Load());
       // Subscribe before starting the load, so that its starter always sees its outcome.
       CompletableFuture<Fetched> subscription = load.subscribe();
       if (subscription != null) {
         if (load.claim()) {
-          misses.increment();
           start(target, index, id, load);
         }
         return subscription;
@@ -115,28 +106,48 @@ public final class PageFetcher {
     return bytes;
   }
 
+  /** Drops every cached page of this file version; returns the bytes dropped. */
+  public long free(Target target) {
+    long pages = (target.fileLength() + pageSize - 1) / pageSize;
+    long bytes = 0;
+    for (long i = 0; i < pages; i++) {
+      PageId id = target.key().page(i);
+      if (store.contains(id)) {
+        store.remove(id);
+        bytes += Math.min(pageSize, target.fileLength() - i * pageSize);
+      }
+    }
+    return bytes;
+  }
+
   private void start(Target target, long index, PageId id, Load load) {
     try {
       ufsExecutor.execute(() -> runLoad(target, index, id, load));
     } catch (RejectedExecutionException e) {
       inflight.remove(id, load);
-      load.finish(null, StrataException.unavailable("the worker is stopping", e));
+      load.finish(null, Source.UFS, StrataException.unavailable("the worker is stopping", e));
     }
   }
 
   private void runLoad(Target target, long index, PageId id, Load load) {
     ByteBuf page = null;
+    Source source = Source.SSD;
     Throwable error = null;
     try {
-      page = readFromUfs(target, index);
-      if (admission.getAsBoolean()) {
-        store.put(id, page);
+      page = store.readFromDisk(id);
+      if (page != null) {
+        hits.increment();
+      } else {
+        misses.increment();
+        source = Source.UFS;
+        page = readFromUfs(target, index);
+        store.admit(id, page, false);
       }
     } catch (Throwable t) {
       error = t;
     }
     inflight.remove(id, load);
-    load.finish(page, error);
+    load.finish(page, source, error);
     if (page != null) {
       page.release();
     }
@@ -198,7 +209,7 @@ public final class PageFetcher {
       return f;
     }
 
-    void finish(ByteBuf page, Throwable error) {
+    void finish(ByteBuf page, Source source, Throwable error) {
       List<CompletableFuture<Fetched>> toComplete;
       synchronized (this) {
         finished = true;
@@ -209,7 +220,7 @@ public final class PageFetcher {
           w.completeExceptionally(error);
         } else {
           ByteBuf mine = page.retainedDuplicate();
-          if (!w.complete(new Fetched(mine, false))) {
+          if (!w.complete(new Fetched(mine, source))) {
             mine.release();
           }
         }

@@ -5,6 +5,8 @@ import io.strata.core.path.StrataPath;
 import io.strata.core.proto.DeleteRequest;
 import io.strata.core.proto.DeleteResponse;
 import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.FreeRequest;
+import io.strata.core.proto.FreeResponse;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.GetStatusResponse;
 import io.strata.core.proto.InvalidateMetadataRequest;
@@ -19,6 +21,7 @@ import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.proto.WriteRequest;
 import io.strata.core.proto.WriteResponse;
 import io.strata.core.rpc.Rpc;
+import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.PageId;
@@ -130,6 +133,21 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public StreamObserver<WriteRequest> write(StreamObserver<WriteResponse> out) {
     return writes.open(out);
+  }
+
+  @Override
+  public void free(FreeRequest req, StreamObserver<FreeResponse> out) {
+    Rpc.unary(out, "free", () -> {
+      StrataPath path = StrataPath.of(req.getPath());
+      FileStatus status = metadata.getStatus(path, -1);
+      if (status.getDirectory()) {
+        throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory; free its files one by one");
+      }
+      UfsManager.Resolved file = ufs.resolve(path);
+      long freed = fetcher.free(new PageFetcher.Target(file, status.getFingerprint(), status.getLength(),
+          PageId.FileKey.of(file.ufsUri(), status.getFingerprint())));
+      return FreeResponse.newBuilder().setFreedBytes(freed).build();
+    });
   }
 
   @Override

@@ -152,7 +152,7 @@ public final class WriteSessions {
     private void admit(FileStatus status) {
       PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), status.getFingerprint());
       for (int i = 0; i < pages.size(); i++) {
-        store.put(key.page(i), pages.get(i));
+        store.admit(key.page(i), pages.get(i), true);
       }
     }
 

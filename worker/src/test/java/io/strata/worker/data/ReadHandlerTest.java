@@ -13,7 +13,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.transport.Frames;
 import io.strata.core.transport.ReadRequest;
 import io.strata.worker.TestFiles;
-import io.strata.worker.page.MemoryPageStore;
+import io.strata.worker.page.PageStore;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
 import java.io.ByteArrayOutputStream;
@@ -33,7 +33,7 @@ class ReadHandlerTest {
   @TempDir
   Path root;
   private byte[] data;
-  private MemoryPageStore store;
+  private PageStore store;
   private UfsManager ufs;
   private EmbeddedChannel channel;
   private String fingerprint;
@@ -47,7 +47,7 @@ class ReadHandlerTest {
     new Random(3).nextBytes(data);
     Files.write(root.resolve("f"), data);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    store = new MemoryPageStore(1 << 20, registry);
+    store = TestFiles.pageStore(1 << 20, registry);
     ufs = TestFiles.ufsAt(root);
     PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     DataServerMetrics metrics = new DataServerMetrics(registry);

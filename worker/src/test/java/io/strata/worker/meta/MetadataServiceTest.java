@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
 import io.strata.worker.TestFiles;
+import io.strata.worker.kv.KvStore;
+import io.strata.worker.kv.MemoryKvStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,17 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 class MetadataServiceTest {
   @TempDir
   Path root;
-  private final AtomicLong now = new AtomicLong(1);
+  private final AtomicLong now = new AtomicLong(1_000_000);
+  private final KvStore store = new MemoryKvStore();
   private MetadataService meta;
 
   @BeforeEach
   void setUp() {
-    MetadataCache cache = new MetadataCache(1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get);
+    MetadataCache cache = new MetadataCache(1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get, store);
     meta = new MetadataService(TestFiles.ufsAt(root), cache, new SimpleMeterRegistry());
   }
 
   private void advance(Duration d) {
-    now.addAndGet(d.toNanos());
+    now.addAndGet(d.toMillis());
   }
 
   @Test
@@ -42,6 +45,18 @@ class MetadataServiceTest {
     Files.writeString(root.resolve("a"), "seven!!");
     advance(Duration.ofSeconds(61));
     assertThat(meta.getStatus(StrataPath.of("/a"), -1).getLength()).as("after the TTL").isEqualTo(7);
+  }
+
+  @Test
+  void persistedEntries_surviveARestart_butNotTheirTtl() throws Exception {
+    Files.writeString(root.resolve("kept"), "12345");
+    meta.getStatus(StrataPath.of("/kept"), -1);
+    Files.writeString(root.resolve("kept"), "1234567");
+    MetadataService restarted = new MetadataService(TestFiles.ufsAt(root),
+        new MetadataCache(1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get, store), new SimpleMeterRegistry());
+    assertThat(restarted.getStatus(StrataPath.of("/kept"), -1).getLength()).as("from the store").isEqualTo(5);
+    advance(Duration.ofSeconds(61));
+    assertThat(restarted.getStatus(StrataPath.of("/kept"), -1).getLength()).isEqualTo(7);
   }
 
   @Test

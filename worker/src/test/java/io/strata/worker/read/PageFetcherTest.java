@@ -11,7 +11,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.worker.TestFiles;
 import io.strata.worker.WorkerMetrics;
-import io.strata.worker.page.MemoryPageStore;
+import io.strata.worker.page.PageStore;
 import io.strata.worker.page.PageId;
 import io.strata.worker.ufs.UfsManager;
 import java.nio.file.Files;
@@ -40,7 +40,7 @@ class PageFetcherTest {
   private final Queue<Runnable> held = new ArrayDeque<>();
   /** Holds UFS reads until the test runs them, so concurrency is under the test's control. */
   private final Executor heldExecutor = held::add;
-  private MemoryPageStore store;
+  private PageStore store;
   private UfsManager ufs;
   private byte[] data;
 
@@ -49,7 +49,7 @@ class PageFetcherTest {
     data = new byte[PAGE * 3 + 100];
     new Random(1).nextBytes(data);
     Files.write(root.resolve("f"), data);
-    store = new MemoryPageStore(1 << 20, registry);
+    store = TestFiles.pageStore(1 << 20, registry);
     ufs = TestFiles.ufsAt(root);
   }
 
@@ -80,13 +80,13 @@ class PageFetcherTest {
     held.poll().run();
     for (CompletableFuture<PageFetcher.Fetched> w : waiters) {
       PageFetcher.Fetched f = w.join();
-      assertThat(f.fromCache()).isFalse();
+      assertThat(f.source()).isEqualTo(PageFetcher.Source.UFS);
       assertThat(ByteBufUtil.getBytes(f.page())).isEqualTo(java.util.Arrays.copyOfRange(data, PAGE, 2 * PAGE));
       f.page().release();
     }
     assertThat(ufsReads()).isEqualTo(1);
     PageFetcher.Fetched again = fetcher.fetch(t, 1).join();
-    assertThat(again.fromCache()).isTrue();
+    assertThat(again.source()).isEqualTo(PageFetcher.Source.MEM);
     again.page().release();
     assertThat(ufsReads()).isEqualTo(1);
   }
@@ -130,5 +130,26 @@ class PageFetcherTest {
         .cause().isInstanceOfSatisfying(StrataException.class,
             e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
     assertThat(store.pageCount()).isZero();
+  }
+
+  @Test
+  void pagesOnSsd_areServedFromDisk_andPromoted() throws Exception {
+    store.close();
+    store = TestFiles.pageStore(2 * PAGE, registry, root.resolve("ssd") + ":64MiB");
+    PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher.Target t = target();
+    for (int p = 0; p < 4; p++) {
+      fetcher.fetch(t, p).join().page().release();
+    }
+    PageFetcher.Fetched first = fetcher.fetch(t, 0).join();
+    assertThat(first.source()).as("memory holds two pages; page 0 was pushed to SSD only").isEqualTo(PageFetcher.Source.SSD);
+    assertThat(first.page().getByte(0)).isEqualTo(data[0]);
+    first.page().release();
+    PageFetcher.Fetched again = fetcher.fetch(t, 0).join();
+    assertThat(again.source()).as("promoted").isEqualTo(PageFetcher.Source.MEM);
+    again.page().release();
+    assertThat(ufsReads()).isEqualTo(4);
+    assertThat(registry.get(io.strata.worker.WorkerMetrics.DEMOTIONS).tag("tier", "MEM").counter().count())
+        .isPositive();
   }
 }

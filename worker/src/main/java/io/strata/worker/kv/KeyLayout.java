@@ -1,0 +1,52 @@
+package io.strata.worker.kv;
+
+import io.strata.worker.page.PageId;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Every key and value layout the worker stores, in one place. All integers big-endian, so keys
+ * sort by their numeric parts.
+ *
+ * <pre>
+ * store                   key                                     value
+ * page index (per dir)    'P' keyHigh:8 keyLow:8 pageIndex:8      segment:8 offset:8 length:4 crc32c:4
+ *                         'S' segment:8                           state:1 (0 open, 1 sealed) size:8
+ * metadata                'F' ufsUri (UTF-8)                      loadedAtMs:8 FileStatus (protobuf)
+ *                         'L' ufsUri (UTF-8)                      loadedAtMs:8 ListStatusResponse (protobuf)
+ * </pre>
+ */
+public final class KeyLayout {
+  public static final byte PAGE = 'P';
+  public static final byte SEGMENT = 'S';
+  public static final byte FILE_STATUS = 'F';
+  public static final byte LISTING = 'L';
+
+  private KeyLayout() {}
+
+  public static byte[] pageKey(PageId id) {
+    return ByteBuffer.allocate(25).put(PAGE).putLong(id.keyHigh()).putLong(id.keyLow()).putLong(id.index()).array();
+  }
+
+  public static PageId pageIdOf(byte[] key) {
+    ByteBuffer b = ByteBuffer.wrap(key, 1, 24);
+    return new PageId(b.getLong(), b.getLong(), b.getLong());
+  }
+
+  public static byte[] segmentKey(long segment) {
+    return ByteBuffer.allocate(9).put(SEGMENT).putLong(segment).array();
+  }
+
+  public static long segmentOf(byte[] key) {
+    return ByteBuffer.wrap(key, 1, 8).getLong();
+  }
+
+  public static byte[] metadataKey(byte kind, String ufsUri) {
+    byte[] uri = ufsUri.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(1 + uri.length).put(kind).put(uri).array();
+  }
+
+  public static byte[] prefix(byte kind) {
+    return new byte[] {kind};
+  }
+}

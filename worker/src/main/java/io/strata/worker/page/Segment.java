@@ -1,0 +1,118 @@
+package io.strata.worker.page;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One segment file: page records appended until it reaches the segment size, then sealed and
+ * never written again. Evicting a segment deletes the whole file. Reads are positioned and may
+ * run concurrently with the one appender.
+ */
+final class Segment {
+  final long id;
+  final Path path;
+  private final FileChannel channel;
+  /** The pages of this segment the index points to. */
+  final Set<PageId> pages = ConcurrentHashMap.newKeySet();
+  /** Pages read since this segment became old: candidates to re-admit when it is evicted. */
+  final Set<PageId> hot = ConcurrentHashMap.newKeySet();
+  private volatile long size;
+  private volatile boolean sealed;
+  volatile long lastAccessNanos;
+
+  private Segment(long id, Path path, FileChannel channel, long size, boolean sealed, long now) {
+    this.id = id;
+    this.path = path;
+    this.channel = channel;
+    this.size = size;
+    this.sealed = sealed;
+    this.lastAccessNanos = now;
+  }
+
+  /** {@code <root>/segments/<xx>/<yy>/seg-<id>}: two levels keep directories small. */
+  static Path pathOf(Path root, long id) {
+    return root.resolve("segments").resolve(String.format("%02x", (id >> 16) & 0xff))
+        .resolve(String.format("%02x", (id >> 8) & 0xff)).resolve("seg-" + id);
+  }
+
+  static Segment create(Path root, long id, long now) throws IOException {
+    Path p = pathOf(root, id);
+    Files.createDirectories(p.getParent());
+    FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
+    return new Segment(id, p, ch, 0, false, now);
+  }
+
+  static Segment open(Path root, long id, boolean sealed, long now) throws IOException {
+    Path p = pathOf(root, id);
+    FileChannel ch = sealed ? FileChannel.open(p, StandardOpenOption.READ)
+        : FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    return new Segment(id, p, ch, ch.size(), sealed, now);
+  }
+
+  long size() {
+    return size;
+  }
+
+  boolean sealed() {
+    return sealed;
+  }
+
+  /** Appends one record; returns the offset of its data. Only the tier's writer calls this. */
+  long append(ByteBuffer header, ByteBuf data) throws IOException {
+    long start = size;
+    ByteBuffer payload = data.nioBuffer(data.readerIndex(), data.readableBytes());
+    ByteBuffer[] parts = {header, payload};
+    long written = 0;
+    long total = header.remaining() + payload.remaining();
+    channel.position(start);
+    while (written < total) {
+      written += channel.write(parts);
+    }
+    size = start + total;
+    return start + SegmentFormat.HEADER;
+  }
+
+  /** Reads until {@code dst} is full or the file ends; returns the bytes read. */
+  int read(long position, ByteBuffer dst) throws IOException {
+    int total = 0;
+    while (dst.hasRemaining()) {
+      int n = channel.read(dst, position + total);
+      if (n < 0) {
+        break;
+      }
+      total += n;
+    }
+    return total;
+  }
+
+  /** Cuts a torn tail off a segment being recovered. */
+  void truncate(long length) throws IOException {
+    channel.truncate(length);
+    size = length;
+  }
+
+  void seal() {
+    sealed = true;
+  }
+
+  void close() {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // Closing a read channel loses nothing.
+    }
+  }
+
+  void delete() throws IOException {
+    close();
+    Files.deleteIfExists(path);
+  }
+}

@@ -1,0 +1,340 @@
+package io.strata.worker.page;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.strata.worker.kv.KeyLayout;
+import io.strata.worker.kv.KvStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One cache folder on SSD, laid out for write amplification 1. Pages are appended as records to
+ * the active segment file; a full segment is sealed and never written again. When the folder's
+ * quota would be exceeded, the coldest sealed segment (least recently read) is evicted whole: its
+ * pages leave the index and the file is unlinked. The SSD thus sees large sequential writes and
+ * whole-file deletes only. Optionally a few hot pages of an evicted segment are written again.
+ *
+ * <p>The index ({@code page → segment, offset, length, crc32c}) lives in memory and in a
+ * {@link KvStore}; {@link SegmentRecovery} rebuilds and checks it at start. Every read verifies the
+ * page's crc32c; a page that fails is dropped (and counted) so the caller reads the UFS instead.
+ *
+ * <p>Thread-safe: reads run concurrently; writes, removals and evictions hold the tier's lock.
+ */
+public final class SsdTier implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SsdTier.class);
+  private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+  private final Path dir;
+  private final long quota;
+  private final long segmentSize;
+  private final int readmitPercent;
+  private final KvStore index;
+  private final ByteBufAllocator allocator;
+  private final LongSupplier nanoTime;
+  private final TierMetrics metrics;
+  private final Map<PageId, PageLocation> locations = new ConcurrentHashMap<>();
+  private final Map<Long, Segment> segments = new ConcurrentHashMap<>();
+  private final AtomicLong used = new AtomicLong();
+  private Segment active;
+  private long nextSegmentId;
+  private volatile long failedAtNanos = -1;
+
+  SsdTier(Path dir, long quota, long segmentSize, int readmitPercent, KvStore index, ByteBufAllocator allocator,
+      LongSupplier nanoTime, MeterRegistry registry) {
+    if (quota < 2 * segmentSize) {
+      throw new IllegalArgumentException("the quota of " + dir + " must hold at least two segments");
+    }
+    this.dir = dir;
+    this.quota = quota;
+    this.segmentSize = segmentSize;
+    this.readmitPercent = readmitPercent;
+    this.index = index;
+    this.allocator = allocator;
+    this.nanoTime = nanoTime;
+    this.metrics = new TierMetrics(registry, "SSD", dir.toString(), used::get, () -> quota, locations::size);
+  }
+
+  /** Opens the folder, recovering its index and segments (see {@link SegmentRecovery}). */
+  public static SsdTier open(Path dir, long quota, long segmentSize, int readmitPercent, KvStore index,
+      ByteBufAllocator allocator, LongSupplier nanoTime, MeterRegistry registry) throws IOException {
+    SsdTier tier = new SsdTier(dir, quota, segmentSize, readmitPercent, index, allocator, nanoTime, registry);
+    SegmentRecovery.Result r = new SegmentRecovery(dir, index, nanoTime).run();
+    tier.segments.putAll(r.segments());
+    tier.locations.putAll(r.locations());
+    tier.used.set(r.segments().values().stream().mapToLong(Segment::size).sum());
+    tier.nextSegmentId = r.nextSegmentId();
+    LOG.info("cache folder {}: {} pages in {} segments, {} bytes, recovered in {} ms", dir, tier.locations.size(),
+        tier.segments.size(), tier.used.get(), r.millis());
+    return tier;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public boolean contains(PageId id) {
+    return locations.containsKey(id);
+  }
+
+  public Optional<PageLocation> locate(PageId id) {
+    return Optional.ofNullable(locations.get(id));
+  }
+
+  /** The page's bytes, checksum verified; null if absent, evicted meanwhile, unreadable or corrupt. */
+  public ByteBuf read(PageId id) {
+    PageLocation loc = locations.get(id);
+    Segment seg = loc == null ? null : segments.get(loc.segment());
+    if (seg == null) {
+      return null;
+    }
+    ByteBuf buf = allocator.directBuffer(loc.length(), loc.length());
+    try {
+      int n = seg.read(loc.offset(), buf.nioBuffer(0, loc.length()));
+      buf.writerIndex(n);
+      if (n != loc.length() || SegmentFormat.crc(buf.nioBuffer()) != loc.crc()) {
+        buf.release();
+        metrics.checksumFailures.increment();
+        LOG.warn("cached page {} in {} failed its checksum; dropped, it will be read from the UFS", id, seg.path);
+        remove(id);
+        return null;
+      }
+    } catch (ClosedChannelException e) {
+      buf.release();
+      return null;
+    } catch (IOException e) {
+      buf.release();
+      LOG.warn("cannot read cached page from {}: {}", seg.path, e.toString());
+      return null;
+    }
+    seg.lastAccessNanos = nanoTime.getAsLong();
+    if (readmitPercent > 0) {
+      seg.hot.add(id);
+    }
+    metrics.hits.increment();
+    return buf;
+  }
+
+  /**
+   * Stores a page; returns false when it could not (the folder is full of pages that cannot be
+   * evicted, or unwritable: then the tier stops writing for a while and says so once).
+   */
+  public synchronized boolean write(PageId id, ByteBuf page) {
+    if (locations.containsKey(id)) {
+      return true;
+    }
+    if (failedAtNanos >= 0) {
+      if (nanoTime.getAsLong() - failedAtNanos < RETRY_AFTER_FAILURE_NANOS) {
+        return false;
+      }
+      failedAtNanos = -1;
+    }
+    try {
+      boolean ok = append(id, page);
+      return ok;
+    } catch (IOException e) {
+      failedAtNanos = nanoTime.getAsLong();
+      LOG.error("cache folder {} cannot be written ({}); pages are served from memory and the UFS, "
+          + "retrying in {} s", dir, e.getMessage(), TimeUnit.NANOSECONDS.toSeconds(RETRY_AFTER_FAILURE_NANOS));
+      return false;
+    }
+  }
+
+  private boolean append(PageId id, ByteBuf page) throws IOException {
+    int length = page.readableBytes();
+    long need = SegmentFormat.HEADER + (long) length;
+    if (active == null || active.size() + need > segmentSize) {
+      roll();
+    }
+    if (need > segmentSize) {
+      return false;
+    }
+    while (used.get() + need > quota) {
+      if (!evictColdest()) {
+        return false;
+      }
+    }
+    int crc = SegmentFormat.crc(page.nioBuffer(page.readerIndex(), length));
+    long offset = active.append(SegmentFormat.header(id, length, crc), page);
+    used.addAndGet(need);
+    PageLocation loc = new PageLocation(active.id, offset, length, crc);
+    locations.put(id, loc);
+    active.pages.add(id);
+    index.put(KeyLayout.pageKey(id), encode(loc));
+    metrics.bytesWritten.increment(need);
+    return true;
+  }
+
+  /** Seals the active segment and starts a new one. */
+  private void roll() throws IOException {
+    if (active != null) {
+      seal(active);
+    }
+    active = Segment.create(dir, nextSegmentId++, nanoTime.getAsLong());
+    segments.put(active.id, active);
+    index.put(KeyLayout.segmentKey(active.id), segmentState(false, 0));
+  }
+
+  private void seal(Segment s) {
+    s.seal();
+    index.put(KeyLayout.segmentKey(s.id), segmentState(true, s.size()));
+    if (s.pages.isEmpty() && s != active) {
+      drop(s);
+    }
+  }
+
+  /** Evicts the least recently read sealed segment; false if there is none. */
+  private boolean evictColdest() throws IOException {
+    Segment victim = segments.values().stream().filter(s -> s != active && s.sealed())
+        .min(Comparator.comparingLong(s -> s.lastAccessNanos)).orElse(null);
+    if (victim == null) {
+      return false;
+    }
+    List<PageId> keep = hotPages(victim);
+    List<ByteBuf> copies = new ArrayList<>();
+    for (PageId id : keep) {
+      ByteBuf b = read(id);
+      if (b != null) {
+        copies.add(b);
+      }
+    }
+    metrics.evictions.increment(victim.pages.size());
+    drop(victim);
+    for (int i = 0; i < copies.size(); i++) {
+      ByteBuf b = copies.get(i);
+      try {
+        if (used.get() + SegmentFormat.HEADER + b.readableBytes() <= quota) {
+          append(keep.get(i), b);
+        }
+      } finally {
+        b.release();
+      }
+    }
+    return true;
+  }
+
+  /** The evicted segment's recently read pages, up to readmitPercent of its size. */
+  private List<PageId> hotPages(Segment s) {
+    List<PageId> hot = new ArrayList<>();
+    long budget = s.size() * readmitPercent / 100;
+    for (PageId id : s.hot) {
+      PageLocation loc = locations.get(id);
+      if (loc != null && loc.segment() == s.id && budget >= loc.length()) {
+        hot.add(id);
+        budget -= loc.length();
+      }
+    }
+    return hot;
+  }
+
+  /** Forgets every page of a segment and deletes its file. */
+  private void drop(Segment s) {
+    if (segments.remove(s.id) == null) {
+      return;
+    }
+    KvStore.Batch batch = new KvStore.Batch();
+    for (PageId id : s.pages) {
+      PageLocation loc = locations.get(id);
+      if (loc != null && loc.segment() == s.id) {
+        locations.remove(id);
+        batch.delete(KeyLayout.pageKey(id));
+      }
+    }
+    batch.delete(KeyLayout.segmentKey(s.id));
+    index.write(batch);
+    used.addAndGet(-s.size());
+    try {
+      s.delete();
+    } catch (IOException e) {
+      LOG.warn("cannot delete segment {}: {}", s.path, e.toString());
+    }
+  }
+
+  /**
+   * Forgets a page; a sealed segment left with no page is deleted at once. A page of the active
+   * segment seals it first: recovery re-reads only unsealed segments, and must not bring back a
+   * page that was removed.
+   */
+  public synchronized void remove(PageId id) {
+    PageLocation loc = locations.remove(id);
+    if (loc == null) {
+      return;
+    }
+    Segment s = segments.get(loc.segment());
+    if (s != null && s == active) {
+      seal(active);
+      active = null;
+    }
+    index.delete(KeyLayout.pageKey(id));
+    if (s != null) {
+      s.pages.remove(id);
+      s.hot.remove(id);
+      if (s.sealed() && s.pages.isEmpty()) {
+        drop(s);
+      }
+    }
+  }
+
+  public long used() {
+    return used.get();
+  }
+
+  public long capacity() {
+    return quota;
+  }
+
+  public long pages() {
+    return locations.size();
+  }
+
+  TierMetrics metrics() {
+    return metrics;
+  }
+
+  /** Seals the active segment, so that a restart trusts it without a scan. */
+  @Override
+  public synchronized void close() {
+    if (active != null) {
+      seal(active);
+      active = null;
+    }
+    segments.values().forEach(Segment::close);
+    index.close();
+  }
+
+  /**
+   * Lets go of the folder the way a killed process would: files and index closed, the active
+   * segment left unsealed for the next start to recover. For recovery measurements.
+   */
+  public synchronized void closeAsIfKilled() {
+    segments.values().forEach(Segment::close);
+    index.close();
+  }
+
+  static byte[] encode(PageLocation loc) {
+    return ByteBuffer.allocate(24).putLong(loc.segment()).putLong(loc.offset()).putInt(loc.length())
+        .putInt(loc.crc()).array();
+  }
+
+  static PageLocation decode(byte[] v) {
+    ByteBuffer b = ByteBuffer.wrap(v);
+    return new PageLocation(b.getLong(), b.getLong(), b.getInt(), b.getInt());
+  }
+
+  static byte[] segmentState(boolean sealed, long size) {
+    return ByteBuffer.allocate(9).put((byte) (sealed ? 1 : 0)).putLong(size).array();
+  }
+}

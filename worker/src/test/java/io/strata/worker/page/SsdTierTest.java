@@ -1,0 +1,231 @@
+package io.strata.worker.page;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.strata.worker.WorkerMetrics;
+import io.strata.worker.kv.KvStore;
+import io.strata.worker.kv.MemoryKvStore;
+import io.strata.worker.kv.RocksKvStore;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SsdTierTest {
+  private static final int PAGE = 4096;
+  private static final long SEGMENT = 16 * (PAGE + SegmentFormat.HEADER);
+
+  @TempDir
+  Path dir;
+  private final AtomicLong clock = new AtomicLong(1);
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  private SsdTier open(long quota, int readmit, KvStore index) throws IOException {
+    return SsdTier.open(dir, quota, SEGMENT, readmit, index, PooledByteBufAllocator.DEFAULT, clock::incrementAndGet,
+        new SimpleMeterRegistry());
+  }
+
+  private static ByteBuf page(long i) {
+    ByteBuf b = PooledByteBufAllocator.DEFAULT.directBuffer(PAGE);
+    for (int k = 0; k < PAGE; k++) {
+      b.writeByte((int) (i * 31 + k));
+    }
+    return b;
+  }
+
+  private static PageId id(long i) {
+    return new PageId(7, 9, i);
+  }
+
+  private void write(SsdTier tier, long i) {
+    ByteBuf p = page(i);
+    try {
+      assertThat(tier.write(id(i), p)).isTrue();
+    } finally {
+      p.release();
+    }
+  }
+
+  private static void assertPage(SsdTier tier, long i) {
+    ByteBuf got = tier.read(id(i));
+    ByteBuf want = page(i);
+    try {
+      assertThat(got).as("page %d", i).isNotNull();
+      assertThat(ByteBufUtil.getBytes(got)).isEqualTo(ByteBufUtil.getBytes(want));
+    } finally {
+      if (got != null) {
+        got.release();
+      }
+      want.release();
+    }
+  }
+
+  private List<Path> segmentFiles() throws IOException {
+    try (Stream<Path> s = Files.walk(dir.resolve("segments"))) {
+      return s.filter(Files::isRegularFile).toList();
+    }
+  }
+
+  private long bytesOnDisk() throws IOException {
+    long total = 0;
+    for (Path p : segmentFiles()) {
+      total += Files.size(p);
+    }
+    return total;
+  }
+
+  @Test
+  void writeRead_andRestart_keepEveryPage() throws IOException {
+    try (SsdTier tier = open(1 << 20, 0, RocksKvStore.open(dir.resolve("index"), 1 << 20))) {
+      for (int i = 0; i < 40; i++) {
+        write(tier, i);
+      }
+      assertPage(tier, 17);
+    }
+    try (SsdTier tier = open(1 << 20, 0, RocksKvStore.open(dir.resolve("index"), 1 << 20))) {
+      assertThat(tier.pages()).isEqualTo(40);
+      for (int i = 0; i < 40; i++) {
+        assertPage(tier, i);
+      }
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+    }
+  }
+
+  @Test
+  void corruptByte_failsTheChecksum_andThePageIsDropped() throws IOException {
+    try (SsdTier tier = open(1 << 20, 0, new MemoryKvStore())) {
+      write(tier, 1);
+      write(tier, 2);
+      PageLocation loc = tier.locate(id(2)).orElseThrow();
+      try (RandomAccessFile f = new RandomAccessFile(Segment.pathOf(dir, loc.segment()).toFile(), "rw")) {
+        f.seek(loc.offset() + 100);
+        int b = f.read();
+        f.seek(loc.offset() + 100);
+        f.write(b ^ 0xFF);
+      }
+      assertThat(tier.read(id(2))).isNull();
+      assertThat(tier.contains(id(2))).isFalse();
+      assertThat(tier.metrics().checksumFailures.count()).isEqualTo(1);
+      assertPage(tier, 1);
+    }
+  }
+
+  @Test
+  void quota_evictsWholeColdestSegments_andUsedMatchesTheDisk() throws IOException {
+    long quota = 4 * SEGMENT;
+    try (SsdTier tier = open(quota, 0, new MemoryKvStore())) {
+      for (int i = 0; i < 16 * 12; i++) {
+        write(tier, i);
+        if (i % 16 == 3) {
+          assertPage(tier, 0);
+        }
+        assertThat(tier.used()).isLessThanOrEqualTo(quota);
+      }
+      assertThat(tier.contains(id(0))).as("read often, its segment stays").isTrue();
+      assertThat(tier.contains(id(20))).as("never read again, evicted").isFalse();
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+      assertThat(segmentFiles()).hasSizeLessThanOrEqualTo(4);
+    }
+  }
+
+  @Test
+  void readmission_keepsHotPagesOfAnEvictedSegment() throws IOException {
+    try (SsdTier tier = open(3 * SEGMENT, 25, new MemoryKvStore())) {
+      for (int i = 0; i < 16; i++) {
+        write(tier, i);
+      }
+      assertPage(tier, 5);
+      // The fourth segment needs the first one's room: it goes, its one read page is written again.
+      for (int i = 16; i < 16 * 3 + 1; i++) {
+        write(tier, i);
+      }
+      assertThat(tier.contains(id(6))).isFalse();
+      assertThat(tier.contains(id(5))).isTrue();
+      assertThat(tier.locate(id(5)).orElseThrow().segment()).isEqualTo(3);
+      assertPage(tier, 5);
+    }
+  }
+
+  @Test
+  void crash_keepsTheValidPrefixOfTheOpenSegment_cutsATornTail_andRemovesOrphans() throws IOException {
+    KvStore index = new MemoryKvStore();
+    SsdTier crashed = open(1 << 20, 0, index);
+    for (int i = 0; i < 20; i++) {
+      write(crashed, i);
+    }
+    crashed.remove(id(3));
+    write(crashed, 20);
+    // Died mid-append: half a record at the end of the open segment, and a page the index missed.
+    Path open = Segment.pathOf(dir, crashed.locate(id(20)).orElseThrow().segment());
+    Files.write(open, new byte[] {0x53, 0x54, 0x50, 0x47, 1, 2, 3}, StandardOpenOption.APPEND);
+    index.delete(io.strata.worker.kv.KeyLayout.pageKey(id(20)));
+    Path orphan = Segment.pathOf(dir, 999);
+    Files.createDirectories(orphan.getParent());
+    Files.write(orphan, new byte[100]);
+
+    try (SsdTier tier = open(1 << 20, 0, index)) {
+      for (int i = 0; i < 21; i++) {
+        if (i == 3) {
+          assertThat(tier.contains(id(3))).as("a removed page does not come back").isFalse();
+        } else {
+          assertPage(tier, i);
+        }
+      }
+      assertThat(orphan).doesNotExist();
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+    }
+  }
+
+  @Test
+  void unwritableFolder_refusesWrites_withoutFailing() throws IOException {
+    Files.writeString(dir.resolve("segments"), "not a folder");
+    try (SsdTier tier = open(1 << 20, 0, new MemoryKvStore())) {
+      ByteBuf p = page(1);
+      assertThat(tier.write(id(1), p)).isFalse();
+      assertThat(tier.write(id(2), p)).isFalse();
+      p.release();
+      assertThat(tier.read(id(1))).isNull();
+    }
+  }
+
+  @Test
+  void aMillionPages_allComeBackAfterARestart() throws IOException {
+    ByteBuf tiny = PooledByteBufAllocator.DEFAULT.directBuffer(64).writeZero(64);
+    long pages = 1_000_000;
+    try (SsdTier tier = SsdTier.open(dir, 256L << 20, 16L << 20, 0, RocksKvStore.open(dir.resolve("index"), 8 << 20),
+        PooledByteBufAllocator.DEFAULT, clock::incrementAndGet, registry)) {
+      for (long i = 0; i < pages; i++) {
+        assertThat(tier.write(new PageId(3, 4, i), tiny)).isTrue();
+      }
+    } finally {
+      tiny.release();
+    }
+    try (SsdTier tier = SsdTier.open(dir, 256L << 20, 16L << 20, 0, RocksKvStore.open(dir.resolve("index"), 8 << 20),
+        PooledByteBufAllocator.DEFAULT, clock::incrementAndGet, new SimpleMeterRegistry())) {
+      assertThat(tier.pages()).isEqualTo(pages);
+      ByteBuf last = tier.read(new PageId(3, 4, pages - 1));
+      assertThat(last.readableBytes()).isEqualTo(64);
+      last.release();
+    }
+  }
+
+  @Test
+  void metricsAreRegisteredPerFolder() throws IOException {
+    try (SsdTier tier = SsdTier.open(dir, 1 << 20, SEGMENT, 0, new MemoryKvStore(), PooledByteBufAllocator.DEFAULT,
+        clock::incrementAndGet, registry)) {
+      write(tier, 1);
+      assertThat(registry.get(WorkerMetrics.CACHE_BYTES_WRITTEN).tag("tier", "SSD").counter().count())
+          .isEqualTo(PAGE + SegmentFormat.HEADER);
+    }
+  }
+}
