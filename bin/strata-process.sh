@@ -31,9 +31,12 @@ strata_default_java_opts() {
 strata_running_pid() {
   local pidfile="$STRATA_LOGS_DIR/$1.pid" pid
   [[ -f "$pidfile" ]] || return 0
+  local cmdline
   pid="$(cat "$pidfile")"
-  if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null \
-      && tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "$(strata_main_class "$1")"; then
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 0
+  # Read the whole command line first: grep -q on a pipe could break it under pipefail.
+  cmdline="$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null || true)"
+  if [[ "$cmdline" == *"$(strata_main_class "$1")"* ]]; then
     echo "$pid"
   fi
 }

@@ -1,37 +1,77 @@
 package io.strata.client;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.transport.Frames;
 import java.io.EOFException;
 import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
- * Reads one version of a file (the one its {@link FileInfo} names). Streaming reads go through a
- * buffer filled one large range at a time; reads at least as large as the buffer bypass it; a
- * positioned read never moves the stream. If the file changes in the under-storage while it is
- * read, reads fail with FAILED_PRECONDITION rather than mix two versions.
+ * Reads one version of a file (the one its {@link FileInfo} names).
  *
- * <p>Not thread-safe, like any InputStream; positioned reads may run concurrently.
+ * <p>Sequential reading is served from read-ahead chunks: pooled direct buffers fetched in
+ * parallel ahead of the position. The window of chunks in flight starts at one and doubles while
+ * reads stay sequential, up to strata.user.read.ahead.max bytes; a jump elsewhere drops the chunks
+ * and starts over. Positioned reads ({@link #positionedRead}) go straight into the caller's array,
+ * never move the stream, and are split into parallel requests when large.
+ *
+ * <p>If the file changes in the under-storage while it is read, reads fail with
+ * FAILED_PRECONDITION rather than mix two versions. Not thread-safe, like any InputStream;
+ * positioned reads may run concurrently.
  */
 public final class FileInStream extends InputStream {
-  /** Reads bytes of the file's version at an offset; short only at end of file. */
-  @FunctionalInterface
-  interface RangeReader {
-    int read(long offset, byte[] dst, int dstOffset, int length);
+  static final int CHUNK = 1 << 20;
+
+  /** Where chunks and positioned reads come from. */
+  interface Source {
+    CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length);
+
+    int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length);
+  }
+
+  /** A range of the file being fetched, or fetched, into a buffer of its own. */
+  private static final class Chunk {
+    final long offset;
+    final int length;
+    final ByteBuf buf;
+    final CompletableFuture<Integer> done;
+
+    Chunk(long offset, int length, ByteBuf buf, CompletableFuture<Integer> done) {
+      this.offset = offset;
+      this.length = length;
+      this.buf = buf;
+      this.done = done;
+    }
+
+    boolean covers(long pos) {
+      return pos >= offset && pos < offset + length;
+    }
   }
 
   private final FileInfo file;
-  private final RangeReader reader;
-  private final byte[] buffer;
-  private long bufferStart;
-  private int bufferLength;
+  private final Source source;
+  private final ByteBufAllocator allocator;
+  private final int chunkSize;
+  private final int maxWindow;
+  private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+  private int window = 1;
+  private long nextFetch;
   private long position;
+  private long lastEnd = -1;
   private boolean closed;
 
-  FileInStream(FileInfo file, RangeReader reader, int bufferSize) {
+  FileInStream(FileInfo file, Source source, ByteBufAllocator allocator, long readAheadMax) {
     this.file = file;
-    this.reader = reader;
-    this.buffer = new byte[(int) Math.min(bufferSize, Math.max(1, file.length()))];
+    this.source = source;
+    this.allocator = allocator;
+    this.chunkSize = (int) Math.min(CHUNK, Math.max(1, readAheadMax));
+    this.maxWindow = (int) Math.max(1, readAheadMax / chunkSize);
   }
 
   public FileInfo info() {
@@ -63,46 +103,111 @@ public final class FileInStream extends InputStream {
   @Override
   public int read(byte[] b, int off, int len) {
     checkOpen();
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    Objects.checkFromIndexSize(off, len, b.length);
     if (len == 0) {
       return 0;
     }
     if (position >= file.length()) {
       return -1;
     }
-    if (!buffered(position)) {
-      if (len >= buffer.length) {
-        int n = positionedRead(position, b, off, len);
-        position += n;
-        return n;
-      }
-      fill(position);
+    boolean sequential = position == lastEnd;
+    if (!sequential || chunks.isEmpty() || !covered(position)) {
+      restartAt(position, sequential);
     }
-    int at = (int) (position - bufferStart);
-    int n = Math.min(len, bufferLength - at);
-    System.arraycopy(buffer, at, b, off, n);
-    position += n;
-    return n;
+    int done = 0;
+    while (done < len && position < file.length()) {
+      fill();
+      Chunk head = chunks.peekFirst();
+      int got = await(head);
+      int at = (int) (position - head.offset);
+      if (at >= got) {
+        throw new StrataException(StatusCode.INTERNAL, file.path() + " ended early at " + (head.offset + got));
+      }
+      int n = Math.min(len - done, got - at);
+      head.buf.getBytes(at, b, off + done, n);
+      done += n;
+      position += n;
+      if (position >= head.offset + head.length) {
+        chunks.pollFirst().buf.release();
+        if (window < maxWindow) {
+          window *= 2;
+        }
+      }
+    }
+    lastEnd = position;
+    return done;
+  }
+
+  private boolean covered(long pos) {
+    Chunk head = chunks.peekFirst();
+    return head != null && head.covers(pos);
+  }
+
+  /** Drops every chunk; sequential reading keeps its window, a jump starts it at one again. */
+  private void restartAt(long pos, boolean sequential) {
+    dropChunks();
+    nextFetch = pos;
+    if (!sequential) {
+      window = 1;
+    }
+  }
+
+  /** Keeps {@code window} chunks in flight ahead of the position. */
+  private void fill() {
+    while (chunks.size() < window && nextFetch < file.length()) {
+      int length = (int) Math.min(chunkSize, file.length() - nextFetch);
+      ByteBuf buf = allocator.directBuffer(length, length);
+      CompletableFuture<Integer> f;
+      try {
+        f = source.readAsync(file, nextFetch, buf, length);
+      } catch (RuntimeException e) {
+        buf.release();
+        throw e;
+      }
+      chunks.addLast(new Chunk(nextFetch, length, buf, f));
+      nextFetch += length;
+    }
+  }
+
+  private static int await(Chunk c) {
+    try {
+      return c.done.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof StrataException s ? s
+          : StrataException.internal("read failed: " + e.getCause(), e.getCause());
+    }
   }
 
   /** Reads at {@code pos} without moving the stream; -1 at or past the end. */
   public int positionedRead(long pos, byte[] b, int off, int len) {
     checkOpen();
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    Objects.checkFromIndexSize(off, len, b.length);
     if (pos >= file.length()) {
       return -1;
     }
     int wanted = (int) Math.min(len, file.length() - pos);
-    int done = 0;
-    while (done < wanted) {
-      int ask = (int) Math.min(wanted - done, Frames.MAX_READ_LENGTH);
-      int n = reader.read(pos + done, b, off + done, ask);
-      if (n <= 0) {
-        break;
-      }
-      done += n;
+    if (wanted <= chunkSize) {
+      return wanted == 0 ? 0 : source.read(file, pos, b, off, wanted);
     }
-    return done;
+    // Large: split into chunk-sized pieces fetched in parallel, straight into the caller's array.
+    int pieces = (wanted + chunkSize - 1) / chunkSize;
+    @SuppressWarnings("unchecked")
+    CompletableFuture<Integer>[] parts = new CompletableFuture[pieces];
+    for (int i = 0; i < pieces; i++) {
+      int from = i * chunkSize;
+      int n = Math.min(chunkSize, wanted - from);
+      parts[i] = source.readAsync(file, pos + from, Unpooled.wrappedBuffer(b, off + from, n).clear(), n);
+    }
+    int total = 0;
+    for (CompletableFuture<Integer> p : parts) {
+      try {
+        total += p.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof StrataException s ? s
+            : StrataException.internal("read failed: " + e.getCause(), e.getCause());
+      }
+    }
+    return total;
   }
 
   /** Reads exactly {@code len} bytes at {@code pos}, or fails with EOFException. */
@@ -123,23 +228,26 @@ public final class FileInStream extends InputStream {
 
   @Override
   public int available() {
-    return buffered(position) ? (int) (bufferStart + bufferLength - position) : 0;
+    Chunk head = chunks.peekFirst();
+    if (head == null || !head.covers(position) || !head.done.isDone() || head.done.isCompletedExceptionally()) {
+      return 0;
+    }
+    return (int) Math.max(0, head.offset + head.done.join() - position);
   }
 
   @Override
   public void close() {
-    closed = true;
+    if (!closed) {
+      closed = true;
+      dropChunks();
+    }
   }
 
-  private boolean buffered(long pos) {
-    return pos >= bufferStart && pos < bufferStart + bufferLength;
-  }
-
-  private void fill(long pos) {
-    bufferLength = 0;
-    int n = positionedRead(pos, buffer, 0, buffer.length);
-    bufferStart = pos;
-    bufferLength = Math.max(0, n);
+  private void dropChunks() {
+    for (Chunk c : chunks) {
+      c.done.whenComplete((n, e) -> c.buf.release());
+    }
+    chunks.clear();
   }
 
   private void checkOpen() {

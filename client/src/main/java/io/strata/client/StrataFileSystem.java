@@ -4,7 +4,6 @@ import io.grpc.StatusRuntimeException;
 import io.strata.client.cluster.ClientConfSync;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.cluster.WorkerChannels;
-import io.strata.client.data.DataClient;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
@@ -52,8 +51,8 @@ final class StrataFileSystem implements FileSystem {
   private final ClusterViewCache view;
   private final ClientConfSync confSync;
   private final WorkerChannels workers;
-  private final Object dataLock = new Object();
-  private volatile DataClient data;
+  private final Object readLock = new Object();
+  private volatile ReadPath reads;
 
   StrataFileSystem(Configuration conf) {
     this.conf = conf.copy();
@@ -124,10 +123,19 @@ final class StrataFileSystem implements FileSystem {
     if (info.directory()) {
       throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
     }
-    DataClient client = dataClient();
-    return new FileInStream(info, (offset, dst, at, length) -> onOwner(p, w -> client.read(
-        new HostPort(w.getAddress().getHost(), w.getAddress().getDataPort()), p.toString(), info.fingerprint(),
-        info.length(), offset, dst, at, length)), (int) (long) conf.get(UserKeys.READ_AHEAD_MAX));
+    ReadPath route = readPath();
+    return new FileInStream(info, new FileInStream.Source() {
+      @Override
+      public java.util.concurrent.CompletableFuture<Integer> readAsync(FileInfo f, long offset,
+          io.netty.buffer.ByteBuf dst, int length) {
+        return route.readAsync(f, offset, dst, length);
+      }
+
+      @Override
+      public int read(FileInfo f, long offset, byte[] dst, int dstOffset, int length) {
+        return route.read(f, offset, dst, dstOffset, length);
+      }
+    }, io.netty.buffer.PooledByteBufAllocator.DEFAULT, conf.get(UserKeys.READ_AHEAD_MAX));
   }
 
   @Override
@@ -240,26 +248,26 @@ final class StrataFileSystem implements FileSystem {
     return MetadataOptions.newBuilder().setSyncIntervalMs(conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis()).build();
   }
 
-  private DataClient dataClient() {
-    DataClient d = data;
-    if (d == null) {
-      synchronized (dataLock) {
-        d = data;
-        if (d == null) {
-          d = new DataClient(conf.get(UserKeys.READ_TIMEOUT));
-          data = d;
+  private ReadPath readPath() {
+    ReadPath r = reads;
+    if (r == null) {
+      synchronized (readLock) {
+        r = reads;
+        if (r == null) {
+          r = new ReadPath(conf, view);
+          reads = r;
         }
       }
     }
-    return d;
+    return r;
   }
 
   @Override
   public void close() {
-    synchronized (dataLock) {
-      if (data != null) {
-        data.close();
-        data = null;
+    synchronized (readLock) {
+      if (reads != null) {
+        reads.close();
+        reads = null;
       }
     }
     confSync.close();

@@ -3,36 +3,61 @@ package io.strata.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 class FileInStreamTest {
-  private final byte[] data = new byte[10_000];
-  private final AtomicInteger calls = new AtomicInteger();
+  private static final int CHUNK = FileInStream.CHUNK;
+  private final byte[] data = new byte[5 * CHUNK + 12_345];
+  /** Offsets of every request, in the order issued. */
+  private final List<Long> requests = new ArrayList<>();
+  private boolean failNext;
 
   FileInStreamTest() {
     new Random(9).nextBytes(data);
   }
 
-  private FileInStream stream(int bufferSize) {
-    FileInfo info = new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
-    return new FileInStream(info, (offset, dst, at, length) -> {
-      calls.incrementAndGet();
+  private final FileInStream.Source source = new FileInStream.Source() {
+    @Override
+    public CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length) {
+      requests.add(offset);
+      if (failNext) {
+        return CompletableFuture.failedFuture(new StrataException(StatusCode.FAILED_PRECONDITION, "changed"));
+      }
       int n = (int) Math.min(length, data.length - offset);
-      System.arraycopy(data, (int) offset, dst, at, n);
+      dst.writeBytes(data, (int) offset, n);
+      return CompletableFuture.completedFuture(n);
+    }
+
+    @Override
+    public int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+      requests.add(offset);
+      int n = (int) Math.min(length, data.length - offset);
+      System.arraycopy(data, (int) offset, dst, dstOffset, n);
       return n;
-    }, bufferSize);
+    }
+  };
+
+  private FileInStream stream(long readAhead) {
+    FileInfo info = new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
+    return new FileInStream(info, source, PooledByteBufAllocator.DEFAULT, readAhead);
   }
 
   @Test
-  void streamingRead_returnsEveryByte_inFewRangeReads() {
+  void streamingRead_returnsEveryByte_withAGrowingWindow() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (FileInStream in = stream(4096)) {
-      byte[] small = new byte[100];
+    try (FileInStream in = stream(4L * CHUNK)) {
+      byte[] small = new byte[10_000];
       int n;
       while ((n = in.read(small, 0, small.length)) > 0) {
         out.write(small, 0, n);
@@ -40,17 +65,33 @@ class FileInStreamTest {
       assertThat(in.read()).isEqualTo(-1);
     }
     assertThat(out.toByteArray()).isEqualTo(data);
-    assertThat(calls).hasValue(3);
+    assertThat(requests).as("one request per chunk, issued ahead").hasSize(6)
+        .containsExactly(0L, (long) CHUNK, 2L * CHUNK, 3L * CHUNK, 4L * CHUNK, 5L * CHUNK);
   }
 
   @Test
-  void randomPositionedReads_matchTheSource_andLeaveTheStreamAlone() {
+  void jumpingAround_dropsReadAhead_andStillReturnsTheRightBytes() {
     Random r = new Random(4);
-    try (FileInStream in = stream(1024)) {
+    try (FileInStream in = stream(8L * CHUNK)) {
+      for (int i = 0; i < 100; i++) {
+        long pos = r.nextInt(data.length);
+        in.seek(pos);
+        byte[] b = new byte[r.nextInt(3 * CHUNK) + 1];
+        int n = in.read(b, 0, b.length);
+        assertThat(n).isEqualTo((int) Math.min(b.length, data.length - pos));
+        assertThat(Arrays.copyOf(b, n)).isEqualTo(Arrays.copyOfRange(data, (int) pos, (int) pos + n));
+      }
+    }
+  }
+
+  @Test
+  void positionedReads_matchTheSource_includingLargeOnesSplitInPieces_andLeaveTheStreamAlone() {
+    Random r = new Random(5);
+    try (FileInStream in = stream(4L * CHUNK)) {
       in.seek(500);
       for (int i = 0; i < 200; i++) {
         int pos = r.nextInt(data.length + 50);
-        int len = r.nextInt(3000);
+        int len = i % 10 == 0 ? 3 * CHUNK + 7 : r.nextInt(5000);
         byte[] b = new byte[len];
         int n = in.positionedRead(pos, b, 0, len);
         if (pos >= data.length) {
@@ -66,23 +107,26 @@ class FileInStreamTest {
   }
 
   @Test
-  void seekSkipAndReadFully() throws Exception {
-    try (FileInStream in = stream(1024)) {
-      in.seek(9_990);
-      assertThat(in.skip(100)).isEqualTo(10);
-      assertThat(in.read()).isEqualTo(-1);
-      byte[] b = new byte[20];
-      in.readFully(5, b, 0, 20);
-      assertThat(b).isEqualTo(Arrays.copyOfRange(data, 5, 25));
-      assertThatThrownBy(() -> in.readFully(9_995, b, 0, 20)).isInstanceOf(EOFException.class);
-      assertThatThrownBy(() -> in.seek(-1)).hasMessageContaining("negative");
-    }
+  void seekSkipReadFullyAndClose() throws Exception {
+    FileInStream in = stream(CHUNK);
+    in.seek(data.length - 10);
+    assertThat(in.skip(100)).isEqualTo(10);
+    assertThat(in.read()).isEqualTo(-1);
+    byte[] b = new byte[20];
+    in.readFully(5, b, 0, 20);
+    assertThat(b).isEqualTo(Arrays.copyOfRange(data, 5, 25));
+    assertThatThrownBy(() -> in.readFully(data.length - 5, b, 0, 20)).isInstanceOf(EOFException.class);
+    assertThatThrownBy(() -> in.seek(-1)).hasMessageContaining("negative");
+    in.close();
+    assertThatThrownBy(() -> in.read()).hasMessageContaining("closed");
   }
 
   @Test
-  void closedStream_refusesReads() {
-    FileInStream in = stream(1024);
-    in.close();
-    assertThatThrownBy(() -> in.read()).hasMessageContaining("closed");
+  void aFailedChunk_failsTheRead_withItsCode() {
+    failNext = true;
+    try (FileInStream in = stream(CHUNK)) {
+      assertThatThrownBy(() -> in.read(new byte[10], 0, 10)).isInstanceOfSatisfying(StrataException.class,
+          e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+    }
   }
 }

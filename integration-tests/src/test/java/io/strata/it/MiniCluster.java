@@ -38,11 +38,15 @@ public final class MiniCluster implements AutoCloseable {
   private final List<MasterProcess> masters = new ArrayList<>();
   private final List<WorkerProcess> workers = new ArrayList<>();
   private final Map<ConfKey<?>, String> overrides;
+  private final boolean domainSockets;
+  private final String ssdQuota;
 
   private MiniCluster(Builder b) throws IOException {
     this.base = Files.createTempDirectory("strata-minicluster");
     this.ufsRoot = Files.createDirectories(base.resolve("ufs"));
     this.overrides = Map.copyOf(b.overrides);
+    this.domainSockets = b.domainSockets;
+    this.ssdQuota = b.ssdQuota;
     for (int i = 0; i < b.masters; i++) {
       rpcPorts.add(Ports.free());
       journalPorts.add(Ports.free());
@@ -90,6 +94,12 @@ public final class MiniCluster implements AutoCloseable {
     conf.set(WorkerKeys.HEARTBEAT_INTERVAL, "100ms");
     conf.set(WorkerKeys.DATA_READER_THREADS, "8");
     conf.set(WorkerKeys.RPC_THREADS, "8");
+    if (domainSockets) {
+      conf.set(WorkerKeys.DOMAIN_SOCKET, base.resolve("worker-" + workers.size() + ".sock").toString());
+    }
+    if (ssdQuota != null) {
+      conf.set(WorkerKeys.PAGE_STORE_DIRS, ssdDir(workers.size()) + ":" + ssdQuota);
+    }
     overrides.forEach((k, v) -> conf.set(k, v));
     return conf;
   }
@@ -125,6 +135,11 @@ public final class MiniCluster implements AutoCloseable {
     return FileSystem.create(clientConf());
   }
 
+  /** The SSD cache folder of worker {@code i} (see {@link Builder#ssd}). */
+  public Path ssdDir(int i) {
+    return base.resolve("worker-" + i + "-ssd");
+  }
+
   public Path ufsRoot() {
     return ufsRoot;
   }
@@ -157,6 +172,20 @@ public final class MiniCluster implements AutoCloseable {
     private int masters = 1;
     private int workers = 1;
     private final Map<ConfKey<?>, String> overrides = new HashMap<>();
+    private boolean domainSockets;
+    private String ssdQuota;
+
+    /** Every worker also serves on a domain socket of its own. */
+    public Builder domainSockets() {
+      this.domainSockets = true;
+      return this;
+    }
+
+    /** Every worker gets an SSD cache folder of its own with this quota. */
+    public Builder ssd(String quota) {
+      this.ssdQuota = quota;
+      return this;
+    }
 
     public Builder masters(int n) {
       this.masters = n;

@@ -115,6 +115,10 @@ public final class WorkerProcess implements Service {
     String bindHost = conf.get(WorkerKeys.BIND_HOST);
     dataServer = new DataServer(transport, boss, eventLoops, ufs, fetcher, new DataServerMetrics(registry));
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
+    String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
+    if (!socket.isEmpty()) {
+      dataServer.listenDomainSocket(Path.of(socket).toAbsolutePath());
+    }
     WriteSessions writes = new WriteSessions(ufs, metadata, store, conf.get(WorkerKeys.PAGE_SIZE), allocator);
     rpcServer = GrpcServers.start(bindHost, conf.get(WorkerKeys.RPC_PORT), rpcExecutor,
         List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes)),
@@ -125,6 +129,7 @@ public final class WorkerProcess implements Service {
         .setRpcPort(rpcServer.getPort())
         .setDataPort(dataServer.tcpPort())
         .setWebPort(webServer.port())
+        .setDomainSocketPath(socket.isEmpty() ? "" : Path.of(socket).toAbsolutePath().toString())
         .build();
     masterSync = new MasterSync(masterClient, address, this::usage, ufs, conf.get(UserKeys.RPC_TIMEOUT), conf,
         appliedConfVersion);

@@ -85,6 +85,12 @@ public final class ForkedCluster implements AutoCloseable {
     conf.put(WorkerKeys.HEARTBEAT_INTERVAL.name(), "200ms");
     conf.put(WorkerKeys.DATA_READER_THREADS.name(), "8");
     conf.put(WorkerKeys.RPC_THREADS.name(), "8");
+    if (spec.domainSockets) {
+      conf.put(WorkerKeys.DOMAIN_SOCKET.name(), dir.resolve("worker-" + j + ".sock").toString());
+    }
+    if (spec.ssdQuota != null) {
+      conf.put(WorkerKeys.PAGE_STORE_DIRS.name(), dir.resolve("worker-" + j + "-ssd") + ":" + spec.ssdQuota);
+    }
     conf.putAll(spec.conf);
     String name = "worker-" + j;
     return new Slot(name, rpc, data, web, new ForkedProcess(name, WORKER_MAIN, spec.classpath, spec.jvmOptions, conf, dir));
@@ -291,6 +297,8 @@ public final class ForkedCluster implements AutoCloseable {
     private Path dir;
     private boolean keep;
     private Duration startTimeout = Duration.ofSeconds(60);
+    private boolean domainSockets;
+    private String ssdQuota;
     private final Map<String, String> conf = new LinkedHashMap<>();
 
     public Builder masters(int n) {
@@ -336,6 +344,18 @@ public final class ForkedCluster implements AutoCloseable {
 
     public Builder property(ConfKey<?> key, String value) {
       conf.put(key.name(), value);
+      return this;
+    }
+
+    /** Every worker also serves on a domain socket of its own in the work folder. */
+    public Builder domainSockets() {
+      this.domainSockets = true;
+      return this;
+    }
+
+    /** Every worker gets an SSD cache folder of its own in the work folder, with this quota. */
+    public Builder ssd(String quota) {
+      this.ssdQuota = quota;
       return this;
     }
 

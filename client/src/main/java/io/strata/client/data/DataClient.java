@@ -1,98 +1,150 @@
 package io.strata.client.data;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.strata.core.net.HostPort;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.strata.core.net.NettyTransport;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.Frames;
-import io.strata.core.transport.ReadRequest;
+import io.strata.core.transport.LeaseGrant;
 import io.strata.core.util.DaemonThreads;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
- * Reads bytes from workers' data servers. Connections are pooled per worker (at most
- * {@link #IDLE_PER_WORKER} kept idle) and carry one request at a time; a connection whose request
- * failed or timed out is closed, never reused. Thread-safe; blocking calls.
+ * Reads bytes from workers' data servers, over TCP or a Unix domain socket. Each call has a
+ * connection of its own for its duration (calls run in parallel on several connections);
+ * connections are pooled per endpoint (at most {@link #IDLE_PER_WORKER} kept idle), and one whose
+ * call failed or timed out is closed, never reused. A call that makes no progress within the read
+ * timeout fails with DEADLINE_EXCEEDED. Thread-safe.
  */
 public final class DataClient implements AutoCloseable {
-  static final int IDLE_PER_WORKER = 32;
+  static final int IDLE_PER_WORKER = 64;
   private static final int CONNECT_TIMEOUT_MS = 5000;
+  private static final int RECEIVE_BUFFER = 4 << 20;
 
+  private final NettyTransport transport = NettyTransport.best();
   private final EventLoopGroup group;
-  private final Bootstrap bootstrap;
-  private final Duration timeout;
-  private final Map<HostPort, BlockingQueue<Channel>> idle = new ConcurrentHashMap<>();
+  private final Bootstrap tcp;
+  private final Bootstrap uds;
+  private final Supplier<Duration> timeout;
+  private final Map<Endpoint, BlockingQueue<Channel>> idle = new ConcurrentHashMap<>();
   private final AtomicLong requestIds = new AtomicLong();
 
-  public DataClient(Duration timeout) {
-    NettyTransport transport = NettyTransport.best();
+  public DataClient(Supplier<Duration> timeout) {
     this.timeout = timeout;
     this.group = transport.newGroup(2, DaemonThreads.factory("data-client"));
-    this.bootstrap = new Bootstrap()
+    this.tcp = bootstrap(false).option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_RCVBUF, RECEIVE_BUFFER);
+    this.uds = bootstrap(true);
+  }
+
+  private Bootstrap bootstrap(boolean domainSocket) {
+    return new Bootstrap()
         .group(group)
-        .channel(transport.clientChannel(false))
+        .channel(transport.clientChannel(domainSocket))
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
-        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64 << 10, 256 << 10, 1 << 20))
         .handler(new ChannelInitializer<>() {
           @Override
           protected void initChannel(Channel ch) {
-            ch.pipeline().addLast("frames", Frames.responseFrameDecoder()).addLast("reads", new ResponseHandler());
+            ch.pipeline().addLast("reads", new ResponseHandler());
           }
         });
   }
 
-  /**
-   * Reads up to {@code length} bytes (at most {@link Frames#MAX_READ_LENGTH}) at {@code offset} of
-   * one version of a file into {@code dst}; returns the count, short only at end of file.
-   */
-  public int read(HostPort worker, String path, String fingerprint, long fileLength, long offset, byte[] dst,
-      int dstOffset, int length) {
-    Channel ch = acquire(worker);
-    ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
-    ReadCall call = new ReadCall(requestIds.incrementAndGet(), offset, dst, dstOffset, length);
-    handler.begin(call);
-    ch.writeAndFlush(new ReadRequest(call.requestId, path, fingerprint, fileLength, offset, length).encode(ch.alloc()));
+  /** What to read: one version of a file. */
+  public record Target(String path, String fingerprint, long fileLength) {}
+
+  /** Reads into {@code dst} (from its writer index); completes with the byte count, short only at end of file. */
+  public CompletableFuture<Integer> readAsync(Endpoint worker, Target file, long offset, ByteBuf dst, int length) {
+    return read(worker, file, ReadCall.intoBuffer(requestIds.incrementAndGet(), offset, dst, length));
+  }
+
+  public CompletableFuture<Integer> readAsync(Endpoint worker, Target file, long offset, byte[] dst, int dstOffset,
+      int length) {
+    return read(worker, file, ReadCall.intoArray(requestIds.incrementAndGet(), offset, dst, dstOffset, length));
+  }
+
+  private CompletableFuture<Integer> read(Endpoint worker, Target file, ReadCall call) {
+    if (call.length() > Frames.MAX_READ_LENGTH) {
+      throw new IllegalArgumentException("read longer than " + Frames.MAX_READ_LENGTH);
+    }
+    return call(worker, file, call);
+  }
+
+  /** Asks a local worker, over its domain socket, where the range's pages lie on its disk (blocking). */
+  public LeaseGrant lease(Endpoint worker, Target file, long offset, long length) {
+    return await(call(worker, file, new LeaseCall(requestIds.incrementAndGet(), offset, length)), file.path());
+  }
+
+  /** Blocking {@link #readAsync}; throws the call's StrataException. */
+  public int read(Endpoint worker, Target file, long offset, byte[] dst, int dstOffset, int length) {
+    return await(readAsync(worker, file, offset, dst, dstOffset, length), file.path());
+  }
+
+  private <T> CompletableFuture<T> call(Endpoint worker, Target file, Call<T> call) {
+    Channel ch;
     try {
-      int n = call.done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      release(worker, ch);
-      return n;
-    } catch (ExecutionException e) {
-      StrataException se = e.getCause() instanceof StrataException s ? s
-          : StrataException.internal("read failed: " + e.getCause(), e.getCause());
-      // A refused read (NOT_FOUND, changed file...) leaves the connection in a clean state.
-      if (se.code() == StatusCode.UNAVAILABLE || se.code() == StatusCode.INTERNAL) {
+      ch = acquire(worker);
+    } catch (StrataException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    ch.pipeline().get(ResponseHandler.class).begin(call);
+    ch.writeAndFlush(call.request(file).encode(ch.alloc()));
+    long ms = timeout.get().toMillis();
+    var timer = ch.eventLoop().schedule(() -> {
+      if (call.done.completeExceptionally(new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker
+          + " did not answer a request for " + file.path() + " within " + ms + " ms"))) {
         ch.close();
-      } else {
-        release(worker, ch);
       }
-      throw se;
-    } catch (TimeoutException e) {
-      ch.close();
-      throw new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker + " did not answer a read of " + path
-          + " within " + timeout.toMillis() + " ms");
+    }, ms, TimeUnit.MILLISECONDS);
+    return call.done.whenComplete((n, error) -> {
+      timer.cancel(false);
+      if (error == null || cleanRefusal(error)) {
+        release(worker, ch);
+      } else {
+        ch.close();
+      }
+    });
+  }
+
+  /** A refused read (NOT_FOUND, changed file...) leaves the connection usable. */
+  private static boolean cleanRefusal(Throwable error) {
+    return error instanceof StrataException se && se.code() != StatusCode.UNAVAILABLE
+        && se.code() != StatusCode.INTERNAL && se.code() != StatusCode.DEADLINE_EXCEEDED;
+  }
+
+  static <T> T await(CompletableFuture<T> f, String path) {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof StrataException s ? s
+          : StrataException.internal("read of " + path + " failed: " + e.getCause(), e.getCause());
     } catch (InterruptedException e) {
-      ch.close();
       Thread.currentThread().interrupt();
       throw new StrataException(StatusCode.CANCELLED, "interrupted while reading " + path);
     }
   }
 
-  private Channel acquire(HostPort worker) {
+  private Channel acquire(Endpoint worker) {
     BlockingQueue<Channel> q = idle.get(worker);
     if (q != null) {
       Channel ch;
@@ -102,15 +154,24 @@ public final class DataClient implements AutoCloseable {
         }
       }
     }
-    ChannelFuture f = bootstrap.connect(new InetSocketAddress(worker.host(), worker.port())).awaitUninterruptibly();
+    Bootstrap b = worker.isDomainSocket() ? uds : tcp;
+    ChannelFuture f = b.connect(address(worker)).awaitUninterruptibly();
     if (!f.isSuccess()) {
-      throw StrataException.unavailable("cannot reach worker data port " + worker + ": " + f.cause().getMessage(),
+      throw StrataException.unavailable("cannot reach worker data server " + worker + ": " + f.cause().getMessage(),
           f.cause());
     }
     return f.channel();
   }
 
-  private void release(HostPort worker, Channel ch) {
+  private SocketAddress address(Endpoint worker) {
+    if (!worker.isDomainSocket()) {
+      return new InetSocketAddress(worker.tcp().host(), worker.tcp().port());
+    }
+    return transport == NettyTransport.EPOLL ? new DomainSocketAddress(worker.domainSocket())
+        : UnixDomainSocketAddress.of(worker.domainSocket());
+  }
+
+  private void release(Endpoint worker, Channel ch) {
     if (!ch.isActive() || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER)).offer(ch)) {
       ch.close();
     }

@@ -3,49 +3,72 @@ package io.strata.client.data;
 import io.netty.buffer.ByteBuf;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import java.util.concurrent.CompletableFuture;
+import io.strata.core.transport.ReadRequest;
 
 /**
- * One READ in flight: where its bytes go and how many arrived. DATA frames must arrive in offset
- * order without gaps; anything else fails the call. Completed on the connection's event loop.
+ * One READ in flight and where its bytes go: a byte array or a buffer. DATA payloads are copied
+ * in as they arrive off the socket (no frame reassembly); they must come in offset order without
+ * gaps, or the call fails.
  */
-final class ReadCall {
-  final long requestId;
+final class ReadCall extends Call<Integer> {
   private final long offset;
-  private final byte[] dst;
-  private final int dstOffset;
   private final int length;
+  private final byte[] array;
+  private final int arrayOffset;
+  private final ByteBuf buffer;
   private int received;
-  final CompletableFuture<Integer> done = new CompletableFuture<>();
 
-  ReadCall(long requestId, long offset, byte[] dst, int dstOffset, int length) {
-    this.requestId = requestId;
+  private ReadCall(long requestId, long offset, int length, byte[] array, int arrayOffset, ByteBuf buffer) {
+    super(requestId);
     this.offset = offset;
-    this.dst = dst;
-    this.dstOffset = dstOffset;
     this.length = length;
+    this.array = array;
+    this.arrayOffset = arrayOffset;
+    this.buffer = buffer;
   }
 
-  /** Copies one DATA payload that starts at file offset {@code at}. */
-  void data(long at, ByteBuf payload) {
-    int n = payload.readableBytes();
-    if (at != offset + received || received + n > length) {
-      throw new StrataException(StatusCode.INTERNAL, "worker sent bytes out of order (at " + at + ", expected "
-          + (offset + received) + ")");
+  static ReadCall intoArray(long requestId, long offset, byte[] dst, int dstOffset, int length) {
+    return new ReadCall(requestId, offset, length, dst, dstOffset, null);
+  }
+
+  /** Appends to {@code dst} (from its writer index). */
+  static ReadCall intoBuffer(long requestId, long offset, ByteBuf dst, int length) {
+    return new ReadCall(requestId, offset, length, null, 0, dst);
+  }
+
+  int length() {
+    return length;
+  }
+
+  @Override
+  ReadRequest request(DataClient.Target file) {
+    return new ReadRequest(requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length);
+  }
+
+  @Override
+  long expectedOffset() {
+    return offset + received;
+  }
+
+  @Override
+  void data(ByteBuf in, int n) {
+    if (received + n > length) {
+      throw new StrataException(StatusCode.INTERNAL, "worker sent more bytes than asked for");
     }
-    payload.readBytes(dst, dstOffset + received, n);
+    if (array != null) {
+      in.readBytes(array, arrayOffset + received, n);
+    } else {
+      buffer.writeBytes(in, n);
+    }
     received += n;
   }
 
+  @Override
   void end(StatusCode code, String message) {
     if (code == StatusCode.OK) {
       done.complete(received);
     } else {
       done.completeExceptionally(new StrataException(code, message));
     }
-  }
-
-  void fail(StrataException e) {
-    done.completeExceptionally(e);
   }
 }

@@ -58,4 +58,21 @@ public final class UserKeys {
       .description("How often a client (shell, FUSE, user program) checks the cluster configuration for changes; "
           + "workers check with every heartbeat.")
       .build();
+
+  public static final ConfKey<Boolean> UFS_FALLBACK = ConfKey.bool("strata.user.ufs.fallback.enabled")
+      .defaultValue("false").scope(Scope.CLIENT).dynamic()
+      .description("When no worker can serve a read, read the under-storage directly (the client needs access to "
+          + "it); off, such a read fails.")
+      .build();
+
+  public static final ConfKey<Boolean> DOMAIN_SOCKET = ConfKey.bool("strata.user.domain.socket.enabled")
+      .defaultValue("true").scope(Scope.CLIENT).dynamic()
+      .description("Read from a worker on this host over its Unix domain socket (when it has one) instead of TCP.")
+      .build();
+
+  public static final ConfKey<Boolean> SHORT_CIRCUIT = ConfKey.bool("strata.user.short.circuit.enabled")
+      .defaultValue("true").scope(Scope.CLIENT).dynamic()
+      .description("Read pages cached on SSD by a worker on this host straight from its files, under a lease that "
+          + "keeps them from eviction; falls back to the socket when the files cannot be opened.")
+      .build();
 }

@@ -32,6 +32,12 @@ public final class WorkerKeys {
       .description("Port serving /metrics, /health and /stacks of the worker.")
       .build();
 
+  public static final ConfKey<String> DOMAIN_SOCKET = ConfKey.string("strata.worker.data.domain.socket.path")
+      .defaultValue("").scope(Scope.WORKER)
+      .description("Unix domain socket the data server also listens on (clients on this host use it, and read "
+          + "cached pages straight from SSD through it); empty: TCP only. Keep it under 100 characters.")
+      .build();
+
   public static final ConfKey<Long> PAGE_SIZE = ConfKey.bytes("strata.worker.page.size")
       .defaultValue("1MiB").scope(Scope.WORKER)
       .check(n -> n >= 4096 && n <= 64L << 20 && Long.bitCount(n) == 1, "must be a power of two from 4KiB to 64MiB")

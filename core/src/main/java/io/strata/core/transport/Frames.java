@@ -10,19 +10,22 @@ import java.nio.charset.StandardCharsets;
  * The data plane's wire format. Every frame is
  * <pre>
  *   int32  length      bytes that follow this field
- *   int8   type        READ | DATA | END
+ *   int8   type        READ | DATA | END | LEASE | LEASED
  *   int64  requestId   chosen by the client, echoed in every answer
  *   ...    body
  * </pre>
  * A client sends READ; the server answers with DATA frames (each: int64 file offset, then at most
  * {@link #MAX_DATA_PAYLOAD} bytes) in offset order, then one END (int8 status code, UTF-8
- * message). Frame sizes are bounded on both sides; a frame that breaks the format closes its
+ * message). A LEASE (same body as READ) is answered by one LEASED frame ({@link LeaseGrant}) and
+ * END. Frame sizes are bounded on both sides; a frame that breaks the format closes its
  * connection and nothing else. All integers are big-endian.
  */
 public final class Frames {
   public static final byte READ = 1;
   public static final byte DATA = 2;
   public static final byte END = 3;
+  public static final byte LEASE = 4;
+  public static final byte LEASED = 5;
 
   /** type + requestId */
   public static final int HEADER = 1 + 8;

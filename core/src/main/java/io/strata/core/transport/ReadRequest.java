@@ -8,12 +8,20 @@ import io.netty.buffer.ByteBufAllocator;
  * client saw ({@code fingerprint}, {@code fileLength}). The server never answers with bytes of
  * another version. Body: path (uint16 length + UTF-8), fingerprint (same), int64 fileLength,
  * int64 offset, int64 length.
+ *
+ * <p>LEASE has the same body and asks instead where the range's pages lie on the worker's disk
+ * (see {@link LeaseGrant}); workers grant it over their domain socket only.
  */
-public record ReadRequest(long requestId, String path, String fingerprint, long fileLength, long offset, long length) {
+public record ReadRequest(long requestId, String path, String fingerprint, long fileLength, long offset, long length,
+    boolean lease) {
+
+  public ReadRequest(long requestId, String path, String fingerprint, long fileLength, long offset, long length) {
+    this(requestId, path, fingerprint, fileLength, offset, length, false);
+  }
 
   public ByteBuf encode(ByteBufAllocator alloc) {
     ByteBuf b = alloc.buffer(64 + path.length() * 3 + fingerprint.length());
-    b.writeInt(0).writeByte(Frames.READ).writeLong(requestId);
+    b.writeInt(0).writeByte(lease ? Frames.LEASE : Frames.READ).writeLong(requestId);
     Frames.writeString(b, path);
     Frames.writeString(b, fingerprint);
     b.writeLong(fileLength).writeLong(offset).writeLong(length);
@@ -25,7 +33,7 @@ public record ReadRequest(long requestId, String path, String fingerprint, long 
   public static ReadRequest decode(ByteBuf frame) {
     Frames.need(frame, Frames.HEADER);
     byte type = frame.readByte();
-    if (type != Frames.READ) {
+    if (type != Frames.READ && type != Frames.LEASE) {
       throw new MalformedFrameException("unexpected frame type " + type);
     }
     long requestId = frame.readLong();
@@ -36,12 +44,12 @@ public record ReadRequest(long requestId, String path, String fingerprint, long 
     long offset = frame.readLong();
     long length = frame.readLong();
     if (frame.isReadable()) {
-      throw new MalformedFrameException("trailing bytes after READ");
+      throw new MalformedFrameException("trailing bytes after a request");
     }
     if (fileLength < 0 || offset < 0 || length < 0 || length > Frames.MAX_READ_LENGTH) {
       throw new MalformedFrameException("READ out of bounds: file length " + fileLength + ", offset " + offset
           + ", length " + length);
     }
-    return new ReadRequest(requestId, path, fingerprint, fileLength, offset, length);
+    return new ReadRequest(requestId, path, fingerprint, fileLength, offset, length, type == Frames.LEASE);
   }
 }

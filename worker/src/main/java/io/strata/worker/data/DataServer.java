@@ -26,13 +26,16 @@ public final class DataServer implements AutoCloseable {
   private final List<Channel> listening = new ArrayList<>();
   private final DataServerInitializer initializer;
   private int tcpPort = -1;
+  private Path socketFile;
 
   public DataServer(NettyTransport transport, EventLoopGroup boss, EventLoopGroup workers, UfsManager ufs,
       PageFetcher fetcher, DataServerMetrics metrics) {
     this.transport = transport;
     this.boss = boss;
     this.workers = workers;
-    this.initializer = new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics));
+    LeaseDesk leases = new LeaseDesk(fetcher, System::nanoTime);
+    this.initializer = new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases),
+        metrics);
   }
 
   public void listenTcp(String bindHost, int port) throws InterruptedException {
@@ -44,7 +47,10 @@ public final class DataServer implements AutoCloseable {
   public void listenDomainSocket(Path path) throws Exception {
     Files.deleteIfExists(path);
     Files.createDirectories(path.toAbsolutePath().getParent());
-    listening.add(bootstrap(true).bind(new DomainSocketAddress(path.toFile())).sync().channel());
+    java.net.SocketAddress address = transport == NettyTransport.EPOLL ? new DomainSocketAddress(path.toFile())
+        : java.net.UnixDomainSocketAddress.of(path);
+    listening.add(bootstrap(true).bind(address).sync().channel());
+    socketFile = path;
   }
 
   private ServerBootstrap bootstrap(boolean domainSocket) {
@@ -65,5 +71,12 @@ public final class DataServer implements AutoCloseable {
       ch.close().syncUninterruptibly();
     }
     listening.clear();
+    if (socketFile != null) {
+      try {
+        Files.deleteIfExists(socketFile);
+      } catch (java.io.IOException ignored) {
+        // A stale socket file is replaced at the next start.
+      }
+    }
   }
 }

@@ -14,6 +14,9 @@ import io.strata.worker.read.PageFetcher;
 public final class DataServerMetrics {
   private final Map<PageFetcher.Source, Counter> bytes = new EnumMap<>(PageFetcher.Source.class);
   private final Map<StatusCode, Timer> latency = new EnumMap<>(StatusCode.class);
+  private final Counter leases;
+  private final Counter tcpConnections;
+  private final Counter domainSocketConnections;
 
   public DataServerMetrics(MeterRegistry registry) {
     for (PageFetcher.Source source : PageFetcher.Source.values()) {
@@ -24,6 +27,20 @@ public final class DataServerMetrics {
       latency.put(code, Timer.builder(WorkerMetrics.DATA_READ_LATENCY).tag("status", code.name())
           .description("Data-plane READ requests, by outcome").register(registry));
     }
+    tcpConnections = Counter.builder(WorkerMetrics.DATA_CONNECTIONS).tag("transport", "tcp")
+        .description("Data connections accepted, by transport").register(registry);
+    domainSocketConnections = Counter.builder(WorkerMetrics.DATA_CONNECTIONS).tag("transport", "domain_socket")
+        .description("Data connections accepted, by transport").register(registry);
+    leases = Counter.builder(WorkerMetrics.SHORT_CIRCUIT_LEASES)
+        .description("Short-circuit leases granted to local readers").register(registry);
+  }
+
+  Counter connections(boolean domainSocket) {
+    return domainSocket ? domainSocketConnections : tcpConnections;
+  }
+
+  Counter leases() {
+    return leases;
   }
 
   Counter bytes(PageFetcher.Source source) {

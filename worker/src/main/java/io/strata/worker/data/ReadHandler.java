@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
  * are sent at once from the event loop; misses are fetched on the UFS executor and the reply
  * resumes on the event loop when they arrive. Memory pages go out as retained slices, not copies.
  * A broken frame closes the connection; an error reading a file ends that request with its code.
+ * LEASE requests are answered from the {@link LeaseDesk}, on domain-socket connections only: a
+ * client across the network cannot open this host's files.
  */
 final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ReadHandler.class);
@@ -33,13 +35,15 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
   private final UfsManager ufs;
   private final PageFetcher fetcher;
   private final DataServerMetrics metrics;
+  private final LeaseDesk leases;
   private final ArrayDeque<ReadRequest> queue = new ArrayDeque<>();
   private boolean busy;
 
-  ReadHandler(UfsManager ufs, PageFetcher fetcher, DataServerMetrics metrics) {
+  ReadHandler(UfsManager ufs, PageFetcher fetcher, DataServerMetrics metrics, LeaseDesk leases) {
     this.ufs = ufs;
     this.fetcher = fetcher;
     this.metrics = metrics;
+    this.leases = leases;
   }
 
   @Override
@@ -69,6 +73,10 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
       end(ctx, req, e.code(), e.getMessage(), started);
       return;
     }
+    if (req.lease()) {
+      lease(ctx, req, target, started);
+      return;
+    }
     long end = Math.min(req.fileLength(), req.offset() + req.length());
     List<CompletableFuture<Fetched>> pages = new ArrayList<>();
     long pageSize = fetcher.pageSize();
@@ -78,6 +86,17 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
       }
     }
     new Reply(ctx, req, pages, end, started).send();
+  }
+
+  private void lease(ChannelHandlerContext ctx, ReadRequest req, PageFetcher.Target target, long started) {
+    if (!DataServerInitializer.isDomainSocket(ctx.channel())) {
+      end(ctx, req, StatusCode.FAILED_PRECONDITION, "short-circuit leases are granted over the domain socket only",
+          started);
+      return;
+    }
+    ctx.write(leases.grant(target, req).encode(ctx.alloc(), req.requestId()));
+    metrics.leases().increment();
+    end(ctx, req, StatusCode.OK, "", started);
   }
 
   private void end(ChannelHandlerContext ctx, ReadRequest req, StatusCode code, String message, long started) {

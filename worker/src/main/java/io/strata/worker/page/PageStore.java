@@ -86,6 +86,11 @@ public final class PageStore implements AutoCloseable {
     return (mem != null && mem.contains(id)) || onDisk(id);
   }
 
+  /** Where the page lies on SSD, pinned there until {@code untilNanos}; empty if no SSD tier holds it. */
+  public java.util.Optional<SsdTier.Pinned> pinOnDisk(PageId id, long untilNanos) {
+    return ssds.isEmpty() ? java.util.Optional.empty() : ssdOf(id).pin(id, untilNanos);
+  }
+
   /**
    * Reads a page from SSD (blocking), checksum verified, and promotes it to memory; null if SSD does
    * not hold it or the copy was corrupt (dropped and counted).

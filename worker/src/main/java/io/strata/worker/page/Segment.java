@@ -26,6 +26,9 @@ final class Segment {
   private volatile long size;
   private volatile boolean sealed;
   volatile long lastAccessNanos;
+  /** Leased to readers outside the process until then (System.nanoTime scale): the file must stay. */
+  volatile long pinnedUntilNanos;
+  volatile boolean leased;
 
   private Segment(long id, Path path, FileChannel channel, long size, boolean sealed, long now) {
     this.id = id;

@@ -32,7 +32,11 @@ import org.slf4j.LoggerFactory;
  * {@link KvStore}; {@link SegmentRecovery} rebuilds and checks it at start. Every read verifies the
  * page's crc32c; a page that fails is dropped (and counted) so the caller reads the UFS instead.
  *
- * <p>Thread-safe: reads run concurrently; writes, removals and evictions hold the tier's lock.
+ * <p>Short-circuit readers in other processes read segment files themselves under a lease
+ * ({@link #pin}): a pinned segment is not chosen for eviction, and a pinned segment that loses its
+ * last page keeps its file (and its share of the quota) until the pin expires.
+ *
+ * <p>Thread-safe: reads run concurrently; writes, removals, pins and evictions hold the tier's lock.
  */
 public final class SsdTier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SsdTier.class);
@@ -48,6 +52,8 @@ public final class SsdTier implements AutoCloseable {
   private final TierMetrics metrics;
   private final Map<PageId, PageLocation> locations = new ConcurrentHashMap<>();
   private final Map<Long, Segment> segments = new ConcurrentHashMap<>();
+  /** Segments forgotten by the index while pinned: deleted once their pin expires. */
+  private final List<Segment> retired = new ArrayList<>();
   private final AtomicLong used = new AtomicLong();
   private Segment active;
   private long nextSegmentId;
@@ -92,6 +98,42 @@ public final class SsdTier implements AutoCloseable {
 
   public Optional<PageLocation> locate(PageId id) {
     return Optional.ofNullable(locations.get(id));
+  }
+
+  /** Where a page lies, for a reader in another process; its segment file stays until the pin expires. */
+  public record Pinned(Path segment, PageLocation location) {}
+
+  /** Pins the page's segment until {@code untilNanos} (never shortening a pin); empty if the page is not here. */
+  public synchronized Optional<Pinned> pin(PageId id, long untilNanos) {
+    if (!retired.isEmpty()) {
+      deleteExpiredRetired();
+    }
+    PageLocation loc = locations.get(id);
+    Segment seg = loc == null ? null : segments.get(loc.segment());
+    if (seg == null) {
+      return Optional.empty();
+    }
+    if (!seg.leased || seg.pinnedUntilNanos - untilNanos < 0) {
+      seg.pinnedUntilNanos = untilNanos;
+      seg.leased = true;
+    }
+    return Optional.of(new Pinned(seg.path, loc));
+  }
+
+  private boolean pinned(Segment s, long now) {
+    return s.leased && s.pinnedUntilNanos - now > 0;
+  }
+
+  /** Deletes the retired segments whose pins have expired. */
+  private void deleteExpiredRetired() {
+    long now = nanoTime.getAsLong();
+    retired.removeIf(s -> {
+      if (pinned(s, now)) {
+        return false;
+      }
+      deleteFile(s);
+      return true;
+    });
   }
 
   /** The page's bytes, checksum verified; null if absent, evicted meanwhile, unreadable or corrupt. */
@@ -162,6 +204,7 @@ public final class SsdTier implements AutoCloseable {
     if (need > segmentSize) {
       return false;
     }
+    deleteExpiredRetired();
     while (used.get() + need > quota) {
       if (!evictColdest()) {
         return false;
@@ -198,7 +241,8 @@ public final class SsdTier implements AutoCloseable {
 
   /** Evicts the least recently read sealed segment; false if there is none. */
   private boolean evictColdest() throws IOException {
-    Segment victim = segments.values().stream().filter(s -> s != active && s.sealed())
+    long now = nanoTime.getAsLong();
+    Segment victim = segments.values().stream().filter(s -> s != active && s.sealed() && !pinned(s, now))
         .min(Comparator.comparingLong(s -> s.lastAccessNanos)).orElse(null);
     if (victim == null) {
       return false;
@@ -240,7 +284,7 @@ public final class SsdTier implements AutoCloseable {
     return hot;
   }
 
-  /** Forgets every page of a segment and deletes its file. */
+  /** Forgets every page of a segment and deletes its file, or retires it while it is pinned. */
   private void drop(Segment s) {
     if (segments.remove(s.id) == null) {
       return;
@@ -255,6 +299,14 @@ public final class SsdTier implements AutoCloseable {
     }
     batch.delete(KeyLayout.segmentKey(s.id));
     index.write(batch);
+    if (pinned(s, nanoTime.getAsLong())) {
+      retired.add(s);
+    } else {
+      deleteFile(s);
+    }
+  }
+
+  private void deleteFile(Segment s) {
     used.addAndGet(-s.size());
     try {
       s.delete();
@@ -311,6 +363,9 @@ public final class SsdTier implements AutoCloseable {
       seal(active);
       active = null;
     }
+    // Readers that opened a retired file keep it open; the others fall back to the socket.
+    retired.forEach(this::deleteFile);
+    retired.clear();
     segments.values().forEach(Segment::close);
     index.close();
   }

@@ -94,6 +94,12 @@ public final class PageFetcher {
     }
   }
 
+  /** Where page {@code index} lies on SSD, pinned there until {@code untilNanos}; empty if not on SSD. */
+  public java.util.Optional<io.strata.worker.page.SsdTier.Pinned> pinOnDisk(Target target, long index,
+      long untilNanos) {
+    return store.pinOnDisk(target.key().page(index), untilNanos);
+  }
+
   /** Bytes of this file version held in the store. */
   public long cachedBytes(Target target) {
     long pages = (target.fileLength() + pageSize - 1) / pageSize;

@@ -51,7 +51,9 @@ class ReadHandlerTest {
     ufs = TestFiles.ufsAt(root);
     PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     DataServerMetrics metrics = new DataServerMetrics(registry);
-    channel = new EmbeddedChannel(new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics)));
+    LeaseDesk leases = new LeaseDesk(fetcher, System::nanoTime);
+    channel = new EmbeddedChannel(new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases),
+        metrics));
     UfsManager.Resolved file = ufs.resolve(StrataPath.of("/f"));
     fingerprint = file.ufs().getStatus(file.ufsPath()).fingerprint();
   }
@@ -63,8 +65,12 @@ class ReadHandlerTest {
   }
 
   private Reply read(String path, long offset, long length) {
-    channel.writeInbound(new ReadRequest(5, path, fingerprint, data.length, offset, length)
-        .encode(ByteBufAllocator.DEFAULT));
+    return send(new ReadRequest(5, path, fingerprint, data.length, offset, length));
+  }
+
+  private Reply send(ReadRequest request) {
+    long offset = request.offset();
+    channel.writeInbound(request.encode(ByteBufAllocator.DEFAULT));
     channel.runPendingTasks();
     ByteBuf all = Unpooled.buffer();
     ByteBuf part;
@@ -125,6 +131,14 @@ class ReadHandlerTest {
     ByteBuf bad = Unpooled.buffer().writeInt(9).writeByte(42).writeLong(1);
     channel.writeInbound(bad);
     assertThat(channel.isActive()).isFalse();
+  }
+
+  @Test
+  void lease_overTcp_isRefusedAndTheConnectionStays() {
+    Reply r = send(new ReadRequest(5, "/f", fingerprint, data.length, 0, PAGE, true));
+    assertThat(r.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(r.message()).contains("domain socket");
+    assertThat(read("/f", 0, 10).bytes()).isEqualTo(Arrays.copyOf(data, 10));
   }
 
   @Test

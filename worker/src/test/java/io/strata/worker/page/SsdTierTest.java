@@ -139,6 +139,36 @@ class SsdTierTest {
   }
 
   @Test
+  void pinnedSegment_isNotEvicted_andOutlivesItsPagesUntilThePinExpires() throws IOException {
+    long quota = 3 * SEGMENT;
+    try (SsdTier tier = open(quota, 0, new MemoryKvStore())) {
+      for (int i = 0; i < 16; i++) {
+        write(tier, i);
+      }
+      SsdTier.Pinned pinned = tier.pin(id(3), clock.get() + 1_000_000).orElseThrow();
+      assertThat(pinned.location()).isEqualTo(tier.locate(id(3)).orElseThrow());
+      for (int i = 16; i < 16 * 6; i++) {
+        write(tier, i);
+        assertThat(tier.used()).isLessThanOrEqualTo(quota);
+      }
+      assertThat(tier.contains(id(3))).as("its segment was pinned, others were evicted").isTrue();
+      assertThat(tier.contains(id(20))).isFalse();
+
+      tier.remove(id(3));
+      for (int i = 0; i < 16; i++) {
+        tier.remove(id(i));
+      }
+      assertThat(Files.exists(pinned.segment())).as("a leased file stays while pinned").isTrue();
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+
+      clock.addAndGet(2_000_000);
+      write(tier, 1000);
+      assertThat(Files.exists(pinned.segment())).as("deleted once the pin expired").isFalse();
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+    }
+  }
+
+  @Test
   void readmission_keepsHotPagesOfAnEvictedSegment() throws IOException {
     try (SsdTier tier = open(3 * SEGMENT, 25, new MemoryKvStore())) {
       for (int i = 0; i < 16; i++) {

@@ -1,0 +1,179 @@
+package io.strata.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.strata.client.cluster.ClusterViewCache;
+import io.strata.client.data.DataClient;
+import io.strata.client.data.Endpoint;
+import io.strata.client.data.ShortCircuit;
+import io.strata.client.data.UfsFallback;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.net.HostPort;
+import io.strata.core.proto.WorkerInfo;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Where a read of a file goes: its owner on the ring; when the owner runs on this host, straight
+ * from its segment files ({@link ShortCircuit}) or else over its domain socket; else TCP; if the owner does not answer (unreachable, or silent for
+ * strata.user.read.timeout), the next workers on the ring; then, with strata.user.ufs.fallback.enabled,
+ * the under-storage itself. A failing worker also makes the client fetch a new cluster view, which
+ * soon leaves it out. Thread-safe.
+ */
+final class ReadPath implements AutoCloseable {
+  static final int ATTEMPTS = 3;
+
+  private final Configuration conf;
+  private final ClusterViewCache view;
+  private final DataClient data;
+  private final UfsFallback fallback;
+  private final ShortCircuit shortCircuit;
+
+  ReadPath(Configuration conf, ClusterViewCache view) {
+    this.conf = conf;
+    this.view = view;
+    this.data = new DataClient(() -> conf.get(UserKeys.READ_TIMEOUT));
+    this.fallback = new UfsFallback(() -> view.get().view());
+    this.shortCircuit = new ShortCircuit(data, PooledByteBufAllocator.DEFAULT, System::nanoTime);
+  }
+
+  /** Reads into {@code dst} from its writer index; short only at end of file. */
+  CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length) {
+    return attempt(file, offset, dst, length, 0, null);
+  }
+
+  private CompletableFuture<Integer> attempt(FileInfo file, long offset, ByteBuf dst, int length, int n,
+      StrataException last) {
+    List<WorkerInfo> candidates;
+    try {
+      candidates = view.owners(file.path(), ATTEMPTS);
+    } catch (StrataException e) {
+      candidates = List.of();
+      last = e;
+    }
+    if (n >= candidates.size()) {
+      return fallback(file, offset, dst, length, last);
+    }
+    int start = dst.writerIndex();
+    Endpoint worker = endpoint(candidates.get(n));
+    if (n == 0 && shortCircuitAllowed(worker)) {
+      dst.ensureWritable(length);
+      if (dst.nioBufferCount() == 1) {
+        int got = shortCircuit.read(worker, target(file), offset, dst.nioBuffer(start, length));
+        if (got >= 0) {
+          dst.writerIndex(start + got);
+          return CompletableFuture.completedFuture(got);
+        }
+      }
+    }
+    return data.readAsync(worker, target(file), offset, dst, length)
+        .handle((count, error) -> {
+          if (error == null) {
+            return CompletableFuture.completedFuture(count);
+          }
+          StrataException e = unwrap(error);
+          if (!workerFailed(e)) {
+            return CompletableFuture.<Integer>failedFuture(e);
+          }
+          dst.writerIndex(start);
+          view.invalidate();
+          return attempt(file, offset, dst, length, n + 1, e);
+        })
+        .thenCompose(f -> f);
+  }
+
+  private CompletableFuture<Integer> fallback(FileInfo file, long offset, ByteBuf dst, int length, StrataException last) {
+    if (!conf.get(UserKeys.UFS_FALLBACK)) {
+      return CompletableFuture.failedFuture(last != null ? last
+          : StrataException.unavailable("no worker can serve " + file.path(), null));
+    }
+    try {
+      dst.ensureWritable(length);
+      int n = fallback.read(file, offset, dst.nioBuffer(dst.writerIndex(), length));
+      dst.writerIndex(dst.writerIndex() + n);
+      return CompletableFuture.completedFuture(n);
+    } catch (StrataException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Blocking positioned read into an array, with the same failover. */
+  int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+    StrataException last = null;
+    for (int n = 0; n < ATTEMPTS; n++) {
+      List<WorkerInfo> candidates;
+      try {
+        candidates = view.owners(file.path(), ATTEMPTS);
+      } catch (StrataException e) {
+        last = e;
+        break;
+      }
+      if (n >= candidates.size()) {
+        break;
+      }
+      Endpoint worker = endpoint(candidates.get(n));
+      if (n == 0 && shortCircuitAllowed(worker)) {
+        int got = shortCircuit.read(worker, target(file), offset, ByteBuffer.wrap(dst, dstOffset, length));
+        if (got >= 0) {
+          return got;
+        }
+      }
+      try {
+        return data.read(worker, target(file), offset, dst, dstOffset, length);
+      } catch (StrataException e) {
+        if (!workerFailed(e)) {
+          throw e;
+        }
+        last = e;
+        view.invalidate();
+      }
+    }
+    if (!conf.get(UserKeys.UFS_FALLBACK)) {
+      throw last != null ? last : StrataException.unavailable("no worker can serve " + file.path(), null);
+    }
+    return fallback.read(file, offset, ByteBuffer.wrap(dst, dstOffset, length));
+  }
+
+  /** The domain socket when the worker runs here and its socket file is there; TCP otherwise. */
+  Endpoint endpoint(WorkerInfo w) {
+    String socket = w.getAddress().getDomainSocketPath();
+    HostPort tcp = new HostPort(w.getAddress().getHost(), w.getAddress().getDataPort());
+    if (!socket.isEmpty() && conf.get(UserKeys.DOMAIN_SOCKET) && io.strata.client.data.LocalHost.is(w.getAddress().getHost())
+        && Files.exists(Path.of(socket))) {
+      return new Endpoint(tcp, socket);
+    }
+    return Endpoint.tcp(tcp);
+  }
+
+  private boolean shortCircuitAllowed(Endpoint worker) {
+    return worker.isDomainSocket() && conf.get(UserKeys.SHORT_CIRCUIT);
+  }
+
+  private static DataClient.Target target(FileInfo file) {
+    return new DataClient.Target(file.path(), file.fingerprint(), file.length());
+  }
+
+  private static boolean workerFailed(StrataException e) {
+    return e.code() == StatusCode.UNAVAILABLE || e.code() == StatusCode.DEADLINE_EXCEEDED
+        || e.code() == StatusCode.INTERNAL;
+  }
+
+  private static StrataException unwrap(Throwable t) {
+    Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    return c instanceof StrataException s ? s : StrataException.internal(String.valueOf(c), c);
+  }
+
+  @Override
+  public void close() {
+    shortCircuit.close();
+    data.close();
+    fallback.close();
+  }
+}

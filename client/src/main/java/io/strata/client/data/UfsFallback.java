@@ -1,0 +1,58 @@
+package io.strata.client.data;
+
+import io.strata.client.FileInfo;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.ClusterView;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.core.ufs.MountTable;
+import io.strata.core.ufs.UfsFactory;
+import io.strata.core.ufs.UfsReader;
+import io.strata.core.ufs.UnderFileSystem;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the under-storage directly when no worker can serve a read (with
+ * strata.user.ufs.fallback.enabled). Like a worker, it checks after reading that the file is still
+ * the version the reader opened, so a fallback never mixes versions either. Thread-safe.
+ */
+public final class UfsFallback implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(UfsFallback.class);
+
+  private final Supplier<ClusterView> view;
+  private final Map<String, UnderFileSystem> open = new ConcurrentHashMap<>();
+
+  public UfsFallback(Supplier<ClusterView> view) {
+    this.view = view;
+  }
+
+  public int read(FileInfo file, long offset, ByteBuffer dst) {
+    ClusterView v = view.get();
+    MountTable.Resolution r = MountTable.fromProto(v.getMountsList(), v.getMountTableVersion())
+        .resolve(StrataPath.of(file.path()));
+    UnderFileSystem ufs = open.computeIfAbsent(r.mount().ufsUri(), UfsFactory::open);
+    LOG.debug("no worker could serve {}; reading the under-storage directly", file.path());
+    try (UfsReader reader = ufs.openReader(r.ufsPath())) {
+      int n = reader.readFully(offset, dst);
+      if (!reader.currentFingerprint().equals(file.fingerprint())) {
+        throw new StrataException(StatusCode.FAILED_PRECONDITION,
+            file.path() + " changed in the under-storage while being read; open it again");
+      }
+      return n;
+    } catch (IOException e) {
+      throw StrataException.unavailable("reading " + file.path() + " from the under-storage failed: " + e, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    open.values().forEach(UnderFileSystem::close);
+    open.clear();
+  }
+}
