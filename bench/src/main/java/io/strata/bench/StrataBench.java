@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
  * last line is one JSON object.
  */
 @Command(name = "strata bench", mixinStandardHelpOptions = true,
-    description = "Measure Strata end to end.", subcommands = {FailoverBench.class, ConfBench.class, CacheBench.class})
+    description = "Measure Strata end to end.", subcommands = {FailoverBench.class, ConfBench.class, CacheBench.class,
+        io.strata.bench.read.ReadBench.class})
 public final class StrataBench implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

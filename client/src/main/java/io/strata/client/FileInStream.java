@@ -15,10 +15,12 @@ import java.util.concurrent.CompletionException;
 /**
  * Reads one version of a file (the one its {@link FileInfo} names).
  *
- * <p>Sequential reading is served from read-ahead chunks: pooled direct buffers fetched in
- * parallel ahead of the position. The window of chunks in flight starts at one and doubles while
+ * <p>Sequential reading is served from read-ahead chunks fetched in parallel ahead of the
+ * position; a chunk holds the received network buffers themselves, so bytes are copied once, into
+ * the caller's array. The window of chunks in flight starts at one and doubles while
  * reads stay sequential, up to strata.user.read.ahead.max bytes; a jump elsewhere drops the chunks
- * and starts over. Positioned reads ({@link #positionedRead}) go straight into the caller's array,
+ * and starts over. Bytes a worker on this host lets the client read from its files are read
+ * straight into the caller's array instead (no read-ahead needed). Positioned reads ({@link #positionedRead}) go straight into the caller's array,
  * never move the stream, and are split into parallel requests when large.
  *
  * <p>If the file changes in the under-storage while it is read, reads fail with
@@ -27,12 +29,22 @@ import java.util.concurrent.CompletionException;
  */
 public final class FileInStream extends InputStream {
   static final int CHUNK = 1 << 20;
+  /** A chunk holds the socket's buffers as they came (see ReadCall); never merge them by copying. */
+  private static final int MAX_COMPONENTS = 4096;
 
   /** Where chunks and positioned reads come from. */
   interface Source {
     CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length);
 
     int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length);
+
+    /**
+     * Reads at once from this host (short-circuit) when the file's worker allows it; -1 when it
+     * does not, and the stream reads ahead over the network instead.
+     */
+    default int readLocal(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+      return -1;
+    }
   }
 
   /** A range of the file being fetched, or fetched, into a buffer of its own. */
@@ -110,6 +122,16 @@ public final class FileInStream extends InputStream {
     if (position >= file.length()) {
       return -1;
     }
+    if (!covered(position)) {
+      // Local bytes go straight into the caller's array: read-ahead would only add a copy.
+      int n = source.readLocal(file, position, b, off, (int) Math.min(len, file.length() - position));
+      if (n > 0) {
+        dropChunks();
+        position += n;
+        lastEnd = position;
+        return n;
+      }
+    }
     boolean sequential = position == lastEnd;
     if (!sequential || chunks.isEmpty() || !covered(position)) {
       restartAt(position, sequential);
@@ -156,7 +178,7 @@ public final class FileInStream extends InputStream {
   private void fill() {
     while (chunks.size() < window && nextFetch < file.length()) {
       int length = (int) Math.min(chunkSize, file.length() - nextFetch);
-      ByteBuf buf = allocator.directBuffer(length, length);
+      ByteBuf buf = allocator.compositeDirectBuffer(MAX_COMPONENTS);
       CompletableFuture<Integer> f;
       try {
         f = source.readAsync(file, nextFetch, buf, length);

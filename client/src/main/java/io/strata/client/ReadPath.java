@@ -1,6 +1,7 @@
 package io.strata.client;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.data.DataClient;
@@ -63,7 +64,8 @@ final class ReadPath implements AutoCloseable {
     }
     int start = dst.writerIndex();
     Endpoint worker = endpoint(candidates.get(n));
-    if (n == 0 && shortCircuitAllowed(worker)) {
+    // A composite destination gathers received buffers; it has no memory of its own to read into.
+    if (n == 0 && shortCircuitAllowed(worker) && !(dst instanceof CompositeByteBuf)) {
       dst.ensureWritable(length);
       if (dst.nioBufferCount() == 1) {
         int got = shortCircuit.read(worker, target(file), offset, dst.nioBuffer(start, length));
@@ -95,9 +97,10 @@ final class ReadPath implements AutoCloseable {
           : StrataException.unavailable("no worker can serve " + file.path(), null));
     }
     try {
-      dst.ensureWritable(length);
-      int n = fallback.read(file, offset, dst.nioBuffer(dst.writerIndex(), length));
-      dst.writerIndex(dst.writerIndex() + n);
+      // Rare: a copy keeps this right for every kind of destination buffer.
+      ByteBuffer bytes = ByteBuffer.allocate(length);
+      int n = fallback.read(file, offset, bytes);
+      dst.writeBytes(bytes.flip());
       return CompletableFuture.completedFuture(n);
     } catch (StrataException e) {
       return CompletableFuture.failedFuture(e);
@@ -139,6 +142,22 @@ final class ReadPath implements AutoCloseable {
       throw last != null ? last : StrataException.unavailable("no worker can serve " + file.path(), null);
     }
     return fallback.read(file, offset, ByteBuffer.wrap(dst, dstOffset, length));
+  }
+
+  /** Reads from the owner's segment files when it runs here and allows it; -1 otherwise. */
+  int readShortCircuit(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+    if (!conf.get(UserKeys.SHORT_CIRCUIT)) {
+      return -1;
+    }
+    List<WorkerInfo> owner;
+    try {
+      owner = view.owners(file.path(), 1);
+    } catch (StrataException e) {
+      return -1;
+    }
+    Endpoint worker = owner.isEmpty() ? null : endpoint(owner.get(0));
+    return worker == null || !worker.isDomainSocket() ? -1
+        : shortCircuit.read(worker, target(file), offset, ByteBuffer.wrap(dst, dstOffset, length));
   }
 
   /** The domain socket when the worker runs here and its socket file is there; TCP otherwise. */

@@ -135,6 +135,11 @@ final class StrataFileSystem implements FileSystem {
       public int read(FileInfo f, long offset, byte[] dst, int dstOffset, int length) {
         return route.read(f, offset, dst, dstOffset, length);
       }
+
+      @Override
+      public int readLocal(FileInfo f, long offset, byte[] dst, int dstOffset, int length) {
+        return route.readShortCircuit(f, offset, dst, dstOffset, length);
+      }
     }, io.netty.buffer.PooledByteBufAllocator.DEFAULT, conf.get(UserKeys.READ_AHEAD_MAX));
   }
 

@@ -1,9 +1,6 @@
 package io.strata.it;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.strata.bench.cluster.FreePorts;
 
 /**
  * Free loopback ports for servers whose address must be known before they start (Raft peers list
@@ -13,11 +10,6 @@ final class Ports {
   private Ports() {}
 
   static int free() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return FreePorts.next();
   }
 }

@@ -15,8 +15,6 @@ import io.strata.core.proto.MasterStatus;
 import io.strata.core.rpc.Channels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -280,11 +278,7 @@ public final class ForkedCluster implements AutoCloseable {
   }
 
   static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return FreePorts.next();
   }
 
   /** What to start. */

@@ -1,6 +1,7 @@
 package io.strata.client.data;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.ReadRequest;
@@ -31,7 +32,7 @@ final class ReadCall extends Call<Integer> {
     return new ReadCall(requestId, offset, length, dst, dstOffset, null);
   }
 
-  /** Appends to {@code dst} (from its writer index). */
+  /** Appends to {@code dst} (from its writer index); a composite takes the received buffers themselves. */
   static ReadCall intoBuffer(long requestId, long offset, ByteBuf dst, int length) {
     return new ReadCall(requestId, offset, length, null, 0, dst);
   }
@@ -57,6 +58,9 @@ final class ReadCall extends Call<Integer> {
     }
     if (array != null) {
       in.readBytes(array, arrayOffset + received, n);
+    } else if (buffer instanceof CompositeByteBuf composite) {
+      // Keep the bytes where the socket put them: no copy until the reader takes them.
+      composite.addComponent(true, in.readRetainedSlice(n));
     } else {
       buffer.writeBytes(in, n);
     }

@@ -46,7 +46,9 @@ public record ReadRequest(long requestId, String path, String fingerprint, long 
     if (frame.isReadable()) {
       throw new MalformedFrameException("trailing bytes after a request");
     }
-    if (fileLength < 0 || offset < 0 || length < 0 || length > Frames.MAX_READ_LENGTH) {
+    // A lease may name any span: the grant itself is bounded (LeaseGrant.MAX_PAGES).
+    long maxLength = type == Frames.LEASE ? Long.MAX_VALUE : Frames.MAX_READ_LENGTH;
+    if (fileLength < 0 || offset < 0 || length < 0 || length > maxLength) {
       throw new MalformedFrameException("READ out of bounds: file length " + fileLength + ", offset " + offset
           + ", length " + length);
     }

@@ -50,6 +50,40 @@ class FramesTest {
   }
 
   @Test
+  void lease_mayNameASpanLongerThanAnyRead_andItsGrantRoundTrips() {
+    ReadRequest lease = new ReadRequest(3, "/big", "f", 10L << 30, 0, 1L << 30, true);
+    ByteBuf wire = lease.encode(alloc);
+    assertThat(ReadRequest.decode(wire.skipBytes(4))).isEqualTo(lease);
+    wire.release();
+    ByteBuf read = new ReadRequest(3, "/big", "f", 10L << 30, 0, 1L << 30).encode(alloc);
+    assertThatThrownBy(() -> ReadRequest.decode(read.skipBytes(4))).hasMessageContaining("out of bounds");
+    read.release();
+
+    LeaseGrant grant = new LeaseGrant(30_000, 1 << 20, java.util.List.of("/ssd/seg-1", "/ssd/seg-2"),
+        java.util.List.of(new LeaseGrant.Page(0, 0, 36, 1 << 20, 7), new LeaseGrant.Page(5, 1, 1_048_648, 100, -3)));
+    ByteBuf frame = grant.encode(alloc, 9);
+    assertThat(frame.readInt()).isEqualTo(frame.readableBytes());
+    assertThat(frame.readByte()).isEqualTo(Frames.LEASED);
+    assertThat(frame.readLong()).isEqualTo(9);
+    assertThat(LeaseGrant.decode(frame)).isEqualTo(grant);
+    frame.release();
+  }
+
+  @Test
+  void leaseGrant_namingAMissingSegmentOrAnOversizedPage_isMalformed() {
+    LeaseGrant bad = new LeaseGrant(30_000, 4096, java.util.List.of("/s"),
+        java.util.List.of(new LeaseGrant.Page(0, 1, 0, 10, 0)));
+    ByteBuf frame = bad.encode(alloc, 1).skipBytes(4 + Frames.HEADER);
+    assertThatThrownBy(() -> LeaseGrant.decode(frame)).isInstanceOf(MalformedFrameException.class);
+    frame.release();
+    LeaseGrant big = new LeaseGrant(30_000, 4096, java.util.List.of("/s"),
+        java.util.List.of(new LeaseGrant.Page(0, 0, 0, 8192, 0)));
+    ByteBuf frame2 = big.encode(alloc, 1).skipBytes(4 + Frames.HEADER);
+    assertThatThrownBy(() -> LeaseGrant.decode(frame2)).hasMessageContaining("out of bounds");
+    frame2.release();
+  }
+
+  @Test
   void oversizedFrame_failsTheDecoder() {
     EmbeddedChannel ch = new EmbeddedChannel(Frames.requestFrameDecoder());
     ByteBuf huge = Unpooled.buffer().writeInt(Frames.MAX_REQUEST_FRAME * 2).writeBytes(new byte[64]);

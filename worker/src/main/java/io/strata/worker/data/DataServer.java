@@ -20,6 +20,7 @@ import java.util.List;
  * epoll where available. One pipeline ({@link DataServerInitializer}) serves both.
  */
 public final class DataServer implements AutoCloseable {
+  private static final int SEND_BUFFER = 4 << 20;
   private final NettyTransport transport;
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
@@ -58,6 +59,8 @@ public final class DataServer implements AutoCloseable {
         .group(boss, workers)
         .channel(transport.serverChannel(domainSocket))
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
+        // Room for a whole page in the kernel: fewer wake-ups per page on both sides.
+        .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER)
         .childHandler(initializer);
   }
 

@@ -1,0 +1,195 @@
+package io.strata.bench.read;
+
+import io.strata.bench.Json;
+import io.strata.bench.Stats;
+import io.strata.bench.cluster.ForkedCluster;
+import io.strata.client.FileSystem;
+import io.strata.core.conf.ConfType;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.conf.WorkerKeys;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code strata bench read}: warm reads through each transport — TCP, the worker's domain socket,
+ * short-circuit — beside a raw baseline measured in the same run: a plain socket copy over loopback
+ * TCP and over a domain socket, and a plain read of the same bytes from local files.
+ */
+@Command(name = "read", mixinStandardHelpOptions = true,
+    description = "Warm sequential and random read speed per transport, against raw sockets and files.")
+public final class ReadBench implements Callable<Integer> {
+  private static final int FILES = 4;
+  private static final int[] THREADS = {1, 4};
+
+  @Option(names = "--runs", defaultValue = "3", description = "Runs of every measurement.")
+  int runs;
+
+  @Option(names = "--dataset", defaultValue = "256MiB", description = "Bytes of the dataset (in " + FILES + " files).")
+  String dataset;
+
+  @Option(names = "--random-millis", defaultValue = "1500", description = "Length of each random-read measurement.")
+  long randomMillis;
+
+  @Option(names = "--read-ahead", description = "The clients' strata.user.read.ahead.max (default: the key's default).")
+  String readAhead;
+
+  @Option(names = "--json", description = "Print one JSON object on the last line.")
+  boolean json;
+
+  /** A Strata transport and the raw baseline it is measured against. */
+  private record Pair(String name, ReadTarget strata, ReadTarget raw) {}
+
+  @Override
+  public Integer call() throws Exception {
+    long bytes = ConfType.BYTES.parse(dataset);
+    long fileSize = bytes / FILES;
+    Path work = Files.createTempDirectory("strata-bench-read");
+    long mem = bytes + (64L << 20);
+    Map<String, Object> out = new LinkedHashMap<>();
+    try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work).domainSockets()
+        .ssd(((2 * bytes >> 20) + 128) + "MiB").property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
+        .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20))))
+        .start()) {
+      List<Path> files = dataset(cluster.ufsRoot(), fileSize);
+      List<String> paths = files.stream().map(p -> "/read/" + p.getFileName()).toList();
+      try (FileSystem tcp = client(cluster, false, false); FileSystem uds = client(cluster, true, false);
+          FileSystem sc = client(cluster, true, true);
+          RawSocketServer rawTcp = new RawSocketServer(false, files, null);
+          RawSocketServer rawUds = new RawSocketServer(true, files, work.resolve("raw.sock"))) {
+        List<Pair> pairs = List.of(
+            new Pair("tcp", new StrataTarget("tcp", tcp, paths), rawTcp),
+            new Pair("uds", new StrataTarget("uds", uds, paths), rawUds),
+            new Pair("shortcircuit", new StrataTarget("shortcircuit", sc, paths), new FileTarget(files)));
+        System.out.printf("warming %d MiB into the worker's memory and SSD, and every code path...%n", bytes >> 20);
+        Workloads.sequential(pairs.get(0).strata(), 1, FILES);
+        for (Pair p : pairs) {
+          for (ReadTarget t : List.of(p.strata(), p.raw())) {
+            for (int i = 0; i < 3; i++) {
+              Workloads.sequential(t, 4, FILES);
+              Workloads.random(t, 4, FILES, fileSize, 300);
+            }
+          }
+        }
+        for (Pair p : pairs) {
+          for (int threads : THREADS) {
+            out.putAll(sequential(p, threads));
+          }
+        }
+        for (Pair p : pairs) {
+          for (int threads : THREADS) {
+            out.putAll(random(p, threads, fileSize));
+          }
+        }
+      }
+    } finally {
+      deleteTree(work);
+    }
+    if (json) {
+      System.out.println(Json.object(out));
+    }
+    return 0;
+  }
+
+  private FileSystem client(ForkedCluster cluster, boolean domainSocket, boolean shortCircuit) {
+    Configuration conf = cluster.clientConf();
+    if (readAhead != null) {
+      conf.set(UserKeys.READ_AHEAD_MAX, readAhead);
+    }
+    conf.set(UserKeys.DOMAIN_SOCKET, String.valueOf(domainSocket));
+    conf.set(UserKeys.SHORT_CIRCUIT, String.valueOf(shortCircuit));
+    return FileSystem.create(conf);
+  }
+
+  private Map<String, Object> sequential(Pair p, int threads) throws Exception {
+    List<Double> ratios = new ArrayList<>();
+    List<Double> strata = new ArrayList<>();
+    List<Double> raw = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      double s = Workloads.sequential(p.strata(), threads, FILES);
+      double r = Workloads.sequential(p.raw(), threads, FILES);
+      strata.add(s);
+      raw.add(r);
+      ratios.add(s / r);
+    }
+    Stats ratio = Stats.of(ratios);
+    System.out.printf(Locale.ROOT, "%-12s seq 1MiB, %d thread(s): strata %5.0f MB/s, %s %5.0f MB/s (medians); "
+        + "ratio %s%n", p.name(), threads, Stats.of(strata).median(), p.raw().name(), Stats.of(raw).median(),
+        ratio.format("x"));
+    String key = p.name() + (threads == 4 ? "" : "_" + threads + "t");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put(key + "_vs_raw", ratio.median());
+    m.put(key + "_vs_raw_min", ratio.min());
+    m.put(key + "_vs_raw_max", ratio.max());
+    m.put(key + "_seq_mbs", Stats.of(strata).median());
+    m.put(key + "_raw_seq_mbs", Stats.of(raw).median());
+    return m;
+  }
+
+  private Map<String, Object> random(Pair p, int threads, long fileSize) throws Exception {
+    List<Double> p50 = new ArrayList<>();
+    List<Double> p99 = new ArrayList<>();
+    List<Double> ops = new ArrayList<>();
+    List<Double> rawP50 = new ArrayList<>();
+    List<Double> rawOps = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      Workloads.Random4k s = Workloads.random(p.strata(), threads, FILES, fileSize, randomMillis);
+      Workloads.Random4k r = Workloads.random(p.raw(), threads, FILES, fileSize, randomMillis);
+      p50.add(s.p50Ms());
+      p99.add(s.p99Ms());
+      ops.add(s.opsPerSecond());
+      rawP50.add(r.p50Ms());
+      rawOps.add(r.opsPerSecond());
+    }
+    System.out.printf(Locale.ROOT, "%-12s random 4KiB, %d thread(s): p50 %.3f ms, p99 %.3f ms, %.0f ops/s; "
+        + "%s p50 %.3f ms, %.0f ops/s (medians of %d runs)%n", p.name(), threads, Stats.of(p50).median(),
+        Stats.of(p99).median(), Stats.of(ops).median(), p.raw().name(), Stats.of(rawP50).median(),
+        Stats.of(rawOps).median(), runs);
+    String key = p.name() + (threads == 1 ? "" : "_" + threads + "t");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put(key + "_p50_4k_ms", Stats.of(p50).median());
+    m.put(key + "_p99_4k_ms", Stats.of(p99).median());
+    m.put(key + "_p99_4k_ms_max", Stats.of(p99).max());
+    m.put(key + "_ops_4k", Stats.of(ops).median());
+    m.put(key + "_raw_p50_4k_ms", Stats.of(rawP50).median());
+    m.put(key + "_raw_ops_4k", Stats.of(rawOps).median());
+    return m;
+  }
+
+  /** {@value #FILES} files of random bytes written straight into the UFS folder. */
+  private static List<Path> dataset(Path ufsRoot, long fileSize) throws IOException {
+    Path folder = Files.createDirectories(ufsRoot.resolve("read"));
+    byte[] block = new byte[1 << 20];
+    Random r = new Random(1);
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < FILES; i++) {
+      Path f = folder.resolve("f" + i);
+      try (var outStream = Files.newOutputStream(f)) {
+        for (long done = 0; done < fileSize; done += block.length) {
+          r.nextBytes(block);
+          outStream.write(block, 0, (int) Math.min(block.length, fileSize - done));
+        }
+      }
+      files.add(f);
+    }
+    return files;
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> s = Files.walk(root)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}
