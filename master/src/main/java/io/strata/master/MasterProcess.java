@@ -23,6 +23,9 @@ import io.strata.core.util.DaemonThreads;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.journal.MasterPeers;
 import io.strata.master.journal.MasterStateMachine;
+import io.strata.master.load.LoadControl;
+import io.strata.master.load.LoadScheduler;
+import io.strata.master.load.WorkerStubs;
 import io.strata.master.service.LeaderDuties;
 import io.strata.master.service.MasterServiceImpl;
 import io.strata.master.service.PeerAgreement;
@@ -60,6 +63,8 @@ public final class MasterProcess implements Service {
   private MasterJournal journal;
   private final WorkerLiveness liveness = new WorkerLiveness(System::nanoTime);
   private final PeerClients peerClients = new PeerClients();
+  private final WorkerStubs workerStubs = new WorkerStubs();
+  private LoadScheduler loads;
   private Quorum quorum;
   private volatile boolean joining;
   private final AtomicLong appliedConfVersion = new AtomicLong();
@@ -112,11 +117,15 @@ public final class MasterProcess implements Service {
     quorum = new Quorum(journal, peerClients, clock.millis());
     journal.start();
     String bindHost = conf.get(MasterKeys.BIND_HOST);
+    int virtualNodes = conf.get(CommonKeys.RING_VIRTUAL_NODES);
+    loads = new LoadScheduler(journal, workerStubs, virtualNodes, clock);
+    LoadControl loadControl = new LoadControl(journal, workerStubs, loads, virtualNodes, clock);
     rpcServer = GrpcServers.start(bindHost, conf.get(CommonKeys.MASTER_RPC_PORT), rpcExecutor,
-        List.of(new MasterServiceImpl(journal, liveness, quorum, clock)),
+        List.of(new MasterServiceImpl(journal, liveness, quorum, loadControl, clock)),
         new RpcMetricsInterceptor(registry, System::nanoTime), new AuditInterceptor(conf));
     Mount root = new Mount(StrataPath.ROOT, UfsFactory.normalize(conf.get(MasterKeys.ROOT_UFS)), false);
-    scheduler.scheduleWithFixedDelay(new LeaderDuties(journal, liveness, root, () -> conf.get(MasterKeys.WORKER_TIMEOUT), clock),
+    scheduler.scheduleWithFixedDelay(new LeaderDuties(journal, liveness, root, () -> conf.get(MasterKeys.WORKER_TIMEOUT), loads,
+        clock),
         0, DUTY_INTERVAL_MS, TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(this::checkMembership, 1, 1, TimeUnit.SECONDS);
     registerGauges();
@@ -194,6 +203,9 @@ public final class MasterProcess implements Service {
     }
     closed = true;
     scheduler.shutdownNow();
+    if (loads != null) {
+      loads.close();
+    }
     GrpcServers.stop(rpcServer);
     if (webServer != null) {
       webServer.close();
@@ -206,6 +218,7 @@ public final class MasterProcess implements Service {
       LOG.warn("closing the journal failed", e);
     }
     peerClients.close();
+    workerStubs.close();
     rpcExecutor.shutdownNow();
     webExecutor.shutdownNow();
     registry.close();

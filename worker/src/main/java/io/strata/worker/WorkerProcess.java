@@ -23,6 +23,7 @@ import io.strata.core.rpc.RpcMetricsInterceptor;
 import io.strata.core.util.DaemonThreads;
 import io.strata.worker.data.DataServer;
 import io.strata.worker.data.DataServerMetrics;
+import io.strata.worker.load.FileLoader;
 import io.strata.worker.master.MasterSync;
 import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
@@ -56,6 +57,7 @@ public final class WorkerProcess implements Service {
   private final EventLoopGroup eventLoops =
       transport.newGroup(Math.max(2, Runtime.getRuntime().availableProcessors()), DaemonThreads.factory("data-io"));
   private final ExecutorService ufsExecutor;
+  private final ExecutorService loadExecutor;
   private final ExecutorService rpcExecutor;
   private final ExecutorService webExecutor = Executors.newFixedThreadPool(2, DaemonThreads.factory("worker-web"));
   private final ScheduledExecutorService scheduler =
@@ -81,6 +83,7 @@ public final class WorkerProcess implements Service {
     this.ufsExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.DATA_READER_THREADS),
         DaemonThreads.factory("ufs-reader"));
     this.rpcExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.RPC_THREADS), DaemonThreads.factory("worker-rpc"));
+    this.loadExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.LOAD_THREADS), DaemonThreads.factory("loader"));
     long pageSize = conf.get(WorkerKeys.PAGE_SIZE);
     try {
       this.store = PageStore.create(conf, allocator, registry, System::nanoTime);
@@ -121,7 +124,8 @@ public final class WorkerProcess implements Service {
     }
     WriteSessions writes = new WriteSessions(ufs, metadata, store, conf.get(WorkerKeys.PAGE_SIZE), allocator);
     rpcServer = GrpcServers.start(bindHost, conf.get(WorkerKeys.RPC_PORT), rpcExecutor,
-        List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes)),
+        List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes,
+            new FileLoader(ufs, store, conf.get(WorkerKeys.PAGE_SIZE), allocator, loadExecutor, registry))),
         new RpcMetricsInterceptor(registry, System::nanoTime), new AuditInterceptor(conf));
     webServer = new WebServer(bindHost, conf.get(WorkerKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
     WorkerAddress address = WorkerAddress.newBuilder()
@@ -195,6 +199,7 @@ public final class WorkerProcess implements Service {
     eventLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     ufsExecutor.shutdownNow();
+    loadExecutor.shutdownNow();
     rpcExecutor.shutdownNow();
     webExecutor.shutdownNow();
     masterClient.close();

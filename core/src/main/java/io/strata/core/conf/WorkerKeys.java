@@ -74,6 +74,11 @@ public final class WorkerKeys {
       .description("Most file statuses and listings held in the worker's in-memory metadata cache.")
       .build();
 
+  public static final ConfKey<Integer> LOAD_THREADS = ConfKey.integer("strata.worker.load.threads")
+      .defaultValue("4").scope(Scope.WORKER).check(n -> n > 0, "must be positive")
+      .description("Files a worker loads at once for distributedLoad jobs (each read front to back from the UFS).")
+      .build();
+
   public static final ConfKey<Integer> DATA_READER_THREADS = ConfKey.integer("strata.worker.data.reader.threads")
       .defaultValue("32").scope(Scope.WORKER).check(n -> n > 0, "must be positive")
       .description("Threads that read missed pages from the UFS; cache hits never wait for them.")

@@ -64,4 +64,19 @@ final class Applier implements MasterCommand.Handler<ApplyResult> {
   public ApplyResult removeMount(RemoveMount c) {
     return state.mounts().remove(c.path());
   }
+
+  @Override
+  public ApplyResult submitLoad(MasterCommand.SubmitLoad c) {
+    return state.loads().submit(c.job());
+  }
+
+  @Override
+  public ApplyResult loadProgress(MasterCommand.LoadProgress c) {
+    return state.loads().progress(c.id(), c.counters(), c.cursor(), c.failures());
+  }
+
+  @Override
+  public ApplyResult finishLoad(MasterCommand.FinishLoad c) {
+    return state.loads().finish(c.id(), c.state(), c.message(), c.timeMs(), c.counters());
+  }
 }

@@ -2,6 +2,9 @@ package io.strata.master.journal;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.strata.core.proto.journal.DecommissionWorkerEntry;
+import io.strata.core.proto.journal.FinishLoadEntry;
+import io.strata.core.proto.journal.LoadProgressEntry;
+import io.strata.core.proto.journal.SubmitLoadEntry;
 import io.strata.core.proto.journal.JournalEntry;
 import io.strata.core.proto.journal.MountEntry;
 import io.strata.core.proto.journal.RecommissionWorkerEntry;
@@ -77,6 +80,27 @@ public final class CommandCodec {
       public JournalEntry.Builder removeMount(RemoveMount c) {
         return b.setUnmount(UnmountEntry.newBuilder().setPath(c.path()));
       }
+
+      @Override
+      public JournalEntry.Builder submitLoad(MasterCommand.SubmitLoad c) {
+        return b.setSubmitLoad(SubmitLoadEntry.newBuilder().setJob(c.job()));
+      }
+
+      @Override
+      public JournalEntry.Builder loadProgress(MasterCommand.LoadProgress c) {
+        return b.setLoadProgress(LoadProgressEntry.newBuilder().setId(c.id()).setCounters(c.counters())
+            .setCursor(c.cursor()).addAllFailures(c.failures()));
+      }
+
+      @Override
+      public JournalEntry.Builder finishLoad(MasterCommand.FinishLoad c) {
+        FinishLoadEntry.Builder f = FinishLoadEntry.newBuilder().setId(c.id()).setState(c.state())
+            .setMessage(c.message()).setTimeMs(c.timeMs());
+        if (c.counters() != null) {
+          f.setCounters(c.counters());
+        }
+        return b.setFinishLoad(f);
+      }
     });
     return b.build().toByteArray();
   }
@@ -95,6 +119,13 @@ public final class CommandCodec {
       case UNSET_CONF -> new UnsetConf(List.copyOf(e.getUnsetConf().getKeysList()));
       case MOUNT -> new AddMount(Mount.fromProto(e.getMount().getMount()), e.getMount().getReplace());
       case UNMOUNT -> new RemoveMount(e.getUnmount().getPath());
+      case SUBMIT_LOAD -> new MasterCommand.SubmitLoad(e.getSubmitLoad().getJob());
+      case LOAD_PROGRESS -> new MasterCommand.LoadProgress(e.getLoadProgress().getId(),
+          e.getLoadProgress().getCounters(), e.getLoadProgress().getCursor(),
+          List.copyOf(e.getLoadProgress().getFailuresList()));
+      case FINISH_LOAD -> new MasterCommand.FinishLoad(e.getFinishLoad().getId(), e.getFinishLoad().getState(),
+          e.getFinishLoad().getMessage(), e.getFinishLoad().getTimeMs(),
+          e.getFinishLoad().hasCounters() ? e.getFinishLoad().getCounters() : null);
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException("journal entry without a command");
     };
   }

@@ -1,5 +1,9 @@
 package io.strata.master.journal;
 
+import io.strata.core.proto.LoadCounters;
+import io.strata.core.proto.LoadFailure;
+import io.strata.core.proto.LoadJob;
+import io.strata.core.proto.LoadState;
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.ufs.Mount;
 import java.util.List;
@@ -35,6 +39,41 @@ public sealed interface MasterCommand {
     R addMount(AddMount c);
 
     R removeMount(RemoveMount c);
+
+    R submitLoad(SubmitLoad c);
+
+    R loadProgress(LoadProgress c);
+
+    R finishLoad(FinishLoad c);
+  }
+
+  /** A new distributedLoad job, as the leader built it (id included). */
+  record SubmitLoad(LoadJob job) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.submitLoad(this);
+    }
+  }
+
+  /** A checkpoint of a running job. */
+  record LoadProgress(long id, LoadCounters counters, String cursor, List<LoadFailure> failures)
+      implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.loadProgress(this);
+    }
+  }
+
+  /**
+   * The end of a job; {@code LOAD_STOPPED} is an operator's StopLoad. {@code counters}, when not
+   * null, replace the last checkpoint's (what a stopped job had done when it stopped).
+   */
+  record FinishLoad(long id, LoadState state, String message, long timeMs, LoadCounters counters)
+      implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.finishLoad(this);
+    }
   }
 
   record RegisterWorker(WorkerAddress address, long timeMs) implements MasterCommand {

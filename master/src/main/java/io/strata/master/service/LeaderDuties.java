@@ -7,6 +7,7 @@ import io.strata.core.status.StrataException;
 import io.strata.core.ufs.Mount;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
+import io.strata.master.load.LoadScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What only the leader does, checked on every tick: when it becomes leader, give every worker a
  * grace period and make the root mount match configuration; then mark workers that fell silent
- * LOST. Runs on one scheduler thread, so ticks never overlap.
+ * LOST, and keep a runner on every running load job (resuming those a previous leader ran). Runs on one scheduler thread, so ticks never overlap.
  */
 public final class LeaderDuties implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
@@ -27,16 +28,18 @@ public final class LeaderDuties implements Runnable {
   private final WorkerLiveness liveness;
   private final Mount rootMount;
   private final Supplier<Duration> workerTimeout;
+  private final LoadScheduler loads;
   private final Clock clock;
   private boolean leading;
   private boolean rootSettled;
 
   public LeaderDuties(MasterJournal journal, WorkerLiveness liveness, Mount rootMount, Supplier<Duration> workerTimeout,
-      Clock clock) {
+      LoadScheduler loads, Clock clock) {
     this.journal = journal;
     this.liveness = liveness;
     this.rootMount = rootMount;
     this.workerTimeout = workerTimeout;
+    this.loads = loads;
     this.clock = clock;
   }
 
@@ -54,6 +57,7 @@ public final class LeaderDuties implements Runnable {
   private void tick() {
     if (!journal.isLeaderReady()) {
       leading = false;
+      loads.follow();
       return;
     }
     if (!leading) {
@@ -67,6 +71,7 @@ public final class LeaderDuties implements Runnable {
       settleRoot();
     }
     markSilentWorkersLost();
+    loads.lead();
   }
 
   private void settleRoot() {

@@ -37,6 +37,13 @@ import io.strata.core.rpc.Rpc;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
+import io.strata.master.load.LoadControl;
+import io.strata.core.proto.GetLoadRequest;
+import io.strata.core.proto.ListLoadsRequest;
+import io.strata.core.proto.ListLoadsResponse;
+import io.strata.core.proto.LoadJob;
+import io.strata.core.proto.StopLoadRequest;
+import io.strata.core.proto.SubmitLoadRequest;
 import io.strata.master.state.Membership;
 import java.time.Clock;
 import java.util.List;
@@ -50,11 +57,14 @@ import java.util.Optional;
  */
 public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImplBase {
   private final MasterJournal journal;
+  private final LoadControl loads;
   private final WorkerLiveness liveness;
   private final Quorum quorum;
   private final Clock clock;
 
-  public MasterServiceImpl(MasterJournal journal, WorkerLiveness liveness, Quorum quorum, Clock clock) {
+  public MasterServiceImpl(MasterJournal journal, WorkerLiveness liveness, Quorum quorum, LoadControl loads,
+      Clock clock) {
+    this.loads = loads;
     this.journal = journal;
     this.liveness = liveness;
     this.quorum = quorum;
@@ -210,6 +220,38 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
     Rpc.unary(out, "removeMaster", () -> {
       quorum.remove(req.getAddress());
       return RemoveMasterResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void submitLoad(SubmitLoadRequest req, StreamObserver<LoadJob> out) {
+    Rpc.unary(out, "submitLoad", () -> {
+      journal.requireLeader();
+      return loads.submit(req);
+    });
+  }
+
+  @Override
+  public void getLoad(GetLoadRequest req, StreamObserver<LoadJob> out) {
+    Rpc.unary(out, "getLoad", () -> {
+      journal.requireLeader();
+      return loads.get(req);
+    });
+  }
+
+  @Override
+  public void stopLoad(StopLoadRequest req, StreamObserver<LoadJob> out) {
+    Rpc.unary(out, "stopLoad", () -> {
+      journal.requireLeader();
+      return loads.stop(req);
+    });
+  }
+
+  @Override
+  public void listLoads(ListLoadsRequest req, StreamObserver<ListLoadsResponse> out) {
+    Rpc.unary(out, "listLoads", () -> {
+      journal.requireLeader();
+      return loads.list();
     });
   }
 }

@@ -9,14 +9,15 @@ import java.util.TreeMap;
 import io.strata.core.ufs.Mount;
 
 /**
- * Everything the master group replicates: membership, mounts and configuration overrides (load
- * jobs join later). Small by design: no per-file state. Not thread-safe; the state machine
+ * Everything the master group replicates: membership, mounts, configuration overrides and load
+ * jobs. Small by design: no per-file state. Not thread-safe; the state machine
  * owns it and serializes access.
  */
 public final class ClusterState {
   private final Membership membership = new Membership();
   private final Mounts mounts = new Mounts();
   private final ConfOverrides conf = new ConfOverrides();
+  private final LoadJobs loads = new LoadJobs();
 
   public Membership membership() {
     return membership;
@@ -28,6 +29,10 @@ public final class ClusterState {
 
   public ConfOverrides conf() {
     return conf;
+  }
+
+  public LoadJobs loads() {
+    return loads;
   }
 
   public ClusterView view() {
@@ -45,7 +50,8 @@ public final class ClusterState {
         .addAllWorkers(membership.all())
         .setMembershipVersion(membership.version())
         .setMountTableVersion(mounts.version())
-        .setConfVersion(conf.version());
+        .setConfVersion(conf.version())
+        .addAllLoads(loads.all());
     mounts.all().forEach(m -> b.addMounts(m.toProto()));
     conf.values().forEach((k, v) -> b.addConf(ConfOverride.newBuilder().setKey(k).setValue(v)));
     return b.build();
@@ -57,6 +63,7 @@ public final class ClusterState {
     Map<String, String> overrides = new TreeMap<>();
     s.getConfList().forEach(o -> overrides.put(o.getKey(), o.getValue()));
     conf.restore(overrides, s.getConfVersion());
+    loads.restore(s.getLoadsList());
   }
 
   /** A digest of the whole state: equal on every master that applied the same log. */

@@ -98,4 +98,43 @@ class ApplierScenarioTest {
     apply(restored, new WorkerBack("h:5", 4));
     assertThat(restored.digest()).isNotEqualTo(s.digest());
   }
+
+  private static io.strata.core.proto.LoadJob loadJob(long id, String path) {
+    return io.strata.core.proto.LoadJob.newBuilder().setId(id).setPath(path).setSubmittedMs(id).build();
+  }
+
+  private static io.strata.core.proto.LoadCounters files(long n) {
+    return io.strata.core.proto.LoadCounters.newBuilder().setFiles(n).setBytes(n * 10).build();
+  }
+
+  @Test
+  void loadJobs_oneRunningPerPath_checkpoints_capFailures_andEndOnce_acrossASnapshot() throws Exception {
+    ClusterState s = new ClusterState();
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(10, "/a"))).ok()).isTrue();
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(11, "/a"))).message()).contains("job 10 is already loading /a");
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(10, "/b"))).code()).isEqualTo(StatusCode.ALREADY_EXISTS);
+    List<io.strata.core.proto.LoadFailure> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      many.add(io.strata.core.proto.LoadFailure.newBuilder().setPath("/a/f" + i).setReason("bad").build());
+    }
+    assertThat(apply(s, new MasterCommand.LoadProgress(10, files(500), "/a/f499", many)).ok()).isTrue();
+    io.strata.core.proto.LoadJob job = s.loads().get(10).orElseThrow();
+    assertThat(job.getCursor()).isEqualTo("/a/f499");
+    assertThat(job.getFailuresCount()).isEqualTo(io.strata.master.state.LoadJobs.MAX_FAILURES);
+
+    ClusterState restored = new ClusterState();
+    restored.restore(s.snapshot());
+    assertThat(restored.digest()).isEqualTo(s.digest());
+    assertThat(restored.loads().runningJobs()).extracting(io.strata.core.proto.LoadJob::getId).containsExactly(10L);
+
+    assertThat(apply(s, new MasterCommand.FinishLoad(10, io.strata.core.proto.LoadState.LOAD_STOPPED, "stopped", 900,
+        files(600))).ok()).isTrue();
+    assertThat(s.loads().get(10).orElseThrow().getCounters().getFiles()).isEqualTo(600);
+    assertThat(apply(s, new MasterCommand.FinishLoad(10, io.strata.core.proto.LoadState.LOAD_SUCCEEDED, "", 901, null))
+        .code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(apply(s, new MasterCommand.LoadProgress(10, files(700), "/a/z", List.of())).ok()).isFalse();
+    assertThat(s.loads().runningJobs()).isEmpty();
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(12, "/a"))).ok()).as("a path may be loaded again").isTrue();
+    assertThat(s.loads().latest("/a").orElseThrow().getId()).isEqualTo(12);
+  }
 }

@@ -24,7 +24,8 @@ public final class FsCommand implements Runnable {
         .addSubcommand(new CopyToLocalCommand(ctx))
         .addSubcommand(new CountCommand(ctx))
         .addSubcommand(new DuCommand(ctx))
-        .addSubcommand(new FreeCommand(ctx));
+        .addSubcommand(new FreeCommand(ctx))
+        .addSubcommand(new DistributedLoadCommand(ctx));
   }
 
   @Override

@@ -12,6 +12,8 @@ import io.strata.core.proto.GetStatusResponse;
 import io.strata.core.proto.InvalidateMetadataRequest;
 import io.strata.core.proto.InvalidateMetadataResponse;
 import io.strata.core.proto.ListStatusRequest;
+import io.strata.core.proto.LoadFilesRequest;
+import io.strata.core.proto.LoadFilesResponse;
 import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.MkdirRequest;
 import io.strata.core.proto.MkdirResponse;
@@ -23,6 +25,7 @@ import io.strata.core.proto.WriteResponse;
 import io.strata.core.rpc.Rpc;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.worker.load.FileLoader;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.PageId;
 import io.strata.worker.read.PageFetcher;
@@ -40,12 +43,27 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
   private final MetadataService metadata;
   private final PageFetcher fetcher;
   private final WriteSessions writes;
+  private final FileLoader loader;
 
-  public WorkerServiceImpl(UfsManager ufs, MetadataService metadata, PageFetcher fetcher, WriteSessions writes) {
+  public WorkerServiceImpl(UfsManager ufs, MetadataService metadata, PageFetcher fetcher, WriteSessions writes,
+      FileLoader loader) {
     this.ufs = ufs;
     this.metadata = metadata;
     this.fetcher = fetcher;
     this.writes = writes;
+    this.loader = loader;
+  }
+
+  @Override
+  public void loadFiles(LoadFilesRequest req, StreamObserver<LoadFilesResponse> out) {
+    loader.load(req).whenComplete((response, error) -> {
+      if (error != null) {
+        Rpc.fail(out, "loadFiles", error instanceof RuntimeException re ? re : new RuntimeException(error));
+      } else {
+        out.onNext(response);
+        out.onCompleted();
+      }
+    });
   }
 
   @Override

@@ -1,0 +1,89 @@
+package io.strata.master.load;
+
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.GetLoadRequest;
+import io.strata.core.proto.ListLoadsResponse;
+import io.strata.core.proto.LoadJob;
+import io.strata.core.proto.LoadOptions;
+import io.strata.core.proto.LoadState;
+import io.strata.core.proto.StopLoadRequest;
+import io.strata.core.proto.SubmitLoadRequest;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.master.journal.MasterCommand;
+import io.strata.master.journal.MasterJournal;
+import io.strata.master.state.LoadStates;
+import java.time.Clock;
+import java.util.Optional;
+
+/** What the master's load RPCs do, on the leader: check, submit, report, stop. */
+public final class LoadControl {
+  static final int DEFAULT_BATCH = 100;
+
+  private final MasterJournal journal;
+  private final WorkerStubs stubs;
+  private final LoadScheduler scheduler;
+  private final Rings rings;
+  private final Clock clock;
+
+  public LoadControl(MasterJournal journal, WorkerStubs stubs, LoadScheduler scheduler, int virtualNodes,
+      Clock clock) {
+    this.journal = journal;
+    this.stubs = stubs;
+    this.scheduler = scheduler;
+    this.rings = new Rings(journal, virtualNodes);
+    this.clock = clock;
+  }
+
+  public LoadJob submit(SubmitLoadRequest req) {
+    String path = StrataPath.of(req.getPath()).toString();
+    LoadOptions o = req.getOptions();
+    if (o.getReplication() < 0 || o.getBatchSize() < 0 || o.getBandwidthBytes() < 0) {
+      throw StrataException.invalidArgument("replication, batch size and bandwidth must not be negative");
+    }
+    FileStatus status = stubs.status(rings.owner(path), path);
+    if (!status.getDirectory()) {
+      throw new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is a file; distributedLoad loads a folder");
+    }
+    LoadOptions options = o.toBuilder().setReplication(Math.max(1, o.getReplication()))
+        .setBatchSize(o.getBatchSize() == 0 ? DEFAULT_BATCH : o.getBatchSize()).build();
+    long id = Math.max(clock.millis(), journal.stateMachine().read(s -> s.loads().lastId()) + 1);
+    LoadJob job = LoadJob.newBuilder().setId(id).setPath(path).setOptions(options).setState(LoadState.LOAD_RUNNING)
+        .setSubmittedMs(clock.millis()).build();
+    journal.submit(new MasterCommand.SubmitLoad(job)).orThrow();
+    scheduler.lead();
+    return job;
+  }
+
+  public LoadJob get(GetLoadRequest req) {
+    LoadJob job = find(req.getId(), req.getPath());
+    Optional<io.strata.core.proto.LoadCounters> live = scheduler.live(job.getId());
+    return live.map(c -> job.toBuilder().setCounters(c).build()).orElse(job);
+  }
+
+  public LoadJob stop(StopLoadRequest req) {
+    LoadJob job = find(req.getId(), req.getPath());
+    if (job.getState() != LoadState.LOAD_RUNNING) {
+      throw new StrataException(StatusCode.FAILED_PRECONDITION, "load job " + job.getId() + " of " + job.getPath()
+          + " is not running (" + LoadStates.name(job.getState()) + ")");
+    }
+    journal.submit(new MasterCommand.FinishLoad(job.getId(), LoadState.LOAD_STOPPED, "stopped by an operator",
+        clock.millis(), scheduler.live(job.getId()).orElse(null))).orThrow();
+    return get(GetLoadRequest.newBuilder().setId(job.getId()).build());
+  }
+
+  public ListLoadsResponse list() {
+    return ListLoadsResponse.newBuilder().addAllJobs(journal.stateMachine().read(s -> s.loads().all())).build();
+  }
+
+  private LoadJob find(long id, String path) {
+    if (id != 0) {
+      return journal.stateMachine().read(s -> s.loads().get(id))
+          .orElseThrow(() -> new StrataException(StatusCode.NOT_FOUND, "no load job " + id));
+    }
+    String p = StrataPath.of(path).toString();
+    return journal.stateMachine().read(s -> s.loads().latest(p))
+        .orElseThrow(() -> new StrataException(StatusCode.NOT_FOUND, "no load job for " + p));
+  }
+}

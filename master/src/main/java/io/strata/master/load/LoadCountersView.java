@@ -1,0 +1,21 @@
+package io.strata.master.load;
+
+import io.strata.core.proto.LoadCounters;
+import java.util.Locale;
+
+/** How a job's counters read in its final message. */
+record LoadCountersView(LoadCounters c) {
+  long failed() {
+    return c.getFilesFailed();
+  }
+
+  String summary(String path) {
+    if (c.getFiles() == 0) {
+      return "no files under " + path + ": nothing to load";
+    }
+    String loaded = String.format(Locale.ROOT, "%d files, %d bytes (%d read from the under-storage)", c.getFiles(),
+        c.getBytes(), c.getBytesLoaded());
+    return c.getFilesFailed() == 0 ? "loaded " + loaded : c.getFilesFailed() + " of " + c.getFiles()
+        + " files failed; done " + loaded;
+  }
+}

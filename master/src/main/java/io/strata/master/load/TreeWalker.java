@@ -1,0 +1,73 @@
+package io.strata.master.load;
+
+import io.strata.core.proto.FileStatus;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.function.Function;
+
+/**
+ * The files under a folder, depth first, children in name order, streamed: at most one page of
+ * listing per open folder is in memory. Resuming after {@code cursor} skips every file up to and
+ * including it in that order (and the folders that hold only such files) without listing them.
+ */
+final class TreeWalker implements Iterator<FileStatus> {
+  private final Function<String, Iterator<FileStatus>> lister;
+  private final String cursor;
+  private final Deque<Iterator<FileStatus>> stack = new ArrayDeque<>();
+  private FileStatus next;
+
+  TreeWalker(Function<String, Iterator<FileStatus>> lister, String root, String cursor) {
+    this.lister = lister;
+    this.cursor = cursor;
+    stack.push(lister.apply(root));
+  }
+
+  @Override
+  public boolean hasNext() {
+    while (next == null && !stack.isEmpty()) {
+      Iterator<FileStatus> top = stack.peek();
+      if (!top.hasNext()) {
+        stack.pop();
+        continue;
+      }
+      FileStatus s = top.next();
+      if (s.getDirectory()) {
+        if (cursor.isEmpty() || cursor.startsWith(s.getPath() + "/") || PathOrder.compare(s.getPath(), cursor) > 0) {
+          stack.push(lister.apply(s.getPath()));
+        }
+      } else if (cursor.isEmpty() || PathOrder.compare(s.getPath(), cursor) > 0) {
+        next = s;
+      }
+    }
+    return next != null;
+  }
+
+  @Override
+  public FileStatus next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    FileStatus s = next;
+    next = null;
+    return s;
+  }
+
+  /** Depth-first order of paths: component by component, a folder before what it holds. */
+  static final class PathOrder {
+    private PathOrder() {}
+
+    static int compare(String a, String b) {
+      String[] x = a.split("/");
+      String[] y = b.split("/");
+      for (int i = 0; i < Math.min(x.length, y.length); i++) {
+        int c = x[i].compareTo(y[i]);
+        if (c != 0) {
+          return c;
+        }
+      }
+      return Integer.compare(x.length, y.length);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.strata.master.load;
+
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.strata.core.net.HostPort;
+import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.GetStatusRequest;
+import io.strata.core.proto.ListStatusRequest;
+import io.strata.core.proto.ListStatusResponse;
+import io.strata.core.proto.LoadFilesRequest;
+import io.strata.core.proto.LoadFilesResponse;
+import io.strata.core.proto.WorkerInfo;
+import io.strata.core.proto.WorkerServiceGrpc;
+import io.strata.core.rpc.Channels;
+import io.strata.core.rpc.GrpcErrors;
+import io.strata.core.status.StrataException;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/** gRPC channels from the leader to workers, for what load jobs ask of them. Thread-safe. */
+public final class WorkerStubs implements AutoCloseable {
+  private static final long METADATA_TIMEOUT_MS = 30_000;
+  private static final long LOAD_TIMEOUT_MS = 30 * 60_000;
+
+  private final Map<HostPort, ManagedChannel> channels = new ConcurrentHashMap<>();
+
+  private ManagedChannel channel(WorkerInfo w) {
+    return channels.computeIfAbsent(new HostPort(w.getAddress().getHost(), w.getAddress().getRpcPort()),
+        Channels::open);
+  }
+
+  public FileStatus status(WorkerInfo w, String path) {
+    try {
+      return WorkerServiceGrpc.newBlockingStub(channel(w)).withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .getStatus(GetStatusRequest.newBuilder().setPath(path).build()).getStatus();
+    } catch (StatusRuntimeException e) {
+      throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
+    }
+  }
+
+  /** The children of a directory, as the worker streams them (sorted by name). */
+  public Iterator<FileStatus> list(WorkerInfo w, String path) {
+    Iterator<ListStatusResponse> pages;
+    try {
+      pages = WorkerServiceGrpc.newBlockingStub(channel(w)).withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .listStatus(ListStatusRequest.newBuilder().setPath(path).build());
+    } catch (StatusRuntimeException e) {
+      throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
+    }
+    return new Iterator<>() {
+      private Iterator<FileStatus> page = Collections.emptyIterator();
+
+      @Override
+      public boolean hasNext() {
+        try {
+          while (!page.hasNext() && pages.hasNext()) {
+            page = pages.next().getChildrenList().iterator();
+          }
+        } catch (StatusRuntimeException e) {
+          throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
+        }
+        return page.hasNext();
+      }
+
+      @Override
+      public FileStatus next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        return page.next();
+      }
+    };
+  }
+
+  public CompletableFuture<LoadFilesResponse> load(WorkerInfo w, LoadFilesRequest req) {
+    CompletableFuture<LoadFilesResponse> f = new CompletableFuture<>();
+    WorkerServiceGrpc.newStub(channel(w)).withDeadlineAfter(LOAD_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+        .loadFiles(req, new io.grpc.stub.StreamObserver<>() {
+          @Override
+          public void onNext(LoadFilesResponse value) {
+            f.complete(value);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            f.completeExceptionally(t instanceof StatusRuntimeException e ? GrpcErrors.fromGrpc(e, "worker " + w.getId())
+                : StrataException.unavailable("worker " + w.getId() + ": " + t, t));
+          }
+
+          @Override
+          public void onCompleted() {
+            f.completeExceptionally(StrataException.internal("worker " + w.getId() + " sent no answer", null));
+          }
+        });
+    return f;
+  }
+
+  @Override
+  public void close() {
+    channels.values().forEach(Channels::close);
+    channels.clear();
+  }
+}
