@@ -83,6 +83,32 @@ class DistributedLoadTest {
   }
 
   @Test
+  void replicationAndVerify_loadEveryFileOntoTwoWorkers() throws Exception {
+    Random r = new Random(5);
+    long bytes = 0;
+    for (int i = 0; i < 30; i++) {
+      byte[] data = new byte[1 + r.nextInt(100_000)];
+      r.nextBytes(data);
+      Path f = cluster.ufsRoot().resolve("replicated/f" + i);
+      Files.createDirectories(f.getParent());
+      Files.write(f, data);
+      bytes += data.length;
+    }
+    double loadedBefore = 0;
+    for (WorkerProcess w : cluster.workers()) {
+      loadedBefore += w.registry().get(WorkerMetrics.LOAD_BYTES).counter().count();
+    }
+    ShellRunner.Run run = shell.run("fs", "distributedLoad", "/replicated", "--replication", "2", "--verify", "--json");
+    assertThat(run.code()).as(run.out() + run.err()).isZero();
+    assertThat(run.out()).contains("\"files\":30", "\"bytes\":" + 2 * bytes, "\"bytes_loaded\":" + 2 * bytes);
+    double loaded = -loadedBefore;
+    for (WorkerProcess w : cluster.workers()) {
+      loaded += w.registry().get(WorkerMetrics.LOAD_BYTES).counter().count();
+    }
+    assertThat(loaded).as("two copies of every byte went into caches").isEqualTo(2.0 * bytes);
+  }
+
+  @Test
   void badInputs_getClearMessages() {
     ShellRunner.Run missing = shell.run("fs", "distributedLoad", "/nope");
     assertThat(missing.code()).isEqualTo(1);

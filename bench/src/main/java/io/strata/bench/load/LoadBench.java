@@ -1,0 +1,184 @@
+package io.strata.bench.load;
+
+import io.strata.bench.Json;
+import io.strata.bench.Stats;
+import io.strata.bench.cluster.ForkedCluster;
+import io.strata.client.FileSystem;
+import io.strata.core.conf.ConfType;
+import io.strata.core.conf.WorkerKeys;
+import io.strata.core.proto.GetLoadRequest;
+import io.strata.core.proto.LoadJob;
+import io.strata.core.proto.LoadOptions;
+import io.strata.core.proto.LoadState;
+import io.strata.core.proto.SubmitLoadRequest;
+import io.strata.core.rpc.MasterClient;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code strata bench load}: distributedLoad throughput against the physical limit of the same
+ * work, both cold (page cache dropped first): a plain parallel copy of the same files from the UFS
+ * folder onto the cache folder's file system. Also the host write amplification of the load: bytes
+ * the worker process wrote (segments, index, logs) over bytes loaded.
+ */
+@Command(name = "load", mixinStandardHelpOptions = true,
+    description = "distributedLoad throughput against a plain parallel copy, cold; write amplification.")
+public final class LoadBench implements Callable<Integer> {
+  @Option(names = "--runs", defaultValue = "3", description = "Runs of each measurement.")
+  int runs;
+
+  @Option(names = "--dataset", defaultValue = "1GiB", description = "Bytes of the dataset.")
+  String dataset;
+
+  @Option(names = "--files", defaultValue = "64", description = "Files the dataset is split into.")
+  int files;
+
+  @Option(names = "--copy-threads", defaultValue = "4", description = "Parallel copies of the raw baseline.")
+  int copyThreads;
+
+  @Option(names = "--json", description = "Print one JSON object on the last line.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    long bytes = ConfType.BYTES.parse(dataset);
+    long fileSize = bytes / files;
+    Path work = Files.createTempDirectory("strata-bench-load");
+    Map<String, Object> out = new LinkedHashMap<>();
+    boolean cold = PageCache.canDrop();
+    if (!cold) {
+      System.out.println("cannot drop the page cache (needs root): figures are warm, not cold");
+    }
+    try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work)
+        .ssd((bytes * 3 / 2 >> 20) + 256 + "MiB").property(WorkerKeys.MEM_SIZE, "64MiB")
+        .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m")).start();
+        FileSystem fs = FileSystem.create(cluster.clientConf());
+        MasterClient master = new MasterClient(cluster.clientConf())) {
+      List<Path> sources = dataset(cluster.ufsRoot().resolve("load"), files, fileSize);
+      List<Double> ratios = new ArrayList<>();
+      List<Double> loadRates = new ArrayList<>();
+      List<Double> rawRates = new ArrayList<>();
+      List<Double> wafs = new ArrayList<>();
+      System.out.println("warm-up: one untimed copy and load...");
+      copyAll(sources, work.resolve("raw-copy"));
+      load(master);
+      for (int run = 0; run < runs; run++) {
+        PageCache.drop(cold);
+        double raw = copyAll(sources, work.resolve("raw-copy"));
+        fs.free("/load");
+        PageCache.drop(cold);
+        long pid = cluster.worker(0).pid();
+        long written = ProcIo.writeBytes(pid);
+        LoadJob job = load(master);
+        double wrote = ProcIo.writeBytes(pid) - written;
+        double seconds = (job.getFinishedMs() - job.getSubmittedMs()) / 1000.0;
+        double rate = job.getCounters().getBytesLoaded() / seconds / 1e6;
+        double waf = wrote / job.getCounters().getBytesLoaded();
+        ratios.add(rate / raw);
+        loadRates.add(rate);
+        rawRates.add(raw);
+        wafs.add(waf);
+        System.out.printf(Locale.ROOT, "run %d: load %.0f MB/s (%d files, %.2f s), raw copy %.0f MB/s, ratio %.3f, "
+            + "WAF %.4f%n", run + 1, rate, job.getCounters().getFiles(), seconds, raw, rate / raw, waf);
+      }
+      Stats r = Stats.of(ratios);
+      System.out.println("load vs raw copy: " + r.format("x"));
+      out.put("load_vs_raw", r.median());
+      out.put("load_vs_raw_min", r.min());
+      out.put("load_vs_raw_max", r.max());
+      out.put("load_mbs", Stats.of(loadRates).median());
+      out.put("raw_copy_mbs", Stats.of(rawRates).median());
+      out.put("waf", Stats.of(wafs).median());
+      out.put("waf_max", Stats.of(wafs).max());
+      out.put("files", files);
+      out.put("bytes", fileSize * files);
+      out.put("cold", cold);
+    } finally {
+      deleteTree(work);
+    }
+    if (json) {
+      System.out.println(Json.object(out));
+    }
+    return 0;
+  }
+
+  private static LoadJob load(MasterClient master) throws InterruptedException {
+    LoadJob job = master.call("submitLoad", s -> s.submitLoad(SubmitLoadRequest.newBuilder().setPath("/load")
+        .setOptions(LoadOptions.newBuilder().setBatchSize(4)).build()));
+    while (job.getState() == LoadState.LOAD_RUNNING) {
+      Thread.sleep(50);
+      long id = job.getId();
+      job = master.call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setId(id).build()));
+    }
+    if (job.getState() != LoadState.LOAD_SUCCEEDED) {
+      throw new IllegalStateException("the load did not succeed: " + job.getMessage());
+    }
+    return job;
+  }
+
+  /** Copies every file into {@code target} with several threads; MB/s. The copies are deleted after. */
+  private double copyAll(List<Path> sources, Path target) throws Exception {
+    Files.createDirectories(target);
+    ExecutorService pool = Executors.newFixedThreadPool(copyThreads);
+    long bytes = 0;
+    long start = System.nanoTime();
+    try {
+      List<Future<Long>> copies = new ArrayList<>();
+      for (Path p : sources) {
+        copies.add(pool.submit(() -> {
+          Files.copy(p, target.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+          return Files.size(p);
+        }));
+      }
+      for (Future<Long> f : copies) {
+        bytes += f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    double rate = bytes / ((System.nanoTime() - start) / 1e9) / 1e6;
+    deleteTree(target);
+    return rate;
+  }
+
+  private static List<Path> dataset(Path folder, int files, long fileSize) throws IOException {
+    Files.createDirectories(folder);
+    byte[] block = new byte[1 << 20];
+    Random r = new Random(2);
+    List<Path> out = new ArrayList<>();
+    for (int i = 0; i < files; i++) {
+      Path f = folder.resolve(String.format("f%04d", i));
+      try (OutputStream o = Files.newOutputStream(f)) {
+        for (long done = 0; done < fileSize; done += block.length) {
+          r.nextBytes(block);
+          o.write(block, 0, (int) Math.min(block.length, fileSize - done));
+        }
+      }
+      out.add(f);
+    }
+    return out;
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> s = Files.walk(root)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}
