@@ -129,6 +129,8 @@ public final class MasterProcess implements Service {
         0, DUTY_INTERVAL_MS, TimeUnit.MILLISECONDS);
     scheduler.scheduleWithFixedDelay(this::checkMembership, 1, 1, TimeUnit.SECONDS);
     registerGauges();
+    Gauge.builder(MasterMetrics.LOAD_OPEN_FILES, loads, LoadScheduler::openFiles)
+        .description("Files load jobs have handed to workers and not yet seen finish").register(registry);
     webServer = new WebServer(bindHost, conf.get(MasterKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
   }
 

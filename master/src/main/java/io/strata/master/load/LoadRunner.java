@@ -90,6 +90,7 @@ final class LoadRunner implements Runnable {
   private String checkpointedCursor;
   private boolean workerTrouble;
   private int repairs;
+  private volatile int openCount;
   private long repairLoaded;
 
   LoadRunner(LoadJob job, MasterJournal journal, WorkerStubs stubs, Rings rings, Clock clock) {
@@ -115,6 +116,11 @@ final class LoadRunner implements Runnable {
 
   boolean done() {
     return done;
+  }
+
+  /** Files handed out and not finished yet. */
+  int openFiles() {
+    return openCount;
   }
 
   /** Done so far, and what the walk found: files done before this run count as found too. */
@@ -164,6 +170,7 @@ final class LoadRunner implements Runnable {
           admit(walker.next());
         }
       }
+      openCount = open.size();
       requeueDueRetries();
       dispatch(walked || open.size() >= window);
       drainEvents();

@@ -48,6 +48,11 @@ public final class LoadScheduler implements AutoCloseable {
     runners.clear();
   }
 
+  /** Files handed out by every running job and not finished yet. */
+  public synchronized int openFiles() {
+    return runners.values().stream().mapToInt(LoadRunner::openFiles).sum();
+  }
+
   /** A running job's figures including files done beyond its last checkpoint. */
   public synchronized Optional<LoadCounters> live(long id) {
     LoadRunner r = runners.get(id);
