@@ -83,6 +83,21 @@ class LiveConfigTest {
   }
 
   @Test
+  void loadThrottle_changesOnEveryRunningWorker() throws Exception {
+    String throttle = "strata_worker_load_throttle_bytes{process=\"worker\"}";
+    assertThat(shell.run("conf", "updateConf", "strata.worker.load.bandwidth=8MiB").code()).isZero();
+    awaitWorkersApplied(clusterConf().getVersion());
+    for (int j = 0; j < 2; j++) {
+      assertThat(Scrape.value(cluster.workerWebPort(j), throttle)).isEqualTo(8 << 20);
+    }
+    assertThat(shell.run("conf", "unset", "strata.worker.load.bandwidth").code()).isZero();
+    awaitWorkersApplied(clusterConf().getVersion());
+    for (int j = 0; j < 2; j++) {
+      assertThat(Scrape.value(cluster.workerWebPort(j), throttle)).isZero();
+    }
+  }
+
+  @Test
   void logLevelsAndAudit_changeWhileRunning() throws Exception {
     assertThat(shell.run("fsadmin", "updateConf", "strata.log.levels=io.strata.worker=DEBUG",
         "strata.audit.log.enabled=true").code()).isZero();

@@ -24,6 +24,7 @@ public final class WorkerMetrics {
   public static final String DATA_CONNECTIONS = "strata.worker.data.connections";
   public static final String LOAD_FILES = "strata.worker.load.files";
   public static final String LOAD_BYTES = "strata.worker.load.bytes";
+  public static final String LOAD_THROTTLE = "strata.worker.load.throttle.bytes";
   public static final String SHORT_CIRCUIT_LEASES = "strata.worker.short.circuit.leases";
   public static final String METADATA_REQUESTS = "strata.worker.metadata.requests";
 

@@ -58,6 +58,7 @@ public final class WorkerProcess implements Service {
       transport.newGroup(Math.max(2, Runtime.getRuntime().availableProcessors()), DaemonThreads.factory("data-io"));
   private final ExecutorService ufsExecutor;
   private final ExecutorService loadExecutor;
+  private final FileLoader loader;
   private final ExecutorService rpcExecutor;
   private final ExecutorService webExecutor = Executors.newFixedThreadPool(2, DaemonThreads.factory("worker-web"));
   private final ScheduledExecutorService scheduler =
@@ -97,6 +98,8 @@ public final class WorkerProcess implements Service {
         conf.get(WorkerKeys.METADATA_TTL), conf.get(WorkerKeys.METADATA_NEGATIVE_TTL), System::currentTimeMillis,
         metadataStore);
     this.metadata = new MetadataService(ufs, metadataCache, registry);
+    this.loader = new FileLoader(ufs, store, pageSize, allocator, loadExecutor, registry);
+    loader.setThrottle(conf.get(WorkerKeys.LOAD_BANDWIDTH));
     followDynamicKeys();
     this.masterClient = new MasterClient(conf);
   }
@@ -106,6 +109,7 @@ public final class WorkerProcess implements Service {
     conf.onChange(WorkerKeys.METADATA_TTL, ttl -> metadataCache.setTtl(ttl, conf.get(WorkerKeys.METADATA_NEGATIVE_TTL)));
     conf.onChange(WorkerKeys.METADATA_NEGATIVE_TTL, ttl -> metadataCache.setTtl(conf.get(WorkerKeys.METADATA_TTL), ttl));
     conf.onChange(WorkerKeys.MEM_SIZE, store::setMemoryCapacity);
+    conf.onChange(WorkerKeys.LOAD_BANDWIDTH, loader::setThrottle);
     ProcessConf.register(conf, registry, appliedConfVersion);
   }
 
@@ -124,8 +128,7 @@ public final class WorkerProcess implements Service {
     }
     WriteSessions writes = new WriteSessions(ufs, metadata, store, conf.get(WorkerKeys.PAGE_SIZE), allocator);
     rpcServer = GrpcServers.start(bindHost, conf.get(WorkerKeys.RPC_PORT), rpcExecutor,
-        List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes,
-            new FileLoader(ufs, store, conf.get(WorkerKeys.PAGE_SIZE), allocator, loadExecutor, registry))),
+        List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader)),
         new RpcMetricsInterceptor(registry, System::nanoTime), new AuditInterceptor(conf));
     webServer = new WebServer(bindHost, conf.get(WorkerKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
     WorkerAddress address = WorkerAddress.newBuilder()
@@ -176,6 +179,11 @@ public final class WorkerProcess implements Service {
 
   public int webPort() {
     return webServer.port();
+  }
+
+  /** The distributedLoad executor of this worker. */
+  public FileLoader loader() {
+    return loader;
   }
 
   public PrometheusMeterRegistry registry() {

@@ -79,6 +79,12 @@ public final class WorkerKeys {
       .description("Files a worker loads at once for distributedLoad jobs (each read front to back from the UFS).")
       .build();
 
+  public static final ConfKey<Long> LOAD_BANDWIDTH = ConfKey.bytes("strata.worker.load.bandwidth")
+      .defaultValue("0").scope(Scope.WORKER).check(n -> n >= 0, "must not be negative").dynamic()
+      .description("Most bytes per second this worker reads from the UFS for distributedLoad jobs, all jobs "
+          + "together (0: no limit besides each job's --bandwidth); lower it to throttle running loads.")
+      .build();
+
   public static final ConfKey<Integer> DATA_READER_THREADS = ConfKey.integer("strata.worker.data.reader.threads")
       .defaultValue("32").scope(Scope.WORKER).check(n -> n > 0, "must be positive")
       .description("Threads that read missed pages from the UFS; cache hits never wait for them.")

@@ -36,6 +36,8 @@ public final class FileLoader {
   private final long pageSize;
   private final ByteBufAllocator allocator;
   private final Executor executor;
+  /** The worker-wide throttle (strata.worker.load.bandwidth), null when unlimited. */
+  private volatile RateLimiter throttle;
   private final Counter files;
   private final Counter bytes;
 
@@ -50,6 +52,26 @@ public final class FileLoader {
         .register(registry);
     this.bytes = Counter.builder(WorkerMetrics.LOAD_BYTES)
         .description("Bytes read from the UFS into the cache for distributedLoad jobs").register(registry);
+    io.micrometer.core.instrument.Gauge.builder(WorkerMetrics.LOAD_THROTTLE, this, FileLoader::throttle)
+        .description("The worker-wide limit on load reads, bytes per second (0: none)").register(registry);
+  }
+
+  /** Bytes per second for all loads on this worker together; 0 lifts the limit. Takes effect at once. */
+  public void setThrottle(long bytesPerSecond) {
+    RateLimiter current = throttle;
+    if (bytesPerSecond <= 0) {
+      throttle = null;
+    } else if (current == null) {
+      throttle = RateLimiter.create(bytesPerSecond);
+    } else {
+      current.setRate(bytesPerSecond);
+    }
+  }
+
+  /** The worker-wide throttle in bytes per second; 0 when unlimited. */
+  public long throttle() {
+    RateLimiter t = throttle;
+    return t == null ? 0 : (long) t.getRate();
   }
 
   public CompletableFuture<LoadFilesResponse> load(LoadFilesRequest req) {
@@ -93,6 +115,10 @@ public final class FileLoader {
         int length = (int) Math.min(pageSize, f.getLength() - i * pageSize);
         if (limiter != null) {
           limiter.acquire(length);
+        }
+        RateLimiter workerWide = throttle;
+        if (workerWide != null) {
+          workerWide.acquire(length);
         }
         ByteBuf page = allocator.directBuffer(length, length);
         try {
