@@ -14,14 +14,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -83,7 +81,7 @@ final class CacheBench implements Callable<Integer> {
       out.putAll(Probe.run("io.strata.worker.probe.RestartProbe", "1g", String.valueOf(restartPages), "256",
           work.resolve("restart").toString()));
     } finally {
-      deleteTree(work);
+      Trees.delete(work);
     }
     out.forEach((k, v) -> System.out.println("  " + k + " = " + v));
     if (json) {
@@ -202,9 +200,4 @@ final class CacheBench implements Callable<Integer> {
         .map(l -> Double.parseDouble(l.substring(series.length() + 1))).orElse(0.0);
   }
 
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> s = Files.walk(root)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
 }

@@ -2,6 +2,7 @@ package io.strata.bench.load;
 
 import io.strata.bench.Json;
 import io.strata.bench.Stats;
+import io.strata.bench.Trees;
 import io.strata.bench.cluster.ForkedCluster;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.ConfType;
@@ -18,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +28,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -111,7 +110,7 @@ public final class LoadBench implements Callable<Integer> {
       out.put("bytes", fileSize * files);
       out.put("cold", cold);
     } finally {
-      deleteTree(work);
+      Trees.delete(work);
     }
     if (json) {
       System.out.println(Json.object(out));
@@ -154,7 +153,7 @@ public final class LoadBench implements Callable<Integer> {
       pool.shutdownNow();
     }
     double rate = bytes / ((System.nanoTime() - start) / 1e9) / 1e6;
-    deleteTree(target);
+    Trees.delete(target);
     return rate;
   }
 
@@ -176,9 +175,4 @@ public final class LoadBench implements Callable<Integer> {
     return out;
   }
 
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> s = Files.walk(root)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
 }

@@ -2,6 +2,7 @@ package io.strata.bench.read;
 
 import io.strata.bench.Json;
 import io.strata.bench.Stats;
+import io.strata.bench.Trees;
 import io.strata.bench.cluster.ForkedCluster;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.ConfType;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -95,7 +95,7 @@ public final class ReadBench implements Callable<Integer> {
         }
       }
     } finally {
-      deleteTree(work);
+      Trees.delete(work);
     }
     if (json) {
       System.out.println(Json.object(out));
@@ -187,9 +187,4 @@ public final class ReadBench implements Callable<Integer> {
     return files;
   }
 
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> s = Files.walk(root)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
 }

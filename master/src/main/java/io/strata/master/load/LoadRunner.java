@@ -202,6 +202,9 @@ final class LoadRunner implements Runnable {
 
   private void admit(FileStatus f) {
     List<WorkerInfo> owners = rings.owners(f.getPath(), replication);
+    if (owners.isEmpty()) {
+      throw StrataException.unavailable("no live worker left to load " + job.getPath(), null);
+    }
     long seq;
     synchronized (progress) {
       seq = nextSeq++;
