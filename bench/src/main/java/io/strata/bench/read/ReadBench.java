@@ -46,6 +46,10 @@ public final class ReadBench implements Callable<Integer> {
   @Option(names = "--read-ahead", description = "The clients' strata.user.read.ahead.max (default: the key's default).")
   String readAhead;
 
+  @Option(names = "--transports", split = ",", defaultValue = "tcp,uds,shortcircuit",
+      description = "Transports to measure, of tcp, uds, shortcircuit.")
+  List<String> transports;
+
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
@@ -72,9 +76,10 @@ public final class ReadBench implements Callable<Integer> {
         List<Pair> pairs = List.of(
             new Pair("tcp", new StrataTarget("tcp", tcp, paths), rawTcp),
             new Pair("uds", new StrataTarget("uds", uds, paths), rawUds),
-            new Pair("shortcircuit", new StrataTarget("shortcircuit", sc, paths), new FileTarget(files)));
+            new Pair("shortcircuit", new StrataTarget("shortcircuit", sc, paths), new FileTarget(files)))
+            .stream().filter(p -> transports.contains(p.name())).toList();
         System.out.printf("warming %d MiB into the worker's memory and SSD, and every code path...%n", bytes >> 20);
-        Workloads.sequential(pairs.get(0).strata(), 1, FILES);
+        Workloads.sequential(new StrataTarget("tcp", tcp, paths), 1, FILES);
         for (Pair p : pairs) {
           for (ReadTarget t : List.of(p.strata(), p.raw())) {
             for (int i = 0; i < 3; i++) {
