@@ -140,11 +140,18 @@ public final class FileInStream extends InputStream {
     while (done < len && position < file.length()) {
       fill();
       Chunk head = chunks.peekFirst();
-      int got = await(head);
-      int at = (int) (position - head.offset);
-      if (at >= got) {
-        throw new StrataException(StatusCode.INTERNAL, file.path() + " ended early at " + (head.offset + got));
+      int got;
+      try {
+        got = awaitWhole(head);
+      } catch (StrataException e) {
+        // A failed chunk is not kept: the next read fetches it again rather than rethrow forever.
+        dropChunks();
+        if (done > 0) {
+          break;
+        }
+        throw e;
       }
+      int at = (int) (position - head.offset);
       int n = Math.min(len - done, got - at);
       head.buf.getBytes(at, b, off + done, n);
       done += n;
@@ -191,13 +198,19 @@ public final class FileInStream extends InputStream {
     }
   }
 
-  private static int await(Chunk c) {
+  /** The chunk's byte count; a chunk cut short before the end of the file is a failed chunk. */
+  private int awaitWhole(Chunk c) {
+    int got;
     try {
-      return c.done.join();
+      got = c.done.join();
     } catch (CompletionException e) {
       throw e.getCause() instanceof StrataException s ? s
           : StrataException.internal("read failed: " + e.getCause(), e.getCause());
     }
+    if (got < c.length) {
+      throw new StrataException(StatusCode.INTERNAL, file.path() + " ended early at " + (c.offset + got));
+    }
+    return got;
   }
 
   /** Reads at {@code pos} without moving the stream; -1 at or past the end. */

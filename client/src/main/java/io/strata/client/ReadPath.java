@@ -14,12 +14,15 @@ import io.strata.core.net.HostPort;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.DaemonThreads;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Where a read of a file goes: its owner on the ring; when the owner runs on this host, straight
@@ -36,6 +39,8 @@ final class ReadPath implements AutoCloseable {
   private final DataClient data;
   private final UfsFallback fallback;
   private final ShortCircuit shortCircuit;
+  private final ExecutorService failover =
+      Executors.newCachedThreadPool(DaemonThreads.factory("read-failover"));
 
   ReadPath(Configuration conf, ClusterViewCache view) {
     this.conf = conf;
@@ -84,11 +89,23 @@ final class ReadPath implements AutoCloseable {
           if (!workerFailed(e)) {
             return CompletableFuture.<Integer>failedFuture(e);
           }
-          dst.writerIndex(start);
-          view.invalidate();
-          return attempt(file, offset, dst, length, n + 1, e);
+          // Failure is reported on a Netty event loop; the next attempt may block (a new cluster
+          // view, a connect, a UFS read), which an event loop must never do.
+          return CompletableFuture.supplyAsync(() -> {
+            discardFrom(dst, start);
+            view.invalidate();
+            return attempt(file, offset, dst, length, n + 1, e);
+          }, failover).thenCompose(f -> f);
         })
         .thenCompose(f -> f);
+  }
+
+  /** Drops what a failed attempt wrote, including the buffers a composite gathered. */
+  static void discardFrom(ByteBuf dst, int start) {
+    if (dst instanceof CompositeByteBuf composite) {
+      composite.capacity(start);
+    }
+    dst.writerIndex(start);
   }
 
   private CompletableFuture<Integer> fallback(FileInfo file, long offset, ByteBuf dst, int length, StrataException last) {
@@ -191,6 +208,7 @@ final class ReadPath implements AutoCloseable {
 
   @Override
   public void close() {
+    failover.shutdown();
     shortCircuit.close();
     data.close();
     fallback.close();

@@ -22,6 +22,7 @@ class FileInStreamTest {
   /** Offsets of every request, in the order issued. */
   private final List<Long> requests = new ArrayList<>();
   private boolean failNext;
+  private long failAt = -1;
 
   FileInStreamTest() {
     new Random(9).nextBytes(data);
@@ -31,7 +32,7 @@ class FileInStreamTest {
     @Override
     public CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length) {
       requests.add(offset);
-      if (failNext) {
+      if (failNext || offset == failAt) {
         return CompletableFuture.failedFuture(new StrataException(StatusCode.FAILED_PRECONDITION, "changed"));
       }
       int n = (int) Math.min(length, data.length - offset);
@@ -127,6 +128,21 @@ class FileInStreamTest {
     try (FileInStream in = stream(CHUNK)) {
       assertThatThrownBy(() -> in.read(new byte[10], 0, 10)).isInstanceOfSatisfying(StrataException.class,
           e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+    }
+  }
+
+  @Test
+  void aChunkFailingAfterBytesWereCopied_returnsThoseBytes_thenFailsUntilTheSourceRecovers() {
+    failAt = CHUNK;
+    try (FileInStream in = stream(4L * CHUNK)) {
+      byte[] b = new byte[2 * CHUNK];
+      assertThat(in.read(b, 0, b.length)).as("the bytes already copied are not lost").isEqualTo(CHUNK);
+      assertThat(Arrays.copyOf(b, CHUNK)).isEqualTo(Arrays.copyOf(data, CHUNK));
+      assertThat(in.getPos()).isEqualTo(CHUNK);
+      assertThatThrownBy(() -> in.read(b, 0, 10)).isInstanceOf(StrataException.class);
+      failAt = -1;
+      assertThat(in.read(b, 0, 10)).as("a failed chunk is fetched again, not rethrown forever").isEqualTo(10);
+      assertThat(Arrays.copyOf(b, 10)).isEqualTo(Arrays.copyOfRange(data, CHUNK, CHUNK + 10));
     }
   }
 }

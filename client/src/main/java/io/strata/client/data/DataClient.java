@@ -108,7 +108,13 @@ public final class DataClient implements AutoCloseable {
       return CompletableFuture.failedFuture(e);
     }
     ch.pipeline().get(ResponseHandler.class).begin(call);
-    ch.writeAndFlush(call.request(file).encode(ch.alloc()));
+    // A pooled connection may have closed since it was checked: fail now rather than at the timeout.
+    ch.writeAndFlush(call.request(file).encode(ch.alloc())).addListener(sent -> {
+      if (!sent.isSuccess()) {
+        call.fail(StrataException.unavailable("cannot send to worker " + worker + ": "
+            + sent.cause().getMessage(), sent.cause()));
+      }
+    });
     long ms = timeout.get().toMillis();
     var timer = ch.eventLoop().schedule(() -> {
       if (call.done.completeExceptionally(new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker

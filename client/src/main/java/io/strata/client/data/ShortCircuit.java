@@ -2,6 +2,7 @@ package io.strata.client.data;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Scheduler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.status.StatusCode;
@@ -38,6 +39,7 @@ public final class ShortCircuit implements AutoCloseable {
   private static final Duration DISABLED_FOR = Duration.ofMinutes(1);
   /** Before the first grant tells a worker's page size, lease spans as if pages were the smallest. */
   private static final long MIN_PAGE = 4096;
+  private static final Duration FILE_IDLE = Duration.ofSeconds(30);
 
   /** One span of one file version on one worker. */
   private record LeaseKey(Endpoint worker, DataClient.Target file, long spanSize, long span) {}
@@ -47,7 +49,12 @@ public final class ShortCircuit implements AutoCloseable {
   private final LongSupplier nanoTime;
   private final Cache<LeaseKey, Lease> leases = Caffeine.newBuilder().maximumSize(4096)
       .expireAfterWrite(Duration.ofMinutes(1)).build();
+  /**
+   * Open segment files. An idle one is closed soon: a worker deletes a segment it has evicted, and
+   * an open descriptor would keep its blocks allocated (or, after a worker restart, name an old inode).
+   */
   private final Cache<String, FileChannel> files = Caffeine.newBuilder().maximumSize(256)
+      .expireAfterAccess(FILE_IDLE).scheduler(Scheduler.systemScheduler())
       .removalListener((String path, FileChannel ch, com.github.benmanes.caffeine.cache.RemovalCause cause) -> close(ch))
       .build();
   private final Cache<Endpoint, Boolean> disabled = Caffeine.newBuilder().expireAfterWrite(DISABLED_FOR).build();
@@ -100,31 +107,38 @@ public final class ShortCircuit implements AutoCloseable {
     if (n <= 0) {
       return -1;
     }
-    FileChannel ch = open(worker, lease.segmentOf(page));
+    String segment = lease.segmentOf(page);
+    FileChannel ch = open(worker, segment);
     if (ch == null) {
       return -1;
     }
     try {
       ByteBuffer slice = dst.slice(dst.position(), n);
+      boolean good;
       if (lease.verified(index)) {
         readFully(ch, slice, page.offset() + (pos - pageStart));
+        good = true;
       } else if (n == page.length()) {
         // The whole page is wanted: check it where it lands instead of reading it twice.
         readFully(ch, slice, page.offset());
-        if (!checksumHolds(slice.flip(), page)) {
-          return -1;
-        }
-      } else if (!verify(ch, page)) {
-        return -1;
+        good = checksumHolds(slice.flip(), page);
       } else {
-        readFully(ch, slice, page.offset() + (pos - pageStart));
+        good = verify(ch, page);
+        if (good) {
+          readFully(ch, slice, page.offset() + (pos - pageStart));
+        }
+      }
+      if (!good) {
+        // Perhaps an old descriptor of a segment file the worker has replaced: open it afresh next time.
+        files.invalidate(segment);
+        return -1;
       }
       lease.markVerified(index);
       dst.position(dst.position() + n);
       return n;
     } catch (IOException e) {
       // Closed by the file cache meanwhile, or the file went away: the socket has the bytes.
-      files.invalidate(lease.segmentOf(page));
+      files.invalidate(segment);
       return -1;
     }
   }
