@@ -9,7 +9,6 @@ import io.strata.core.proto.LoadState;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -43,12 +42,21 @@ final class LoadRunner implements Runnable {
   private static final int MAX_ATTEMPTS = 3;
   private static final int MAX_MOVES = 10;
   private static final int MAX_REPAIRS = 2;
+  private static final int LIST_CANDIDATES = 3;
   private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final long SUSPECT_NANOS = TimeUnit.SECONDS.toNanos(3);
   private static final long RETRY_BASE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-  /** One copy of one file to load; {@code seq} is the file's number in the walk. */
-  private record Copy(long seq, FileStatus file, int attempts, int moves) {}
+  /** One copy of one file to load, on {@code worker}; {@code seq} is the file's number in the walk. */
+  private record Copy(long seq, FileStatus file, String worker, int attempts, int moves) {
+    Copy retried() {
+      return new Copy(seq, file, worker, attempts + 1, moves);
+    }
+
+    Copy movedTo(String other) {
+      return new Copy(seq, file, other, attempts, moves + 1);
+    }
+  }
 
   private record Retry(long atNanos, Copy copy) {}
 
@@ -56,6 +64,8 @@ final class LoadRunner implements Runnable {
   private static final class Track {
     final FileStatus file;
     final int copies;
+    /** The workers given a copy: a copy that moves never lands beside another. */
+    final List<String> holders;
     int left;
     long bytesLoaded;
     String failure;
@@ -64,15 +74,15 @@ final class LoadRunner implements Runnable {
       this.file = file;
       this.copies = copies;
       this.left = copies;
+      this.holders = new ArrayList<>(copies);
     }
   }
 
   private final LoadJob job;
-  private final MasterJournal journal;
   private final WorkerStubs stubs;
   private final Rings rings;
-  private final Clock clock;
   private final Progress progress;
+  private final JobRecord record;
   private final BlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
   private final Map<Long, Track> open = new HashMap<>();
   private final Map<String, ArrayDeque<Copy>> pending = new HashMap<>();
@@ -87,7 +97,6 @@ final class LoadRunner implements Runnable {
   private volatile long listedBytes;
   private volatile long listedFiles;
   private volatile boolean listingDone;
-  private String checkpointedCursor;
   private boolean workerTrouble;
   private int repairs;
   private volatile int openCount;
@@ -95,14 +104,12 @@ final class LoadRunner implements Runnable {
 
   LoadRunner(LoadJob job, MasterJournal journal, WorkerStubs stubs, Rings rings, Clock clock) {
     this.job = job;
-    this.journal = journal;
     this.stubs = stubs;
     this.rings = rings;
-    this.clock = clock;
     this.progress = new Progress(job.getCounters(), job.getCursor());
     this.batchSize = Math.max(1, job.getOptions().getBatchSize());
     this.replication = Math.max(1, job.getOptions().getReplication());
-    this.checkpointedCursor = job.getCursor();
+    this.record = new JobRecord(job, journal, progress, clock);
   }
 
   long id() {
@@ -139,11 +146,11 @@ final class LoadRunner implements Runnable {
     } catch (StrataException e) {
       if (!cancelled && e.code() != StatusCode.NOT_LEADER) {
         LOG.warn("load job {} of {} failed: {}", job.getId(), job.getPath(), e.oneLine());
-        finish(LoadState.LOAD_FAILED, e.getMessage());
+        record.finish(LoadState.LOAD_FAILED, e.getMessage());
       }
     } catch (RuntimeException e) {
       LOG.error("load job {} of {} failed", job.getId(), job.getPath(), e);
-      finish(LoadState.LOAD_FAILED, "internal error: " + e);
+      record.finish(LoadState.LOAD_FAILED, "internal error: " + e);
     } finally {
       done = true;
     }
@@ -152,12 +159,12 @@ final class LoadRunner implements Runnable {
   private void execute() {
     LOG.info("load job {}: loading {} {}", job.getId(), job.getPath(),
         job.getCursor().isEmpty() ? "" : "from after " + job.getCursor());
-    TreeWalker walker = new TreeWalker(dir -> stubs.list(rings.owner(dir), dir), job.getPath(), job.getCursor());
+    TreeWalker walker = walk(job.getCursor());
     java.util.Set<String> members = rings.memberIds();
     boolean walked = false;
     long lastCheckpoint = System.nanoTime();
     while (!cancelled) {
-      if (!stillRunning()) {
+      if (!record.stillRunning()) {
         LOG.info("load job {} was stopped", job.getId());
         return;
       }
@@ -175,7 +182,7 @@ final class LoadRunner implements Runnable {
       dispatch(walked || open.size() >= window);
       drainEvents();
       if (System.nanoTime() - lastCheckpoint > CHECKPOINT_NANOS) {
-        checkpoint();
+        record.checkpoint();
         lastCheckpoint = System.nanoTime();
       }
       if (walked && open.isEmpty() && needsRepair(members)) {
@@ -184,16 +191,22 @@ final class LoadRunner implements Runnable {
         members = rings.memberIds();
         LOG.info("load job {}: a worker failed meanwhile; walking {} again so its files reach their new owners",
             job.getId(), job.getPath());
-        walker = new TreeWalker(dir -> stubs.list(rings.owner(dir), dir), job.getPath(), "");
+        walker = walk("");
         walked = false;
         continue;
       }
       if (walked && open.isEmpty()) {
-        LoadCountersView c = new LoadCountersView(finalCheckpoint());
-        finish(c.failed() > 0 ? LoadState.LOAD_FAILED : LoadState.LOAD_SUCCEEDED, c.summary(job.getPath()));
+        LoadCountersView c = new LoadCountersView(record.finalCheckpoint(repairLoaded));
+        record.finish(c.failed() > 0 ? LoadState.LOAD_FAILED : LoadState.LOAD_SUCCEEDED, c.summary(job.getPath()));
         return;
       }
     }
+  }
+
+  /** The job's files after {@code cursor}; each folder listed by whichever of its first owners answers. */
+  private TreeWalker walk(String cursor) {
+    return new TreeWalker(dir -> new FolderListing(dir, () -> rings.owners(dir, LIST_CANDIDATES), stubs::listPage),
+        job.getPath(), cursor);
   }
 
   private boolean needsRepair(java.util.Set<String> membersAtStart) {
@@ -216,7 +229,8 @@ final class LoadRunner implements Runnable {
     Track t = new Track(f, owners.size());
     open.put(seq, t);
     for (WorkerInfo w : owners) {
-      pending.computeIfAbsent(w.getId(), k -> new ArrayDeque<>()).add(new Copy(seq, f, 0, 0));
+      t.holders.add(w.getId());
+      queue(w.getId()).add(new Copy(seq, f, w.getId(), 0, 0));
     }
   }
 
@@ -224,21 +238,22 @@ final class LoadRunner implements Runnable {
     long now = System.nanoTime();
     while (!retries.isEmpty() && retries.peek().atNanos - now <= 0) {
       Copy c = retries.poll().copy;
-      enqueue(c);
+      queue(c.worker).add(c);
     }
   }
 
   /** Sends full batches; partial ones too when {@code flush} (no more files are coming soon). */
   private void dispatch(boolean flush) {
-    for (Map.Entry<String, ArrayDeque<Copy>> e : pending.entrySet()) {
-      ArrayDeque<Copy> q = e.getValue();
-      while (!q.isEmpty() && inFlight.getOrDefault(e.getKey(), 0) < IN_FLIGHT_PER_WORKER
+    // A copy sent to a worker that has left moves to another worker's queue, which may be new.
+    for (String workerId : new ArrayList<>(pending.keySet())) {
+      ArrayDeque<Copy> q = pending.get(workerId);
+      while (!q.isEmpty() && inFlight.getOrDefault(workerId, 0) < IN_FLIGHT_PER_WORKER
           && (q.size() >= batchSize || flush)) {
         List<Copy> batch = new ArrayList<>();
         while (batch.size() < batchSize && !q.isEmpty()) {
           batch.add(q.poll());
         }
-        send(e.getKey(), batch);
+        send(workerId, batch);
       }
     }
   }
@@ -251,11 +266,17 @@ final class LoadRunner implements Runnable {
     }
     LoadFilesRequest.Builder req = LoadFilesRequest.newBuilder().setJobId(job.getId())
         .setForce(job.getOptions().getForce()).setVerify(job.getOptions().getVerify())
-        .setBandwidthBytes(job.getOptions().getBandwidthBytes() / Math.max(1, rings.liveCount()));
+        .setBandwidthBytes(bandwidthShare());
     batch.forEach(c -> req.addFiles(c.file));
     inFlight.merge(workerId, 1, Integer::sum);
     stubs.load(w, req.build()).whenComplete((response, error) -> events.add(() -> answered(workerId, batch,
         response, error)));
+  }
+
+  /** Each live worker's share of the job's bandwidth (0: unlimited); never rounds a limit down to none. */
+  private long bandwidthShare() {
+    long total = job.getOptions().getBandwidthBytes();
+    return total <= 0 ? 0 : Math.max(1, total / Math.max(1, rings.liveCount()));
   }
 
   private void answered(String workerId, List<Copy> batch, LoadFilesResponse response, Throwable error) {
@@ -277,35 +298,43 @@ final class LoadRunner implements Runnable {
           copyEnded(c, 0, why);
         } else {
           retries.add(new Retry(System.nanoTime() + (RETRY_BASE_NANOS << c.attempts),
-              new Copy(c.seq, c.file, c.attempts + 1, c.moves)));
+              c.retried()));
         }
       }
     }
   }
 
-  /** The files of a worker that failed or left go to the next workers on the ring. */
+  /** The copies of a worker that failed or left go to the next workers on the ring. */
   private void moveAll(String workerId, List<Copy> batch, String why) {
     workerTrouble = true;
     LOG.info("load job {}: {} files move away from worker {}: {}", job.getId(), batch.size(), workerId, why);
     for (Copy c : batch) {
-      if (c.moves + 1 > MAX_MOVES) {
+      Track t = open.get(c.seq);
+      if (t == null) {
+        continue;
+      }
+      t.holders.remove(workerId);
+      String next = c.moves + 1 > MAX_MOVES ? null : nextHolder(c.file.getPath(), t.holders);
+      if (next == null) {
         copyEnded(c, 0, "no worker could load it: " + why);
       } else {
-        enqueue(new Copy(c.seq, c.file, c.attempts, c.moves + 1));
+        t.holders.add(next);
+        queue(next).add(c.movedTo(next));
       }
     }
   }
 
-  /** Queues a copy on the first worker of its ring order that is not suspected of being down. */
-  private void enqueue(Copy c) {
+  /** The first worker in the file's ring order not holding a copy, preferring those not suspected of being down. */
+  private String nextHolder(String path, List<String> holders) {
     long now = System.nanoTime();
-    List<WorkerInfo> order = rings.owners(c.file.getPath(), Integer.MAX_VALUE);
-    WorkerInfo target = order.stream().filter(w -> suspectUntil.getOrDefault(w.getId(), now) - now <= 0).findFirst()
-        .orElse(order.isEmpty() ? null : order.get(0));
-    if (target == null) {
-      throw StrataException.unavailable("no live worker to load " + job.getPath(), null);
-    }
-    pending.computeIfAbsent(target.getId(), k -> new ArrayDeque<>()).add(c);
+    List<String> free = rings.owners(path, Integer.MAX_VALUE).stream().map(WorkerInfo::getId)
+        .filter(id -> !holders.contains(id)).toList();
+    return free.stream().filter(id -> suspectUntil.getOrDefault(id, now) - now <= 0).findFirst()
+        .orElse(free.isEmpty() ? null : free.get(0));
+  }
+
+  private ArrayDeque<Copy> queue(String workerId) {
+    return pending.computeIfAbsent(workerId, k -> new ArrayDeque<>());
   }
 
   private void copyEnded(Copy c, long bytesLoaded, String failure) {
@@ -340,45 +369,6 @@ final class LoadRunner implements Runnable {
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
       cancelled = true;
-    }
-  }
-
-  private boolean stillRunning() {
-    return journal.stateMachine().read(s -> s.loads().get(job.getId()))
-        .map(j -> j.getState() == LoadState.LOAD_RUNNING).orElse(false);
-  }
-
-  /** Records the final figures (with what repair walks loaded) and returns them. */
-  private io.strata.core.proto.LoadCounters finalCheckpoint() {
-    MasterCommand.LoadProgress p;
-    synchronized (progress) {
-      io.strata.core.proto.LoadCounters c = progress.committed();
-      c = c.toBuilder().setBytesLoaded(c.getBytesLoaded() + repairLoaded).build();
-      p = new MasterCommand.LoadProgress(job.getId(), c, progress.cursor(), progress.takeNewFailures());
-    }
-    journal.submit(p).orThrow();
-    return p.counters();
-  }
-
-  private void checkpoint() {
-    MasterCommand.LoadProgress p;
-    synchronized (progress) {
-      if (progress.cursor().equals(checkpointedCursor)) {
-        return;
-      }
-      checkpointedCursor = progress.cursor();
-      p = new MasterCommand.LoadProgress(job.getId(), progress.committed(), progress.cursor(),
-          progress.takeNewFailures());
-    }
-    journal.submit(p).orThrow();
-  }
-
-  private void finish(LoadState state, String message) {
-    try {
-      journal.submit(new MasterCommand.FinishLoad(job.getId(), state, message, clock.millis(), null));
-      LOG.info("load job {} of {}: {}", job.getId(), job.getPath(), message);
-    } catch (StrataException e) {
-      LOG.warn("load job {}: cannot record its end ({}); the next leader resumes it", job.getId(), e.oneLine());
     }
   }
 }

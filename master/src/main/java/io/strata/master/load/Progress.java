@@ -58,6 +58,11 @@ final class Progress {
     return out;
   }
 
+  /** Puts back failures taken for a checkpoint that did not get through. */
+  void restoreFailures(List<LoadFailure> failures) {
+    newFailures.addAll(0, failures);
+  }
+
   /** Everything finished so far, checkpointed or not: what an operator watching the job sees. */
   LoadCounters live() {
     return merge(committed, aheadCounters);

@@ -6,7 +6,6 @@ import io.strata.core.net.HostPort;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.ListStatusRequest;
-import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.LoadFilesRequest;
 import io.strata.core.proto.LoadFilesResponse;
 import io.strata.core.proto.WorkerInfo;
@@ -14,8 +13,8 @@ import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.rpc.Channels;
 import io.strata.core.rpc.GrpcErrors;
 import io.strata.core.status.StrataException;
-import java.util.Collections;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,38 +41,17 @@ public final class WorkerStubs implements AutoCloseable {
     }
   }
 
-  /** The children of a directory, as the worker streams them (sorted by name). */
-  public Iterator<FileStatus> list(WorkerInfo w, String path) {
-    Iterator<ListStatusResponse> pages;
+  /** One page of a directory's children (sorted by name): those after {@code startAfter}, at most {@code limit}. */
+  public List<FileStatus> listPage(WorkerInfo w, String path, String startAfter, int limit) {
+    List<FileStatus> children = new ArrayList<>();
     try {
-      pages = WorkerServiceGrpc.newBlockingStub(channel(w)).withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-          .listStatus(ListStatusRequest.newBuilder().setPath(path).build());
+      WorkerServiceGrpc.newBlockingStub(channel(w)).withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .listStatus(ListStatusRequest.newBuilder().setPath(path).setStartAfter(startAfter).setLimit(limit).build())
+          .forEachRemaining(page -> children.addAll(page.getChildrenList()));
     } catch (StatusRuntimeException e) {
       throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
     }
-    return new Iterator<>() {
-      private Iterator<FileStatus> page = Collections.emptyIterator();
-
-      @Override
-      public boolean hasNext() {
-        try {
-          while (!page.hasNext() && pages.hasNext()) {
-            page = pages.next().getChildrenList().iterator();
-          }
-        } catch (StatusRuntimeException e) {
-          throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
-        }
-        return page.hasNext();
-      }
-
-      @Override
-      public FileStatus next() {
-        if (!hasNext()) {
-          throw new java.util.NoSuchElementException();
-        }
-        return page.next();
-      }
-    };
+    return children;
   }
 
   public CompletableFuture<LoadFilesResponse> load(WorkerInfo w, LoadFilesRequest req) {

@@ -44,7 +44,9 @@ public final class LoadJobs {
     }
     LoadJob.Builder b = job.toBuilder().setCounters(counters).setCursor(cursor);
     for (LoadFailure f : failures) {
-      if (b.getFailuresCount() < MAX_FAILURES) {
+      // A checkpoint retried after a timeout may repeat failures already recorded.
+      boolean known = b.getFailuresList().stream().anyMatch(k -> k.getPath().equals(f.getPath()));
+      if (!known && b.getFailuresCount() < MAX_FAILURES) {
         b.addFailures(f);
       }
     }

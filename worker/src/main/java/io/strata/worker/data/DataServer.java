@@ -26,6 +26,7 @@ public final class DataServer implements AutoCloseable {
   private final EventLoopGroup workers;
   private final List<Channel> listening = new ArrayList<>();
   private final DataServerInitializer initializer;
+  private final LeaseDesk leases;
   private int tcpPort = -1;
   private Path socketFile;
 
@@ -34,7 +35,7 @@ public final class DataServer implements AutoCloseable {
     this.transport = transport;
     this.boss = boss;
     this.workers = workers;
-    LeaseDesk leases = new LeaseDesk(fetcher, System::nanoTime);
+    this.leases = new LeaseDesk(fetcher, System::nanoTime);
     this.initializer = new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases),
         metrics);
   }
@@ -74,6 +75,7 @@ public final class DataServer implements AutoCloseable {
       ch.close().syncUninterruptibly();
     }
     listening.clear();
+    leases.close();
     if (socketFile != null) {
       try {
         Files.deleteIfExists(socketFile);

@@ -2,6 +2,7 @@ package io.strata.worker.data;
 
 import io.strata.core.transport.LeaseGrant;
 import io.strata.core.transport.ReadRequest;
+import io.strata.core.util.DaemonThreads;
 import io.strata.worker.page.SsdTier;
 import io.strata.worker.read.PageFetcher;
 import java.nio.charset.StandardCharsets;
@@ -10,23 +11,38 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
  * Grants short-circuit leases: for each page of the asked range that lies on SSD, where it lies,
  * with its segment pinned for {@link #VALID_MILLIS}. Pages held only in memory or not cached are
- * left out (the client reads them over the socket). Only in-memory look-ups: runs on the event loop.
+ * left out (the client reads them over the socket). Pinning takes the SSD tier's lock, which a
+ * write may hold through an eviction's file I/O: grants are made on threads of their own, never on
+ * an event loop.
  */
-final class LeaseDesk {
+final class LeaseDesk implements AutoCloseable {
   static final long VALID_MILLIS = 30_000;
 
   private final PageFetcher fetcher;
   private final LongSupplier nanoTime;
+  private final ExecutorService threads = Executors.newFixedThreadPool(2, DaemonThreads.factory("lease"));
 
   LeaseDesk(PageFetcher fetcher, LongSupplier nanoTime) {
     this.fetcher = fetcher;
     this.nanoTime = nanoTime;
+  }
+
+  CompletableFuture<LeaseGrant> grantAsync(PageFetcher.Target target, ReadRequest req) {
+    return CompletableFuture.supplyAsync(() -> grant(target, req), threads);
+  }
+
+  @Override
+  public void close() {
+    threads.shutdown();
   }
 
   LeaseGrant grant(PageFetcher.Target target, ReadRequest req) {

@@ -94,9 +94,21 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
           started);
       return;
     }
-    ctx.write(leases.grant(target, req).encode(ctx.alloc(), req.requestId()));
-    metrics.leases().increment();
-    end(ctx, req, StatusCode.OK, "", started);
+    leases.grantAsync(target, req).whenComplete((grant, error) -> {
+      try {
+        ctx.executor().execute(() -> {
+          if (error != null) {
+            end(ctx, req, StatusCode.INTERNAL, "cannot grant a lease: " + error.getMessage(), started);
+            return;
+          }
+          ctx.write(grant.encode(ctx.alloc(), req.requestId()));
+          metrics.leases().increment();
+          end(ctx, req, StatusCode.OK, "", started);
+        });
+      } catch (RejectedExecutionException e) {
+        // The server is stopping; the pins simply expire.
+      }
+    });
   }
 
   private void end(ChannelHandlerContext ctx, ReadRequest req, StatusCode code, String message, long started) {

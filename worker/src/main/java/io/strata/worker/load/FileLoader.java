@@ -1,5 +1,7 @@
 package io.strata.worker.load;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.common.util.concurrent.RateLimiter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,6 +20,7 @@ import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.ufs.UfsManager;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +41,8 @@ public final class FileLoader {
   private final Executor executor;
   /** The worker-wide throttle (strata.worker.load.bandwidth), null when unlimited. */
   private volatile RateLimiter throttle;
+  private final Cache<Long, RateLimiter> jobLimits =
+      Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
   private final Counter files;
   private final Counter bytes;
 
@@ -75,7 +80,7 @@ public final class FileLoader {
   }
 
   public CompletableFuture<LoadFilesResponse> load(LoadFilesRequest req) {
-    RateLimiter limiter = req.getBandwidthBytes() > 0 ? RateLimiter.create(req.getBandwidthBytes()) : null;
+    RateLimiter limiter = jobLimiter(req.getJobId(), req.getBandwidthBytes());
     List<CompletableFuture<LoadFileResult>> results = new ArrayList<>();
     for (FileStatus f : req.getFilesList()) {
       results.add(CompletableFuture.supplyAsync(() -> loadOne(f, req.getForce(), req.getVerify(), limiter), executor));
@@ -85,6 +90,19 @@ public final class FileLoader {
       results.forEach(r -> b.addResults(r.join()));
       return b.build();
     });
+  }
+
+  /** One limiter per job, shared by all of its batches in flight here; null when the job has no limit. */
+  private RateLimiter jobLimiter(long jobId, long bytesPerSecond) {
+    if (bytesPerSecond <= 0) {
+      return null;
+    }
+    RateLimiter limiter = jobLimits.get(jobId, id -> RateLimiter.create(bytesPerSecond));
+    if ((long) limiter.getRate() != bytesPerSecond) {
+      // The job's share of this worker changes as workers come and go.
+      limiter.setRate(bytesPerSecond);
+    }
+    return limiter;
   }
 
   private LoadFileResult loadOne(FileStatus f, boolean force, boolean verify, RateLimiter limiter) {

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *       whose header and crc32c hold are kept (and indexed if the index missed them), the file is
  *       cut at the first that does not, and the segment is sealed;
  *   <li>index entries pointing at a missing segment or past a segment's end are deleted;
- *   <li>segment files with no indexed page, and segment states without a file, are deleted.
+ *   <li>segment files with no state (dropped while pinned) or no indexed page, and segment states
+ *       without a file, are deleted.
  * </ol>
  * Afterwards every segment file on disk is in the index, and the bytes the tier reports as used
  * are the bytes of its files.
@@ -54,7 +55,13 @@ final class SegmentRecovery {
       maxId = Math.max(maxId, id);
       byte[] state = states.remove(id);
       Path path = Segment.pathOf(dir, id);
-      boolean trusted = state != null && state[0] == 1 && Files.size(path) >= ByteBuffer.wrap(state, 1, 8).getLong();
+      if (state == null) {
+        // Every segment's state is recorded before its first page; a file without one was
+        // dropped while a reader had it pinned (its pages were evicted or freed): it stays gone.
+        Files.deleteIfExists(path);
+        continue;
+      }
+      boolean trusted = state[0] == 1 && Files.size(path) >= ByteBuffer.wrap(state, 1, 8).getLong();
       Segment seg;
       if (trusted) {
         seg = Segment.open(dir, id, true, nanoTime.getAsLong());

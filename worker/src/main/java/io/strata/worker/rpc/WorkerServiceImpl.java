@@ -86,7 +86,8 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
     List<FileStatus> children;
     try {
       StrataPath path = StrataPath.of(req.getPath());
-      children = metadata.list(path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs()));
+      children = page(metadata.list(path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs())),
+          req.getStartAfter(), req.getLimit());
     } catch (RuntimeException e) {
       Rpc.fail(out, "listStatus", e);
       return;
@@ -99,6 +100,26 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
       out.onNext(ListStatusResponse.getDefaultInstance());
     }
     out.onCompleted();
+  }
+
+  /** The children (sorted by name) after {@code startAfter}, at most {@code limit} (0: all). */
+  static List<FileStatus> page(List<FileStatus> children, String startAfter, int limit) {
+    int from = 0;
+    if (!startAfter.isEmpty()) {
+      int lo = 0;
+      int hi = children.size();
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (children.get(mid).getName().compareTo(startAfter) <= 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      from = lo;
+    }
+    int to = limit > 0 ? (int) Math.min(children.size(), (long) from + limit) : children.size();
+    return children.subList(from, to);
   }
 
   @Override

@@ -169,6 +169,31 @@ class SsdTierTest {
   }
 
   @Test
+  void aSegmentDroppedWhilePinned_doesNotComeBackAfterACrash() throws IOException {
+    KvStore index = new MemoryKvStore();
+    SsdTier crashed = open(1 << 20, 0, index);
+    for (int i = 0; i < 20; i++) {
+      write(crashed, i);
+    }
+    SsdTier.Pinned pinned = crashed.pin(id(3), clock.get() + 1_000_000).orElseThrow();
+    for (int i = 0; i < 16; i++) {
+      crashed.remove(id(i));
+    }
+    assertThat(pinned.segment()).as("kept for the reader while pinned").exists();
+
+    try (SsdTier tier = open(1 << 20, 0, index)) {
+      assertThat(pinned.segment()).as("nobody holds the pin after a restart").doesNotExist();
+      for (int i = 0; i < 16; i++) {
+        assertThat(tier.contains(id(i))).as("removed page %d stays removed", i).isFalse();
+      }
+      for (int i = 16; i < 20; i++) {
+        assertPage(tier, i);
+      }
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+    }
+  }
+
+  @Test
   void readmission_keepsHotPagesOfAnEvictedSegment() throws IOException {
     try (SsdTier tier = open(3 * SEGMENT, 25, new MemoryKvStore())) {
       for (int i = 0; i < 16; i++) {
