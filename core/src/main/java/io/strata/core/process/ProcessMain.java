@@ -8,7 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,18 +30,32 @@ public final class ProcessMain {
   private ProcessMain() {}
 
   public static void run(String name, String[] args, Function<Configuration, Service> factory) {
+    run(name, args, "", (conf, operands) -> {
+      if (!operands.isEmpty()) {
+        fail(2, name, "unknown argument '" + operands.get(0) + "' (usage: [--ready-file FILE])", null);
+      }
+      return factory.apply(conf);
+    });
+  }
+
+  /** A process that takes arguments of its own ({@code usage} names them); the factory gets them in order. */
+  public static void run(String name, String[] args, String usage,
+      BiFunction<Configuration, List<String>, Service> factory) {
     Path readyFile = null;
+    List<String> operands = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--ready-file") && i + 1 < args.length) {
         readyFile = Path.of(args[++i]);
+      } else if (args[i].equals("--ready-file")) {
+        fail(2, name, "--ready-file needs a FILE (usage: [--ready-file FILE] " + usage + ")", null);
       } else {
-        fail(2, name, "unknown argument '" + args[i] + "' (usage: [--ready-file FILE])", null);
+        operands.add(args[i]);
       }
     }
     Service service = null;
     try {
       Configuration conf = ConfLoader.load();
-      service = factory.apply(conf);
+      service = factory.apply(conf, operands);
       CountDownLatch stopped = new CountDownLatch(1);
       Service s = service;
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {

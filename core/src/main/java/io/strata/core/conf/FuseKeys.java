@@ -1,0 +1,43 @@
+package io.strata.core.conf;
+
+import java.time.Duration;
+
+/** Keys of the FUSE process (a client: it also reads the strata.user.* keys). */
+public final class FuseKeys {
+  private FuseKeys() {}
+
+  public static final ConfKey<Boolean> KERNEL_CACHE = ConfKey.bool("strata.fuse.kernel.cache.enabled")
+      .defaultValue("true").scope(Scope.CLIENT)
+      .description("Let the kernel keep file pages in its page cache across opens (files are immutable once "
+          + "written); off, every open starts with an empty page cache. Applies at mount.")
+      .build();
+
+  public static final ConfKey<Duration> ATTR_TIMEOUT = ConfKey.duration("strata.fuse.attr.timeout")
+      .defaultValue("1s").scope(Scope.CLIENT).check(d -> !d.isNegative(), "must not be negative")
+      .description("How long the kernel trusts a file's attributes (size, mode, times) before asking again. "
+          + "Applies at mount.")
+      .build();
+
+  public static final ConfKey<Duration> ENTRY_TIMEOUT = ConfKey.duration("strata.fuse.entry.timeout")
+      .defaultValue("1s").scope(Scope.CLIENT).check(d -> !d.isNegative(), "must not be negative")
+      .description("How long the kernel trusts a name look-up (including that a name does not exist). "
+          + "Applies at mount.")
+      .build();
+
+  public static final ConfKey<Duration> METADATA_CACHE_TTL = ConfKey.duration("strata.fuse.metadata.cache.ttl")
+      .defaultValue("2s").scope(Scope.CLIENT).check(d -> !d.isNegative(), "must not be negative")
+      .description("How long the FUSE process keeps a file's status and a folder's listing in memory; changes "
+          + "made through the mount drop the entries they touch at once. 0 turns the cache off.")
+      .build();
+
+  public static final ConfKey<String> USER = ConfKey.string("strata.fuse.user")
+      .defaultValue("").scope(Scope.CLIENT)
+      .description("Show every file as owned by this local user; empty maps each file's UFS owner to the local "
+          + "user of that name, and to the user running the mount when there is none.")
+      .build();
+
+  public static final ConfKey<String> GROUP = ConfKey.string("strata.fuse.group")
+      .defaultValue("").scope(Scope.CLIENT)
+      .description("Like strata.fuse.user, for the group.")
+      .build();
+}

@@ -1,0 +1,41 @@
+package io.strata.fuse;
+
+import io.strata.core.status.StrataException;
+
+/** The one place Strata's status codes become errno values (FUSE wants them negated), in this platform's numbers. */
+final class Errno {
+  static final int EACCES = jnr.constants.platform.Errno.EACCES.intValue();
+  static final int EBADF = jnr.constants.platform.Errno.EBADF.intValue();
+  static final int EBUSY = jnr.constants.platform.Errno.EBUSY.intValue();
+  static final int EEXIST = jnr.constants.platform.Errno.EEXIST.intValue();
+  static final int EINTR = jnr.constants.platform.Errno.EINTR.intValue();
+  static final int EINVAL = jnr.constants.platform.Errno.EINVAL.intValue();
+  static final int EIO = jnr.constants.platform.Errno.EIO.intValue();
+  static final int EISDIR = jnr.constants.platform.Errno.EISDIR.intValue();
+  static final int ENOENT = jnr.constants.platform.Errno.ENOENT.intValue();
+  static final int ENOSPC = jnr.constants.platform.Errno.ENOSPC.intValue();
+  static final int ENOTDIR = jnr.constants.platform.Errno.ENOTDIR.intValue();
+  static final int ENOTEMPTY = jnr.constants.platform.Errno.ENOTEMPTY.intValue();
+  static final int EROFS = jnr.constants.platform.Errno.EROFS.intValue();
+  /** Linux's ENOTSUP is EOPNOTSUPP; jnr-fuse's ErrorCodes.ENOTSUP() is another platform's number. */
+  static final int ENOTSUP = jnr.constants.platform.Errno.EOPNOTSUPP.intValue();
+
+  private Errno() {}
+
+  static int of(StrataException e) {
+    int errno;
+    switch (e.code()) {
+      case NOT_FOUND -> errno = ENOENT;
+      case ALREADY_EXISTS -> errno = EEXIST;
+      case PERMISSION_DENIED -> errno = EACCES;
+      case INVALID_ARGUMENT -> errno = EINVAL;
+      case DIRECTORY_NOT_EMPTY -> errno = ENOTEMPTY;
+      case IS_A_DIRECTORY -> errno = EISDIR;
+      case NOT_A_DIRECTORY -> errno = ENOTDIR;
+      case RESOURCE_EXHAUSTED -> errno = ENOSPC;
+      case CANCELLED -> errno = EINTR;
+      default -> errno = EIO;
+    }
+    return -errno;
+  }
+}

@@ -1,0 +1,58 @@
+package io.strata.fuse;
+
+import io.strata.client.FileInStream;
+import jnr.ffi.Pointer;
+
+/**
+ * Moves bytes between the kernel's buffers and open files, through one reusable array per FUSE
+ * thread (no allocation per call). A read that continues where the previous one ended goes through
+ * the stream, whose read-ahead keeps requests in flight; any other read is a positioned read.
+ */
+final class FileIo {
+  private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 << 10]);
+
+  private byte[] buffer(int size) {
+    byte[] b = buffers.get();
+    if (b.length < size) {
+      b = new byte[size];
+      buffers.set(b);
+    }
+    return b;
+  }
+
+  /** Reads up to {@code size} bytes at {@code offset} into {@code buf}; fewer only at end of file. */
+  int read(OpenFile.Reader r, Pointer buf, int size, long offset) {
+    byte[] b = buffer(size);
+    int n = -1;
+    synchronized (r) {
+      if (offset == r.in.getPos() || offset == r.lastEnd) {
+        r.in.seek(offset);
+        n = readFully(r.in, b, size);
+      }
+    }
+    if (n < 0) {
+      n = Math.max(0, r.in.positionedRead(offset, b, 0, size));
+    }
+    r.lastEnd = offset + n;
+    buf.put(0, b, 0, n);
+    return n;
+  }
+
+  private static int readFully(FileInStream in, byte[] b, int size) {
+    int done = 0;
+    while (done < size) {
+      int n = in.read(b, done, size - done);
+      if (n < 0) {
+        break;
+      }
+      done += n;
+    }
+    return done;
+  }
+
+  void write(OpenFile.Writer w, Pointer buf, int size) {
+    byte[] b = buffer(size);
+    buf.get(0, b, 0, size);
+    w.out.write(b, 0, size);
+  }
+}

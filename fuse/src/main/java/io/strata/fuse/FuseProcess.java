@@ -1,0 +1,149 @@
+package io.strata.fuse;
+
+import io.strata.client.FileSystem;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.FuseKeys;
+import io.strata.core.process.ProcessMain;
+import io.strata.core.process.Service;
+import io.strata.core.status.StrataException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The FUSE process: mounts a Strata folder on a local folder and serves it until stopped (SIGTERM,
+ * {@code bin/strata-stop.sh fuse}); stopping unmounts, and readers still inside get an error.
+ * Usage: {@code MOUNT_POINT [STRATA_FOLDER] [--read-only]}.
+ */
+public final class FuseProcess implements Service {
+  private static final Logger LOG = LoggerFactory.getLogger(FuseProcess.class);
+  static final String USAGE = "MOUNT_POINT [STRATA_FOLDER] [--read-only]";
+
+  private final Configuration conf;
+  private final MountPoint mountPoint;
+  private final String folder;
+  private final boolean readOnly;
+  private FileSystem fs;
+  private StrataFuse fuse;
+  private volatile boolean closed;
+
+  public FuseProcess(Configuration conf, Path mountPoint, String folder, boolean readOnly) {
+    this.conf = conf;
+    this.mountPoint = new MountPoint(mountPoint);
+    this.folder = folder;
+    this.readOnly = readOnly;
+  }
+
+  static FuseProcess fromArgs(Configuration conf, List<String> args) {
+    List<String> operands = new ArrayList<>(args);
+    boolean readOnly = operands.remove("--read-only");
+    if (operands.isEmpty() || operands.size() > 2 || operands.stream().anyMatch(a -> a.startsWith("-"))) {
+      throw StrataException.invalidArgument("usage: strata-fuse " + USAGE);
+    }
+    return new FuseProcess(conf, Path.of(operands.get(0)), operands.size() > 1 ? operands.get(1) : "/", readOnly);
+  }
+
+  @Override
+  public void start() {
+    mountPoint.prepare();
+    fs = FileSystem.create(conf);
+    if (!fs.getStatus(folder).directory()) {
+      throw StrataException.invalidArgument(folder + " is a file; mount a folder");
+    }
+    fuse = new StrataFuse(fs, folder, new MetadataCache(fs, conf.get(FuseKeys.METADATA_CACHE_TTL)),
+        new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)), readOnly);
+    fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
+  }
+
+  private List<String> options() {
+    List<String> o = new ArrayList<>(List.of("fsname=strata:" + folder, "subtype=strata", "default_permissions",
+        // O_TRUNC arrives with the open, so the file is written anew, not first emptied then opened.
+        "atomic_o_trunc", "big_writes", "max_read=1048576",
+        "attr_timeout=" + seconds(conf.get(FuseKeys.ATTR_TIMEOUT)),
+        "entry_timeout=" + seconds(conf.get(FuseKeys.ENTRY_TIMEOUT)),
+        "negative_timeout=" + seconds(conf.get(FuseKeys.ENTRY_TIMEOUT))));
+    if (conf.get(FuseKeys.KERNEL_CACHE)) {
+      o.add("kernel_cache");
+    }
+    if (readOnly) {
+      o.add("ro");
+    }
+    if (othersMayMount()) {
+      o.add("allow_other");
+    }
+    return o;
+  }
+
+  /** allow_other lets every local user in (the kernel still checks permissions); fuse allows it to root or by fuse.conf. */
+  private static boolean othersMayMount() {
+    try {
+      return "root".equals(System.getProperty("user.name"))
+          || Files.readAllLines(Path.of("/etc/fuse.conf")).stream().anyMatch(l -> l.trim().equals("user_allow_other"));
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  private static String seconds(java.time.Duration d) {
+    return String.valueOf(d.toMillis() / 1000.0);
+  }
+
+  @Override
+  public Optional<String> notReadyReason() {
+    return mountPoint.mounted() ? Optional.empty() : Optional.of("mounting " + mountPoint.path());
+  }
+
+  @Override
+  public String describe() {
+    return "strata:" + folder + " mounted on " + mountPoint.path() + (readOnly ? " (read-only)" : "");
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (fuse != null) {
+      fuse.closeAll();
+      try {
+        fuse.umount();
+      } catch (RuntimeException e) {
+        LOG.warn("unmounting {}: {}", mountPoint.path(), e.toString());
+      }
+      detachIfStillMounted();
+    }
+    if (fs != null) {
+      fs.close();
+    }
+  }
+
+  /** A mount still busy (a reader inside) is detached: the reader's next call fails instead of hanging. */
+  private void detachIfStillMounted() {
+    for (int i = 0; i < 20 && mountPoint.mounted(); i++) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    if (mountPoint.mounted()) {
+      try {
+        MountPoint.unmount(mountPoint.path(), true);
+      } catch (StrataException e) {
+        if (mountPoint.mounted()) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  public static void main(String[] args) {
+    ProcessMain.run("fuse", args, USAGE, FuseProcess::fromArgs);
+  }
+}

@@ -1,0 +1,124 @@
+package io.strata.fuse;
+
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A folder to mount on, as the kernel sees it (/proc/mounts): checked before mounting, with a
+ * stale Strata mount (its process died) cleaned away first. Thread-safe.
+ */
+final class MountPoint {
+  private static final Logger LOG = LoggerFactory.getLogger(MountPoint.class);
+  static final String FS_TYPE = "fuse.strata";
+
+  /** One line of /proc/mounts. */
+  record Mount(String source, Path target, String type) {}
+
+  private final Path path;
+
+  MountPoint(Path path) {
+    this.path = path.toAbsolutePath().normalize();
+  }
+
+  Path path() {
+    return path;
+  }
+
+  /** Every Strata mount on this host. */
+  static List<Mount> strataMounts() {
+    return mounts().stream().filter(m -> m.type().equals(FS_TYPE)).toList();
+  }
+
+  static List<Mount> mounts() {
+    try (Stream<String> lines = Files.lines(Path.of("/proc/mounts"), StandardCharsets.UTF_8)) {
+      return lines.map(l -> l.split(" ")).filter(f -> f.length >= 3)
+          .map(f -> new Mount(f[0], Path.of(unescape(f[1])), f[2])).toList();
+    } catch (IOException e) {
+      throw StrataException.unavailable("cannot read /proc/mounts: " + e.getMessage(), e);
+    }
+  }
+
+  /** /proc/mounts writes space, tab, newline and backslash as octal escapes. */
+  private static String unescape(String s) {
+    return s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
+  }
+
+  Optional<Mount> current() {
+    List<Mount> all = mounts();
+    // The last mount on a path is the one in effect.
+    for (int i = all.size() - 1; i >= 0; i--) {
+      if (all.get(i).target().equals(path)) {
+        return Optional.of(all.get(i));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Refuses a missing, busy or non-empty folder; unmounts a Strata mount whose process is gone. */
+  void prepare() {
+    Optional<Mount> existing = current();
+    if (existing.isPresent() && existing.get().type().equals(FS_TYPE)) {
+      if (alive()) {
+        throw new StrataException(StatusCode.ALREADY_EXISTS, path + " is already a Strata mount");
+      }
+      LOG.warn("{} is a Strata mount left by a process that died; unmounting it", path);
+      unmount(path, true);
+    } else if (existing.isPresent()) {
+      throw new StrataException(StatusCode.ALREADY_EXISTS,
+          path + " is already a mount point (" + existing.get().type() + "); choose an empty folder");
+    }
+    if (!Files.isDirectory(path)) {
+      throw StrataException.notFound("mount point " + path + " does not exist or is not a folder");
+    }
+    try (Stream<Path> children = Files.list(path)) {
+      if (children.findAny().isPresent()) {
+        throw StrataException.invalidArgument("mount point " + path + " is not empty");
+      }
+    } catch (IOException e) {
+      throw StrataException.invalidArgument("cannot read mount point " + path + ": " + e.getMessage());
+    }
+  }
+
+  /** Whether the mount answers (a dead FUSE process leaves one that fails with ENOTCONN). */
+  private boolean alive() {
+    try {
+      Files.readAttributes(path, "basic:isDirectory");
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  boolean mounted() {
+    return current().map(m -> m.type().equals(FS_TYPE)).orElse(false);
+  }
+
+  /** fusermount -u (-z: lazily, for a mount still in use or whose process is gone). */
+  static void unmount(Path target, boolean lazy) {
+    List<String> cmd = lazy ? List.of("fusermount", "-u", "-z", target.toString())
+        : List.of("fusermount", "-u", target.toString());
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw StrataException.unavailable("cannot unmount " + target + ": " + out, null);
+      }
+    } catch (IOException e) {
+      throw StrataException.unavailable("cannot run fusermount (is the fuse package installed?): "
+          + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException(StatusCode.CANCELLED, "interrupted while unmounting " + target);
+    }
+  }
+}

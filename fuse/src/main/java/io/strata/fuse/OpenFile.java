@@ -1,0 +1,43 @@
+package io.strata.fuse;
+
+import io.strata.client.FileInStream;
+import io.strata.client.FileOutStream;
+
+/** One file opened through the mount: a reader, or a writer that appends front to back. */
+abstract class OpenFile {
+  final String path;
+
+  OpenFile(String path) {
+    this.path = path;
+  }
+
+  /**
+   * A reader. Reads at the stream's position go through it, so read-ahead serves sequential
+   * readers; reads elsewhere are positioned reads, which may run in parallel.
+   */
+  static final class Reader extends OpenFile {
+    final FileInStream in;
+    /** Where the last read ended: the next one starting there is sequential. */
+    volatile long lastEnd = -1;
+
+    Reader(String path, FileInStream in) {
+      super(path);
+      this.in = in;
+    }
+  }
+
+  /** A writer: bytes must come in order; the file appears in the UFS when it is committed. */
+  static final class Writer extends OpenFile {
+    final FileOutStream out;
+    final int mode;
+    final long createdMs = System.currentTimeMillis();
+    long written;
+    boolean committed;
+
+    Writer(String path, FileOutStream out, int mode) {
+      super(path);
+      this.out = out;
+      this.mode = mode;
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.strata.fuse;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The files open through the mount, by the handle FUSE passes back on every call, and the writer
+ * of each path (a file has at most one). Thread-safe.
+ */
+final class OpenFiles {
+  private final AtomicLong nextHandle = new AtomicLong(1);
+  private final Map<Long, OpenFile> byHandle = new ConcurrentHashMap<>();
+  private final Map<String, OpenFile.Writer> writers = new ConcurrentHashMap<>();
+
+  long add(OpenFile file) {
+    long handle = nextHandle.getAndIncrement();
+    byHandle.put(handle, file);
+    return handle;
+  }
+
+  /** Registers the writer of its path; false if the path already has one. */
+  boolean addWriter(OpenFile.Writer writer) {
+    return writers.putIfAbsent(writer.path, writer) == null;
+  }
+
+  OpenFile get(long handle) {
+    return byHandle.get(handle);
+  }
+
+  Optional<OpenFile.Writer> writerOf(String path) {
+    return Optional.ofNullable(writers.get(path));
+  }
+
+  OpenFile remove(long handle) {
+    OpenFile f = byHandle.remove(handle);
+    if (f instanceof OpenFile.Writer w) {
+      writers.remove(w.path, w);
+    }
+    return f;
+  }
+
+  Iterable<OpenFile> all() {
+    return byHandle.values();
+  }
+}

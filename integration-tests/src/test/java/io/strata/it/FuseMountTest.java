@@ -1,0 +1,256 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+import io.strata.fuse.FuseProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real FUSE mount of a running cluster, driven by the tools people use on it: coreutils,
+ * Python and fio. Skips where the machine cannot mount FUSE (CI installs fuse and fio).
+ */
+class FuseMountTest {
+  private static final int BIG = 24 << 20;
+
+  private static MiniCluster cluster;
+  private static byte[] big;
+
+  @TempDir
+  Path dir;
+  private FuseProcess fuse;
+  private Path mnt;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    assumeThat(Files.exists(Path.of("/dev/fuse"))).as("needs /dev/fuse").isTrue();
+    assumeThat(onPath("fusermount")).as("needs fusermount (apt-get install fuse libfuse2)").isTrue();
+    assumeThat(Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2"))
+        || Files.exists(Path.of("/lib/x86_64-linux-gnu/libfuse.so.2"))).as("needs libfuse2").isTrue();
+    cluster = MiniCluster.builder().start();
+    big = new byte[BIG];
+    new Random(3).nextBytes(big);
+    Path data = cluster.ufsRoot().resolve("data");
+    Files.createDirectories(data.resolve("sub/deeper"));
+    Files.write(data.resolve("big.bin"), big);
+    Files.writeString(data.resolve("hello.txt"), "hello, strata\n");
+    Files.writeString(data.resolve("sub/a.txt"), "a\n");
+    Files.writeString(data.resolve("sub/deeper/b.txt"), "bb\n");
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static boolean onPath(String tool) {
+    return List.of(System.getenv("PATH").split(":")).stream().anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
+  }
+
+  private void mount(boolean readOnly) throws Exception {
+    mnt = Files.createDirectories(dir.resolve("mnt"));
+    fuse = new FuseProcess(cluster.clientConf(), mnt, "/data", readOnly);
+    fuse.start();
+    await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
+  }
+
+  @AfterEach
+  void unmount() {
+    if (fuse != null) {
+      fuse.close();
+    }
+  }
+
+  /** Runs a command; returns its exit code, stdout and stderr joined. */
+  private static Run run(String... cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s finished", List.of(cmd)).isTrue();
+    return new Run(p.exitValue(), out);
+  }
+
+  record Run(int code, String out) {}
+
+  private static Run ok(String... cmd) throws Exception {
+    Run r = run(cmd);
+    assertThat(r.code()).as("%s: %s", List.of(cmd), r.out()).isZero();
+    return r;
+  }
+
+  private static String sha256(byte[] b) throws Exception {
+    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+  }
+
+  @Test
+  void coreutils_behaveAsOnALocalDisk() throws Exception {
+    mount(false);
+    assertThat(ok("cat", mnt + "/hello.txt").out()).isEqualTo("hello, strata\n");
+    assertThat(ok("ls", "-lR", mnt.toString()).out()).contains("big.bin", "hello.txt", "sub:", "deeper", "b.txt");
+    assertThat(ok("find", mnt.toString(), "-type", "f").out().lines().sorted().toList()).containsExactly(
+        mnt + "/big.bin", mnt + "/hello.txt", mnt + "/sub/a.txt", mnt + "/sub/deeper/b.txt");
+    assertThat(ok("stat", "-c", "%s %F", mnt + "/big.bin").out().trim()).isEqualTo(BIG + " regular file");
+    assertThat(ok("du", "-sb", "--apparent-size", mnt + "/sub").out()).startsWith(String.valueOf(2 + 3 + 2 * 4096));
+    assertThat(sha256(Files.readAllBytes(mnt.resolve("big.bin")))).isEqualTo(sha256(big));
+
+    // Writes land in the UFS, whole, under their names.
+    ok("cp", mnt + "/big.bin", mnt + "/copy.bin");
+    assertThat(sha256(Files.readAllBytes(cluster.ufsRoot().resolve("data/copy.bin")))).isEqualTo(sha256(big));
+    ok("mkdir", mnt + "/made");
+    ok("mv", mnt + "/copy.bin", mnt + "/made/moved.bin");
+    assertThat(cluster.ufsRoot().resolve("data/made/moved.bin")).exists().hasSize(BIG);
+    assertThat(cluster.ufsRoot().resolve("data/copy.bin")).doesNotExist();
+    ok("sh", "-c", "echo again > " + mnt + "/hello2.txt && echo over > " + mnt + "/hello2.txt");
+    assertThat(cluster.ufsRoot().resolve("data/hello2.txt")).hasContent("over");
+    ok("rm", mnt + "/made/moved.bin", mnt + "/hello2.txt");
+    ok("rmdir", mnt + "/made");
+    assertThat(cluster.ufsRoot().resolve("data/made")).doesNotExist();
+
+    // Errors carry the right errno.
+    assertThat(run("cat", mnt + "/missing").out()).contains("No such file or directory");
+    assertThat(run("rmdir", mnt + "/sub").out()).contains("Directory not empty");
+    assertThat(run("mkdir", mnt + "/sub").out()).contains("File exists");
+    try {
+      Files.readAllBytes(mnt.resolve("nope"));
+      throw new AssertionError("read a missing file");
+    } catch (NoSuchFileException expected) {
+      // ENOENT
+    }
+  }
+
+  @Test
+  void randomWrites_andModifyingInPlace_areRefused_notCorrupted() throws Exception {
+    mount(false);
+    Path written = cluster.ufsRoot().resolve("data/r.bin");
+    try {
+      refusesRandomWrites(written);
+    } finally {
+      Files.deleteIfExists(written);
+    }
+  }
+
+  private void refusesRandomWrites(Path written) throws Exception {
+    Run r = run("python3", "-c", String.join("\n",
+        "import os, errno",
+        "fd = os.open('" + mnt + "/r.bin', os.O_WRONLY | os.O_CREAT, 0o644)",
+        "os.write(fd, b'x' * 100)",
+        "try:",
+        "    os.pwrite(fd, b'y', 10)",
+        "    print('accepted')",
+        "except OSError as e:",
+        "    print(errno.errorcode[e.errno])",
+        "os.close(fd)",
+        "try:",
+        "    os.open('" + mnt + "/hello.txt', os.O_WRONLY)",
+        "    print('accepted')",
+        "except OSError as e:",
+        "    print(errno.errorcode[e.errno])"));
+    assertThat(r.out().lines().toList()).as(r.out()).containsExactly("ENOTSUP", "ENOTSUP");
+    assertThat(Files.readString(written)).as("the refused write changed nothing").isEqualTo("x".repeat(100));
+    assertThat(cluster.ufsRoot().resolve("data/hello.txt")).hasContent("hello, strata");
+  }
+
+  @Test
+  void python_randomOffsets_matchTheSource() throws Exception {
+    mount(false);
+    Run r = ok("python3", "-c", String.join("\n",
+        "import hashlib, random",
+        "src = open('" + cluster.ufsRoot().resolve("data/big.bin") + "', 'rb').read()",
+        "rnd = random.Random(7)",
+        "with open('" + mnt + "/big.bin', 'rb') as f:",
+        "    for i in range(400):",
+        "        off = rnd.randrange(len(src) + 10)",
+        "        n = rnd.choice([1, 4096, 65536, 1 << 20, rnd.randrange(3 << 20)])",
+        "        f.seek(off)",
+        "        got = f.read(n)",
+        "        want = src[off:off + n]",
+        "        assert hashlib.sha256(got).digest() == hashlib.sha256(want).digest(), (off, n)",
+        "print('ok')"));
+    assertThat(r.out().trim()).isEqualTo("ok");
+  }
+
+  @Test
+  void fio_sequentialAndRandomReads_verify() throws Exception {
+    assumeThat(onPath("fio")).as("needs fio (apt-get install fio)").isTrue();
+    mount(false);
+    // fio lays a file out and rewrites it in place, which write-once files refuse: it writes its
+    // verifiable blocks into the UFS directly, and reads them back through the mount.
+    String options = " --size=32M --bs=64k --ioengine=psync --verify=crc32c --verify_fatal=1";
+    Path inUfs = cluster.ufsRoot().resolve("data/fio.bin");
+    ok(("fio --name=w --filename=" + inUfs + options + " --rw=write --do_verify=0").split(" "));
+    try {
+      ok(("fio --name=seq --filename=" + mnt + "/fio.bin" + options + " --rw=read").split(" "));
+      ok(("fio --name=rnd --filename=" + mnt + "/fio.bin" + options + " --rw=randread --number_ios=300")
+          .split(" "));
+    } finally {
+      Files.delete(inUfs);
+    }
+  }
+
+  @Test
+  void readOnlyMount_refusesWritesWithEROFS() throws Exception {
+    mount(true);
+    assertThat(ok("cat", mnt + "/sub/a.txt").out()).isEqualTo("a\n");
+    assertThat(run("touch", mnt + "/new.txt").out()).contains("Read-only file system");
+    assertThat(run("rm", mnt + "/hello.txt").out()).contains("Read-only file system");
+    assertThat(cluster.ufsRoot().resolve("data/hello.txt")).exists();
+  }
+
+  @Test
+  void stoppingWithAReaderInside_unmounts_andTheReaderGetsAnError() throws Exception {
+    mount(false);
+    Process reader = new ProcessBuilder("python3", "-c", String.join("\n",
+        "import time",
+        "while True:",
+        "    with open('" + mnt + "/big.bin', 'rb') as f:",
+        "        while f.read(1 << 16):",
+        "            pass",
+        "    time.sleep(0.01)")).redirectErrorStream(true).start();
+    Thread.sleep(1000);
+    assertThat(reader.isAlive()).isTrue();
+    fuse.close();
+    assertThat(reader.waitFor(30, TimeUnit.SECONDS)).as("the reader ends, it does not hang").isTrue();
+    assertThat(reader.exitValue()).isNotZero();
+    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(mnt.toString());
+  }
+
+  @Test
+  void aBusyOrMissingMountPoint_getsAClearMessage() throws Exception {
+    mount(false);
+    FuseProcess second = new FuseProcess(cluster.clientConf(), mnt, "/data", false);
+    try {
+      second.start();
+      throw new AssertionError("mounted twice");
+    } catch (io.strata.core.status.StrataException e) {
+      assertThat(e.getMessage()).contains("already a Strata mount");
+    } finally {
+      second.close();
+    }
+    FuseProcess missing = new FuseProcess(cluster.clientConf(), dir.resolve("nowhere"), "/data", false);
+    try {
+      missing.start();
+      throw new AssertionError("mounted on a missing folder");
+    } catch (io.strata.core.status.StrataException e) {
+      assertThat(e.getMessage()).contains("does not exist");
+    } finally {
+      missing.close();
+    }
+  }
+}
