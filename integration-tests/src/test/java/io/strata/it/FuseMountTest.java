@@ -192,7 +192,7 @@ class FuseMountTest {
     mount(false);
     // fio lays a file out and rewrites it in place, which write-once files refuse: it writes its
     // verifiable blocks into the UFS directly, and reads them back through the mount.
-    String options = " --size=32M --bs=64k --ioengine=psync --verify=crc32c --verify_fatal=1";
+    String options = " --size=32M --bs=64k --ioengine=psync --verify=crc32c --verify_fatal=1 --verify_state_save=0";
     Path inUfs = cluster.ufsRoot().resolve("data/fio.bin");
     ok(("fio --name=w --filename=" + inUfs + options + " --rw=write --do_verify=0").split(" "));
     try {
