@@ -9,6 +9,7 @@ strata_kind() {
   case "$1" in
     master*) echo master ;;
     worker*) echo worker ;;
+    fuse*) echo fuse ;;
     *) strata_die "unknown process $1" ;;
   esac
 }
@@ -17,6 +18,7 @@ strata_main_class() {
   case "$(strata_kind "$1")" in
     master) echo io.strata.master.MasterProcess ;;
     worker) echo io.strata.worker.WorkerProcess ;;
+    fuse) echo io.strata.fuse.FuseProcess ;;
   esac
 }
 
@@ -24,6 +26,7 @@ strata_default_java_opts() {
   case "$(strata_kind "$1")" in
     master) echo "${STRATA_MASTER_JAVA_OPTS:--Xms128m -Xmx1g -XX:+ExitOnOutOfMemoryError}" ;;
     worker) echo "${STRATA_WORKER_JAVA_OPTS:--Xms256m -Xmx1g -XX:MaxDirectMemorySize=2g -XX:+ExitOnOutOfMemoryError}" ;;
+    fuse) echo "${STRATA_FUSE_JAVA_OPTS:--Xms64m -Xmx512m -XX:MaxDirectMemorySize=512m -XX:+ExitOnOutOfMemoryError}" ;;
   esac
 }
 
@@ -41,7 +44,7 @@ strata_running_pid() {
   fi
 }
 
-# The names of the processes of kind $1 (master|worker) with a pid file here.
+# The names of the processes of kind $1 (master|worker|fuse) with a pid file here.
 strata_names() {
   local f
   for f in "$STRATA_LOGS_DIR/$1"*.pid; do
@@ -63,7 +66,7 @@ strata_launch() {
   # shellcheck disable=SC2046,SC2086
   nohup "$JAVA" $(strata_default_java_opts "$name") ${STRATA_JAVA_OPTS:-} "${STRATA_JAVA_ARGS[@]}" \
     "$(strata_main_class "$name")" --ready-file "$STRATA_LOGS_DIR/$name.ready" \
-    > "$STRATA_LOGS_DIR/$name.out" 2>&1 < /dev/null &
+    ${STRATA_PROCESS_ARGS[@]+"${STRATA_PROCESS_ARGS[@]}"} > "$STRATA_LOGS_DIR/$name.out" 2>&1 < /dev/null &
   echo "$!" > "$STRATA_LOGS_DIR/$name.pid"
 }
 
@@ -159,4 +162,12 @@ strata_on_hosts() {
         echo "[$host] failed" >&2
     fi
   done
+}
+
+# The process name of the FUSE mount on folder $1: fuse, then the absolute path with / as _.
+# Lexical (realpath -ms): a mount whose process died cannot even be stat-ed, and must still be named.
+strata_fuse_name() {
+  local abs
+  abs="$(realpath -ms -- "$1")"
+  echo "fuse${abs//\//_}"
 }

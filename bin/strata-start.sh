@@ -11,17 +11,30 @@
 #   strata-start.sh masters  a master on every host of $STRATA_CONF_DIR/masters (ssh for other hosts)
 #   strata-start.sh workers  a worker on every host of $STRATA_CONF_DIR/workers
 #   strata-start.sh all      masters, then workers
+#   strata-start.sh fuse MOUNT_POINT [STRATA_FOLDER] [--read-only]
+#                            mounts STRATA_FOLDER (default /) of the cluster $STRATA_CONF_DIR names on
+#                            MOUNT_POINT (an empty folder) with a FUSE process of its own
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/strata-process.sh"
 
 usage() {
   echo "usage: strata-start.sh local [--masters N] [--workers M] | master | worker | masters | workers | all" >&2
+  echo "       strata-start.sh fuse MOUNT_POINT [STRATA_FOLDER] [--read-only]" >&2
   exit 2
 }
 
 [[ $# -ge 1 ]] || usage
 what="$1"
 shift
+if [[ "$what" == fuse ]]; then
+  [[ $# -ge 1 && $# -le 3 ]] || usage
+  strata_ensure_built
+  mkdir -p "$STRATA_LOGS_DIR"
+  name="$(strata_fuse_name "$1")"
+  STRATA_PROCESS_ARGS=("$(realpath -ms -- "$1")" "${@:2}")
+  strata_start "$name"
+  exit 0
+fi
 masters=1
 workers=1
 while [[ $# -gt 0 ]]; do

@@ -5,12 +5,22 @@
 #   strata-stop.sh [all|local]   every worker, then every master started from here (default)
 #   strata-stop.sh master|worker every master (or worker) started from here
 #   strata-stop.sh masters|workers  on every host of $STRATA_CONF_DIR/masters (workers), ssh for others
+#   strata-stop.sh fuse [MOUNT_POINT]  the FUSE mount on MOUNT_POINT, or every one started from here
+#                                      (stopping unmounts; readers still inside get an error)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/strata-process.sh"
 
 what="${1:-all}"
 case "$what" in
+  fuse)
+    if [[ -n "${2:-}" ]]; then
+      strata_stop "$(strata_fuse_name "$2")"
+    else
+      strata_stop_kind fuse
+    fi
+    ;;
   all|local)
+    strata_stop_kind fuse
     strata_stop_kind worker
     strata_stop_kind master
     rm -f "$STRATA_LOGS_DIR/local-cluster.env"
@@ -19,7 +29,7 @@ case "$what" in
   masters) strata_on_hosts masters strata-stop.sh master ;;
   workers) strata_on_hosts workers strata-stop.sh worker ;;
   *)
-    echo "usage: strata-stop.sh [all|local|master|worker|masters|workers]" >&2
+    echo "usage: strata-stop.sh [all|local|master|worker|masters|workers|fuse [MOUNT_POINT]]" >&2
     exit 2
     ;;
 esac

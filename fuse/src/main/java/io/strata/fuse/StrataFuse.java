@@ -192,7 +192,17 @@ final class StrataFuse extends FuseStubFS {
     if (!(f instanceof OpenFile.Reader r)) {
       return -Errno.EBADF;
     }
-    return call("read", path, () -> io.read(r, buf, (int) size, offset));
+    return call("read", path, () -> {
+      try {
+        return io.read(r, buf, (int) size, offset);
+      } catch (StrataException e) {
+        if (e.code() == StatusCode.FAILED_PRECONDITION) {
+          // Changed in the UFS: the next open must look it up afresh.
+          meta.invalidate(r.path);
+        }
+        throw e;
+      }
+    });
   }
 
   @Override

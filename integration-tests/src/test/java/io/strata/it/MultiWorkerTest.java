@@ -97,6 +97,23 @@ class MultiWorkerTest {
   }
 
   @Test
+  void fileChangedBehindStrata_failsTheStaleRead_thenTheNextOpenSeesTheNewVersion() throws Exception {
+    Path file = cluster.ufsRoot().resolve("stale.bin");
+    byte[] v1 = new byte[300_000];
+    Arrays.fill(v1, (byte) 1);
+    Files.write(file, v1);
+    assertThat(fs.getStatus("/stale.bin").length()).isEqualTo(v1.length);
+    byte[] v2 = new byte[200_000];
+    Arrays.fill(v2, (byte) 2);
+    Files.write(file, v2);
+    Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
+
+    assertThatThrownBy(() -> readAll(fs, "/stale.bin")).isInstanceOfSatisfying(StrataException.class,
+        e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+    assertThat(readAll(fs, "/stale.bin")).as("the worker dropped the stale status").isEqualTo(v2);
+  }
+
+  @Test
   void newFileInTheUfs_isVisibleAtOnceWithSync() throws Exception {
     assertThat(fs.exists("/late.txt")).isFalse();
     Files.writeString(cluster.ufsRoot().resolve("late.txt"), "late");

@@ -98,6 +98,7 @@ public final class WorkerProcess implements Service {
         conf.get(WorkerKeys.METADATA_TTL), conf.get(WorkerKeys.METADATA_NEGATIVE_TTL), System::currentTimeMillis,
         metadataStore);
     this.metadata = new MetadataService(ufs, metadataCache, registry);
+    fetcher.whenFileChanges(metadata::invalidate);
     this.loader = new FileLoader(ufs, store, pageSize, allocator, loadExecutor, registry);
     loader.setThrottle(conf.get(WorkerKeys.LOAD_BANDWIDTH));
     followDynamicKeys();

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UfsReader;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -43,6 +45,7 @@ public final class PageFetcher {
 
   private final PageStore store;
   private final long pageSize;
+  private volatile Consumer<StrataPath> fileChanged = path -> {};
   private final Executor ufsExecutor;
   private final ByteBufAllocator allocator;
   private final Map<PageId, Load> inflight = new ConcurrentHashMap<>();
@@ -50,6 +53,11 @@ public final class PageFetcher {
   private final Counter misses;
   private final Counter ufsPageReads;
   private final Counter ufsBytes;
+
+  /** Told of a file found changed in the UFS while being read (to drop its cached status). */
+  public void whenFileChanges(Consumer<StrataPath> listener) {
+    this.fileChanged = listener;
+  }
 
   public PageFetcher(PageStore store, long pageSize, Executor ufsExecutor, ByteBufAllocator allocator,
       MeterRegistry registry) {
@@ -170,6 +178,8 @@ public final class PageFetcher {
       int n = reader.readFully(offset, page.nioBuffer(0, length));
       page.writerIndex(n);
       if (!reader.currentFingerprint().equals(target.fingerprint())) {
+        // The status the reader opened with is stale: the next open must see the new version.
+        fileChanged.accept(target.file().path());
         throw new StrataException(StatusCode.FAILED_PRECONDITION,
             target.file().path() + " changed in the under-storage while being read; open it again");
       }
