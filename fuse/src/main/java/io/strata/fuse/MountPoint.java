@@ -17,12 +17,26 @@ import org.slf4j.LoggerFactory;
  * A folder to mount on, as the kernel sees it (/proc/mounts): checked before mounting, with a
  * stale Strata mount (its process died) cleaned away first. Thread-safe.
  */
-final class MountPoint {
+public final class MountPoint {
   private static final Logger LOG = LoggerFactory.getLogger(MountPoint.class);
-  static final String FS_TYPE = "fuse.strata";
+  public static final String FS_TYPE = "fuse.strata";
 
   /** One line of /proc/mounts. */
-  record Mount(String source, Path target, String type) {}
+  public record Mount(String source, Path target, String type, String options) {
+    public boolean readOnly() {
+      return List.of(options.split(",")).contains("ro");
+    }
+
+    /** Whether the mount answers; one whose process died fails every call (ENOTCONN). */
+    public boolean alive() {
+      try {
+        Files.readAttributes(target, "basic:isDirectory");
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    }
+  }
 
   private final Path path;
 
@@ -35,14 +49,14 @@ final class MountPoint {
   }
 
   /** Every Strata mount on this host. */
-  static List<Mount> strataMounts() {
+  public static List<Mount> strataMounts() {
     return mounts().stream().filter(m -> m.type().equals(FS_TYPE)).toList();
   }
 
   static List<Mount> mounts() {
     try (Stream<String> lines = Files.lines(Path.of("/proc/mounts"), StandardCharsets.UTF_8)) {
       return lines.map(l -> l.split(" ")).filter(f -> f.length >= 3)
-          .map(f -> new Mount(f[0], Path.of(unescape(f[1])), f[2])).toList();
+          .map(f -> new Mount(unescape(f[0]), Path.of(unescape(f[1])), f[2], f.length > 3 ? f[3] : "")).toList();
     } catch (IOException e) {
       throw StrataException.unavailable("cannot read /proc/mounts: " + e.getMessage(), e);
     }
@@ -68,7 +82,7 @@ final class MountPoint {
   void prepare() {
     Optional<Mount> existing = current();
     if (existing.isPresent() && existing.get().type().equals(FS_TYPE)) {
-      if (alive()) {
+      if (existing.get().alive()) {
         throw new StrataException(StatusCode.ALREADY_EXISTS, path + " is already a Strata mount");
       }
       LOG.warn("{} is a Strata mount left by a process that died; unmounting it", path);
@@ -89,22 +103,12 @@ final class MountPoint {
     }
   }
 
-  /** Whether the mount answers (a dead FUSE process leaves one that fails with ENOTCONN). */
-  private boolean alive() {
-    try {
-      Files.readAttributes(path, "basic:isDirectory");
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
   boolean mounted() {
     return current().map(m -> m.type().equals(FS_TYPE)).orElse(false);
   }
 
   /** fusermount -u (-z: lazily, for a mount still in use or whose process is gone). */
-  static void unmount(Path target, boolean lazy) {
+  public static void unmount(Path target, boolean lazy) {
     List<String> cmd = lazy ? List.of("fusermount", "-u", "-z", target.toString())
         : List.of("fusermount", "-u", target.toString());
     try {

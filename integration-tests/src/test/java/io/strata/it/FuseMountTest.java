@@ -209,6 +209,8 @@ class FuseMountTest {
     mount(true);
     assertThat(ok("cat", mnt + "/sub/a.txt").out()).isEqualTo("a\n");
     assertThat(run("touch", mnt + "/new.txt").out()).contains("Read-only file system");
+    ShellRunner.Run list = new ShellRunner(cluster::clientConf).run("fuse", "list");
+    assertThat(list.out()).containsPattern(mnt + " +strata:/data +ro +ok");
     assertThat(run("rm", mnt + "/hello.txt").out()).contains("Read-only file system");
     assertThat(cluster.ufsRoot().resolve("data/hello.txt")).exists();
   }

@@ -4,6 +4,7 @@ import io.strata.core.process.Version;
 import io.strata.shell.admin.FsAdminCommand;
 import io.strata.shell.conf.ConfCommand;
 import io.strata.shell.fs.FsCommand;
+import io.strata.shell.fuse.FuseCommand;
 import io.strata.shell.job.JobCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -32,6 +33,7 @@ public final class StrataShell implements Runnable {
         .addSubcommand("fsadmin", FsAdminCommand.build(ctx))
         .addSubcommand("conf", ConfCommand.build(ctx))
         .addSubcommand("job", JobCommand.build(ctx))
+        .addSubcommand("fuse", FuseCommand.build(ctx))
         .addSubcommand("format", new FormatCommand(ctx))
         .addSubcommand("version", new VersionCommand(ctx));
     PrintWriter out = new PrintWriter(ctx.out(), true);

@@ -1,0 +1,160 @@
+package io.strata.shell.fuse;
+
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.fuse.MountPoint;
+import io.strata.shell.ShellContext;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code strata fuse}: FUSE mounts of this host. A mount is a process of its own, started and
+ * stopped by {@code bin/strata-start.sh fuse} and {@code bin/strata-stop.sh fuse}, which these
+ * commands run, so that either way leaves the same pid files and logs.
+ */
+@Command(name = "fuse", mixinStandardHelpOptions = true, description = "Mount Strata as a local file system.")
+public final class FuseCommand implements Runnable {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static CommandLine build(ShellContext ctx) {
+    return new CommandLine(new FuseCommand())
+        .addSubcommand(new MountCommand(ctx))
+        .addSubcommand(new UnmountCommand(ctx))
+        .addSubcommand(new ListCommand(ctx));
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Runs a script of bin/, passing its output on; a failure ends the command with the script's last line. */
+  static void script(ShellContext ctx, String name, List<String> args) {
+    String home = System.getProperty("strata.home");
+    if (home == null) {
+      throw StrataException.invalidArgument("strata fuse needs an installation: run it as bin/strata fuse ...");
+    }
+    List<String> cmd = new ArrayList<>(List.of(Path.of(home, "bin", name).toString()));
+    cmd.addAll(args);
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (!p.waitFor(5, TimeUnit.MINUTES)) {
+        p.destroyForcibly();
+        throw StrataException.unavailable(name + " did not finish within 5 minutes", null);
+      }
+      if (p.exitValue() != 0) {
+        // The process's own one-line error ("strata fuse: ...") says why; else the script's last line.
+        String why = out.lines().filter(l -> l.startsWith("strata ")).reduce((a, b) -> b)
+            .or(() -> out.lines().reduce((a, b) -> b)).orElse(name + " failed");
+        throw withItsCode(why.replaceFirst("^strata[^:]*: ", ""));
+      }
+      if (!out.isEmpty()) {
+        ctx.out().println(out);
+      }
+    } catch (IOException e) {
+      throw StrataException.unavailable("cannot run " + name + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException(StatusCode.CANCELLED, "interrupted");
+    }
+  }
+
+  /** "NOT_FOUND: text" keeps its code; any other line fails as FAILED_PRECONDITION. */
+  private static StrataException withItsCode(String line) {
+    int colon = line.indexOf(": ");
+    if (colon > 0) {
+      try {
+        return new StrataException(StatusCode.valueOf(line.substring(0, colon)), line.substring(colon + 2));
+      } catch (IllegalArgumentException notACode) {
+        // Plain text.
+      }
+    }
+    return new StrataException(StatusCode.FAILED_PRECONDITION, line);
+  }
+
+  @Command(name = "mount", mixinStandardHelpOptions = true,
+      description = "Mount a Strata folder on an empty local folder, in a process of its own.")
+  static final class MountCommand implements Runnable {
+    private final ShellContext ctx;
+
+    @Parameters(index = "0", paramLabel = "MOUNT_POINT", description = "An empty local folder.")
+    Path mountPoint;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "STRATA_FOLDER", defaultValue = "/",
+        description = "The folder to mount (default: /).")
+    String folder;
+
+    @Option(names = "--read-only", description = "Refuse every change (EROFS).")
+    boolean readOnly;
+
+    MountCommand(ShellContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+      List<String> args = new ArrayList<>(List.of("fuse", mountPoint.toString(), folder));
+      if (readOnly) {
+        args.add("--read-only");
+      }
+      script(ctx, "strata-start.sh", args);
+    }
+  }
+
+  @Command(name = "unmount", aliases = "umount", mixinStandardHelpOptions = true,
+      description = "Unmount: stops the mount's process; readers still inside get an error.")
+  static final class UnmountCommand implements Runnable {
+    private final ShellContext ctx;
+
+    @Parameters(paramLabel = "MOUNT_POINT")
+    Path mountPoint;
+
+    UnmountCommand(ShellContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+      Path target = mountPoint.toAbsolutePath().normalize();
+      script(ctx, "strata-stop.sh", List.of("fuse", target.toString()));
+      // A mount started elsewhere, or left by a process that died: take it away too.
+      if (MountPoint.strataMounts().stream().anyMatch(m -> m.target().equals(target))) {
+        MountPoint.unmount(target, true);
+        ctx.out().println("unmounted " + target);
+      }
+    }
+  }
+
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "The Strata mounts of this host.")
+  static final class ListCommand implements Runnable {
+    private final ShellContext ctx;
+
+    ListCommand(ShellContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+      List<MountPoint.Mount> mounts = MountPoint.strataMounts();
+      if (mounts.isEmpty()) {
+        ctx.out().println("no Strata mounts");
+        return;
+      }
+      ctx.out().printf("%-40s %-24s %-5s %s%n", "MOUNT POINT", "SOURCE", "MODE", "STATE");
+      for (MountPoint.Mount m : mounts) {
+        ctx.out().printf("%-40s %-24s %-5s %s%n", m.target(), m.source(), m.readOnly() ? "ro" : "rw",
+            m.alive() ? "ok" : "stale (its process is gone; 'strata fuse unmount' clears it)");
+      }
+    }
+  }
+}
