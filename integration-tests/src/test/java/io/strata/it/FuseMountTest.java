@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
+import io.strata.core.conf.WorkerKeys;
 import io.strata.fuse.FuseProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ class FuseMountTest {
     assumeThat(onPath("fusermount")).as("needs fusermount (apt-get install fuse libfuse2)").isTrue();
     assumeThat(Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2"))
         || Files.exists(Path.of("/lib/x86_64-linux-gnu/libfuse.so.2"))).as("needs libfuse2").isTrue();
-    cluster = MiniCluster.builder().start();
+    cluster = MiniCluster.builder().property(WorkerKeys.METADATA_TTL, "3s").start();
     big = new byte[BIG];
     new Random(3).nextBytes(big);
     Path data = cluster.ufsRoot().resolve("data");
@@ -201,6 +202,66 @@ class FuseMountTest {
           .split(" "));
     } finally {
       Files.delete(inUfs);
+    }
+  }
+
+  @Test
+  void manyConcurrentReaders_ofSmallAndLargeFiles_seeNoErrorAndNoHang() throws Exception {
+    Path small = cluster.ufsRoot().resolve("data/small");
+    Files.createDirectories(small);
+    Random r = new Random(11);
+    for (int i = 0; i < 200; i++) {
+      byte[] b = new byte[1000 + r.nextInt(100_000)];
+      r.nextBytes(b);
+      Files.write(small.resolve("s" + i), b);
+    }
+    mount(false);
+    // 64 threads read small files whole, 8 read the large one at random places, each checking
+    // every byte against the UFS; for 20 s.
+    Run run = ok("timeout", "120", "python3", "-c", String.join("\n",
+        "import os, random, threading, time",
+        "ufs, mnt = '" + cluster.ufsRoot().resolve("data") + "', '" + mnt + "'",
+        "names = sorted(os.listdir(ufs + '/small'))",
+        "src = {n: open(ufs + '/small/' + n, 'rb').read() for n in names}",
+        "big = open(ufs + '/big.bin', 'rb').read()",
+        "errors, reads = [], [0]",
+        "end = time.time() + 20",
+        "def small(seed):",
+        "    rnd = random.Random(seed)",
+        "    while time.time() < end:",
+        "        n = rnd.choice(names)",
+        "        with open(mnt + '/small/' + n, 'rb') as f:",
+        "            if f.read() != src[n]: errors.append(n)",
+        "        reads[0] += 1",
+        "def large(seed):",
+        "    rnd = random.Random(seed)",
+        "    with open(mnt + '/big.bin', 'rb') as f:",
+        "        while time.time() < end:",
+        "            off, n = rnd.randrange(len(big)), rnd.randrange(1, 1 << 20)",
+        "            f.seek(off)",
+        "            if f.read(n) != big[off:off + n]: errors.append(off)",
+        "            reads[0] += 1",
+        "ts = [threading.Thread(target=small, args=(i,)) for i in range(64)]",
+        "ts += [threading.Thread(target=large, args=(i,)) for i in range(8)]",
+        "[t.start() for t in ts]",
+        "[t.join() for t in ts]",
+        "print('reads', reads[0], 'errors', len(errors))"));
+    assertThat(run.out()).containsPattern("reads [1-9][0-9]* errors 0");
+  }
+
+  @Test
+  void aFileAddedBehindTheMountsBack_appearsWithinTheMetadataTtl() throws Exception {
+    mount(false);
+    assertThat(ok("ls", mnt.toString()).out()).doesNotContain("late.txt");
+    Path late = cluster.ufsRoot().resolve("data/late.txt");
+    Files.writeString(late, "late\n");
+    try {
+      // The worker's listing TTL (3 s here) and the mount's own (strata.fuse.metadata.cache.ttl, 2 s) bound the wait.
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+          .until(() -> run("ls", mnt.toString()).out().contains("late.txt"));
+      assertThat(ok("cat", mnt + "/late.txt").out()).isEqualTo("late\n");
+    } finally {
+      Files.delete(late);
     }
   }
 
