@@ -1,6 +1,7 @@
 package io.strata.fuse;
 
 import io.strata.core.status.StrataException;
+import org.slf4j.Logger;
 
 /** The one place Strata's status codes become errno values (FUSE wants them negated), in this platform's numbers. */
 final class Errno {
@@ -21,6 +22,12 @@ final class Errno {
   static final int ENOTSUP = jnr.constants.platform.Errno.EOPNOTSUPP.intValue();
 
   private Errno() {}
+
+  /** Logs why an operation is refused (a user's tool is told only the errno) and returns -errno. */
+  static int refuse(Logger log, int errno, String why, Object... args) {
+    log.warn(why, args);
+    return -errno;
+  }
 
   static int of(StrataException e) {
     int errno;

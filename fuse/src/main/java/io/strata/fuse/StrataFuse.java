@@ -2,7 +2,6 @@ package io.strata.fuse;
 
 import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
-import io.strata.client.WriteOptions;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.util.function.IntSupplier;
@@ -31,9 +30,6 @@ import ru.serce.jnrfuse.struct.Timespec;
 final class StrataFuse extends FuseStubFS {
   private static final Logger LOG = LoggerFactory.getLogger(StrataFuse.class);
   private static final int O_ACCMODE = 3;
-  private static final int O_RDWR = 2;
-  private static final int O_TRUNC = 01000;
-  private static final int O_APPEND = 02000;
   private static final int BLOCK = 4096;
 
   private final FileSystem fs;
@@ -43,6 +39,7 @@ final class StrataFuse extends FuseStubFS {
   private final boolean readOnly;
   private final OpenFiles open = new OpenFiles();
   private final FileIo io = new FileIo();
+  private final Writes writes;
 
   StrataFuse(FileSystem fs, String root, MetadataCache meta, Identities ids, boolean readOnly) {
     this.fs = fs;
@@ -50,6 +47,7 @@ final class StrataFuse extends FuseStubFS {
     this.meta = meta;
     this.ids = ids;
     this.readOnly = readOnly;
+    this.writes = new Writes(fs, meta, open, io);
   }
 
   private String strata(String fusePath) {
@@ -69,11 +67,6 @@ final class StrataFuse extends FuseStubFS {
       LOG.warn("{} {} failed", op, path, e);
       return -Errno.EIO;
     }
-  }
-
-  private int refuse(int errno, String why, Object... args) {
-    LOG.warn(why, args);
-    return -errno;
   }
 
   @Override
@@ -142,25 +135,7 @@ final class StrataFuse extends FuseStubFS {
         fi.fh.set(open.add(new OpenFile.Reader(p, fs.open(p))));
         return 0;
       }
-      if (readOnly) {
-        return -Errno.EROFS;
-      }
-      FileInfo f = meta.status(p);
-      boolean keepsBytes = f.length() > 0 && (flags & O_TRUNC) == 0;
-      if ((flags & O_APPEND) != 0 && keepsBytes) {
-        return refuse(Errno.ENOTSUP, "open {}: Strata files are written once, front to back; "
-            + "appending is not supported", p);
-      }
-      if (keepsBytes && (flags & O_ACCMODE) == O_RDWR) {
-        // Tools open read-write and only read; a write would be refused (see write).
-        fi.fh.set(open.add(new OpenFile.Reader(p, fs.open(p))));
-        return 0;
-      }
-      if (keepsBytes) {
-        return refuse(Errno.ENOTSUP, "open {}: cannot change a file's bytes in place; "
-            + "truncate it (O_TRUNC) to write it anew", p);
-      }
-      return startWriting(p, f.mode(), true, fi);
+      return readOnly ? -Errno.EROFS : writes.open(p, flags, fi);
     });
   }
 
@@ -169,21 +144,7 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("create", path, () -> startWriting(strata(path), (int) mode & 07777, false, fi));
-  }
-
-  private int startWriting(String p, int mode, boolean overwrite, FuseFileInfo fi) {
-    if (open.writerOf(p).isPresent()) {
-      return refuse(Errno.EBUSY, "open {}: the file is being written by another open file", p);
-    }
-    OpenFile.Writer w = new OpenFile.Writer(p, fs.create(p, new WriteOptions(overwrite, null, mode)), mode);
-    if (!open.addWriter(w)) {
-      w.out.cancel();
-      return refuse(Errno.EBUSY, "open {}: the file is being written by another open file", p);
-    }
-    fi.fh.set(open.add(w));
-    meta.invalidate(p);
-    return 0;
+    return call("create", path, () -> writes.create(strata(path), (int) mode & 07777, fi));
   }
 
   @Override
@@ -209,56 +170,18 @@ final class StrataFuse extends FuseStubFS {
   public int write(String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
     if (f instanceof OpenFile.Reader) {
-      return refuse(Errno.ENOTSUP, "write {}: cannot change a file's bytes in place", f.path);
+      return Errno.refuse(LOG, Errno.ENOTSUP, "write {}: cannot change a file's bytes in place", f.path);
     }
     if (!(f instanceof OpenFile.Writer w)) {
       return -Errno.EBADF;
     }
-    return call("write", path, () -> {
-      synchronized (w) {
-        if (w.committed) {
-          return refuse(Errno.EIO, "write {}: the file was completed when one of its descriptors was closed; "
-              + "write through a single descriptor", w.path);
-        }
-        if (offset != w.written) {
-          return refuse(Errno.ENOTSUP, "write {}: at offset {} while {} bytes are written; Strata files "
-              + "are written front to back", w.path, offset, w.written);
-        }
-        io.write(w, buf, (int) size);
-        w.written += size;
-        return (int) size;
-      }
-    });
+    return call("write", path, () -> writes.write(w, buf, (int) size, offset));
   }
 
-  /**
-   * A writer's file is committed at the first flush (a close(2) of one of its descriptors) after
-   * bytes were written, so that close(2) reports whether it landed. A flush before any write is
-   * a shell redirect closing the descriptor it duplicated: the file is committed later, at the
-   * next flush or at release.
-   */
   @Override
   public int flush(String path, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
-    if (!(f instanceof OpenFile.Writer w) || w.written == 0) {
-      return 0;
-    }
-    return call("close", path, () -> commit(w));
-  }
-
-  private int commit(OpenFile.Writer w) {
-    synchronized (w) {
-      if (w.committed) {
-        return 0;
-      }
-      w.committed = true;
-      try {
-        w.out.close();
-      } finally {
-        meta.invalidate(w.path);
-      }
-      return 0;
-    }
+    return f instanceof OpenFile.Writer w ? call("close", path, () -> writes.flush(w)) : 0;
   }
 
   @Override
@@ -268,7 +191,7 @@ final class StrataFuse extends FuseStubFS {
       if (f instanceof OpenFile.Reader r) {
         r.in.close();
       } else if (f instanceof OpenFile.Writer w) {
-        commit(w);
+        writes.commit(w);
       }
       return 0;
     });
@@ -285,27 +208,7 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("truncate", path, () -> {
-      String p = strata(path);
-      var writer = open.writerOf(p);
-      if (writer.isPresent() && !writer.get().committed) {
-        return writer.get().written == size ? 0 : refuse(Errno.ENOTSUP,
-            "truncate {}: a file being written can only grow, front to back", p);
-      }
-      FileInfo f = meta.status(p);
-      if (f.directory()) {
-        return -Errno.EISDIR;
-      }
-      if (size == f.length()) {
-        return 0;
-      }
-      if (size != 0) {
-        return refuse(Errno.ENOTSUP, "truncate {}: only to 0 bytes (to write the file anew)", p);
-      }
-      fs.create(p, new WriteOptions(true, null, f.mode() & 07777)).close();
-      meta.invalidate(p);
-      return 0;
-    });
+    return call("truncate", path, () -> writes.truncate(strata(path), size));
   }
 
   @Override
@@ -386,12 +289,12 @@ final class StrataFuse extends FuseStubFS {
 
   @Override
   public int chmod(String path, @mode_t long mode) {
-    return refuse(Errno.ENOTSUP, "chmod {}: changing modes through the mount is not supported yet", path);
+    return Errno.refuse(LOG, Errno.ENOTSUP, "chmod {}: changing modes through the mount is not supported yet", path);
   }
 
   @Override
   public int chown(String path, long uid, long gid) {
-    return refuse(Errno.ENOTSUP, "chown {}: changing owners through the mount is not supported yet", path);
+    return Errno.refuse(LOG, Errno.ENOTSUP, "chown {}: changing owners through the mount is not supported yet", path);
   }
 
   /** Times come from the UFS; setting them (touch) is accepted and has no effect. */

@@ -1,0 +1,131 @@
+package io.strata.fuse;
+
+import io.strata.client.FileInfo;
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
+import jnr.ffi.Pointer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import ru.serce.jnrfuse.struct.FuseFileInfo;
+
+/**
+ * Writing through the mount: a file is written once, front to back, to a temporary name the
+ * client renames on close. A writer's file is committed at the first flush (a close(2) of one of
+ * its descriptors) after bytes were written, so that close(2) reports whether it landed; a flush
+ * before any write is a shell redirect closing the descriptor it duplicated, and the file is
+ * committed later, at the next flush or at release. What would change bytes in place is refused.
+ */
+final class Writes {
+  private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
+  private static final int O_ACCMODE = 3;
+  private static final int O_RDWR = 2;
+  private static final int O_TRUNC = 01000;
+  private static final int O_APPEND = 02000;
+
+  private final FileSystem fs;
+  private final MetadataCache meta;
+  private final OpenFiles open;
+  private final FileIo io;
+
+  Writes(FileSystem fs, MetadataCache meta, OpenFiles open, FileIo io) {
+    this.fs = fs;
+    this.meta = meta;
+    this.open = open;
+    this.io = io;
+  }
+
+  /** open(2) of an existing file for writing ({@code flags} not O_RDONLY). */
+  int open(String p, int flags, FuseFileInfo fi) {
+    FileInfo f = meta.status(p);
+    boolean keepsBytes = f.length() > 0 && (flags & O_TRUNC) == 0;
+    if ((flags & O_APPEND) != 0 && keepsBytes) {
+      return Errno.refuse(LOG, Errno.ENOTSUP, "open {}: Strata files are written once, front to back; "
+          + "appending is not supported", p);
+    }
+    if (keepsBytes && (flags & O_ACCMODE) == O_RDWR) {
+      // Tools open read-write and only read; a write would be refused (see write).
+      fi.fh.set(open.add(new OpenFile.Reader(p, fs.open(p))));
+      return 0;
+    }
+    if (keepsBytes) {
+      return Errno.refuse(LOG, Errno.ENOTSUP, "open {}: cannot change a file's bytes in place; "
+          + "truncate it (O_TRUNC) to write it anew", p);
+    }
+    return start(p, f.mode(), true, fi);
+  }
+
+  int create(String p, int mode, FuseFileInfo fi) {
+    return start(p, mode, false, fi);
+  }
+
+  private int start(String p, int mode, boolean overwrite, FuseFileInfo fi) {
+    if (open.writerOf(p).isPresent()) {
+      return Errno.refuse(LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
+    }
+    OpenFile.Writer w = new OpenFile.Writer(p, fs.create(p, new WriteOptions(overwrite, null, mode)), mode);
+    if (!open.addWriter(w)) {
+      w.out.cancel();
+      return Errno.refuse(LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
+    }
+    fi.fh.set(open.add(w));
+    meta.invalidate(p);
+    return 0;
+  }
+
+  int write(OpenFile.Writer w, Pointer buf, int size, long offset) {
+    synchronized (w) {
+      if (w.committed) {
+        return Errno.refuse(LOG, Errno.EIO, "write {}: the file was completed when one of its descriptors was "
+            + "closed; write through a single descriptor", w.path);
+      }
+      if (offset != w.written) {
+        return Errno.refuse(LOG, Errno.ENOTSUP, "write {}: at offset {} while {} bytes are written; Strata files "
+            + "are written front to back", w.path, offset, w.written);
+      }
+      io.write(w, buf, size);
+      w.written += size;
+      return size;
+    }
+  }
+
+  int flush(OpenFile.Writer w) {
+    return w.written == 0 ? 0 : commit(w);
+  }
+
+  int commit(OpenFile.Writer w) {
+    synchronized (w) {
+      if (w.committed) {
+        return 0;
+      }
+      w.committed = true;
+      try {
+        w.out.close();
+      } finally {
+        meta.invalidate(w.path);
+      }
+      return 0;
+    }
+  }
+
+  /** Only what needs no change in place: to the current size, or to 0 (the file is written anew, empty). */
+  int truncate(String p, long size) {
+    var writer = open.writerOf(p);
+    if (writer.isPresent() && !writer.get().committed) {
+      return writer.get().written == size ? 0 : Errno.refuse(LOG, Errno.ENOTSUP,
+          "truncate {}: a file being written can only grow, front to back", p);
+    }
+    FileInfo f = meta.status(p);
+    if (f.directory()) {
+      return -Errno.EISDIR;
+    }
+    if (size == f.length()) {
+      return 0;
+    }
+    if (size != 0) {
+      return Errno.refuse(LOG, Errno.ENOTSUP, "truncate {}: only to 0 bytes (to write the file anew)", p);
+    }
+    fs.create(p, new WriteOptions(true, null, f.mode() & 07777)).close();
+    meta.invalidate(p);
+    return 0;
+  }
+}
