@@ -42,6 +42,12 @@ public interface FileSystem extends AutoCloseable {
   /** Renames; fails if {@code dst} exists. */
   void rename(String src, String dst);
 
+  /** chmod: sets the permission bits (0777) of {@code path}. */
+  void setMode(String path, int mode);
+
+  /** chown: sets owner and/or group by name (empty: unchanged). */
+  void setOwner(String path, String owner, String group);
+
   @Override
   void close();
 }

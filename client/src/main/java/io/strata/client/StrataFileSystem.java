@@ -19,6 +19,7 @@ import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.MetadataOptions;
 import io.strata.core.proto.MkdirRequest;
 import io.strata.core.proto.RenameRequest;
+import io.strata.core.proto.SetAttributesRequest;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WriteHeader;
 import io.strata.core.proto.WriteType;
@@ -200,6 +201,24 @@ final class StrataFileSystem implements FileSystem {
     call(owner, () -> workers.blocking(owner).rename(
         RenameRequest.newBuilder().setSrc(from.toString()).setDst(to.toString()).build()));
     afterChange(owner, from.parent(), to, to.parent());
+  }
+
+  @Override
+  public void setMode(String path, int mode) {
+    setAttributes(SetAttributesRequest.newBuilder().setPath(StrataPath.of(path).toString()).setMode(mode & 0777));
+  }
+
+  @Override
+  public void setOwner(String path, String owner, String group) {
+    setAttributes(SetAttributesRequest.newBuilder().setPath(StrataPath.of(path).toString()).setOwner(owner)
+        .setGroup(group));
+  }
+
+  private void setAttributes(SetAttributesRequest.Builder req) {
+    StrataPath p = StrataPath.of(req.getPath());
+    WorkerInfo owner = owner(p);
+    call(owner, () -> workers.blocking(owner).setAttributes(req.build()));
+    afterChange(owner, p.parent());
   }
 
   /** Tells the owners of {@code touched} paths (other than {@code done}, which knows) to forget them. */

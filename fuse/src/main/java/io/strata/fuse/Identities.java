@@ -1,5 +1,6 @@
 package io.strata.fuse;
 
+import io.strata.core.status.StrataException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import jnr.posix.Group;
@@ -34,6 +35,23 @@ final class Identities {
 
   long gid(String group) {
     return fixedGid >= 0 ? fixedGid : gids.computeIfAbsent(group, g -> gid(g, false));
+  }
+
+  /** The local user name of {@code uid} (for chown). */
+  String userName(long uid) {
+    Passwd p = posix.getpwuid((int) uid);
+    if (p == null) {
+      throw StrataException.invalidArgument("no local user has uid " + uid);
+    }
+    return p.getLoginName();
+  }
+
+  String groupName(long gid) {
+    Group g = posix.getgrgid((int) gid);
+    if (g == null) {
+      throw StrataException.invalidArgument("no local group has gid " + gid);
+    }
+    return g.getName();
   }
 
   private long uid(String name, boolean required) {

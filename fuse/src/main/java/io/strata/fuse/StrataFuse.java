@@ -6,9 +6,11 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
+import jnr.ffi.types.gid_t;
 import jnr.ffi.types.mode_t;
 import jnr.ffi.types.off_t;
 import jnr.ffi.types.size_t;
+import jnr.ffi.types.uid_t;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import ru.serce.jnrfuse.FuseFillDir;
@@ -289,12 +291,33 @@ final class StrataFuse extends FuseStubFS {
 
   @Override
   public int chmod(String path, @mode_t long mode) {
-    return Errno.refuse(LOG, Errno.ENOTSUP, "chmod {}: changing modes through the mount is not supported yet", path);
+    if (readOnly) {
+      return -Errno.EROFS;
+    }
+    return call("chmod", path, () -> {
+      String p = strata(path);
+      fs.setMode(p, (int) mode & 0777);
+      meta.invalidate(p);
+      return 0;
+    });
   }
 
+  /** The kernel passes -1 (as an unsigned 32-bit id) for "leave as it is". */
   @Override
-  public int chown(String path, long uid, long gid) {
-    return Errno.refuse(LOG, Errno.ENOTSUP, "chown {}: changing owners through the mount is not supported yet", path);
+  public int chown(String path, @uid_t long uid, @gid_t long gid) {
+    if (readOnly) {
+      return -Errno.EROFS;
+    }
+    return call("chown", path, () -> {
+      String p = strata(path);
+      fs.setOwner(p, unchanged(uid) ? "" : ids.userName(uid), unchanged(gid) ? "" : ids.groupName(gid));
+      meta.invalidate(p);
+      return 0;
+    });
+  }
+
+  private static boolean unchanged(long id) {
+    return id < 0 || id == 0xFFFF_FFFFL;
   }
 
   /** Times come from the UFS; setting them (touch) is accepted and has no effect. */

@@ -120,6 +120,15 @@ class FuseMountTest {
     assertThat(cluster.ufsRoot().resolve("data/copy.bin")).doesNotExist();
     ok("sh", "-c", "echo again > " + mnt + "/hello2.txt && echo over > " + mnt + "/hello2.txt");
     assertThat(cluster.ufsRoot().resolve("data/hello2.txt")).hasContent("over");
+    ok("chmod", "600", mnt + "/hello2.txt");
+    assertThat(ok("stat", "-c", "%a", mnt + "/hello2.txt").out().trim()).isEqualTo("600");
+    assertThat(Files.getPosixFilePermissions(cluster.ufsRoot().resolve("data/hello2.txt")))
+        .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    if ("root".equals(System.getProperty("user.name"))) {
+      ok("chown", "nobody:nogroup", mnt + "/hello2.txt");
+      assertThat(ok("stat", "-c", "%U:%G", mnt + "/hello2.txt").out().trim()).isEqualTo("nobody:nogroup");
+      assertThat(Files.getOwner(cluster.ufsRoot().resolve("data/hello2.txt")).getName()).isEqualTo("nobody");
+    }
     ok("rm", mnt + "/made/moved.bin", mnt + "/hello2.txt");
     ok("rmdir", mnt + "/made");
     assertThat(cluster.ufsRoot().resolve("data/made")).doesNotExist();

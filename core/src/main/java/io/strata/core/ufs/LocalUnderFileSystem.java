@@ -188,6 +188,51 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   }
 
   @Override
+  public void setAttributes(StrataPath path, int mode, String owner, String group) {
+    Path p = resolve(path);
+    try {
+      if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+        throw StrataException.notFound(path + " does not exist");
+      }
+      if (mode >= 0) {
+        Files.setPosixFilePermissions(p, permissions(mode));
+      }
+      var names = p.getFileSystem().getUserPrincipalLookupService();
+      if (!owner.isEmpty()) {
+        Files.setOwner(p, lookUp(() -> names.lookupPrincipalByName(owner), "user", owner));
+      }
+      if (!group.isEmpty()) {
+        Files.getFileAttributeView(p, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+            .setGroup(lookUp(() -> names.lookupPrincipalByGroupName(group), "group", group));
+      }
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  private interface Lookup<T> {
+    T get() throws IOException;
+  }
+
+  private static <T> T lookUp(Lookup<T> lookup, String kind, String name) throws IOException {
+    try {
+      return lookup.get();
+    } catch (java.nio.file.attribute.UserPrincipalNotFoundException e) {
+      throw StrataException.invalidArgument("no " + kind + " " + name + " on the under-storage's host");
+    }
+  }
+
+  static Set<PosixFilePermission> permissions(int mode) {
+    Set<PosixFilePermission> set = java.util.EnumSet.noneOf(PosixFilePermission.class);
+    for (PosixFilePermission p : PosixFilePermission.values()) {
+      if ((mode & (1 << (8 - p.ordinal()))) != 0) {
+        set.add(p);
+      }
+    }
+    return set;
+  }
+
+  @Override
   public void close() {}
 
   private Path resolve(StrataPath path) {

@@ -29,6 +29,13 @@ public interface UnderFileSystem extends Closeable {
 
   void delete(StrataPath path, boolean recursive);
 
+  /**
+   * Changes permission bits ({@code mode} &lt; 0: unchanged; only the 0777 bits) and owner and
+   * group (empty: unchanged). Changing neither the bytes nor the time, it keeps the file's
+   * fingerprint, so cached pages stay valid.
+   */
+  void setAttributes(StrataPath path, int mode, String owner, String group);
+
   /** Renames; refuses to replace an existing {@code dst}. */
   void rename(StrataPath src, StrataPath dst);
 

@@ -49,6 +49,26 @@ class LocalUnderFileSystemTest {
   }
 
   @Test
+  void setAttributes_changesModeAndOwner_butNotTheFingerprint() throws IOException {
+    write("/f", "bytes", false);
+    UfsStatus before = ufs.getStatus(p("/f"));
+    ufs.setAttributes(p("/f"), 0640, "", "");
+    UfsStatus after = ufs.getStatus(p("/f"));
+    org.assertj.core.api.Assertions.assertThat(after.mode()).isEqualTo(0640);
+    org.assertj.core.api.Assertions.assertThat(after.fingerprint()).as("pages stay valid")
+        .isEqualTo(before.fingerprint());
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ufs.setAttributes(p("/f"), -1, "no-such-user-x", ""))
+        .hasMessageContaining("no user no-such-user-x");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ufs.setAttributes(p("/missing"), 0600, "", ""))
+        .hasMessageContaining("does not exist");
+    if ("root".equals(System.getProperty("user.name"))) {
+      ufs.setAttributes(p("/f"), -1, "nobody", "nogroup");
+      org.assertj.core.api.Assertions.assertThat(ufs.getStatus(p("/f")).owner()).isEqualTo("nobody");
+      org.assertj.core.api.Assertions.assertThat(ufs.getStatus(p("/f")).group()).isEqualTo("nogroup");
+    }
+  }
+
+  @Test
   void create_thenStatusListAndRead() throws IOException {
     write("/a/b.txt", "hello", false);
     UfsStatus s = ufs.getStatus(p("/a/b.txt"));

@@ -18,6 +18,8 @@ import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.MkdirRequest;
 import io.strata.core.proto.MkdirResponse;
 import io.strata.core.proto.RenameRequest;
+import io.strata.core.proto.SetAttributesRequest;
+import io.strata.core.proto.SetAttributesResponse;
 import io.strata.core.proto.RenameResponse;
 import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.proto.WriteRequest;
@@ -147,6 +149,20 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         metadata.invalidate(r.path());
       }
       return DeleteResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void setAttributes(SetAttributesRequest req, StreamObserver<SetAttributesResponse> out) {
+    Rpc.unary(out, "setAttributes", () -> {
+      UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+      r.requireWritable();
+      try {
+        r.ufs().setAttributes(r.ufsPath(), req.hasMode() ? req.getMode() & 0777 : -1, req.getOwner(), req.getGroup());
+      } finally {
+        metadata.invalidate(r.path());
+      }
+      return SetAttributesResponse.getDefaultInstance();
     });
   }
 
