@@ -132,7 +132,7 @@ public final class FileInStream extends InputStream {
         return n;
       }
     }
-    boolean sequential = position == lastEnd;
+    boolean sequential = position == lastEnd || skipAheadTo(position);
     if (!sequential || chunks.isEmpty() || !covered(position)) {
       restartAt(position, sequential);
     }
@@ -170,6 +170,22 @@ public final class FileInStream extends InputStream {
   private boolean covered(long pos) {
     Chunk head = chunks.peekFirst();
     return head != null && head.covers(pos);
+  }
+
+  /**
+   * A reader that jumped forward into a chunk already in flight (a kernel sending read-ahead
+   * requests out of order) keeps its read-ahead: only the chunks before it go. False if no chunk
+   * holds {@code pos}.
+   */
+  private boolean skipAheadTo(long pos) {
+    if (chunks.stream().noneMatch(c -> c.covers(pos))) {
+      return false;
+    }
+    while (!chunks.peekFirst().covers(pos)) {
+      Chunk c = chunks.pollFirst();
+      c.done.whenComplete((n, e) -> c.buf.release());
+    }
+    return true;
   }
 
   /** Drops every chunk; sequential reading keeps its window, a jump starts it at one again. */

@@ -9,6 +9,7 @@ import jnr.ffi.Pointer;
  * the stream, whose read-ahead keeps requests in flight; any other read is a positioned read.
  */
 final class FileIo {
+  private static final long STREAM_WINDOW = 8 << 20;
   private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 << 10]);
 
   private byte[] buffer(int size) {
@@ -25,7 +26,10 @@ final class FileIo {
     byte[] b = buffer(size);
     int n = -1;
     synchronized (r) {
-      if (offset == r.in.getPos() || offset == r.lastEnd) {
+      long pos = r.in.getPos();
+      // The kernel sends read-ahead requests from several threads, a little out of order: one a
+      // short way ahead of the stream still goes through it and its read-ahead.
+      if (offset == r.lastEnd || (offset >= pos && offset - pos <= STREAM_WINDOW)) {
         r.in.seek(offset);
         n = readFully(r.in, b, size);
       }

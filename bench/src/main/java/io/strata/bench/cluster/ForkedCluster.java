@@ -235,7 +235,19 @@ public final class ForkedCluster implements AutoCloseable {
 
   /** A process in this cluster's folder, with this cluster's classpath and JVM options, not started. */
   public ForkedProcess process(String name, String mainClass, Map<String, String> conf) {
-    return new ForkedProcess(name, mainClass, spec.classpath, spec.jvmOptions, conf, dir);
+    return process(name, mainClass, conf, List.of());
+  }
+
+  /** Like {@link #process(String, String, Map)}, with arguments of the process's own. */
+  public ForkedProcess process(String name, String mainClass, Map<String, String> conf, List<String> args) {
+    return new ForkedProcess(name, mainClass, spec.classpath, spec.jvmOptions, conf, dir, args);
+  }
+
+  /** The -D settings a client process of this cluster needs. */
+  public Map<String, String> clientProperties() {
+    Map<String, String> props = new java.util.LinkedHashMap<>();
+    clientConf().explicitSettings().forEach((k, v) -> props.put(k, v.value()));
+    return props;
   }
 
   /** Ports for one more master: rpc, journal, web. */

@@ -22,6 +22,12 @@ public final class ForkedProcess {
 
   ForkedProcess(String name, String mainClass, String classpath, List<String> jvmOptions, Map<String, String> conf,
       Path dir) {
+    this(name, mainClass, classpath, jvmOptions, conf, dir, List.of());
+  }
+
+  /** With {@code args} after the ready file, for processes that take arguments of their own. */
+  ForkedProcess(String name, String mainClass, String classpath, List<String> jvmOptions, Map<String, String> conf,
+      Path dir, List<String> args) {
     this.name = name;
     this.mainClass = mainClass;
     this.readyFile = dir.resolve(name + ".ready");
@@ -36,6 +42,7 @@ public final class ForkedProcess {
     cmd.add(mainClass);
     cmd.add("--ready-file");
     cmd.add(readyFile.toString());
+    cmd.addAll(args);
     this.command = List.copyOf(cmd);
   }
 

@@ -1,0 +1,140 @@
+package io.strata.bench.fuse;
+
+import io.strata.bench.Json;
+import io.strata.bench.Stats;
+import io.strata.bench.Trees;
+import io.strata.bench.cluster.ForkedCluster;
+import io.strata.bench.cluster.ForkedProcess;
+import io.strata.core.conf.ConfType;
+import io.strata.core.conf.WorkerKeys;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code strata bench fuse}: fio and small-file reads through a Strata FUSE mount, beside the same
+ * reads in the same run on the UFS folder directly and through {@code bindfs --multithreaded} with
+ * kernel_cache (a C FUSE passthrough: the ceiling of any FUSE file system on this kernel). Warm
+ * data: every file is read once through each path before timing.
+ */
+@Command(name = "fuse", mixinStandardHelpOptions = true,
+    description = "FUSE reads against the folder itself and against bindfs, warm.")
+public final class FuseBench implements Callable<Integer> {
+  @Option(names = "--runs", defaultValue = "3", description = "Runs of each measurement.")
+  int runs;
+
+  @Option(names = "--file-size", defaultValue = "256MiB", description = "The large file read by fio.")
+  String fileSize;
+
+  @Option(names = "--small-files", defaultValue = "5000", description = "Files of 100 KiB read one by one.")
+  int smallFiles;
+
+  @Option(names = "--seconds", defaultValue = "5", description = "Length of each fio job.")
+  int seconds;
+
+  @Option(names = "--json", description = "Print one JSON object on the last line.")
+  boolean json;
+
+  /** A way to the same files: the folder itself, bindfs, Strata. */
+  private record Way(String name, Path root) {}
+
+  @Override
+  public Integer call() throws Exception {
+    Path work = Files.createTempDirectory("strata-bench-fuse");
+    Map<String, List<Double>> ratios = new LinkedHashMap<>();
+    List<Double> lsSeconds = new ArrayList<>();
+    List<Double> lsBindfs = new ArrayList<>();
+    try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work)
+        .property(WorkerKeys.MEM_SIZE, "1GiB")
+        .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=1536m")).start()) {
+      Path data = cluster.ufsRoot().resolve("bench");
+      writeDataset(data, ConfType.BYTES.parse(fileSize), smallFiles);
+      Path strataMnt = Files.createDirectories(work.resolve("mnt-strata"));
+      Path bindMnt = Files.createDirectories(work.resolve("mnt-bindfs"));
+      ForkedProcess fuse = cluster.process("fuse", "io.strata.fuse.FuseProcess", cluster.clientProperties(),
+          List.of(strataMnt.toString(), "/bench"));
+      fuse.start();
+      fuse.awaitReady(Duration.ofSeconds(60));
+      Mounts.bindfs(data, bindMnt);
+      try {
+        List<Way> ways = List.of(new Way("direct", data), new Way("bindfs", bindMnt), new Way("strata", strataMnt));
+        for (Way w : ways) {
+          SmallFiles.readAll(w.root().resolve("small"), 4);
+          Mounts.readWhole(w.root().resolve("big.bin"));
+        }
+        for (int run = 1; run <= runs; run++) {
+          Map<String, Map<String, Double>> byWay = new LinkedHashMap<>();
+          for (Way w : ways) {
+            byWay.put(w.name(), measure(w));
+          }
+          lsSeconds.add(Mounts.timeLsR(strataMnt.resolve("small")));
+          lsBindfs.add(Mounts.timeLsR(bindMnt.resolve("small")));
+          Map<String, Double> s = byWay.get("strata");
+          for (String m : s.keySet()) {
+            ratios.computeIfAbsent(m + "_vs_direct", k -> new ArrayList<>()).add(s.get(m) / byWay.get("direct").get(m));
+            ratios.computeIfAbsent(m + "_vs_bindfs", k -> new ArrayList<>()).add(s.get(m) / byWay.get("bindfs").get(m));
+          }
+          System.out.println("run " + run + ": " + byWay);
+        }
+      } finally {
+        Mounts.unmount(bindMnt);
+        fuse.stop();
+      }
+    } finally {
+      Trees.delete(work);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    ratios.forEach((k, v) -> {
+      Stats st = Stats.of(v);
+      System.out.println(k + ": " + st.format("x"));
+      out.put(k, st.median());
+      out.put(k + "_min", st.min());
+      out.put(k + "_max", st.max());
+    });
+    out.put("lsR_" + smallFiles + "_s", Stats.of(lsSeconds).median());
+    out.put("lsR_" + smallFiles + "_bindfs_s", Stats.of(lsBindfs).median());
+    System.out.printf(Locale.ROOT, "ls -lR of %d files: strata %s, bindfs %s%n", smallFiles,
+        Stats.of(lsSeconds).format("s"), Stats.of(lsBindfs).format("s"));
+    if (json) {
+      System.out.println(Json.object(out));
+    }
+    return 0;
+  }
+
+  /** MB/s of sequential 1 MiB reads (1 and 4 jobs), IOPS of random 4 KiB reads, files/s of small files. */
+  private Map<String, Double> measure(Way w) throws Exception {
+    String big = w.root().resolve("big.bin").toString();
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put("seq1", Fio.read(big, "read", "1m", 1, seconds).mbPerSecond());
+    m.put("seq4", Fio.read(big, "read", "1m", 4, seconds).mbPerSecond());
+    m.put("rand4k", Fio.read(big, "randread", "4k", 1, seconds).iops());
+    m.put("small_files", SmallFiles.readAll(w.root().resolve("small"), 4));
+    return m;
+  }
+
+  private static void writeDataset(Path data, long bigSize, int smallFiles) throws Exception {
+    Files.createDirectories(data.resolve("small"));
+    Random r = new Random(5);
+    byte[] block = new byte[1 << 20];
+    try (var out = Files.newOutputStream(data.resolve("big.bin"))) {
+      for (long done = 0; done < bigSize; done += block.length) {
+        r.nextBytes(block);
+        out.write(block, 0, (int) Math.min(block.length, bigSize - done));
+      }
+    }
+    byte[] small = new byte[100 << 10];
+    for (int i = 0; i < smallFiles; i++) {
+      r.nextBytes(small);
+      Files.write(data.resolve("small").resolve(String.format("s%05d", i)), small);
+    }
+  }
+}

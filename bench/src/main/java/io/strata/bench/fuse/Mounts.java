@@ -1,0 +1,56 @@
+package io.strata.bench.fuse;
+
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** bindfs mounts and the shell tools the benchmark times. */
+final class Mounts {
+  private Mounts() {}
+
+  /** Mounts {@code source} on {@code target} with bindfs, multithreaded, kernel cache on (as Strata's default). */
+  static void bindfs(Path source, Path target) {
+    run(List.of("bindfs", "--multithreaded", "-o", "kernel_cache", source.toString(), target.toString()),
+        "bindfs (apt-get install bindfs)");
+  }
+
+  static void unmount(Path target) {
+    run(List.of("umount", target.toString()), "umount");
+  }
+
+  static void readWhole(Path file) throws IOException {
+    byte[] buf = new byte[1 << 20];
+    try (InputStream in = Files.newInputStream(file)) {
+      while (in.read(buf) > 0) {
+        // Warming only.
+      }
+    }
+  }
+
+  /** Seconds that {@code ls -lR} of {@code folder} takes. */
+  static double timeLsR(Path folder) {
+    long start = System.nanoTime();
+    run(List.of("sh", "-c", "ls -lR '" + folder + "' > /dev/null"), "ls");
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private static void run(List<String> cmd, String what) {
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
+        throw StrataException.unavailable(what + " failed: " + out, null);
+      }
+    } catch (IOException e) {
+      throw StrataException.unavailable("cannot run " + what + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw StrataException.internal("interrupted", e);
+    }
+  }
+}
