@@ -145,4 +145,20 @@ class FileInStreamTest {
       assertThat(Arrays.copyOf(b, 10)).isEqualTo(Arrays.copyOfRange(data, CHUNK, CHUNK + 10));
     }
   }
+
+  @Test
+  void aJumpForwardIntoAChunkInFlight_keepsTheReadAhead() {
+    try (FileInStream in = stream(4L * CHUNK)) {
+      byte[] b = new byte[CHUNK];
+      assertThat(in.read(b, 0, CHUNK)).isEqualTo(CHUNK);
+      assertThat(in.read(b, 0, 10)).isEqualTo(10);
+      assertThat(requests).containsExactly(0L, (long) CHUNK, 2L * CHUNK);
+      long jump = 2L * CHUNK + 100;
+      in.seek(jump);
+      assertThat(in.read(b, 0, 10)).isEqualTo(10);
+      assertThat(Arrays.copyOf(b, 10)).isEqualTo(Arrays.copyOfRange(data, (int) jump, (int) jump + 10));
+      assertThat(requests).as("no request again for the chunk already in flight")
+          .doesNotContain(jump).filteredOn(o -> o == 2L * CHUNK).hasSize(1);
+    }
+  }
 }
