@@ -2,13 +2,14 @@ package io.strata.fuse;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Commands;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,18 +112,9 @@ public final class MountPoint {
   public static void unmount(Path target, boolean lazy) {
     List<String> cmd = lazy ? List.of("fusermount", "-u", "-z", target.toString())
         : List.of("fusermount", "-u", target.toString());
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-      if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw StrataException.unavailable("cannot unmount " + target + ": " + out, null);
-      }
-    } catch (IOException e) {
-      throw StrataException.unavailable("cannot run fusermount (is the fuse package installed?): "
-          + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StrataException(StatusCode.CANCELLED, "interrupted while unmounting " + target);
+    Commands.Result r = Commands.run(cmd, Duration.ofSeconds(30), "fusermount (apt-get install fuse)");
+    if (!r.ok()) {
+      throw StrataException.unavailable("cannot unmount " + target + ": " + r.output(), null);
     }
   }
 }

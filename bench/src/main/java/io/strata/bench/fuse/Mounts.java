@@ -1,13 +1,13 @@
 package io.strata.bench.fuse;
 
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Commands;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** bindfs mounts and the shell tools the benchmark times. */
 final class Mounts {
@@ -40,17 +40,9 @@ final class Mounts {
   }
 
   private static void run(List<String> cmd, String what) {
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-      if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        throw StrataException.unavailable(what + " failed: " + out, null);
-      }
-    } catch (IOException e) {
-      throw StrataException.unavailable("cannot run " + what + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw StrataException.internal("interrupted", e);
+    Commands.Result r = Commands.run(cmd, Duration.ofMinutes(10), what);
+    if (!r.ok()) {
+      throw StrataException.unavailable(what + " failed: " + r.output(), null);
     }
   }
 }

@@ -2,14 +2,13 @@ package io.strata.shell.fuse;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Commands;
 import io.strata.fuse.MountPoint;
 import io.strata.shell.ShellContext;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,27 +44,15 @@ public final class FuseCommand implements Runnable {
     }
     List<String> cmd = new ArrayList<>(List.of(Path.of(home, "bin", name).toString()));
     cmd.addAll(args);
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      if (!p.waitFor(5, TimeUnit.MINUTES)) {
-        p.destroyForcibly();
-        throw StrataException.unavailable(name + " did not finish within 5 minutes", null);
-      }
-      if (p.exitValue() != 0) {
-        // The process's own one-line error ("strata fuse: ...") says why; else the script's last line.
-        String why = out.lines().filter(l -> l.startsWith("strata ")).reduce((a, b) -> b)
-            .or(() -> out.lines().reduce((a, b) -> b)).orElse(name + " failed");
-        throw withItsCode(why.replaceFirst("^strata[^:]*: ", ""));
-      }
-      if (!out.isEmpty()) {
-        ctx.out().println(out);
-      }
-    } catch (IOException e) {
-      throw StrataException.unavailable("cannot run " + name + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StrataException(StatusCode.CANCELLED, "interrupted");
+    Commands.Result r = Commands.run(cmd, Duration.ofMinutes(5), name);
+    if (!r.ok()) {
+      // The process's own one-line error ("strata fuse: ...") says why; else the script's last line.
+      String why = r.output().lines().filter(l -> l.startsWith("strata ")).reduce((a, b) -> b)
+          .or(() -> r.output().lines().reduce((a, b) -> b)).orElse(name + " failed");
+      throw withItsCode(why.replaceFirst("^strata[^:]*: ", ""));
+    }
+    if (!r.output().isEmpty()) {
+      ctx.out().println(r.output());
     }
   }
 
