@@ -36,8 +36,9 @@ strata_ensure_built() {
   for jar in "$STRATA_HOME"/lib/strata-core-*.jar; do
     [[ -e "$jar" ]] && marker="$jar"
   done
-  if [[ -n "$marker" ]] && [[ -z "$(find "$STRATA_HOME" -path "$STRATA_HOME/lib" -prune -o \
-      \( -path '*/src/main/*' -o -name pom.xml \) -newer "$marker" -print -quit 2>/dev/null)" ]]; then
+  # Only the modules' sources and poms: the install also holds UFS data, logs and journals.
+  if [[ -n "$marker" ]] && [[ -z "$(find "$STRATA_HOME"/*/src/main "$STRATA_HOME"/pom.xml "$STRATA_HOME"/*/pom.xml \
+      -newer "$marker" -print -quit 2>/dev/null)" ]]; then
     return 0
   fi
   command -v mvn >/dev/null 2>&1 || strata_die "Strata is not built and Maven is missing (apt-get install -y maven)"
@@ -55,6 +56,46 @@ strata_java_args() {
   STRATA_JAVA_ARGS=(-cp "$STRATA_HOME/lib/*" "-Dstrata.home=$STRATA_HOME" "-Dstrata.conf.dir=$STRATA_CONF_DIR"
     "-Dstrata.logs.dir=$STRATA_LOGS_DIR" "-Dstrata.log.file=$1.log"
     "-Dlog4j2.configurationFile=$STRATA_CONF_DIR/log4j2.xml")
+}
+
+# A short-lived JVM: a small serial-GC heap and the C1 compiler only start fastest; override with
+# STRATA_SHELL_JAVA_OPTS. The shell logs through log4j's simple logger, not log4j-core, whose
+# set-up alone costs 0.2 s: logs/shell.log holds the warnings and errors of the last command.
+# Netty's flight-recorder probe loads a hundred JDK classes; no perf-data file to map either.
+STRATA_SHELL_OPTS="${STRATA_SHELL_JAVA_OPTS:--Xms32m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData}
+  -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false -Dio.netty.jfr.enabled=false
+  -Dlog4j2.loggerContextFactory=org.apache.logging.log4j.simple.SimpleLoggerContextFactory
+  -Dlog4j2.simplelogLevel=WARN -Dlog4j2.simplelogShowdatetime=true
+  -Dlog4j2.simplelogLogFile=$STRATA_LOGS_DIR/shell.log"
+# Classes of everyday shell commands, recorded once (class-data sharing): mapping them halves a
+# command's wall time. Rebuilt when a jar in lib/ is newer.
+STRATA_SHELL_ARCHIVE="$STRATA_HOME/lib/strata-shell.jsa"
+STRATA_CDS_QUIET="-Xlog:cds=off -Xlog:cds+dynamic=off"
+
+# True when class archive $1 exists and no jar in lib/ is newer (a build deletes lib/ anyway).
+strata_archive_fresh() {
+  [[ -f "$1" ]] && [[ -z "$(find "$STRATA_HOME/lib" -name '*.jar' -newer "$1" -print -quit)" ]]
+}
+
+strata_shell_archive_fresh() {
+  strata_archive_fresh "$STRATA_SHELL_ARCHIVE"
+}
+
+# Records the archive by running the everyday read-only commands against the configured cluster.
+strata_build_shell_archive() {
+  strata_shell_archive_fresh && return 0
+  [[ -w "$STRATA_HOME/lib" ]] || return 0
+  local tmp="$STRATA_SHELL_ARCHIVE.$$" began
+  began=$(strata_now_ms)
+  strata_java_args shell
+  # shellcheck disable=SC2086
+  if "$JAVA" $STRATA_SHELL_OPTS "-XX:ArchiveClassesAtExit=$tmp" "${STRATA_JAVA_ARGS[@]}" \
+      io.strata.shell.ClassArchiveTraining >/dev/null 2>&1 && [[ -s "$tmp" ]]; then
+    mv -f "$tmp" "$STRATA_SHELL_ARCHIVE"
+    echo "Recorded the shell's classes for quicker commands in $(( $(strata_now_ms) - began )) ms ($STRATA_SHELL_ARCHIVE)."
+  else
+    rm -f "$tmp"
+  fi
 }
 
 strata_now_ms() {

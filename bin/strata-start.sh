@@ -91,8 +91,10 @@ case "$what" in
     elapsed=$(( $(strata_now_ms) - started ))
     printf 'Local cluster ready in %d.%d s. Try: bin/strata fs ls /   (stop it with bin/strata-stop.sh)\n' \
       $((elapsed / 1000)) $((elapsed % 1000 / 100))
+    strata_build_shell_archive
     ;;
-  master|worker) strata_start "$what" ;;
+  master) strata_start master; strata_build_shell_archive ;;
+  worker) strata_start worker ;;
   masters) strata_on_hosts masters strata-start.sh master ;;
   workers) strata_on_hosts workers strata-start.sh worker ;;
   all)

@@ -6,7 +6,7 @@
 # JVM options of each process (defaults shown):
 # export STRATA_MASTER_JAVA_OPTS="-Xms128m -Xmx1g -XX:+ExitOnOutOfMemoryError"
 # export STRATA_WORKER_JAVA_OPTS="-Xms256m -Xmx1g -XX:MaxDirectMemorySize=2g -XX:+ExitOnOutOfMemoryError"
-# export STRATA_SHELL_JAVA_OPTS="-Xms32m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
+# export STRATA_SHELL_JAVA_OPTS="-Xms32m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData"
 # Options added to every process:
 # export STRATA_JAVA_OPTS=""
 # The Java binary (default: $JAVA_HOME/bin/java, else java on the PATH):

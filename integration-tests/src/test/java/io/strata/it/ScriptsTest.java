@@ -124,10 +124,19 @@ class ScriptsTest {
     assertThat(stop.code()).isZero();
     assertThat(stop.out()).contains("stopped worker", "stopped master");
     for (long pid : pids) {
-      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid %d", pid).isFalse();
+      assertThat(running(pid)).as("pid %d", pid).isFalse();
     }
     assertThat(logs.resolve("master.pid")).doesNotExist();
     assertThat(run("bin/strata-stop.sh").out()).contains("no worker running", "no master running");
+
+    // The classes each kind loaded are kept (at stop, or by the shell's training run at start)
+    // and mapped by the next start.
+    for (String kind : List.of("master", "worker", "shell")) {
+      assertThat(ROOT.resolve("lib/strata-" + kind + ".jsa")).isNotEmptyFile();
+    }
+    assertThat(run("bin/strata-start.sh", "master").code()).isZero();
+    assertThat(Files.readString(Path.of("/proc/" + pid("master") + "/cmdline")))
+        .contains("-XX:SharedArchiveFile=" + ROOT.resolve("lib/strata-master.jsa"));
   }
 
   @Test
@@ -152,9 +161,19 @@ class ScriptsTest {
     Result stop = run("bin/strata-stop.sh");
     assertThat(stop.out()).contains("stopped worker-0", "stopped master-2");
     for (long pid : pids) {
-      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid %d", pid).isFalse();
+      assertThat(running(pid)).as("pid %d", pid).isFalse();
     }
     assertThat(logs.resolve("local-cluster.env")).doesNotExist();
+  }
+
+  /** Whether a process runs; an exited one the container's init has not reaped yet does not. */
+  private static boolean running(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** A base port whose six ports for each of three instances (base + 1000 * i + 0..2, 10..12) are free. */

@@ -95,6 +95,15 @@ class ShellTest {
   }
 
   @Test
+  void help_listsEveryCommand_thoughACommandLineBuildsOnlyWhatItNames() {
+    assertThat(strata("--help").out()).contains("fs", "fsadmin", "conf", "job", "fuse", "format", "version");
+    assertThat(strata("fs", "--help").out()).contains("ls", "stat", "distributedLoad", "copyFromLocal");
+    assertThat(strata("fsadmin", "journal", "quorum", "--help").out()).contains("info", "elect", "add", "remove");
+    assertThat(strata("fuse", "umount", "--help").code()).as("an alias").isZero();
+    assertThat(strata("fs", "sta", "/").err()).contains("'sta'", "strata fs --help");
+  }
+
+  @Test
   void format_isRefusedWhileAMasterRunsOnTheJournal() {
     var conf = cluster.clientConf();
     conf.set(io.strata.core.conf.MasterKeys.JOURNAL_FOLDER, cluster.master(0).journalFolder().toString());

@@ -7,6 +7,7 @@ import io.strata.shell.fs.FsCommand;
 import io.strata.shell.fuse.FuseCommand;
 import io.strata.shell.job.JobCommand;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,14 +29,15 @@ public final class StrataShell implements Runnable {
 
   /** Runs one command line; returns its exit code. */
   public static int run(ShellContext ctx, String... args) {
-    CommandLine cmd = new CommandLine(new StrataShell())
-        .addSubcommand("fs", FsCommand.build(ctx))
-        .addSubcommand("fsadmin", FsAdminCommand.build(ctx))
-        .addSubcommand("conf", ConfCommand.build(ctx))
-        .addSubcommand("job", JobCommand.build(ctx))
-        .addSubcommand("fuse", FuseCommand.build(ctx))
-        .addSubcommand("format", new FormatCommand(ctx))
-        .addSubcommand("version", new VersionCommand(ctx));
+    CommandLine cmd = new CommandTree()
+        .group(FsCommand.class, rest -> FsCommand.build(ctx, rest))
+        .group(FsAdminCommand.class, rest -> FsAdminCommand.build(ctx, rest))
+        .group(ConfCommand.class, rest -> ConfCommand.build(ctx, rest))
+        .group(JobCommand.class, rest -> JobCommand.build(ctx, rest))
+        .group(FuseCommand.class, rest -> FuseCommand.build(ctx, rest))
+        .leaf(FormatCommand.class, () -> new FormatCommand(ctx))
+        .leaf(VersionCommand.class, () -> new VersionCommand(ctx))
+        .build(new StrataShell(), List.of(args));
     PrintWriter out = new PrintWriter(ctx.out(), true);
     PrintWriter err = new PrintWriter(ctx.err(), true);
     cmd.setOut(out);

@@ -23,6 +23,8 @@ import org.apache.ratis.util.TimeDuration;
  * disturbing a healthy leader.
  */
 final class RaftSettings {
+  private static final TimeDuration LONE_FIRST_ELECTION = TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
+
   private RaftSettings() {}
 
   static RaftProperties from(Configuration conf, MasterPeers peers, Path folder) {
@@ -38,8 +40,11 @@ final class RaftSettings {
     GrpcConfigKeys.Server.setPort(props, peers.own().journal().port());
     RaftServerConfigKeys.Rpc.setTimeoutMin(props, millis(min));
     RaftServerConfigKeys.Rpc.setTimeoutMax(props, millis(max));
-    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, millis(min));
-    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, millis(max));
+    // A lone master has nobody to hear from: waiting out a full timeout before it leads only
+    // delays its start (by 0.75 s on average).
+    boolean alone = peers.peers().size() == 1;
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, alone ? LONE_FIRST_ELECTION : millis(min));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, alone ? LONE_FIRST_ELECTION.multiply(2) : millis(max));
     RaftServerConfigKeys.LeaderElection.setPreVote(props, true);
     RaftServerConfigKeys.Read.setOption(props, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
     RaftServerConfigKeys.Read.setLeaderLeaseEnabled(props, conf.get(MasterKeys.READ_LEASE));

@@ -1,6 +1,9 @@
 package io.strata.shell.admin;
 
+import io.strata.shell.CommandTree;
 import io.strata.shell.ShellContext;
+import io.strata.shell.conf.UpdateConfCommand;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,13 +13,14 @@ public final class FsAdminCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  public static CommandLine build(ShellContext ctx) {
-    return new CommandLine(new FsAdminCommand())
-        .addSubcommand(new ReportCommand(ctx))
-        .addSubcommand(new WorkerStateCommand.Decommission(ctx))
-        .addSubcommand(new WorkerStateCommand.Recommission(ctx))
-        .addSubcommand(JournalCommand.build(ctx))
-        .addSubcommand(new io.strata.shell.conf.UpdateConfCommand(ctx));
+  public static CommandLine build(ShellContext ctx, List<String> words) {
+    return new CommandTree()
+        .leaf(ReportCommand.class, () -> new ReportCommand(ctx))
+        .leaf(WorkerStateCommand.Decommission.class, () -> new WorkerStateCommand.Decommission(ctx))
+        .leaf(WorkerStateCommand.Recommission.class, () -> new WorkerStateCommand.Recommission(ctx))
+        .group(JournalCommand.class, rest -> JournalCommand.build(ctx, rest))
+        .leaf(UpdateConfCommand.class, () -> new UpdateConfCommand(ctx))
+        .build(new FsAdminCommand(), words);
   }
 
   @Override

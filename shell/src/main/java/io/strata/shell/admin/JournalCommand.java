@@ -6,7 +6,9 @@ import io.strata.core.proto.ElectLeaderRequest;
 import io.strata.core.proto.GetQuorumInfoRequest;
 import io.strata.core.proto.QuorumInfo;
 import io.strata.core.proto.RemoveMasterRequest;
+import io.strata.shell.CommandTree;
 import io.strata.shell.ShellContext;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -17,13 +19,15 @@ final class JournalCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  static CommandLine build(ShellContext ctx) {
-    CommandLine quorum = new CommandLine(new QuorumGroup())
-        .addSubcommand(new Info(ctx))
-        .addSubcommand(new Elect(ctx))
-        .addSubcommand(new Add(ctx))
-        .addSubcommand(new Remove(ctx));
-    return new CommandLine(new JournalCommand()).addSubcommand("quorum", quorum);
+  static CommandLine build(ShellContext ctx, List<String> words) {
+    return new CommandTree()
+        .group(QuorumGroup.class, rest -> new CommandTree()
+            .leaf(Info.class, () -> new Info(ctx))
+            .leaf(Elect.class, () -> new Elect(ctx))
+            .leaf(Add.class, () -> new Add(ctx))
+            .leaf(Remove.class, () -> new Remove(ctx))
+            .build(new QuorumGroup(), rest))
+        .build(new JournalCommand(), words);
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.strata.shell.conf;
 
+import io.strata.shell.CommandTree;
 import io.strata.shell.ShellContext;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,12 +13,13 @@ public final class ConfCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  public static CommandLine build(ShellContext ctx) {
-    return new CommandLine(new ConfCommand())
-        .addSubcommand(new ConfGetCommand(ctx))
-        .addSubcommand(new ConfListCommand(ctx))
-        .addSubcommand(new UpdateConfCommand(ctx))
-        .addSubcommand(new UnsetConfCommand(ctx));
+  public static CommandLine build(ShellContext ctx, List<String> words) {
+    return new CommandTree()
+        .leaf(ConfGetCommand.class, () -> new ConfGetCommand(ctx))
+        .leaf(ConfListCommand.class, () -> new ConfListCommand(ctx))
+        .leaf(UpdateConfCommand.class, () -> new UpdateConfCommand(ctx))
+        .leaf(UnsetConfCommand.class, () -> new UnsetConfCommand(ctx))
+        .build(new ConfCommand(), words);
   }
 
   @Override

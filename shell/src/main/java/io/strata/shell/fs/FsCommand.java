@@ -1,6 +1,8 @@
 package io.strata.shell.fs;
 
+import io.strata.shell.CommandTree;
 import io.strata.shell.ShellContext;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,22 +12,23 @@ public final class FsCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  public static CommandLine build(ShellContext ctx) {
-    return new CommandLine(new FsCommand())
-        .addSubcommand(new LsCommand(ctx))
-        .addSubcommand(new StatCommand(ctx))
-        .addSubcommand(new CatCommand(ctx))
-        .addSubcommand(new HeadCommand(ctx))
-        .addSubcommand(new TailCommand(ctx))
-        .addSubcommand(new MkdirCommand(ctx))
-        .addSubcommand(new RmCommand(ctx))
-        .addSubcommand(new MvCommand(ctx))
-        .addSubcommand(new CopyFromLocalCommand(ctx))
-        .addSubcommand(new CopyToLocalCommand(ctx))
-        .addSubcommand(new CountCommand(ctx))
-        .addSubcommand(new DuCommand(ctx))
-        .addSubcommand(new FreeCommand(ctx))
-        .addSubcommand(new DistributedLoadCommand(ctx));
+  public static CommandLine build(ShellContext ctx, List<String> words) {
+    return new CommandTree()
+        .leaf(LsCommand.class, () -> new LsCommand(ctx))
+        .leaf(StatCommand.class, () -> new StatCommand(ctx))
+        .leaf(CatCommand.class, () -> new CatCommand(ctx))
+        .leaf(HeadCommand.class, () -> new HeadCommand(ctx))
+        .leaf(TailCommand.class, () -> new TailCommand(ctx))
+        .leaf(MkdirCommand.class, () -> new MkdirCommand(ctx))
+        .leaf(RmCommand.class, () -> new RmCommand(ctx))
+        .leaf(MvCommand.class, () -> new MvCommand(ctx))
+        .leaf(CopyFromLocalCommand.class, () -> new CopyFromLocalCommand(ctx))
+        .leaf(CopyToLocalCommand.class, () -> new CopyToLocalCommand(ctx))
+        .leaf(CountCommand.class, () -> new CountCommand(ctx))
+        .leaf(DuCommand.class, () -> new DuCommand(ctx))
+        .leaf(FreeCommand.class, () -> new FreeCommand(ctx))
+        .leaf(DistributedLoadCommand.class, () -> new DistributedLoadCommand(ctx))
+        .build(new FsCommand(), words);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.Commands;
 import io.strata.fuse.MountPoint;
+import io.strata.shell.CommandTree;
 import io.strata.shell.ShellContext;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,11 +25,12 @@ public final class FuseCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  public static CommandLine build(ShellContext ctx) {
-    return new CommandLine(new FuseCommand())
-        .addSubcommand(new MountCommand(ctx))
-        .addSubcommand(new UnmountCommand(ctx))
-        .addSubcommand(new ListCommand(ctx));
+  public static CommandLine build(ShellContext ctx, List<String> words) {
+    return new CommandTree()
+        .leaf(MountCommand.class, () -> new MountCommand(ctx))
+        .leaf(UnmountCommand.class, () -> new UnmountCommand(ctx))
+        .leaf(ListCommand.class, () -> new ListCommand(ctx))
+        .build(new FuseCommand(), words);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.strata.core.proto.GetLoadRequest;
 import io.strata.core.proto.ListLoadsRequest;
 import io.strata.core.proto.LoadJob;
 import io.strata.core.proto.StopLoadRequest;
+import io.strata.shell.CommandTree;
 import io.strata.shell.ShellContext;
 import java.util.List;
 import picocli.CommandLine;
@@ -17,11 +18,12 @@ public final class JobCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  public static CommandLine build(ShellContext ctx) {
-    return new CommandLine(new JobCommand())
-        .addSubcommand(new ListJobs(ctx))
-        .addSubcommand(new JobStatus(ctx))
-        .addSubcommand(new StopJob(ctx));
+  public static CommandLine build(ShellContext ctx, List<String> words) {
+    return new CommandTree()
+        .leaf(ListJobs.class, () -> new ListJobs(ctx))
+        .leaf(JobStatus.class, () -> new JobStatus(ctx))
+        .leaf(StopJob.class, () -> new StopJob(ctx))
+        .build(new JobCommand(), words);
   }
 
   @Override
