@@ -30,7 +30,7 @@ import java.util.concurrent.CompletionException;
 public final class FileInStream extends InputStream {
   static final int CHUNK = 1 << 20;
   /** A chunk holds the socket's buffers as they came (see ReadCall); never merge them by copying. */
-  private static final int MAX_COMPONENTS = 4096;
+  static final int MAX_COMPONENTS = 4096;
 
   /** Where chunks and positioned reads come from. */
   interface Source {
@@ -84,6 +84,19 @@ public final class FileInStream extends InputStream {
     this.allocator = allocator;
     this.chunkSize = (int) Math.min(CHUNK, Math.max(1, readAheadMax));
     this.maxWindow = (int) Math.max(1, readAheadMax / chunkSize);
+  }
+
+  /** A stream whose first {@code headLength} bytes came with the open, in {@code head} (which it now owns). */
+  FileInStream(FileInfo file, Source source, ByteBufAllocator allocator, long readAheadMax, ByteBuf head,
+      int headLength) {
+    this(file, source, allocator, readAheadMax);
+    if (headLength > 0) {
+      chunks.add(new Chunk(0, headLength, head, CompletableFuture.completedFuture(headLength)));
+      nextFetch = headLength;
+      lastEnd = 0;
+    } else {
+      head.release();
+    }
   }
 
   public FileInfo info() {

@@ -6,6 +6,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.data.DataClient;
 import io.strata.client.data.Endpoint;
+import io.strata.client.data.Opened;
 import io.strata.client.data.ShortCircuit;
 import io.strata.client.data.UfsFallback;
 import io.strata.core.conf.Configuration;
@@ -122,6 +123,35 @@ final class ReadPath implements AutoCloseable {
     } catch (StrataException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /**
+   * Opens {@code path} on its owner (then the next workers on the ring): its current status, and
+   * its first {@code firstBytes} bytes appended to {@code dst}, in one round trip.
+   */
+  Opened open(String path, long syncIntervalMs, int firstBytes, ByteBuf dst) {
+    StrataException last = null;
+    int start = dst.writerIndex();
+    for (int n = 0; n < ATTEMPTS; n++) {
+      List<WorkerInfo> candidates = view.owners(path, ATTEMPTS);
+      if (n >= candidates.size()) {
+        break;
+      }
+      Endpoint worker = endpoint(candidates.get(n));
+      // A reader allowed into the owner's files reads them there: only the status comes by socket.
+      int wanted = n == 0 && shortCircuitAllowed(worker) ? 0 : firstBytes;
+      try {
+        return DataClient.await(data.openAsync(worker, path, syncIntervalMs, wanted, dst), path);
+      } catch (StrataException e) {
+        if (!workerFailed(e)) {
+          throw e;
+        }
+        discardFrom(dst, start);
+        last = e;
+        view.invalidate();
+      }
+    }
+    throw last != null ? last : StrataException.unavailable("no worker can open " + path, null);
   }
 
   /** Blocking positioned read into an array, with the same failover. */

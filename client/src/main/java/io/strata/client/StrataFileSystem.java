@@ -1,9 +1,12 @@
 package io.strata.client;
 
 import io.grpc.StatusRuntimeException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.strata.client.cluster.ClientConfSync;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.cluster.WorkerChannels;
+import io.strata.client.data.Opened;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
@@ -52,6 +55,7 @@ final class StrataFileSystem implements FileSystem {
   private final ClusterViewCache view;
   private final ClientConfSync confSync;
   private final WorkerChannels workers;
+  private final MetadataCache metadata;
   private final Object readLock = new Object();
   private volatile ReadPath reads;
 
@@ -62,6 +66,8 @@ final class StrataFileSystem implements FileSystem {
     this.view = new ClusterViewCache(master, () -> this.conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
         this.conf.get(CommonKeys.RING_VIRTUAL_NODES), System::nanoTime, this::onView);
     this.workers = new WorkerChannels(this.conf.get(UserKeys.RPC_TIMEOUT));
+    this.metadata = new MetadataCache(this.conf.get(UserKeys.METADATA_CACHE_TTL),
+        this.conf.get(UserKeys.METADATA_CACHE_MAX_ENTRIES));
   }
 
   private void onView(io.strata.core.proto.ClusterView v) {
@@ -76,7 +82,8 @@ final class StrataFileSystem implements FileSystem {
 
   @Override
   public FileInfo getStatus(String path) {
-    return FileInfo.fromProto(status(StrataPath.of(path), false));
+    StrataPath p = StrataPath.of(path);
+    return metadata.status(p.toString(), x -> FileInfo.fromProto(status(p, false)));
   }
 
   @Override
@@ -106,6 +113,10 @@ final class StrataFileSystem implements FileSystem {
   @Override
   public List<FileInfo> listStatus(String path) {
     StrataPath p = StrataPath.of(path);
+    return metadata.list(p.toString(), x -> listFromOwner(p));
+  }
+
+  private List<FileInfo> listFromOwner(StrataPath p) {
     ListStatusRequest req = ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build();
     return onOwner(p, w -> {
       List<FileInfo> children = new ArrayList<>();
@@ -117,14 +128,25 @@ final class StrataFileSystem implements FileSystem {
     });
   }
 
+  /** One round trip: the worker answers with the current status and the file's first bytes. */
   @Override
   public FileInStream open(String path) {
     StrataPath p = StrataPath.of(path);
-    FileInfo info = FileInfo.fromProto(status(p, false));
-    if (info.directory()) {
-      throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
-    }
     ReadPath route = readPath();
+    ByteBuf head = PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
+    FileInfo info;
+    Opened opened;
+    try {
+      opened = route.open(p.toString(), conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis(),
+          (int) (long) conf.get(UserKeys.OPEN_FIRST_BYTES), head);
+      info = metadata.remember(FileInfo.fromProto(opened.status()));
+      if (info.directory()) {
+        throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
+      }
+    } catch (RuntimeException e) {
+      head.release();
+      throw e;
+    }
     return new FileInStream(info, new FileInStream.Source() {
       @Override
       public java.util.concurrent.CompletableFuture<Integer> readAsync(FileInfo f, long offset,
@@ -141,7 +163,7 @@ final class StrataFileSystem implements FileSystem {
       public int readLocal(FileInfo f, long offset, byte[] dst, int dstOffset, int length) {
         return route.readShortCircuit(f, offset, dst, dstOffset, length);
       }
-    }, io.netty.buffer.PooledByteBufAllocator.DEFAULT, conf.get(UserKeys.READ_AHEAD_MAX));
+    }, PooledByteBufAllocator.DEFAULT, conf.get(UserKeys.READ_AHEAD_MAX), head, opened.firstBytes());
   }
 
   @Override
@@ -157,7 +179,10 @@ final class StrataFileSystem implements FileSystem {
         .build();
     return new FileOutStream(workers.async(owner), owner.getId(), header,
         (int) (long) conf.get(UserKeys.WRITE_CHUNK_SIZE), conf.get(UserKeys.RPC_TIMEOUT),
-        info -> afterChange(owner, p.parent()));
+        info -> {
+          metadata.invalidate(p);
+          afterChange(owner, p.parent());
+        });
   }
 
   @Override
@@ -181,6 +206,7 @@ final class StrataFileSystem implements FileSystem {
     WorkerInfo owner = owner(p);
     call(owner, () -> workers.blocking(owner).mkdir(
         MkdirRequest.newBuilder().setPath(p.toString()).setParents(parents).build()));
+    metadata.invalidate(p);
     afterChange(owner, p.parent());
   }
 
@@ -190,6 +216,7 @@ final class StrataFileSystem implements FileSystem {
     WorkerInfo owner = owner(p);
     call(owner, () -> workers.blocking(owner).delete(
         DeleteRequest.newBuilder().setPath(p.toString()).setRecursive(recursive).build()));
+    metadata.invalidateTree(p);
     afterChange(owner, p.parent());
   }
 
@@ -200,6 +227,8 @@ final class StrataFileSystem implements FileSystem {
     WorkerInfo owner = owner(from);
     call(owner, () -> workers.blocking(owner).rename(
         RenameRequest.newBuilder().setSrc(from.toString()).setDst(to.toString()).build()));
+    metadata.invalidateTree(from);
+    metadata.invalidateTree(to);
     afterChange(owner, from.parent(), to, to.parent());
   }
 
@@ -218,6 +247,7 @@ final class StrataFileSystem implements FileSystem {
     StrataPath p = StrataPath.of(req.getPath());
     WorkerInfo owner = owner(p);
     call(owner, () -> workers.blocking(owner).setAttributes(req.build()));
+    metadata.invalidate(p);
     afterChange(owner, p.parent());
   }
 

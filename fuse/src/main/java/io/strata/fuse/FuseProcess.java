@@ -54,7 +54,7 @@ public final class FuseProcess implements Service {
     if (!fs.getStatus(folder).directory()) {
       throw StrataException.invalidArgument(folder + " is a file; mount a folder");
     }
-    fuse = new StrataFuse(fs, folder, new MetadataCache(fs, conf.get(FuseKeys.METADATA_CACHE_TTL)),
+    fuse = new StrataFuse(fs, folder,
         new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)), readOnly);
     fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
   }

@@ -36,20 +36,18 @@ final class StrataFuse extends FuseStubFS {
 
   private final FileSystem fs;
   private final String root;
-  private final MetadataCache meta;
   private final Identities ids;
   private final boolean readOnly;
   private final OpenFiles open = new OpenFiles();
   private final FileIo io = new FileIo();
   private final Writes writes;
 
-  StrataFuse(FileSystem fs, String root, MetadataCache meta, Identities ids, boolean readOnly) {
+  StrataFuse(FileSystem fs, String root, Identities ids, boolean readOnly) {
     this.fs = fs;
     this.root = root.equals("/") ? "" : root;
-    this.meta = meta;
     this.ids = ids;
     this.readOnly = readOnly;
-    this.writes = new Writes(fs, meta, open, io);
+    this.writes = new Writes(fs, open, io);
   }
 
   private String strata(String fusePath) {
@@ -82,7 +80,7 @@ final class StrataFuse extends FuseStubFS {
         fill(stat, false, w.written, w.createdMs, w.mode, ids.uid(""), ids.gid(""));
         return 0;
       }
-      FileInfo f = meta.status(p);
+      FileInfo f = fs.getStatus(p);
       fill(stat, f.directory(), f.length(), f.mtimeMs(), f.mode(), ids.uid(f.owner()), ids.gid(f.group()));
       return 0;
     });
@@ -110,12 +108,12 @@ final class StrataFuse extends FuseStubFS {
   public int readdir(String path, Pointer buf, FuseFillDir filler, @off_t long offset, FuseFileInfo fi) {
     return call("readdir", path, () -> {
       String p = strata(path);
-      if (!meta.status(p).directory()) {
+      if (!fs.getStatus(p).directory()) {
         return -Errno.ENOTDIR;
       }
       filler.apply(buf, ".", null, 0);
       filler.apply(buf, "..", null, 0);
-      for (FileInfo child : meta.list(p)) {
+      for (FileInfo child : fs.listStatus(p)) {
         if (filler.apply(buf, child.name(), null, 0) != 0) {
           break;
         }
@@ -130,7 +128,7 @@ final class StrataFuse extends FuseStubFS {
       String p = strata(path);
       int flags = fi.flags.get();
       if ((flags & O_ACCMODE) == 0) {
-        FileInfo f = meta.status(p);
+        FileInfo f = fs.getStatus(p);
         if (f.directory()) {
           return -Errno.EISDIR;
         }
@@ -161,7 +159,6 @@ final class StrataFuse extends FuseStubFS {
       } catch (StrataException e) {
         if (e.code() == StatusCode.FAILED_PRECONDITION) {
           // Changed in the UFS: the next open must look it up afresh.
-          meta.invalidate(r.path);
         }
         throw e;
       }
@@ -225,11 +222,10 @@ final class StrataFuse extends FuseStubFS {
     }
     return call("unlink", path, () -> {
       String p = strata(path);
-      if (meta.status(p).directory()) {
+      if (fs.getStatus(p).directory()) {
         return -Errno.EISDIR;
       }
       fs.delete(p, false);
-      meta.invalidate(p);
       return 0;
     });
   }
@@ -241,7 +237,6 @@ final class StrataFuse extends FuseStubFS {
     }
     return call("mkdir", path, () -> {
       fs.mkdir(strata(path), false);
-      meta.invalidate(strata(path));
       return 0;
     });
   }
@@ -253,11 +248,10 @@ final class StrataFuse extends FuseStubFS {
     }
     return call("rmdir", path, () -> {
       String p = strata(path);
-      if (!meta.status(p).directory()) {
+      if (!fs.getStatus(p).directory()) {
         return -Errno.ENOTDIR;
       }
       fs.delete(p, false);
-      meta.invalidateTree(p);
       return 0;
     });
   }
@@ -277,14 +271,12 @@ final class StrataFuse extends FuseStubFS {
           throw e;
         }
         // POSIX rename replaces a file; the UFS does not: replace it in two steps.
-        if (meta.status(to).directory() || meta.status(from).directory()) {
+        if (fs.getStatus(to).directory() || fs.getStatus(from).directory()) {
           return -Errno.EEXIST;
         }
         fs.delete(to, false);
         fs.rename(from, to);
       }
-      meta.invalidateTree(from);
-      meta.invalidateTree(to);
       return 0;
     });
   }
@@ -297,7 +289,6 @@ final class StrataFuse extends FuseStubFS {
     return call("chmod", path, () -> {
       String p = strata(path);
       fs.setMode(p, (int) mode & 0777);
-      meta.invalidate(p);
       return 0;
     });
   }
@@ -311,7 +302,6 @@ final class StrataFuse extends FuseStubFS {
     return call("chown", path, () -> {
       String p = strata(path);
       fs.setOwner(p, unchanged(uid) ? "" : ids.userName(uid), unchanged(gid) ? "" : ids.groupName(gid));
-      meta.invalidate(p);
       return 0;
     });
   }

@@ -23,20 +23,18 @@ final class Writes {
   private static final int O_APPEND = 02000;
 
   private final FileSystem fs;
-  private final MetadataCache meta;
   private final OpenFiles open;
   private final FileIo io;
 
-  Writes(FileSystem fs, MetadataCache meta, OpenFiles open, FileIo io) {
+  Writes(FileSystem fs, OpenFiles open, FileIo io) {
     this.fs = fs;
-    this.meta = meta;
     this.open = open;
     this.io = io;
   }
 
   /** open(2) of an existing file for writing ({@code flags} not O_RDONLY). */
   int open(String p, int flags, FuseFileInfo fi) {
-    FileInfo f = meta.status(p);
+    FileInfo f = fs.getStatus(p);
     boolean keepsBytes = f.length() > 0 && (flags & O_TRUNC) == 0;
     if ((flags & O_APPEND) != 0 && keepsBytes) {
       return Errno.refuse(LOG, Errno.ENOTSUP, "open {}: Strata files are written once, front to back; "
@@ -68,7 +66,6 @@ final class Writes {
       return Errno.refuse(LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
     fi.fh.set(open.add(w));
-    meta.invalidate(p);
     return 0;
   }
 
@@ -101,7 +98,6 @@ final class Writes {
       try {
         w.out.close();
       } finally {
-        meta.invalidate(w.path);
       }
       return 0;
     }
@@ -114,7 +110,7 @@ final class Writes {
       return writer.get().written == size ? 0 : Errno.refuse(LOG, Errno.ENOTSUP,
           "truncate {}: a file being written can only grow, front to back", p);
     }
-    FileInfo f = meta.status(p);
+    FileInfo f = fs.getStatus(p);
     if (f.directory()) {
       return -Errno.EISDIR;
     }
@@ -125,7 +121,6 @@ final class Writes {
       return Errno.refuse(LOG, Errno.ENOTSUP, "truncate {}: only to 0 bytes (to write the file anew)", p);
     }
     fs.create(p, new WriteOptions(true, null, f.mode() & 07777)).close();
-    meta.invalidate(p);
     return 0;
   }
 }

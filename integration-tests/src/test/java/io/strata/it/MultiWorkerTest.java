@@ -78,6 +78,8 @@ class MultiWorkerTest {
     Files.write(cluster.ufsRoot().resolve("changing.bin"), v1);
     var syncing = cluster.clientConf();
     syncing.set(UserKeys.METADATA_SYNC_INTERVAL, "0");
+    // Without first bytes at open, the old stream's later read must go to the UFS and meet v2.
+    syncing.set(UserKeys.OPEN_FIRST_BYTES, "0");
     try (FileSystem fresh = FileSystem.create(syncing)) {
       FileInStream old = fresh.open("/changing.bin");
       byte[] first = new byte[100];
@@ -119,6 +121,8 @@ class MultiWorkerTest {
     Files.writeString(cluster.ufsRoot().resolve("late.txt"), "late");
     var syncing = cluster.clientConf();
     syncing.set(UserKeys.METADATA_SYNC_INTERVAL, "0");
+    // Without first bytes at open, the old stream's later read must go to the UFS and meet v2.
+    syncing.set(UserKeys.OPEN_FIRST_BYTES, "0");
     try (FileSystem fresh = FileSystem.create(syncing)) {
       assertThat(fresh.getStatus("/late.txt").length()).isEqualTo(4);
       assertThat(fresh.listStatus("/")).anyMatch(f -> f.name().equals("late.txt"));

@@ -121,7 +121,8 @@ public final class WorkerProcess implements Service {
   @Override
   public void start() throws Exception {
     String bindHost = conf.get(WorkerKeys.BIND_HOST);
-    dataServer = new DataServer(transport, boss, eventLoops, ufs, fetcher, new DataServerMetrics(registry));
+    dataServer = new DataServer(transport, boss, eventLoops, ufs, fetcher, metadata, ufsExecutor,
+        new DataServerMetrics(registry));
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
     String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
     if (!socket.isEmpty()) {

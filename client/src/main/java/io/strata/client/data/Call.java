@@ -1,10 +1,10 @@
 package io.strata.client.data;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.LeaseGrant;
-import io.strata.core.transport.ReadRequest;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -21,7 +21,7 @@ abstract class Call<T> {
   }
 
   /** The request frame for this call on {@code file}. */
-  abstract ReadRequest request(DataClient.Target file);
+  abstract ByteBuf request(DataClient.Target file, ByteBufAllocator alloc);
 
   /** Where the next DATA byte belongs in the file. */
   long expectedOffset() {
@@ -35,6 +35,11 @@ abstract class Call<T> {
 
   void leased(LeaseGrant grant) {
     throw unexpected("LEASED");
+  }
+
+  /** A STATUS frame's body: an encoded FileStatus. */
+  void status(ByteBuf body) {
+    throw unexpected("STATUS");
   }
 
   /** The END frame: completes the call with what it gathered, or fails it with the worker's error. */

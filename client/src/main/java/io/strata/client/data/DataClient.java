@@ -90,6 +90,16 @@ public final class DataClient implements AutoCloseable {
     return call(worker, file, call);
   }
 
+  /**
+   * The current status of the file at {@code path} and its first {@code firstBytes} bytes (fewer
+   * if the file is shorter), in one round trip.
+   */
+  public CompletableFuture<Opened> openAsync(Endpoint worker, String path, long syncIntervalMs, int firstBytes,
+      ByteBuf dst) {
+    return call(worker, new Target(path, "", -1), new OpenCall(requestIds.incrementAndGet(), syncIntervalMs,
+        firstBytes, dst));
+  }
+
   /** Asks a local worker, over its domain socket, where the range's pages lie on its disk (blocking). */
   public LeaseGrant lease(Endpoint worker, Target file, long offset, long length) {
     return await(call(worker, file, new LeaseCall(requestIds.incrementAndGet(), offset, length)), file.path());
@@ -109,7 +119,7 @@ public final class DataClient implements AutoCloseable {
     }
     ch.pipeline().get(ResponseHandler.class).begin(call);
     // A pooled connection may have closed since it was checked: fail now rather than at the timeout.
-    ch.writeAndFlush(call.request(file).encode(ch.alloc())).addListener(sent -> {
+    ch.writeAndFlush(call.request(file, ch.alloc())).addListener(sent -> {
       if (!sent.isSuccess()) {
         call.fail(StrataException.unavailable("cannot send to worker " + worker + ": "
             + sent.cause().getMessage(), sent.cause()));
@@ -138,7 +148,7 @@ public final class DataClient implements AutoCloseable {
         && se.code() != StatusCode.INTERNAL && se.code() != StatusCode.DEADLINE_EXCEEDED;
   }
 
-  static <T> T await(CompletableFuture<T> f, String path) {
+  public static <T> T await(CompletableFuture<T> f, String path) {
     try {
       return f.get();
     } catch (ExecutionException e) {

@@ -1,5 +1,7 @@
 package io.strata.client.data;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.LeaseGrant;
@@ -18,8 +20,9 @@ final class LeaseCall extends Call<LeaseGrant> {
   }
 
   @Override
-  ReadRequest request(DataClient.Target file) {
-    return new ReadRequest(requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length, true);
+  ByteBuf request(DataClient.Target file, ByteBufAllocator alloc) {
+    return new ReadRequest(requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length, true)
+        .encode(alloc);
   }
 
   @Override

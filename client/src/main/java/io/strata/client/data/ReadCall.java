@@ -1,6 +1,7 @@
 package io.strata.client.data;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
@@ -42,8 +43,8 @@ final class ReadCall extends Call<Integer> {
   }
 
   @Override
-  ReadRequest request(DataClient.Target file) {
-    return new ReadRequest(requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length);
+  ByteBuf request(DataClient.Target file, ByteBufAllocator alloc) {
+    return new ReadRequest(requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length).encode(alloc);
   }
 
   @Override

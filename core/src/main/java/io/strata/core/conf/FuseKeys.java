@@ -24,12 +24,6 @@ public final class FuseKeys {
           + "Applies at mount.")
       .build();
 
-  public static final ConfKey<Duration> METADATA_CACHE_TTL = ConfKey.duration("strata.fuse.metadata.cache.ttl")
-      .defaultValue("2s").scope(Scope.CLIENT).check(d -> !d.isNegative(), "must not be negative")
-      .description("How long the FUSE process keeps a file's status and a folder's listing in memory; changes "
-          + "made through the mount drop the entries they touch at once. 0 turns the cache off.")
-      .build();
-
   public static final ConfKey<String> USER = ConfKey.string("strata.fuse.user")
       .defaultValue("").scope(Scope.CLIENT)
       .description("Show every file as owned by this local user; empty maps each file's UFS owner to the local "

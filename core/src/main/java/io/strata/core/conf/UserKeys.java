@@ -25,6 +25,24 @@ public final class UserKeys {
       .description("How old a client's copy of the worker list and mount table may get before it is fetched again.")
       .build();
 
+  public static final ConfKey<Duration> METADATA_CACHE_TTL = ConfKey.duration("strata.user.metadata.cache.ttl")
+      .defaultValue("2s").scope(Scope.CLIENT).check(d -> !d.isNegative(), "must not be negative")
+      .description("How long a client keeps a file's status and a folder's listing in memory; its own changes "
+          + "drop the entries they touch at once, changes made elsewhere show within this time. 0 turns it off.")
+      .build();
+
+  public static final ConfKey<Long> METADATA_CACHE_MAX_ENTRIES = ConfKey.longKey("strata.user.metadata.cache.max.entries")
+      .defaultValue("100000").scope(Scope.CLIENT).check(n -> n >= 0, "must not be negative")
+      .description("Most file statuses a client keeps in memory (listings: a tenth of it).")
+      .build();
+
+  public static final ConfKey<Long> OPEN_FIRST_BYTES = ConfKey.bytes("strata.user.open.first.bytes")
+      .defaultValue("1MiB").scope(Scope.CLIENT).dynamic()
+      .check(n -> n >= 0 && n <= (64L << 20), "must be between 0 and 64MiB")
+      .description("Bytes from the start of a file that an open asks for along with its status, in one round "
+          + "trip: a small file is then read whole by its open. 0 asks for the status only.")
+      .build();
+
   public static final ConfKey<Duration> METADATA_SYNC_INTERVAL = ConfKey.duration("strata.user.metadata.sync.interval")
       .defaultValue("-1").scope(Scope.CLIENT)
       .dynamic()

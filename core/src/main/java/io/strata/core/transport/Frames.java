@@ -10,14 +10,16 @@ import java.nio.charset.StandardCharsets;
  * The data plane's wire format. Every frame is
  * <pre>
  *   int32  length      bytes that follow this field
- *   int8   type        READ | DATA | END | LEASE | LEASED
+ *   int8   type        READ | DATA | END | LEASE | LEASED | OPEN | STATUS
  *   int64  requestId   chosen by the client, echoed in every answer
  *   ...    body
  * </pre>
  * A client sends READ; the server answers with DATA frames (each: int64 file offset, then at most
  * {@link #MAX_DATA_PAYLOAD} bytes) in offset order, then one END (int8 status code, UTF-8
  * message). A LEASE (same body as READ) is answered by one LEASED frame ({@link LeaseGrant}) and
- * END. Frame sizes are bounded on both sides; a frame that breaks the format closes its
+ * END. An OPEN ({@link OpenRequest}) is answered by one STATUS frame (the file's status as a
+ * protobuf FileStatus), then DATA frames of the file's first bytes, then END: a small file costs
+ * one round trip. Frame sizes are bounded on both sides; a frame that breaks the format closes its
  * connection and nothing else. All integers are big-endian.
  */
 public final class Frames {
@@ -26,6 +28,8 @@ public final class Frames {
   public static final byte END = 3;
   public static final byte LEASE = 4;
   public static final byte LEASED = 5;
+  public static final byte OPEN = 6;
+  public static final byte STATUS = 7;
 
   /** type + requestId */
   public static final int HEADER = 1 + 8;
@@ -33,6 +37,8 @@ public final class Frames {
   public static final int MAX_DATA_PAYLOAD = 1 << 20;
   /** Largest response frame, counting its length field as Netty's frame decoder does. */
   public static final int MAX_RESPONSE_FRAME = 4 + HEADER + 8 + MAX_DATA_PAYLOAD;
+  /** Largest STATUS body: four times the largest request, so any path a client can name fits. */
+  public static final int MAX_STATUS = 4 * MAX_REQUEST_FRAME;
   /** The most one READ may ask for; clients split larger reads. */
   public static final long MAX_READ_LENGTH = 64L << 20;
   private static final int MAX_MESSAGE = 1024;
@@ -57,6 +63,22 @@ public final class Frames {
     ByteBuf b = alloc.buffer(4 + HEADER + 8);
     b.writeInt(HEADER + 8 + payload).writeByte(DATA).writeLong(requestId).writeLong(offset);
     return b;
+  }
+
+  /** A STATUS frame carrying {@code status} (an encoded FileStatus). */
+  public static ByteBuf status(ByteBufAllocator alloc, long requestId, byte[] status) {
+    if (status.length > MAX_STATUS) {
+      throw new IllegalArgumentException("status over " + MAX_STATUS + " bytes");
+    }
+    ByteBuf b = alloc.buffer(4 + HEADER + status.length);
+    b.writeInt(HEADER + status.length).writeByte(STATUS).writeLong(requestId).writeBytes(status);
+    return b;
+  }
+
+  /** Decodes a request frame whose length field was stripped; throws MalformedFrameException. */
+  public static Object decodeRequest(ByteBuf frame) {
+    need(frame, HEADER);
+    return frame.getByte(frame.readerIndex()) == OPEN ? OpenRequest.decode(frame) : ReadRequest.decode(frame);
   }
 
   public static ByteBuf end(ByteBufAllocator alloc, long requestId, StatusCode code, String message) {

@@ -7,6 +7,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.strata.core.net.NettyTransport;
+import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
 import java.net.InetSocketAddress;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * The worker's data server: Netty on TCP, and on a Unix domain socket when a path is given;
@@ -31,12 +33,13 @@ public final class DataServer implements AutoCloseable {
   private Path socketFile;
 
   public DataServer(NettyTransport transport, EventLoopGroup boss, EventLoopGroup workers, UfsManager ufs,
-      PageFetcher fetcher, DataServerMetrics metrics) {
+      PageFetcher fetcher, MetadataService metadata, Executor metadataExecutor, DataServerMetrics metrics) {
     this.transport = transport;
     this.boss = boss;
     this.workers = workers;
     this.leases = new LeaseDesk(fetcher, System::nanoTime);
-    this.initializer = new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases),
+    this.initializer = new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases, metadata,
+        metadataExecutor),
         metrics);
   }
 

@@ -15,6 +15,7 @@ public final class DataServerMetrics {
   private final Map<PageFetcher.Source, Counter> bytes = new EnumMap<>(PageFetcher.Source.class);
   private final Map<StatusCode, Timer> latency = new EnumMap<>(StatusCode.class);
   private final Counter leases;
+  private final Map<String, Counter> requests = new java.util.HashMap<>();
   private final Counter tcpConnections;
   private final Counter domainSocketConnections;
 
@@ -31,12 +32,21 @@ public final class DataServerMetrics {
         .description("Data connections accepted, by transport").register(registry);
     domainSocketConnections = Counter.builder(WorkerMetrics.DATA_CONNECTIONS).tag("transport", "domain_socket")
         .description("Data connections accepted, by transport").register(registry);
+    for (String kind : new String[] {"read", "open", "lease"}) {
+      requests.put(kind, Counter.builder(WorkerMetrics.DATA_REQUESTS).tag("kind", kind)
+          .description("Data-plane requests (round trips), by kind").register(registry));
+    }
     leases = Counter.builder(WorkerMetrics.SHORT_CIRCUIT_LEASES)
         .description("Short-circuit leases granted to local readers").register(registry);
   }
 
   Counter connections(boolean domainSocket) {
     return domainSocket ? domainSocketConnections : tcpConnections;
+  }
+
+  /** Requests of {@code kind}: read, open or lease. */
+  Counter requests(String kind) {
+    return requests.get(kind);
   }
 
   Counter leases() {

@@ -6,16 +6,22 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.proto.FileStatus;
 import io.strata.core.transport.Frames;
+import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
 import io.strata.worker.page.PageId;
 import io.strata.worker.read.PageFetcher;
+import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher.Fetched;
 import io.strata.worker.ufs.UfsManager;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -27,27 +33,34 @@ import org.slf4j.LoggerFactory;
  * resumes on the event loop when they arrive. Memory pages go out as retained slices, not copies.
  * A broken frame closes the connection; an error reading a file ends that request with its code.
  * LEASE requests are answered from the {@link LeaseDesk}, on domain-socket connections only: a
- * client across the network cannot open this host's files.
+ * client across the network cannot open this host's files. An OPEN is answered with the file's
+ * status (from the metadata cache's memory on the event loop, else looked up on the metadata
+ * executor) and then served as a READ of the file's first bytes.
  */
-final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
+final class ReadHandler extends SimpleChannelInboundHandler<Object> {
   private static final Logger LOG = LoggerFactory.getLogger(ReadHandler.class);
 
   private final UfsManager ufs;
   private final PageFetcher fetcher;
   private final DataServerMetrics metrics;
   private final LeaseDesk leases;
-  private final ArrayDeque<ReadRequest> queue = new ArrayDeque<>();
+  private final MetadataService metadata;
+  private final Executor metadataExecutor;
+  private final ArrayDeque<Object> queue = new ArrayDeque<>();
   private boolean busy;
 
-  ReadHandler(UfsManager ufs, PageFetcher fetcher, DataServerMetrics metrics, LeaseDesk leases) {
+  ReadHandler(UfsManager ufs, PageFetcher fetcher, DataServerMetrics metrics, LeaseDesk leases,
+      MetadataService metadata, Executor metadataExecutor) {
     this.ufs = ufs;
     this.fetcher = fetcher;
     this.metrics = metrics;
     this.leases = leases;
+    this.metadata = metadata;
+    this.metadataExecutor = metadataExecutor;
   }
 
   @Override
-  protected void channelRead0(ChannelHandlerContext ctx, ReadRequest request) {
+  protected void channelRead0(ChannelHandlerContext ctx, Object request) {
     queue.add(request);
     if (!busy) {
       next(ctx);
@@ -55,28 +68,99 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
   }
 
   private void next(ChannelHandlerContext ctx) {
-    ReadRequest request = queue.poll();
+    Object request = queue.poll();
     busy = request != null;
-    if (request != null) {
-      start(ctx, request);
+    if (request instanceof OpenRequest open) {
+      open(ctx, open);
+    } else if (request != null) {
+      start(ctx, (ReadRequest) request);
     }
   }
 
   private void start(ChannelHandlerContext ctx, ReadRequest req) {
     long started = System.nanoTime();
+    metrics.requests(req.lease() ? "lease" : "read").increment();
     PageFetcher.Target target;
     try {
-      UfsManager.Resolved file = ufs.resolve(StrataPath.of(req.path()));
-      target = new PageFetcher.Target(file, req.fingerprint(), req.fileLength(),
-          PageId.FileKey.of(file.ufsUri(), req.fingerprint()));
+      target = target(req.path(), req.fingerprint(), req.fileLength());
     } catch (StrataException e) {
-      end(ctx, req, e.code(), e.getMessage(), started);
+      end(ctx, req.requestId(), e.code(), e.getMessage(), started);
       return;
     }
     if (req.lease()) {
       lease(ctx, req, target, started);
       return;
     }
+    serve(ctx, req, target, started);
+  }
+
+  private PageFetcher.Target target(String path, String fingerprint, long fileLength) {
+    UfsManager.Resolved file = ufs.resolve(StrataPath.of(path));
+    return new PageFetcher.Target(file, fingerprint, fileLength, PageId.FileKey.of(file.ufsUri(), fingerprint));
+  }
+
+  private void open(ChannelHandlerContext ctx, OpenRequest req) {
+    long started = System.nanoTime();
+    metrics.requests("open").increment();
+    CompletableFuture<FileStatus> status;
+    try {
+      StrataPath path = StrataPath.of(req.path());
+      Optional<FileStatus> cached = metadata.statusInMemory(path, req.syncIntervalMs());
+      status = cached.isPresent() ? CompletableFuture.completedFuture(cached.get())
+          : CompletableFuture.supplyAsync(() -> metadata.getStatus(path, req.syncIntervalMs()), metadataExecutor);
+    } catch (StrataException e) {
+      end(ctx, req.requestId(), e.code(), e.getMessage(), started);
+      return;
+    } catch (RejectedExecutionException e) {
+      end(ctx, req.requestId(), StatusCode.UNAVAILABLE, "worker is stopping", started);
+      return;
+    }
+    if (status.isDone()) {
+      opened(ctx, req, status, started);
+      return;
+    }
+    status.whenComplete((s, e) -> {
+      try {
+        ctx.executor().execute(() -> opened(ctx, req, status, started));
+      } catch (RejectedExecutionException stopping) {
+        // The connection goes with the server.
+      }
+    });
+  }
+
+  private void opened(ChannelHandlerContext ctx, OpenRequest req, CompletableFuture<FileStatus> found, long started) {
+    FileStatus status;
+    PageFetcher.Target target;
+    try {
+      status = found.join();
+      target = status.getDirectory() ? null : target(req.path(), status.getFingerprint(), status.getLength());
+    } catch (RuntimeException e) {
+      StrataException se = unwrap(e);
+      end(ctx, req.requestId(), se.code(), se.getMessage(), started);
+      return;
+    }
+    byte[] encoded = status.toByteArray();
+    if (encoded.length > Frames.MAX_STATUS) {
+      end(ctx, req.requestId(), StatusCode.INVALID_ARGUMENT, "the status of " + req.path() + " is too large to send",
+          started);
+      return;
+    }
+    ctx.write(Frames.status(ctx.alloc(), req.requestId(), encoded));
+    long first = Math.min(req.firstBytes(), status.getLength());
+    if (target == null || first == 0) {
+      end(ctx, req.requestId(), StatusCode.OK, "", started);
+      return;
+    }
+    serve(ctx, new ReadRequest(req.requestId(), req.path(), status.getFingerprint(), status.getLength(), 0, first),
+        target, started);
+  }
+
+  private static StrataException unwrap(Throwable t) {
+    Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    return c instanceof StrataException se ? se : StrataException.internal(String.valueOf(c), c);
+  }
+
+  private void serve(ChannelHandlerContext ctx, ReadRequest req, PageFetcher.Target target, long started) {
     long end = Math.min(req.fileLength(), req.offset() + req.length());
     List<CompletableFuture<Fetched>> pages = new ArrayList<>();
     long pageSize = fetcher.pageSize();
@@ -90,7 +174,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
 
   private void lease(ChannelHandlerContext ctx, ReadRequest req, PageFetcher.Target target, long started) {
     if (!DataServerInitializer.isDomainSocket(ctx.channel())) {
-      end(ctx, req, StatusCode.FAILED_PRECONDITION, "short-circuit leases are granted over the domain socket only",
+      end(ctx, req.requestId(), StatusCode.FAILED_PRECONDITION, "short-circuit leases are granted over the domain socket only",
           started);
       return;
     }
@@ -98,12 +182,12 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
       try {
         ctx.executor().execute(() -> {
           if (error != null) {
-            end(ctx, req, StatusCode.INTERNAL, "cannot grant a lease: " + error.getMessage(), started);
+            end(ctx, req.requestId(), StatusCode.INTERNAL, "cannot grant a lease: " + error.getMessage(), started);
             return;
           }
           ctx.write(grant.encode(ctx.alloc(), req.requestId()));
           metrics.leases().increment();
-          end(ctx, req, StatusCode.OK, "", started);
+          end(ctx, req.requestId(), StatusCode.OK, "", started);
         });
       } catch (RejectedExecutionException e) {
         // The server is stopping; the pins simply expire.
@@ -111,8 +195,8 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
     });
   }
 
-  private void end(ChannelHandlerContext ctx, ReadRequest req, StatusCode code, String message, long started) {
-    ctx.writeAndFlush(Frames.end(ctx.alloc(), req.requestId(), code, message));
+  private void end(ChannelHandlerContext ctx, long requestId, StatusCode code, String message, long started) {
+    ctx.writeAndFlush(Frames.end(ctx.alloc(), requestId, code, message));
     metrics.latency(code).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     next(ctx);
   }
@@ -162,13 +246,13 @@ final class ReadHandler extends SimpleChannelInboundHandler<ReadRequest> {
           if (se.code() == StatusCode.INTERNAL) {
             LOG.warn("reading {} failed", req.path(), e.getCause());
           }
-          end(ctx, req, se.code(), se.getMessage(), started);
+          end(ctx, req.requestId(), se.code(), se.getMessage(), started);
           return;
         }
         write(page);
         next++;
       }
-      end(ctx, req, StatusCode.OK, "", started);
+      end(ctx, req.requestId(), StatusCode.OK, "", started);
     }
 
     private void resumeOnEventLoop() {

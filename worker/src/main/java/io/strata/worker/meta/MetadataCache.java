@@ -90,6 +90,11 @@ public final class MetadataCache {
     return e;
   }
 
+  /** What the in-memory cache holds of {@code ufsUri}, fresh or not; null if nothing. */
+  public StatusEntry statusInMemory(String ufsUri) {
+    return statuses.getIfPresent(ufsUri);
+  }
+
   /** Caches a status read from the UFS at {@code loadedAtMs} (null: the path does not exist). */
   public void putStatus(String ufsUri, FileStatus status, long loadedAtMs) {
     statuses.put(ufsUri, new StatusEntry(status, loadedAtMs));

@@ -63,6 +63,23 @@ public final class MetadataService {
     }
   }
 
+  /**
+   * The status of {@code path} when the in-memory cache holds it fresh: no RocksDB, no UFS, so an
+   * event loop may ask. Empty when it does not; NOT_FOUND when it fresh-knows the path is missing.
+   */
+  public java.util.Optional<FileStatus> statusInMemory(StrataPath path, long syncIntervalMs) {
+    Resolved r = ufs.resolve(path);
+    MetadataCache.StatusEntry cached = cache.statusInMemory(r.ufsUri());
+    if (cached == null || !fresh(cached.loadedAtMs(), cache.ttlOf(cached), syncIntervalMs)) {
+      return java.util.Optional.empty();
+    }
+    hits.increment();
+    if (cached.status() == null) {
+      throw StrataException.notFound(path + " does not exist");
+    }
+    return java.util.Optional.of(cached.status());
+  }
+
   /** The children of directory {@code path}, sorted by name. */
   public List<FileStatus> list(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);

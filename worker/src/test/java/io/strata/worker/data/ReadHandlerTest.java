@@ -5,20 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.transport.Frames;
+import io.strata.core.proto.FileStatus;
+import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
 import io.strata.worker.TestFiles;
+import io.strata.worker.kv.MemoryKvStore;
+import io.strata.worker.meta.MetadataCache;
+import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
@@ -38,22 +45,26 @@ class ReadHandlerTest {
   private EmbeddedChannel channel;
   private String fingerprint;
 
-  /** What came back for one request. */
-  record Reply(byte[] bytes, StatusCode code, String message) {}
+  /** What came back for one request: the STATUS of an OPEN (else null), DATA bytes, END. */
+  record Reply(FileStatus status, byte[] bytes, StatusCode code, String message) {}
+
+  private SimpleMeterRegistry registry;
 
   @BeforeEach
   void setUp() throws Exception {
     data = new byte[PAGE * 3 + 77];
     new Random(3).nextBytes(data);
     Files.write(root.resolve("f"), data);
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    registry = new SimpleMeterRegistry();
     store = TestFiles.pageStore(1 << 20, registry);
     ufs = TestFiles.ufsAt(root);
     PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     DataServerMetrics metrics = new DataServerMetrics(registry);
     LeaseDesk leases = new LeaseDesk(fetcher, System::nanoTime);
-    channel = new EmbeddedChannel(new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases),
-        metrics));
+    MetadataService metadata = new MetadataService(ufs, new MetadataCache(1000, Duration.ofMinutes(1),
+        Duration.ofSeconds(5), System::currentTimeMillis, new MemoryKvStore()), registry);
+    channel = new EmbeddedChannel(new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases,
+        metadata, Runnable::run), metrics));
     UfsManager.Resolved file = ufs.resolve(StrataPath.of("/f"));
     fingerprint = file.ufs().getStatus(file.ufsPath()).fingerprint();
   }
@@ -69,8 +80,15 @@ class ReadHandlerTest {
   }
 
   private Reply send(ReadRequest request) {
-    long offset = request.offset();
-    channel.writeInbound(request.encode(ByteBufAllocator.DEFAULT));
+    return send(request.encode(ByteBufAllocator.DEFAULT), request.offset());
+  }
+
+  private Reply open(String path, long firstBytes) {
+    return send(new OpenRequest(5, path, -1, firstBytes).encode(ByteBufAllocator.DEFAULT), 0);
+  }
+
+  private Reply send(ByteBuf request, long offset) {
+    channel.writeInbound(request);
     channel.runPendingTasks();
     ByteBuf all = Unpooled.buffer();
     ByteBuf part;
@@ -79,6 +97,7 @@ class ReadHandlerTest {
       part.release();
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    FileStatus status = null;
     long expectedOffset = offset;
     try {
       while (true) {
@@ -86,7 +105,11 @@ class ReadHandlerTest {
         ByteBuf frame = all.readSlice(length0);
         byte type = frame.readByte();
         assertThat(frame.readLong()).isEqualTo(5);
-        if (type == Frames.DATA) {
+        if (type == Frames.STATUS) {
+          assertThat(status).as("one STATUS, before any DATA").isNull();
+          assertThat(bytes.size()).isZero();
+          status = FileStatus.parseFrom(ByteBufUtil.getBytes(frame));
+        } else if (type == Frames.DATA) {
           assertThat(frame.readLong()).isEqualTo(expectedOffset);
           expectedOffset += frame.readableBytes();
           byte[] chunk = new byte[frame.readableBytes()];
@@ -98,12 +121,52 @@ class ReadHandlerTest {
           String message = frame.readCharSequence(frame.readUnsignedShort(), java.nio.charset.StandardCharsets.UTF_8)
               .toString();
           assertThat(all.isReadable()).isFalse();
-          return new Reply(bytes.toByteArray(), code, message);
+          return new Reply(status, bytes.toByteArray(), code, message);
         }
       }
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new AssertionError(e);
     } finally {
       all.release();
     }
+  }
+
+  @Test
+  void open_answersTheStatusAndTheFirstBytes_inOneReply() {
+    Reply whole = open("/f", 1 << 20);
+    assertThat(whole.code()).isEqualTo(StatusCode.OK);
+    assertThat(whole.status().getLength()).isEqualTo(data.length);
+    assertThat(whole.status().getFingerprint()).isEqualTo(fingerprint);
+    assertThat(whole.bytes()).isEqualTo(data);
+
+    Reply head = open("/f", 100);
+    assertThat(head.bytes()).isEqualTo(Arrays.copyOf(data, 100));
+    Reply statusOnly = open("/f", 0);
+    assertThat(statusOnly.status().getPath()).isEqualTo("/f");
+    assertThat(statusOnly.bytes()).isEmpty();
+    assertThat(registry.get("strata.worker.metadata.requests").tag("result", "miss").counter().count())
+        .as("only the first open asked the UFS").isEqualTo(1);
+    assertThat(registry.get("strata.worker.data.requests").tag("kind", "open").counter().count()).isEqualTo(3);
+  }
+
+  @Test
+  void open_ofAFolderOrAMissingFile() throws Exception {
+    Files.createDirectory(root.resolve("d"));
+    Reply folder = open("/d", 1 << 20);
+    assertThat(folder.code()).isEqualTo(StatusCode.OK);
+    assertThat(folder.status().getDirectory()).isTrue();
+    assertThat(folder.bytes()).isEmpty();
+    Reply missing = open("/nope", 10);
+    assertThat(missing.code()).isEqualTo(StatusCode.NOT_FOUND);
+    assertThat(missing.status()).isNull();
+    assertThat(channel.isActive()).isTrue();
+  }
+
+  @Test
+  void open_withBoundsOutOfRange_closesTheConnection() {
+    channel.writeInbound(new OpenRequest(5, "/f", -1, -3).encode(ByteBufAllocator.DEFAULT));
+    channel.runPendingTasks();
+    assertThat(channel.isActive()).isFalse();
   }
 
   @Test

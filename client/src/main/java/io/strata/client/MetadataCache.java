@@ -1,0 +1,64 @@
+package io.strata.client;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.strata.core.path.StrataPath;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Statuses and listings this client asked for lately, kept for strata.user.metadata.cache.ttl so
+ * that `ls -l`, a FUSE kernel's repeated look-ups or a framework's exists-then-open cost one round
+ * trip, not one per call. A listing also fills the status of each child, and an open refreshes the
+ * status of its file. Changes made through this client drop what they touch at once; changes made
+ * elsewhere show within the TTL. Thread-safe.
+ */
+final class MetadataCache {
+  private final Cache<String, FileInfo> statuses;
+  private final Cache<String, List<FileInfo>> listings;
+
+  MetadataCache(Duration ttl, long maxEntries) {
+    long size = ttl.isZero() ? 0 : maxEntries;
+    this.statuses = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(size).build();
+    this.listings = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(size / 10).build();
+  }
+
+  FileInfo status(String path, Function<String, FileInfo> load) {
+    FileInfo cached = statuses.getIfPresent(path);
+    return cached != null ? cached : remember(load.apply(path));
+  }
+
+  List<FileInfo> list(String path, Function<String, List<FileInfo>> load) {
+    List<FileInfo> cached = listings.getIfPresent(path);
+    if (cached != null) {
+      return cached;
+    }
+    List<FileInfo> children = List.copyOf(load.apply(path));
+    children.forEach(this::remember);
+    listings.put(path, children);
+    return children;
+  }
+
+  FileInfo remember(FileInfo info) {
+    statuses.put(info.path(), info);
+    return info;
+  }
+
+  /** Drops {@code path} and its parent's listing, after a change to the file. */
+  void invalidate(StrataPath path) {
+    statuses.invalidate(path.toString());
+    listings.invalidate(path.toString());
+    if (!path.isRoot()) {
+      listings.invalidate(path.parent().toString());
+    }
+  }
+
+  /** Also drops everything under {@code path}, after a folder moved or went (a scan: rare). */
+  void invalidateTree(StrataPath path) {
+    String prefix = path.isRoot() ? "/" : path + "/";
+    statuses.asMap().keySet().removeIf(k -> k.startsWith(prefix));
+    listings.asMap().keySet().removeIf(k -> k.startsWith(prefix));
+    invalidate(path);
+  }
+}
