@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
 @Command(name = "strata bench", mixinStandardHelpOptions = true,
     description = "Measure Strata end to end.", subcommands = {FailoverBench.class, ConfBench.class, CacheBench.class,
         io.strata.bench.read.ReadBench.class, io.strata.bench.load.LoadBench.class,
-        io.strata.bench.fuse.FuseBench.class})
+        io.strata.bench.fuse.FuseBench.class, io.strata.bench.small.SmallFilesBench.class,
+        io.strata.bench.startup.StartupBench.class})
 public final class StrataBench implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

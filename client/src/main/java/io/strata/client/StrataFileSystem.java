@@ -3,6 +3,7 @@ package io.strata.client;
 import io.grpc.StatusRuntimeException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.strata.client.cluster.ClientConfSync;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.cluster.WorkerChannels;
@@ -91,7 +92,17 @@ final class StrataFileSystem implements FileSystem {
     return FileInfo.fromProto(status(StrataPath.of(path), true));
   }
 
+  /**
+   * Once this client reads data, a status comes over its data connections (an OPEN asking for no
+   * bytes costs a fraction of a gRPC call); before that, and with the cached byte count, from the
+   * worker's gRPC service, so that a client that only lists (the shell) never starts the data plane.
+   */
   private FileStatus status(StrataPath p, boolean cacheInfo) {
+    ReadPath data = reads;
+    if (!cacheInfo && data != null) {
+      return data.open(p.toString(), conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis(), 0,
+          Unpooled.EMPTY_BUFFER).status();
+    }
     GetStatusRequest req = GetStatusRequest.newBuilder()
         .setPath(p.toString()).setOptions(metadataOptions()).setIncludeCacheInfo(cacheInfo).build();
     return onOwner(p, w -> workers.blocking(w).getStatus(req).getStatus());

@@ -1,0 +1,97 @@
+package io.strata.bench.startup;
+
+import io.strata.bench.cluster.FreePorts;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The real {@code bin/} scripts of this install, run against a cluster of their own: a conf
+ * folder with free loopback ports and a logs folder in a work folder (STRATA_CONF_DIR,
+ * STRATA_LOGS_DIR), so the bench never touches the install's own cluster.
+ */
+final class Scripts {
+  /** What a script printed, and its wall time. */
+  record Result(int code, String out, double seconds) {}
+
+  private final Path home;
+  private final Path conf;
+  private final Path logs;
+  private final int workerWebPort;
+
+  Scripts(Path home, Path work) throws IOException {
+    this.home = home;
+    this.conf = Files.createDirectories(work.resolve("conf"));
+    this.logs = work.resolve("logs");
+    Files.copy(home.resolve("conf/log4j2.xml"), conf.resolve("log4j2.xml"));
+    workerWebPort = FreePorts.next();
+    Files.writeString(conf.resolve("strata-site.properties"), String.join("\n",
+        "strata.master.hostname=127.0.0.1",
+        "strata.master.bind.host=127.0.0.1",
+        "strata.master.rpc.port=" + FreePorts.next(),
+        "strata.master.embedded.journal.port=" + FreePorts.next(),
+        "strata.master.web.port=" + FreePorts.next(),
+        "strata.master.journal.folder=" + work.resolve("journal"),
+        "strata.master.mount.table.root.ufs=" + Files.createDirectories(work.resolve("ufs")),
+        "strata.worker.hostname=127.0.0.1",
+        "strata.worker.bind.host=127.0.0.1",
+        "strata.worker.rpc.port=" + FreePorts.next(),
+        "strata.worker.data.port=" + FreePorts.next(),
+        "strata.worker.web.port=" + workerWebPort,
+        "strata.worker.state.folder=" + work.resolve("worker-state"),
+        ""));
+  }
+
+  int workerWebPort() {
+    return workerWebPort;
+  }
+
+  Path confDir() {
+    return conf;
+  }
+
+  Result run(String... command) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(command));
+    cmd.set(0, home.resolve(command[0]).toString());
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
+    pb.environment().put("STRATA_CONF_DIR", conf.toString());
+    pb.environment().put("STRATA_LOGS_DIR", logs.toString());
+    long start = System.nanoTime();
+    Process p = pb.start();
+    byte[] out = p.getInputStream().readAllBytes();
+    if (!p.waitFor(180, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IllegalStateException(String.join(" ", command) + " did not finish within 180 s");
+    }
+    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8), (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Runs a script that must succeed. */
+  Result must(String... command) throws IOException, InterruptedException {
+    Result r = run(command);
+    if (r.code() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + r.out().strip());
+    }
+    return r;
+  }
+
+  /** The pid of a process the scripts started, by name (master, worker, fuse_...); -1 if none. */
+  long pid(String name) throws IOException {
+    Path file = logs.resolve(name + ".pid");
+    return Files.exists(file) ? Long.parseLong(Files.readString(file).trim()) : -1;
+  }
+
+  /** Resident memory of a process, in bytes (VmRSS). */
+  static long rss(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    }
+    throw new IOException("no VmRSS for pid " + pid);
+  }
+}
