@@ -265,7 +265,7 @@ class FuseMountTest {
     Path late = cluster.ufsRoot().resolve("data/late.txt");
     Files.writeString(late, "late\n");
     try {
-      // The worker's listing TTL (3 s here) and the mount's own (strata.fuse.metadata.cache.ttl, 2 s) bound the wait.
+      // The worker's listing TTL (3 s here) and the mount's own (strata.user.metadata.cache.ttl, 2 s) bound the wait.
       await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
           .until(() -> run("ls", mnt.toString()).out().contains("late.txt"));
       assertThat(ok("cat", mnt + "/late.txt").out()).isEqualTo("late\n");
