@@ -34,6 +34,8 @@ import io.strata.core.status.StrataException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,14 +162,18 @@ final class StrataFileSystem implements FileSystem {
     }
     return new FileInStream(info, new FileInStream.Source() {
       @Override
-      public java.util.concurrent.CompletableFuture<Integer> readAsync(FileInfo f, long offset,
-          io.netty.buffer.ByteBuf dst, int length) {
-        return route.readAsync(f, offset, dst, length);
+      public CompletableFuture<Integer> readAsync(FileInfo f, long offset, ByteBuf dst, int length) {
+        return route.readAsync(f, offset, dst, length).whenComplete((n, e) -> forgetIfChanged(p, e));
       }
 
       @Override
       public int read(FileInfo f, long offset, byte[] dst, int dstOffset, int length) {
-        return route.read(f, offset, dst, dstOffset, length);
+        try {
+          return route.read(f, offset, dst, dstOffset, length);
+        } catch (StrataException e) {
+          forgetIfChanged(p, e);
+          throw e;
+        }
       }
 
       @Override
@@ -175,6 +181,14 @@ final class StrataFileSystem implements FileSystem {
         return route.readShortCircuit(f, offset, dst, dstOffset, length);
       }
     }, PooledByteBufAllocator.DEFAULT, conf.get(UserKeys.READ_AHEAD_MAX), head, opened.firstBytes());
+  }
+
+  /** A read that found the file changed in the UFS: the cached status names the old version. */
+  private void forgetIfChanged(StrataPath p, Throwable error) {
+    Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (e instanceof StrataException se && se.code() == StatusCode.FAILED_PRECONDITION) {
+      metadata.invalidate(p);
+    }
   }
 
   @Override

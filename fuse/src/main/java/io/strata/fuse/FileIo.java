@@ -26,16 +26,17 @@ final class FileIo {
     byte[] b = buffer(size);
     int n = -1;
     synchronized (r) {
-      long pos = r.in.getPos();
+      FileInStream in = r.stream();
+      long pos = in.getPos();
       // The kernel sends read-ahead requests from several threads, a little out of order: one a
       // short way ahead of the stream still goes through it and its read-ahead.
       if (offset == r.lastEnd || (offset >= pos && offset - pos <= STREAM_WINDOW)) {
-        r.in.seek(offset);
-        n = readFully(r.in, b, size);
+        in.seek(offset);
+        n = readFully(in, b, size);
       }
     }
     if (n < 0) {
-      n = Math.max(0, r.in.positionedRead(offset, b, 0, size));
+      n = Math.max(0, r.stream().positionedRead(offset, b, 0, size));
     }
     r.lastEnd = offset + n;
     buf.put(0, b, 0, n);

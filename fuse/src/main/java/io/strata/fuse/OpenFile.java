@@ -2,6 +2,7 @@ package io.strata.fuse;
 
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
+import java.util.function.Supplier;
 
 /** One file opened through the mount: a reader, or a writer that appends front to back. */
 abstract class OpenFile {
@@ -13,16 +14,32 @@ abstract class OpenFile {
 
   /**
    * A reader. Reads at the stream's position go through it, so read-ahead serves sequential
-   * readers; reads elsewhere are positioned reads, which may run in parallel.
+   * readers; reads elsewhere are positioned reads, which may run in parallel. The stream is opened
+   * at the first read: a kernel that serves the file from its page cache never asks, and an open
+   * then costs no round trip at all.
    */
   static final class Reader extends OpenFile {
-    final FileInStream in;
+    private final Supplier<FileInStream> opener;
+    private FileInStream in;
     /** Where the last read ended: the next one starting there is sequential. */
     volatile long lastEnd = -1;
 
-    Reader(String path, FileInStream in) {
+    Reader(String path, Supplier<FileInStream> opener) {
       super(path);
-      this.in = in;
+      this.opener = opener;
+    }
+
+    synchronized FileInStream stream() {
+      if (in == null) {
+        in = opener.get();
+      }
+      return in;
+    }
+
+    synchronized void close() {
+      if (in != null) {
+        in.close();
+      }
     }
   }
 

@@ -132,7 +132,7 @@ final class StrataFuse extends FuseStubFS {
         if (f.directory()) {
           return -Errno.EISDIR;
         }
-        fi.fh.set(open.add(new OpenFile.Reader(p, fs.open(p))));
+        fi.fh.set(open.add(new OpenFile.Reader(p, () -> fs.open(p))));
         return 0;
       }
       return readOnly ? -Errno.EROFS : writes.open(p, flags, fi);
@@ -153,16 +153,7 @@ final class StrataFuse extends FuseStubFS {
     if (!(f instanceof OpenFile.Reader r)) {
       return -Errno.EBADF;
     }
-    return call("read", path, () -> {
-      try {
-        return io.read(r, buf, (int) size, offset);
-      } catch (StrataException e) {
-        if (e.code() == StatusCode.FAILED_PRECONDITION) {
-          // Changed in the UFS: the next open must look it up afresh.
-        }
-        throw e;
-      }
-    });
+    return call("read", path, () -> io.read(r, buf, (int) size, offset));
   }
 
   @Override
@@ -188,7 +179,7 @@ final class StrataFuse extends FuseStubFS {
     OpenFile f = open.remove(fi.fh.get());
     return call("release", path, () -> {
       if (f instanceof OpenFile.Reader r) {
-        r.in.close();
+        r.close();
       } else if (f instanceof OpenFile.Writer w) {
         writes.commit(w);
       }
@@ -337,7 +328,7 @@ final class StrataFuse extends FuseStubFS {
     for (OpenFile f : open.all()) {
       try {
         if (f instanceof OpenFile.Reader r) {
-          r.in.close();
+          r.close();
         } else if (f instanceof OpenFile.Writer w && !w.committed) {
           w.out.cancel();
         }

@@ -42,7 +42,7 @@ final class Writes {
     }
     if (keepsBytes && (flags & O_ACCMODE) == O_RDWR) {
       // Tools open read-write and only read; a write would be refused (see write).
-      fi.fh.set(open.add(new OpenFile.Reader(p, fs.open(p))));
+      fi.fh.set(open.add(new OpenFile.Reader(p, () -> fs.open(p))));
       return 0;
     }
     if (keepsBytes) {
