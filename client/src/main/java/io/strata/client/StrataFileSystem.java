@@ -231,8 +231,19 @@ final class StrataFileSystem implements FileSystem {
     WorkerInfo owner = owner(p);
     call(owner, () -> workers.blocking(owner).mkdir(
         MkdirRequest.newBuilder().setPath(p.toString()).setParents(parents).build()));
-    metadata.invalidate(p);
-    afterChange(owner, p.parent());
+    // With parents, every ancestor may be new: their listings go too (depth, not a scan).
+    List<StrataPath> touched = new ArrayList<>();
+    for (StrataPath a = p; ; a = a.parent()) {
+      metadata.invalidate(a);
+      if (a.isRoot()) {
+        break;
+      }
+      touched.add(a.parent());
+      if (!parents) {
+        break;
+      }
+    }
+    afterChange(owner, touched.toArray(StrataPath[]::new));
   }
 
   @Override

@@ -83,6 +83,10 @@ class SmallFilesTest {
     fs.delete("/changing/g.bin", false);
     assertThat(fs.exists("/changing/g.bin")).isFalse();
     assertThat(fs.listStatus("/changing")).isEmpty();
+    fs.mkdir("/changing/a", false);
+    assertThat(fs.listStatus("/changing/a")).isEmpty();
+    fs.mkdir("/changing/a/b/c", true);
+    assertThat(fs.listStatus("/changing/a")).extracting(f -> f.path()).containsExactly("/changing/a/b");
   }
 
   private static void readAll(byte[][] contents) throws Exception {

@@ -15,15 +15,16 @@ import java.util.List;
  * commands fail fast and the archive holds less.
  */
 public final class ClassArchiveTraining {
+  /** Walks (ls -R, du, count) go to a path that does not exist: the UFS may hold millions of files. */
+  private static final String MISSING = "/.strata-class-archive-training";
   private static final List<String[]> COMMANDS = List.of(
       new String[] {"--help"},
       new String[] {"version"},
       new String[] {"fs", "ls", "/"},
-      new String[] {"fs", "ls", "-R", "/"},
       new String[] {"fs", "stat", "/"},
-      new String[] {"fs", "ls", "/.strata-class-archive-training"},
-      new String[] {"fs", "du", "-s", "/"},
-      new String[] {"fs", "count", "/"},
+      new String[] {"fs", "ls", "-R", MISSING},
+      new String[] {"fs", "du", "-s", MISSING},
+      new String[] {"fs", "count", MISSING},
       new String[] {"conf", "get", UserKeys.RPC_TIMEOUT.name()},
       new String[] {"conf", "list"},
       new String[] {"fsadmin", "report"},

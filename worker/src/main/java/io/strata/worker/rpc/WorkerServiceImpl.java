@@ -132,7 +132,13 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
       try {
         r.ufs().mkdirs(r.ufsPath(), req.getParents());
       } finally {
-        metadata.invalidate(r.path());
+        // With parents every ancestor may be new, and its parent's listing stale.
+        for (StrataPath p = r.path(); ; p = p.parent()) {
+          metadata.invalidate(p);
+          if (!req.getParents() || p.isRoot()) {
+            break;
+          }
+        }
       }
       return MkdirResponse.getDefaultInstance();
     });
