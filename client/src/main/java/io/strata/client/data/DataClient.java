@@ -117,7 +117,14 @@ public final class DataClient implements AutoCloseable {
     } catch (StrataException e) {
       return CompletableFuture.failedFuture(e);
     }
-    ch.pipeline().get(ResponseHandler.class).begin(call);
+    ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+    if (handler == null) {
+      // The connection closed after it was taken from the pool (its pipeline is emptied then).
+      ch.close();
+      return CompletableFuture.failedFuture(StrataException.unavailable("connection to worker " + worker
+          + " closed before the request was sent", null));
+    }
+    handler.begin(call);
     // A pooled connection may have closed since it was checked: fail now rather than at the timeout.
     ch.writeAndFlush(call.request(file, ch.alloc())).addListener(sent -> {
       if (!sent.isSuccess()) {
@@ -165,9 +172,10 @@ public final class DataClient implements AutoCloseable {
     if (q != null) {
       Channel ch;
       while ((ch = q.poll()) != null) {
-        if (ch.isActive()) {
+        if (ch.isActive() && ch.pipeline().get(ResponseHandler.class) != null) {
           return ch;
         }
+        ch.close();
       }
     }
     Bootstrap b = worker.isDomainSocket() ? uds : tcp;

@@ -46,13 +46,17 @@ public final class WorkerLiveness {
     }
   }
 
-  /** The workers among {@code candidates} silent for longer than {@code timeoutNanos}. */
+  /**
+   * The workers among {@code candidates} silent for longer than {@code timeoutNanos}. One this
+   * leader has no beat of yet (it registered while the grace period began, or its registration is
+   * applied but its first beat not recorded) gets a full timeout from now, like any other.
+   */
   public List<String> silent(Collection<String> candidates, long timeoutNanos) {
     long now = nanoTime.getAsLong();
     return candidates.stream()
         .filter(id -> {
-          Beat b = beats.get(id);
-          return b == null || now - b.nanos() > timeoutNanos;
+          Beat b = beats.computeIfAbsent(id, k -> new Beat(now, WorkerUsage.getDefaultInstance(), ""));
+          return now - b.nanos() > timeoutNanos;
         })
         .toList();
   }
