@@ -102,8 +102,7 @@ final class StrataFileSystem implements FileSystem {
   private FileStatus status(StrataPath p, boolean cacheInfo) {
     ReadPath data = reads;
     if (!cacheInfo && data != null) {
-      return data.open(p.toString(), conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis(), 0,
-          Unpooled.EMPTY_BUFFER).status();
+      return data.open(p.toString(), syncIntervalMs(), 0, Unpooled.EMPTY_BUFFER).status();
     }
     GetStatusRequest req = GetStatusRequest.newBuilder()
         .setPath(p.toString()).setOptions(metadataOptions()).setIncludeCacheInfo(cacheInfo).build();
@@ -150,7 +149,7 @@ final class StrataFileSystem implements FileSystem {
     FileInfo info;
     Opened opened;
     try {
-      opened = route.open(p.toString(), conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis(),
+      opened = route.open(p.toString(), syncIntervalMs(),
           (int) (long) conf.get(UserKeys.OPEN_FIRST_BYTES), head);
       info = metadata.remember(FileInfo.fromProto(opened.status()));
       if (info.directory()) {
@@ -335,7 +334,11 @@ final class StrataFileSystem implements FileSystem {
   }
 
   private MetadataOptions metadataOptions() {
-    return MetadataOptions.newBuilder().setSyncIntervalMs(conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis()).build();
+    return MetadataOptions.newBuilder().setSyncIntervalMs(syncIntervalMs()).build();
+  }
+
+  private long syncIntervalMs() {
+    return conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis();
   }
 
   private ReadPath readPath() {

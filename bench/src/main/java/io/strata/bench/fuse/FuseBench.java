@@ -1,6 +1,7 @@
 package io.strata.bench.fuse;
 
 import io.strata.bench.Json;
+import io.strata.bench.ParallelReads;
 import io.strata.bench.Stats;
 import io.strata.bench.Trees;
 import io.strata.bench.cluster.ForkedCluster;
@@ -68,7 +69,7 @@ public final class FuseBench implements Callable<Integer> {
       try {
         List<Way> ways = List.of(new Way("direct", data), new Way("bindfs", bindMnt), new Way("strata", strataMnt));
         for (Way w : ways) {
-          SmallFiles.readAll(w.root().resolve("small"), 4);
+          ParallelReads.folder(w.root().resolve("small"), 4);
           Mounts.readWhole(w.root().resolve("big.bin"));
         }
         for (int run = 1; run <= runs; run++) {
@@ -117,7 +118,7 @@ public final class FuseBench implements Callable<Integer> {
     m.put("seq1", Fio.read(big, "read", "1m", 1, seconds).mbPerSecond());
     m.put("seq4", Fio.read(big, "read", "1m", 4, seconds).mbPerSecond());
     m.put("rand4k", Fio.read(big, "randread", "4k", 1, seconds).iops());
-    m.put("small_files", SmallFiles.readAll(w.root().resolve("small"), 4));
+    m.put("small_files", ParallelReads.folder(w.root().resolve("small"), 4));
     return m;
   }
 

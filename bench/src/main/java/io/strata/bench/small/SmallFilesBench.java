@@ -1,6 +1,7 @@
 package io.strata.bench.small;
 
 import io.strata.bench.Json;
+import io.strata.bench.ParallelReads;
 import io.strata.bench.Stats;
 import io.strata.bench.cluster.ForkedCluster;
 import io.strata.client.FileSystem;
@@ -58,6 +59,7 @@ public final class SmallFilesBench implements Callable<Integer> {
         .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (mem + (256L << 20)))).start()) {
       Path folder = Files.createDirectories(cluster.ufsRoot().resolve("small"));
       List<String> paths = write(folder);
+      List<Path> files = paths.stream().map(p -> folder.resolve(p.substring(p.lastIndexOf('/') + 1))).toList();
       try (FileSystem fs = FileSystem.create(cluster.clientConf());
           FileSystem uncached = FileSystem.create(withoutClientCache(cluster.clientConf()))) {
         for (int threads : THREADS) {
@@ -65,10 +67,10 @@ public final class SmallFilesBench implements Callable<Integer> {
           List<Double> cold = new ArrayList<>();
           List<Double> warm = new ArrayList<>();
           for (int run = 0; run < runs; run++) {
-            raw.add(Readers.raw(folder, paths, threads));
+            raw.add(ParallelReads.files(files, threads));
             fs.free("/small");
-            cold.add(Readers.strata(fs, paths, threads));
-            warm.add(Readers.strata(fs, paths, threads));
+            cold.add(ParallelReads.strata(fs, paths, threads));
+            warm.add(ParallelReads.strata(fs, paths, threads));
           }
           report(out, "raw" + threads, raw, null);
           report(out, "cold" + threads, cold, raw);
@@ -76,7 +78,7 @@ public final class SmallFilesBench implements Callable<Integer> {
         }
         // A client that has not read yet asks for statuses by gRPC; one that reads, over its data connections.
         statusLatency(out, "getstatus_grpc", uncached, paths);
-        Readers.strata(uncached, paths.subList(0, 1), 1);
+        ParallelReads.strata(uncached, paths.subList(0, 1), 1);
         statusLatency(out, "getstatus", uncached, paths);
         statusLatency(out, "getstatus_client_cache", fs, paths);
       }

@@ -1,6 +1,5 @@
-package io.strata.bench.small;
+package io.strata.bench;
 
-import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,28 +11,32 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 
 /** Reads every file whole with several threads, each taking every n-th file; files per second. */
-final class Readers {
+public final class ParallelReads {
   private interface Open {
     InputStream open(int i) throws IOException;
   }
 
-  private Readers() {}
+  private ParallelReads() {}
 
-  static double raw(Path folder, List<String> paths, int threads) throws Exception {
-    return run(paths.size(), threads, i -> Files.newInputStream(folder.resolve(name(paths.get(i)))));
+  /** Every file of {@code folder}, in name order. */
+  public static double folder(Path folder, int threads) throws Exception {
+    List<Path> files;
+    try (Stream<Path> s = Files.list(folder)) {
+      files = s.sorted().toList();
+    }
+    return files(files, threads);
   }
 
-  static double strata(FileSystem fs, List<String> paths, int threads) throws Exception {
-    return run(paths.size(), threads, i -> {
-      FileInStream in = fs.open(paths.get(i));
-      return in;
-    });
+  public static double files(List<Path> files, int threads) throws Exception {
+    return run(files.size(), threads, i -> Files.newInputStream(files.get(i)));
   }
 
-  private static String name(String path) {
-    return path.substring(path.lastIndexOf('/') + 1);
+  /** Through the Java client: open, read to the end, close. */
+  public static double strata(FileSystem fs, List<String> paths, int threads) throws Exception {
+    return run(paths.size(), threads, i -> fs.open(paths.get(i)));
   }
 
   private static double run(int files, int threads, Open open) throws Exception {
