@@ -3,6 +3,7 @@ package io.strata.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.strata.client.data.StreamReader;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.EOFException;
@@ -15,13 +16,18 @@ import java.util.concurrent.CompletionException;
 /**
  * Reads one version of a file (the one its {@link FileInfo} names).
  *
- * <p>Sequential reading is served from read-ahead chunks fetched in parallel ahead of the
- * position; a chunk holds the received network buffers themselves, so bytes are copied once, into
- * the caller's array. The window of chunks in flight starts at one and doubles while
- * reads stay sequential, up to strata.user.read.ahead.max bytes; a jump elsewhere drops the chunks
- * and starts over. Bytes a worker on this host lets the client read from its files are read
- * straight into the caller's array instead (no read-ahead needed). Positioned reads ({@link #positionedRead}) go straight into the caller's array,
- * never move the stream, and are split into parallel requests when large.
+ * <p>The bytes that came with the open are read first. Sequential reading past them comes from a
+ * {@link StreamReader}: the file's owner streams the bytes ahead of the position and the reader
+ * takes them off the socket on its own thread, straight into the caller's array. A short jump
+ * forward reads through the stream; any other jump opens a new one there. Bytes a worker on this
+ * host lets the client read from its files are read straight into the caller's array instead.
+ *
+ * <p>If the worker fails under the stream (or the source has no streams), the stream reads ahead
+ * by chunks instead, each a request of its own with the source's failover: chunks hold the
+ * received network buffers themselves, the window of chunks in flight starts at one and doubles
+ * while reads stay sequential, up to strata.user.read.ahead.max bytes, and a jump drops them.
+ * Positioned reads ({@link #positionedRead}) go straight into the caller's array, never move the
+ * stream, and are split into parallel requests when large.
  *
  * <p>If the file changes in the under-storage while it is read, reads fail with
  * FAILED_PRECONDITION rather than mix two versions. Not thread-safe, like any InputStream;
@@ -45,6 +51,17 @@ public final class FileInStream extends InputStream {
     default int readLocal(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
       return -1;
     }
+
+    /**
+     * The file's bytes from {@code offset} on as a stream read on the caller's thread; null when
+     * this source has none (then the stream reads ahead by chunks).
+     */
+    default StreamReader stream(FileInfo file, long offset) {
+      return null;
+    }
+
+    /** A read was refused (the file changed, vanished...): the caller's error, not a worker's failure. */
+    default void refused(StrataException e) {}
   }
 
   /** A range of the file being fetched, or fetched, into a buffer of its own. */
@@ -77,6 +94,9 @@ public final class FileInStream extends InputStream {
   private long position;
   private long lastEnd = -1;
   private boolean closed;
+  private StreamReader stream;
+  /** No stream (the source has none, or a worker failed under one): chunks, with their failover, from now on. */
+  private boolean chunksOnly;
 
   FileInStream(FileInfo file, Source source, ByteBufAllocator allocator, long readAheadMax) {
     this.file = file;
@@ -135,13 +155,24 @@ public final class FileInStream extends InputStream {
     if (position >= file.length()) {
       return -1;
     }
+    if (!chunksOnly && covered(position)) {
+      return readHead(b, off, len);
+    }
     if (!covered(position)) {
       // Local bytes go straight into the caller's array: read-ahead would only add a copy.
-      int n = source.readLocal(file, position, b, off, (int) Math.min(len, file.length() - position));
+      int want = (int) Math.min(len, file.length() - position);
+      int n = source.readLocal(file, position, b, off, want);
       if (n > 0) {
         dropChunks();
+      } else if (!chunksOnly) {
+        n = readStream(b, off, want);
+      }
+      if (n > 0) {
         position += n;
         lastEnd = position;
+        if (position >= file.length()) {
+          closeStream();
+        }
         return n;
       }
     }
@@ -178,6 +209,49 @@ public final class FileInStream extends InputStream {
     }
     lastEnd = position;
     return done;
+  }
+
+  /** Reads from the bytes that came with the open (a complete chunk; the stream reads past them). */
+  private int readHead(byte[] b, int off, int len) {
+    Chunk head = chunks.peekFirst();
+    int n = (int) Math.min(len, head.offset + head.length - position);
+    head.buf.getBytes((int) (position - head.offset), b, off, n);
+    position += n;
+    lastEnd = position;
+    return n;
+  }
+
+  /** Reads from the stream, opening one at the position if need be; -1 if the stream is off. */
+  private int readStream(byte[] b, int off, int len) {
+    if (stream != null && stream.position() != position && !stream.skipTo(position)) {
+      closeStream();
+    }
+    if (stream == null) {
+      stream = source.stream(file, position);
+      if (stream == null) {
+        chunksOnly = true;
+        return -1;
+      }
+      dropChunks();
+    }
+    try {
+      return stream.read(b, off, len);
+    } catch (StrataException e) {
+      closeStream();
+      if (!ReadPath.workerFailed(e)) {
+        source.refused(e);
+        throw e;
+      }
+      chunksOnly = true;
+      return -1;
+    }
+  }
+
+  private void closeStream() {
+    if (stream != null) {
+      stream.close();
+      stream = null;
+    }
   }
 
   private boolean covered(long pos) {
@@ -304,6 +378,7 @@ public final class FileInStream extends InputStream {
     if (!closed) {
       closed = true;
       dropChunks();
+      closeStream();
     }
   }
 

@@ -8,6 +8,7 @@ import io.strata.client.data.DataClient;
 import io.strata.client.data.Endpoint;
 import io.strata.client.data.Opened;
 import io.strata.client.data.ShortCircuit;
+import io.strata.client.data.StreamReader;
 import io.strata.client.data.UfsFallback;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
@@ -191,6 +192,21 @@ final class ReadPath implements AutoCloseable {
     return fallback.read(file, offset, ByteBuffer.wrap(dst, dstOffset, length));
   }
 
+  /**
+   * The file's bytes from {@code offset} on, streamed from its owner on the caller's thread; null
+   * when no owner is known (the caller reads by requests then, with their failover).
+   */
+  StreamReader stream(FileInfo file, long offset) {
+    List<WorkerInfo> owner;
+    try {
+      owner = view.owners(file.path(), 1);
+    } catch (StrataException e) {
+      return null;
+    }
+    return owner.isEmpty() ? null
+        : data.stream(endpoint(owner.get(0)), target(file), offset, conf.get(UserKeys.READ_AHEAD_MAX));
+  }
+
   /** Reads from the owner's segment files when it runs here and allows it; -1 otherwise. */
   int readShortCircuit(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
     if (!conf.get(UserKeys.SHORT_CIRCUIT)) {
@@ -226,7 +242,8 @@ final class ReadPath implements AutoCloseable {
     return new DataClient.Target(file.path(), file.fingerprint(), file.length());
   }
 
-  private static boolean workerFailed(StrataException e) {
+  /** The worker failed (not the request): another worker may serve it. */
+  static boolean workerFailed(StrataException e) {
     return e.code() == StatusCode.UNAVAILABLE || e.code() == StatusCode.DEADLINE_EXCEEDED
         || e.code() == StatusCode.INTERNAL;
   }

@@ -8,6 +8,7 @@ import io.strata.client.cluster.ClientConfSync;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.cluster.WorkerChannels;
 import io.strata.client.data.Opened;
+import io.strata.client.data.StreamReader;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
@@ -178,6 +179,16 @@ final class StrataFileSystem implements FileSystem {
       @Override
       public int readLocal(FileInfo f, long offset, byte[] dst, int dstOffset, int length) {
         return route.readShortCircuit(f, offset, dst, dstOffset, length);
+      }
+
+      @Override
+      public StreamReader stream(FileInfo f, long offset) {
+        return route.stream(f, offset);
+      }
+
+      @Override
+      public void refused(StrataException e) {
+        forgetIfChanged(p, e);
       }
     }, PooledByteBufAllocator.DEFAULT, conf.get(UserKeys.READ_AHEAD_MAX), head, opened.firstBytes());
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.strata.client.data.StreamReader;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.ByteArrayOutputStream;
@@ -160,5 +161,114 @@ class FileInStreamTest {
       assertThat(requests).as("no request again for the chunk already in flight")
           .doesNotContain(jump).filteredOn(o -> o == 2L * CHUNK).hasSize(1);
     }
+  }
+
+  /** Offsets at which streams were opened, and what the stream source was told of. */
+  private final List<Long> streamsOpened = new ArrayList<>();
+  private final List<StrataException> refusals = new ArrayList<>();
+  private long streamFailsAt = -1;
+  private StatusCode streamFailure;
+
+  private final FileInStream.Source streaming = new FileInStream.Source() {
+    @Override
+    public CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length) {
+      return source.readAsync(file, offset, dst, length);
+    }
+
+    @Override
+    public int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+      return source.read(file, offset, dst, dstOffset, length);
+    }
+
+    @Override
+    public StreamReader stream(FileInfo file, long offset) {
+      streamsOpened.add(offset);
+      return new StreamReader() {
+        private long at = offset;
+
+        @Override
+        public long position() {
+          return at;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+          if (streamFailsAt >= 0 && at >= streamFailsAt) {
+            throw new StrataException(streamFailure, "stream failed");
+          }
+          long limit = streamFailsAt >= 0 && streamFailsAt > at ? streamFailsAt : data.length;
+          int n = (int) Math.min(len, limit - at);
+          System.arraycopy(data, (int) at, b, off, n);
+          at += n;
+          return n;
+        }
+
+        @Override
+        public boolean skipTo(long pos) {
+          if (pos < at || pos - at > 1000) {
+            return false;
+          }
+          at = pos;
+          return true;
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+
+    @Override
+    public void refused(StrataException e) {
+      refusals.add(e);
+    }
+  };
+
+  private FileInStream streamingWithHead(int headLength) {
+    FileInfo info = new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
+    ByteBuf head = PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
+    head.writeBytes(data, 0, headLength);
+    return new FileInStream(info, streaming, PooledByteBufAllocator.DEFAULT, 4L * CHUNK, head, headLength);
+  }
+
+  @Test
+  void withAStream_bytesPastTheOpenComeFromIt_aShortJumpAheadKeepsIt_andAJumpBackOpensAnother() throws Exception {
+    try (FileInStream in = streamingWithHead(1000)) {
+      byte[] b = new byte[10_000];
+      assertThat(in.read(b, 0, b.length)).as("the head first").isEqualTo(1000);
+      assertThat(in.read(b, 0, b.length)).isEqualTo(10_000);
+      assertThat(Arrays.copyOf(b, 10_000)).isEqualTo(Arrays.copyOfRange(data, 1000, 11_000));
+      in.seek(11_500);
+      assertThat(in.read()).isEqualTo(data[11_500] & 0xFF);
+      in.seek(10);
+      assertThat(in.read()).isEqualTo(data[10] & 0xFF);
+      in.seek(0);
+      assertThat(in.readAllBytes()).isEqualTo(data);
+    }
+    assertThat(streamsOpened).containsExactly(1000L, 10L, 0L);
+    assertThat(requests).as("no chunk read at all").isEmpty();
+  }
+
+  @Test
+  void aWorkerFailingUnderTheStream_handsOverToChunks_withoutLosingAByte() throws Exception {
+    streamFailsAt = 3L * CHUNK + 5;
+    streamFailure = StatusCode.UNAVAILABLE;
+    try (FileInStream in = streamingWithHead(CHUNK)) {
+      assertThat(in.readAllBytes()).isEqualTo(data);
+    }
+    assertThat(streamsOpened).hasSize(1);
+    assertThat(requests).first().isEqualTo(3L * CHUNK + 5);
+    assertThat(refusals).isEmpty();
+  }
+
+  @Test
+  void aRefusalOnTheStream_failsTheRead_withItsCode_andIsReported() {
+    streamFailsAt = 0;
+    streamFailure = StatusCode.FAILED_PRECONDITION;
+    try (FileInStream in = streamingWithHead(100)) {
+      in.seek(200);
+      assertThatThrownBy(() -> in.read(new byte[10], 0, 10)).isInstanceOfSatisfying(StrataException.class,
+          e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+    }
+    assertThat(refusals).extracting(StrataException::code).containsExactly(StatusCode.FAILED_PRECONDITION);
   }
 }

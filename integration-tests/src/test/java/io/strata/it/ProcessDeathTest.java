@@ -100,6 +100,8 @@ class ProcessDeathTest {
     conf.set(UserKeys.CLUSTER_VIEW_REFRESH, "200ms");
     conf.set(UserKeys.READ_TIMEOUT, "3s");
     conf.set(UserKeys.READ_AHEAD_MAX, "256KiB");
+    // Most of each file comes by the reader's stream, not with the open: both must survive the kill.
+    conf.set(UserKeys.OPEN_FIRST_BYTES, "64KiB");
     try (FileSystem fs = FileSystem.create(conf); MasterClient master = new MasterClient(cluster.clientConf())) {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong reads = new AtomicLong();

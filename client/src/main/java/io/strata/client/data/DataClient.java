@@ -48,9 +48,11 @@ public final class DataClient implements AutoCloseable {
   private final Supplier<Duration> timeout;
   private final Map<Endpoint, BlockingQueue<Channel>> idle = new ConcurrentHashMap<>();
   private final AtomicLong requestIds = new AtomicLong();
+  private final BlockingChannels blocking;
 
   public DataClient(Supplier<Duration> timeout) {
     this.timeout = timeout;
+    this.blocking = new BlockingChannels(timeout);
     this.group = transport.newGroup(2, DaemonThreads.factory("data-client"));
     this.tcp = bootstrap(false).option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_RCVBUF, RECEIVE_BUFFER);
     this.uds = bootstrap(true);
@@ -98,6 +100,14 @@ public final class DataClient implements AutoCloseable {
       ByteBuf dst) {
     return call(worker, new Target(path, "", -1), new OpenCall(requestIds.incrementAndGet(), syncIntervalMs,
         firstBytes, dst));
+  }
+
+  /**
+   * A stream of the file's bytes from {@code offset} on, read on the caller's thread over a
+   * connection of its own, asking up to {@code readAhead} bytes ahead.
+   */
+  public StreamReader stream(Endpoint worker, Target file, long offset, long readAhead) {
+    return new SocketStreamReader(blocking, worker, file, offset, readAhead);
   }
 
   /** Asks a local worker, over its domain socket, where the range's pages lie on its disk (blocking). */
@@ -205,6 +215,7 @@ public final class DataClient implements AutoCloseable {
   public void close() {
     idle.values().forEach(q -> q.forEach(Channel::close));
     idle.clear();
+    blocking.close();
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 }

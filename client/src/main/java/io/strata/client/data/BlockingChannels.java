@@ -1,0 +1,134 @@
+package io.strata.client.data;
+
+import io.strata.core.status.StrataException;
+import io.strata.core.util.DaemonThreads;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Blocking connections to workers' data servers, for readers that do their own socket reads on
+ * their own thread ({@link SocketStreamReader}): connected on demand, pooled per endpoint when
+ * left clean, and watched — a reader blocked longer than the read timeout has its connection
+ * closed under it, which ends the blocked read. Thread-safe.
+ */
+final class BlockingChannels implements AutoCloseable {
+  static final int IDLE_PER_WORKER = 16;
+  private static final int CONNECT_TIMEOUT_MS = 5000;
+  private static final long WATCH_PERIOD_MS = 250;
+
+  /** Something blocked in a socket call since {@link #blockedSinceNanos} (0 when it is not). */
+  interface Watched {
+    long blockedSinceNanos();
+
+    /** Closes the connection: the timeout passed. */
+    void expire();
+  }
+
+  private final Supplier<Duration> timeout;
+  private final Map<Endpoint, BlockingQueue<SocketChannel>> idle = new ConcurrentHashMap<>();
+  private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService watchdog =
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("read-watchdog"));
+
+  BlockingChannels(Supplier<Duration> timeout) {
+    this.timeout = timeout;
+    watchdog.scheduleWithFixedDelay(this::expireStuck, WATCH_PERIOD_MS, WATCH_PERIOD_MS, TimeUnit.MILLISECONDS);
+  }
+
+  Duration timeout() {
+    return timeout.get();
+  }
+
+  /** A pooled connection to {@code worker}, or a new one; UNAVAILABLE if it cannot be reached. */
+  SocketChannel take(Endpoint worker) {
+    BlockingQueue<SocketChannel> q = idle.get(worker);
+    SocketChannel ch;
+    while (q != null && (ch = q.poll()) != null) {
+      if (ch.isOpen()) {
+        return ch;
+      }
+    }
+    try {
+      return connect(worker);
+    } catch (IOException e) {
+      throw StrataException.unavailable("cannot reach worker data server " + worker + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static SocketChannel connect(Endpoint worker) throws IOException {
+    if (worker.isDomainSocket()) {
+      SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+      try {
+        ch.connect(UnixDomainSocketAddress.of(worker.domainSocket()));
+        return ch;
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
+    }
+    SocketChannel ch = SocketChannel.open();
+    try {
+      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      ch.socket().connect(new InetSocketAddress(worker.tcp().host(), worker.tcp().port()), CONNECT_TIMEOUT_MS);
+      return ch;
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+  }
+
+  /** Takes back a connection with nothing in flight on it. */
+  void give(Endpoint worker, SocketChannel ch) {
+    if (!ch.isOpen() || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER)).offer(ch)) {
+      closeQuietly(ch);
+    }
+  }
+
+  void watch(Watched w) {
+    watched.add(w);
+  }
+
+  void unwatch(Watched w) {
+    watched.remove(w);
+  }
+
+  private void expireStuck() {
+    long limit = timeout.get().toNanos();
+    long now = System.nanoTime();
+    for (Watched w : watched) {
+      long since = w.blockedSinceNanos();
+      if (since != 0 && now - since > limit) {
+        w.expire();
+      }
+    }
+  }
+
+  static void closeQuietly(SocketChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException ignored) {
+      // Nothing was in flight that anyone still wants.
+    }
+  }
+
+  @Override
+  public void close() {
+    watchdog.shutdownNow();
+    idle.values().forEach(q -> q.forEach(BlockingChannels::closeQuietly));
+    idle.clear();
+  }
+}

@@ -1,0 +1,217 @@
+package io.strata.client.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.strata.core.net.HostPort;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.core.transport.Frames;
+import io.strata.core.transport.ReadRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The stream reader against a scripted data server on loopback that speaks the worker's frames. */
+class SocketStreamReaderTest {
+  private static final int PAGE = 64 * 1024;
+
+  /** How the server answers. */
+  enum Mode { GOOD, SILENT, WRONG_ID }
+
+  private final byte[] data = new byte[3 * (1 << 20) + 4321];
+  private final List<ReadRequest> requests = new CopyOnWriteArrayList<>();
+  private final AtomicInteger connections = new AtomicInteger();
+  private volatile Mode mode = Mode.GOOD;
+  private final ServerSocketChannel server;
+  private final BlockingChannels channels = new BlockingChannels(() -> Duration.ofMillis(500));
+  private final DataClient.Target file = new DataClient.Target("/f", "fp", data.length);
+  private final Endpoint endpoint;
+
+  SocketStreamReaderTest() throws IOException {
+    new Random(3).nextBytes(data);
+    server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+    endpoint = Endpoint.tcp(new HostPort("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort()));
+    Thread acceptor = new Thread(this::accept, "fake-data-server");
+    acceptor.setDaemon(true);
+    acceptor.start();
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    channels.close();
+    server.close();
+  }
+
+  private void accept() {
+    while (server.isOpen()) {
+      try {
+        SocketChannel ch = server.accept();
+        connections.incrementAndGet();
+        Thread t = new Thread(() -> serve(ch), "fake-data-conn");
+        t.setDaemon(true);
+        t.start();
+      } catch (IOException e) {
+        return;
+      }
+    }
+  }
+
+  /** Answers each READ with DATA frames of at most a page, then END, as a worker does. */
+  private void serve(SocketChannel ch) {
+    try (ch) {
+      ByteBuffer length = ByteBuffer.allocate(4);
+      while (true) {
+        length.clear();
+        if (!fill(ch, length)) {
+          return;
+        }
+        ByteBuffer body = ByteBuffer.allocate(length.flip().getInt());
+        if (!fill(ch, body)) {
+          return;
+        }
+        ReadRequest req = ReadRequest.decode(Unpooled.wrappedBuffer(body.flip()));
+        requests.add(req);
+        if (mode == Mode.SILENT) {
+          continue;
+        }
+        long id = mode == Mode.WRONG_ID ? req.requestId() + 100 : req.requestId();
+        long end = Math.min(data.length, req.offset() + req.length());
+        for (long at = req.offset(); at < end; at += PAGE) {
+          int n = (int) Math.min(PAGE, end - at);
+          write(ch, Frames.dataHeader(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, id, at, n));
+          write(ch, Unpooled.wrappedBuffer(data, (int) at, n));
+        }
+        write(ch, Frames.end(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, id, StatusCode.OK, ""));
+      }
+    } catch (IOException e) {
+      // The reader hung up.
+    }
+  }
+
+  private static boolean fill(SocketChannel ch, ByteBuffer b) throws IOException {
+    while (b.hasRemaining()) {
+      if (ch.read(b) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void write(SocketChannel ch, ByteBuf b) throws IOException {
+    ByteBuffer bytes = b.nioBuffer();
+    while (bytes.hasRemaining()) {
+      ch.write(bytes);
+    }
+    b.release();
+  }
+
+  private SocketStreamReader reader(long offset, long readAhead) {
+    return new SocketStreamReader(channels, endpoint, file, offset, readAhead);
+  }
+
+  private byte[] readToEnd(SocketStreamReader r, int bufferSize) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buf = new byte[bufferSize];
+    int n;
+    while ((n = r.read(buf, 0, buf.length)) > 0) {
+      out.write(buf, 0, n);
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void readsEveryByte_askingFurtherAheadAsTheStreamGoesOn() {
+    try (SocketStreamReader r = reader(0, 4 << 20)) {
+      assertThat(readToEnd(r, 10_000)).isEqualTo(data);
+      assertThat(r.position()).isEqualTo(data.length);
+    }
+    assertThat(requests.get(0).length()).as("the first request asks for what the reader asked").isEqualTo(10_000);
+    assertThat(requests).extracting(ReadRequest::length).as("further ahead as requests are answered, within limits")
+        .anyMatch(n -> n >= 1 << 20).allMatch(n -> n <= SocketStreamReader.MAX_REQUEST);
+    for (int i = 1; i < requests.size(); i++) {
+      ReadRequest prev = requests.get(i - 1);
+      assertThat(requests.get(i).offset()).as("contiguous").isEqualTo(prev.offset() + prev.length());
+    }
+  }
+
+  @Test
+  void startsAnywhere_andSkipsAShortWayAheadWithoutAskingAgain() {
+    int start = 1_000_003;
+    try (SocketStreamReader r = reader(start, 1 << 20)) {
+      byte[] b = new byte[5000];
+      assertThat(r.read(b, 0, 1)).isEqualTo(1);
+      assertThat(b[0]).isEqualTo(data[start]);
+      assertThat(requests).hasSize(1);
+      assertThat(requests.get(0).length()).as("at least a small page's worth").isEqualTo(SocketStreamReader.MIN_REQUEST);
+      long ahead = r.position() + 2000;
+      assertThat(r.skipTo(ahead)).isTrue();
+      assertThat(r.position()).isEqualTo(ahead);
+      int n = r.read(b, 0, 100);
+      assertThat(java.util.Arrays.copyOf(b, n)).isEqualTo(java.util.Arrays.copyOfRange(data, (int) ahead, (int) ahead + n));
+      assertThat(r.skipTo(start)).as("behind: cannot").isFalse();
+      assertThat(r.skipTo(start + (2L << 20))).as("past what was asked: cannot").isFalse();
+      assertThat(requests).as("skipping asked for nothing more").hasSize(1);
+    }
+  }
+
+  @Test
+  void aStreamClosedWithLittleInFlight_leavesItsConnectionForTheNext() {
+    for (int i = 0; i < 5; i++) {
+      try (SocketStreamReader r = reader(i * 100_000L, 1 << 20)) {
+        byte[] b = new byte[1000];
+        assertThat(r.read(b, 0, b.length)).isPositive();
+      }
+    }
+    assertThat(connections.get()).isEqualTo(1);
+  }
+
+  @Test
+  void aSilentWorker_failsTheReadWithDeadlineExceeded() {
+    mode = Mode.SILENT;
+    try (SocketStreamReader r = reader(0, 1 << 20)) {
+      assertThatThrownBy(() -> r.read(new byte[100], 0, 100)).isInstanceOfSatisfying(StrataException.class,
+          e -> assertThat(e.code()).isEqualTo(StatusCode.DEADLINE_EXCEEDED));
+      assertThatThrownBy(() -> r.read(new byte[100], 0, 100)).as("spent").isInstanceOf(StrataException.class);
+    }
+  }
+
+  @Test
+  void anAnswerToAnotherRequest_failsTheStreamAndDropsTheConnection() {
+    mode = Mode.WRONG_ID;
+    try (SocketStreamReader r = reader(0, 1 << 20)) {
+      assertThatThrownBy(() -> r.read(new byte[100], 0, 100)).isInstanceOfSatisfying(StrataException.class,
+          e -> assertThat(e.code()).isEqualTo(StatusCode.INTERNAL));
+    }
+    mode = Mode.GOOD;
+    try (SocketStreamReader r = reader(0, 1 << 20)) {
+      assertThat(r.read(new byte[100], 0, 100)).isPositive();
+    }
+    assertThat(connections.get()).as("the broken connection was not reused").isEqualTo(2);
+  }
+
+  @Test
+  void anUnreachableWorker_isUnavailable() throws IOException {
+    int port;
+    try (ServerSocketChannel gone = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+      port = ((InetSocketAddress) gone.getLocalAddress()).getPort();
+    }
+    Endpoint nobody = Endpoint.tcp(new HostPort("127.0.0.1", port));
+    try (SocketStreamReader r = new SocketStreamReader(channels, nobody, file, 0, 1 << 20)) {
+      assertThatThrownBy(() -> r.read(new byte[100], 0, 100)).isInstanceOfSatisfying(StrataException.class,
+          e -> assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE));
+    }
+  }
+}
