@@ -8,34 +8,26 @@ import io.strata.core.status.StrataException;
 import io.strata.core.transport.ReadRequest;
 
 /**
- * One READ in flight and where its bytes go: a byte array or a buffer. DATA payloads are copied
+ * One READ in flight and the buffer its bytes go to. DATA payloads are copied
  * in as they arrive off the socket (no frame reassembly); they must come in offset order without
  * gaps, or the call fails.
  */
 final class ReadCall extends Call<Integer> {
   private final long offset;
   private final int length;
-  private final byte[] array;
-  private final int arrayOffset;
   private final ByteBuf buffer;
   private int received;
 
-  private ReadCall(long requestId, long offset, int length, byte[] array, int arrayOffset, ByteBuf buffer) {
+  private ReadCall(long requestId, long offset, int length, ByteBuf buffer) {
     super(requestId);
     this.offset = offset;
     this.length = length;
-    this.array = array;
-    this.arrayOffset = arrayOffset;
     this.buffer = buffer;
-  }
-
-  static ReadCall intoArray(long requestId, long offset, byte[] dst, int dstOffset, int length) {
-    return new ReadCall(requestId, offset, length, dst, dstOffset, null);
   }
 
   /** Appends to {@code dst} (from its writer index); a composite takes the received buffers themselves. */
   static ReadCall intoBuffer(long requestId, long offset, ByteBuf dst, int length) {
-    return new ReadCall(requestId, offset, length, null, 0, dst);
+    return new ReadCall(requestId, offset, length, dst);
   }
 
   int length() {
@@ -57,9 +49,7 @@ final class ReadCall extends Call<Integer> {
     if (received + n > length) {
       throw new StrataException(StatusCode.INTERNAL, "worker sent more bytes than asked for");
     }
-    if (array != null) {
-      in.readBytes(array, arrayOffset + received, n);
-    } else if (buffer instanceof CompositeByteBuf composite) {
+    if (buffer instanceof CompositeByteBuf composite) {
       // Keep the bytes where the socket put them: no copy until the reader takes them.
       composite.addComponent(true, in.readRetainedSlice(n));
     } else {

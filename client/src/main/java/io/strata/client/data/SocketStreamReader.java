@@ -49,8 +49,19 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
   private final Endpoint worker;
   private final DataClient.Target file;
   private final long maxWindow;
+  /** Where the stream stops asking: the end of the file, or of a single read. */
+  private final long limit;
   private final ArrayDeque<Request> pending = new ArrayDeque<>();
-  private final ByteBuffer header = ByteBuffer.allocateDirect(PREFIX + MAX_END_BODY);
+  /**
+   * Frame headers land here. Per thread, not per reader: a reader may serve a single small read,
+   * and a direct buffer of its own would cost more than the read. A frame is always read whole
+   * within one call, so readers sharing a thread never see each other's bytes.
+   */
+  private static final ThreadLocal<ByteBuffer> HEADERS =
+      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(PREFIX + MAX_END_BODY));
+  /** Requests are small: encoded on the heap, where the socket write's own buffer copies them from. */
+  private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
+  private static final ThreadLocal<ByteBuffer> SCRATCH = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(64 << 10));
   private SocketChannel ch;
   private long nextId;
   private long position;
@@ -58,16 +69,22 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
   private long window;
   private long payloadLeft;
   private boolean spent;
-  private ByteBuffer scratch;
   private volatile long blockedSince;
   private volatile boolean expired;
 
   SocketStreamReader(BlockingChannels channels, Endpoint worker, DataClient.Target file, long offset, long maxWindow) {
+    this(channels, worker, file, offset, file.fileLength(), maxWindow);
+  }
+
+  /** A stream that ends at {@code end} (or the file's end, if sooner). */
+  SocketStreamReader(BlockingChannels channels, Endpoint worker, DataClient.Target file, long offset, long end,
+      long maxWindow) {
     this.channels = channels;
     this.worker = worker;
     this.file = file;
     this.position = offset;
     this.requested = offset;
+    this.limit = Math.min(end, file.fileLength());
     this.maxWindow = Math.max(MIN_REQUEST, maxWindow);
   }
 
@@ -81,7 +98,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     if (spent) {
       throw new StrataException(StatusCode.INTERNAL, "read of " + file.path() + " after the stream failed");
     }
-    if (len == 0 || position >= file.fileLength()) {
+    if (len == 0 || position >= limit) {
       return 0;
     }
     try {
@@ -108,7 +125,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
 
   /** Keeps {@code window} bytes asked for ahead of the position, in requests of at most a page. */
   private void askAhead() {
-    long end = file.fileLength();
+    long end = limit;
     while (requested < end) {
       long room = window - (requested - position);
       // Ask in sizeable pieces, not a sliver each time a few bytes are taken.
@@ -124,7 +141,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
   private void send(long offset, long length) {
     long id = ++nextId;
     ByteBuf frame = new ReadRequest(id, file.path(), file.fingerprint(), file.fileLength(), offset, length)
-        .encode(UnpooledByteBufAllocator.DEFAULT);
+        .encode(HEAP);
     try {
       ByteBuffer bytes = frame.nioBuffer();
       while (bytes.hasRemaining()) {
@@ -140,7 +157,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
 
   /** Reads one frame header (and the whole of a frame that carries no file bytes). */
   private void nextFrame() {
-    fill(PREFIX);
+    ByteBuffer header = fill(PREFIX);
     int frameLength = header.getInt();
     byte type = header.get();
     long requestId = header.getLong();
@@ -156,8 +173,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
       if (body < 8) {
         throw protocol("DATA frame of " + body + " bytes");
       }
-      fill(8);
-      long at = header.getLong();
+      long at = fill(8).getLong();
       payloadLeft = body - 8;
       if (at != position || position + payloadLeft > head.end) {
         throw protocol("worker sent bytes out of order (" + payloadLeft + " at " + at + ", expected " + position + ")");
@@ -166,7 +182,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
       if (body < 3 || body > MAX_END_BODY) {
         throw protocol("END frame of " + body + " bytes");
       }
-      fill(body);
+      header = fill(body);
       StatusCode code = StatusCode.fromNumber(header.get() & 0xFF);
       int n = Math.min(header.getShort() & 0xFFFF, header.remaining());
       byte[] message = new byte[n];
@@ -184,12 +200,14 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     }
   }
 
-  private void fill(int n) {
+  /** The next {@code n} bytes of the stream, in this thread's header buffer. */
+  private ByteBuffer fill(int n) {
+    ByteBuffer header = HEADERS.get();
     header.clear().limit(n);
     while (header.hasRemaining()) {
       readSome(header);
     }
-    header.flip();
+    return header.flip();
   }
 
   /** One socket read (at least a byte), under the watchdog's eye. */
@@ -218,9 +236,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
   }
 
   private void discard(long n) {
-    if (scratch == null) {
-      scratch = ByteBuffer.allocateDirect(64 << 10);
-    }
+    ByteBuffer scratch = SCRATCH.get();
     long left = n;
     try {
       while (left > 0) {

@@ -179,6 +179,23 @@ class SocketStreamReaderTest {
   }
 
   @Test
+  void aBoundedRead_asksForExactlyItsRange_andKeepsItsConnection() {
+    for (int i = 0; i < 3; i++) {
+      try (SocketStreamReader r = new SocketStreamReader(channels, endpoint, file, 5000, 5100, 100)) {
+        byte[] b = new byte[100];
+        int done = 0;
+        while (done < b.length) {
+          done += r.read(b, done, b.length - done);
+        }
+        assertThat(b).isEqualTo(java.util.Arrays.copyOfRange(data, 5000, 5100));
+        assertThat(r.read(b, 0, 100)).as("nothing past its end").isZero();
+      }
+    }
+    assertThat(requests).extracting(ReadRequest::length).containsOnly(100L);
+    assertThat(connections.get()).isEqualTo(1);
+  }
+
+  @Test
   void aSilentWorker_failsTheReadWithDeadlineExceeded() {
     mode = Mode.SILENT;
     try (SocketStreamReader r = reader(0, 1 << 20)) {
