@@ -53,8 +53,8 @@ final class BlockingChannels implements AutoCloseable {
     return timeout.get();
   }
 
-  /** A pooled connection to {@code worker}, or a new one; UNAVAILABLE if it cannot be reached. */
-  SocketChannel take(Endpoint worker) {
+  /** An idle connection to {@code worker} from the pool, or null. It may have been closed by the worker meanwhile. */
+  SocketChannel pooled(Endpoint worker) {
     BlockingQueue<SocketChannel> q = idle.get(worker);
     SocketChannel ch;
     while (q != null && (ch = q.poll()) != null) {
@@ -62,6 +62,11 @@ final class BlockingChannels implements AutoCloseable {
         return ch;
       }
     }
+    return null;
+  }
+
+  /** A new connection to {@code worker}; UNAVAILABLE if it cannot be reached. */
+  SocketChannel open(Endpoint worker) {
     try {
       return connect(worker);
     } catch (IOException e) {

@@ -69,6 +69,8 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
   private long window;
   private long payloadLeft;
   private boolean spent;
+  /** The connection came from the pool and has not answered this reader yet. */
+  private boolean reused;
   private volatile long blockedSince;
   private volatile boolean expired;
 
@@ -103,24 +105,46 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     }
     try {
       if (ch == null) {
-        ch = channels.take(worker);
-        channels.watch(this);
+        connect(channels.pooled(worker));
         window = Math.min(maxWindow, Math.max(MIN_REQUEST, Math.min(len, MAX_REQUEST)));
       }
-      askAhead();
-      while (payloadLeft == 0) {
-        nextFrame();
-        askAhead();
+      try {
+        return readSomePayload(b, off, len);
+      } catch (StrataException e) {
+        if (!reused || e.code() != StatusCode.UNAVAILABLE) {
+          throw e;
+        }
+        // A pooled connection the worker closed while it sat idle (it restarted): once more, afresh.
+        dropConnection();
+        pending.clear();
+        requested = position;
+        connect(null);
+        return readSomePayload(b, off, len);
       }
-      int n = readSome(ByteBuffer.wrap(b, off, (int) Math.min(len, payloadLeft)));
-      payloadLeft -= n;
-      position += n;
-      return n;
     } catch (StrataException e) {
       spent = true;
       dropConnection();
       throw e;
     }
+  }
+
+  /** Takes {@code pooledOrNull}, or a new connection. */
+  private void connect(SocketChannel pooledOrNull) {
+    reused = pooledOrNull != null;
+    ch = reused ? pooledOrNull : channels.open(worker);
+    channels.watch(this);
+  }
+
+  private int readSomePayload(byte[] b, int off, int len) {
+    askAhead();
+    while (payloadLeft == 0) {
+      nextFrame();
+      askAhead();
+    }
+    int n = readSome(ByteBuffer.wrap(b, off, (int) Math.min(len, payloadLeft)));
+    payloadLeft -= n;
+    position += n;
+    return n;
   }
 
   /** Keeps {@code window} bytes asked for ahead of the position, in requests of at most a page. */
@@ -218,11 +242,14 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
       if (n < 0) {
         throw StrataException.unavailable("worker " + worker + " closed the data connection", null);
       }
+      reused = false;
       return n;
     } catch (IOException e) {
       throw failure("reading from worker " + worker + " failed", e);
     } finally {
-      blockedSince = 0;
+      synchronized (this) {
+        blockedSince = 0;
+      }
     }
   }
 
@@ -261,11 +288,12 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     return blockedSince;
   }
 
+  /** Only while a read blocks (the lock orders this against the read's return): never a connection back in the pool. */
   @Override
-  public void expire() {
-    expired = true;
+  public synchronized void expire() {
     SocketChannel c = ch;
-    if (c != null) {
+    if (blockedSince != 0 && c != null) {
+      expired = true;
       BlockingChannels.closeQuietly(c);
     }
   }

@@ -29,7 +29,7 @@ class SocketStreamReaderTest {
   private static final int PAGE = 64 * 1024;
 
   /** How the server answers. */
-  enum Mode { GOOD, SILENT, WRONG_ID }
+  enum Mode { GOOD, SILENT, WRONG_ID, HANG_UP_AFTER_ONE }
 
   private final byte[] data = new byte[3 * (1 << 20) + 4321];
   private final List<ReadRequest> requests = new CopyOnWriteArrayList<>();
@@ -95,6 +95,9 @@ class SocketStreamReaderTest {
           write(ch, Unpooled.wrappedBuffer(data, (int) at, n));
         }
         write(ch, Frames.end(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, id, StatusCode.OK, ""));
+        if (mode == Mode.HANG_UP_AFTER_ONE) {
+          return;
+        }
       }
     } catch (IOException e) {
       // The reader hung up.
@@ -193,6 +196,23 @@ class SocketStreamReaderTest {
     }
     assertThat(requests).extracting(ReadRequest::length).containsOnly(100L);
     assertThat(connections.get()).isEqualTo(1);
+  }
+
+  @Test
+  void aPooledConnectionTheWorkerClosed_isReplacedUnseen() throws Exception {
+    mode = Mode.HANG_UP_AFTER_ONE;
+    for (int i = 0; i < 3; i++) {
+      try (SocketStreamReader r = new SocketStreamReader(channels, endpoint, file, 7000, 7100, 100)) {
+        byte[] b = new byte[100];
+        int done = 0;
+        while (done < b.length) {
+          done += r.read(b, done, b.length - done);
+        }
+        assertThat(b).isEqualTo(java.util.Arrays.copyOfRange(data, 7000, 7100));
+      }
+      Thread.sleep(50); // the worker's side of the pooled connection is closed by now
+    }
+    assertThat(connections.get()).as("each pooled connection found closed is replaced").isEqualTo(3);
   }
 
   @Test
