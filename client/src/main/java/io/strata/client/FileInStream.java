@@ -8,6 +8,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.EOFException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -42,13 +43,14 @@ public final class FileInStream extends InputStream {
   interface Source {
     CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length);
 
-    int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length);
+    /** Reads {@code dst.remaining()} bytes (fewer only at end of file) into {@code dst}. */
+    int read(FileInfo file, long offset, ByteBuffer dst);
 
     /**
-     * Reads at once from this host (short-circuit) when the file's worker allows it; -1 when it
-     * does not, and the stream reads ahead over the network instead.
+     * Reads into {@code dst} at once from this host (short-circuit) when the file's worker allows
+     * it; -1 when it does not (and {@code dst} is as it was), and the stream reads over the network.
      */
-    default int readLocal(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+    default int readLocal(FileInfo file, long offset, ByteBuffer dst) {
       return -1;
     }
 
@@ -147,25 +149,41 @@ public final class FileInStream extends InputStream {
 
   @Override
   public int read(byte[] b, int off, int len) {
-    checkOpen();
     Objects.checkFromIndexSize(off, len, b.length);
-    if (len == 0) {
+    return read(ByteBuffer.wrap(b, off, len));
+  }
+
+  /**
+   * Reads up to {@code dst.remaining()} bytes at the stream's position into {@code dst}, advancing
+   * both; -1 at end of file. Into a direct buffer, streamed bytes come off the socket with no copy
+   * in between.
+   */
+  public int read(ByteBuffer dst) {
+    checkOpen();
+    if (!dst.hasRemaining()) {
       return 0;
     }
     if (position >= file.length()) {
       return -1;
     }
+    int want = (int) Math.min(dst.remaining(), file.length() - position);
+    int n = readInto(dst.slice(dst.position(), want));
+    dst.position(dst.position() + n);
+    return n;
+  }
+
+  /** Reads into all of {@code dst} or less (at least a byte), which lies within the file. */
+  private int readInto(ByteBuffer dst) {
     if (!chunksOnly && covered(position)) {
-      return readHead(b, off, len);
+      return readHead(dst);
     }
     if (!covered(position)) {
-      // Local bytes go straight into the caller's array: read-ahead would only add a copy.
-      int want = (int) Math.min(len, file.length() - position);
-      int n = source.readLocal(file, position, b, off, want);
+      // Local bytes go straight into the caller's buffer: read-ahead would only add a copy.
+      int n = source.readLocal(file, position, dst);
       if (n > 0) {
         dropChunks();
       } else if (!chunksOnly) {
-        n = readStream(b, off, want);
+        n = readStream(dst);
       }
       if (n > 0) {
         position += n;
@@ -180,6 +198,7 @@ public final class FileInStream extends InputStream {
     if (!sequential || chunks.isEmpty() || !covered(position)) {
       restartAt(position, sequential);
     }
+    int len = dst.remaining();
     int done = 0;
     while (done < len && position < file.length()) {
       fill();
@@ -197,7 +216,7 @@ public final class FileInStream extends InputStream {
       }
       int at = (int) (position - head.offset);
       int n = Math.min(len - done, got - at);
-      head.buf.getBytes(at, b, off + done, n);
+      head.buf.getBytes(at, dst.slice(done, n));
       done += n;
       position += n;
       if (position >= head.offset + head.length) {
@@ -212,17 +231,17 @@ public final class FileInStream extends InputStream {
   }
 
   /** Reads from the bytes that came with the open (a complete chunk; the stream reads past them). */
-  private int readHead(byte[] b, int off, int len) {
+  private int readHead(ByteBuffer dst) {
     Chunk head = chunks.peekFirst();
-    int n = (int) Math.min(len, head.offset + head.length - position);
-    head.buf.getBytes((int) (position - head.offset), b, off, n);
+    int n = (int) Math.min(dst.remaining(), head.offset + head.length - position);
+    head.buf.getBytes((int) (position - head.offset), dst.slice(dst.position(), n));
     position += n;
     lastEnd = position;
     return n;
   }
 
   /** Reads from the stream, opening one at the position if need be; -1 if the stream is off. */
-  private int readStream(byte[] b, int off, int len) {
+  private int readStream(ByteBuffer dst) {
     if (stream != null && stream.position() != position && !stream.skipTo(position)) {
       closeStream();
     }
@@ -235,7 +254,7 @@ public final class FileInStream extends InputStream {
       dropChunks();
     }
     try {
-      return stream.read(b, off, len);
+      return stream.read(dst);
     } catch (StrataException e) {
       closeStream();
       if (!ReadPath.workerFailed(e)) {
@@ -318,23 +337,44 @@ public final class FileInStream extends InputStream {
 
   /** Reads at {@code pos} without moving the stream; -1 at or past the end. */
   public int positionedRead(long pos, byte[] b, int off, int len) {
-    checkOpen();
     Objects.checkFromIndexSize(off, len, b.length);
+    return positionedRead(pos, ByteBuffer.wrap(b, off, len));
+  }
+
+  /**
+   * Reads {@code dst.remaining()} bytes at {@code pos} (fewer only at end of file) into {@code dst},
+   * advancing it, without moving the stream; -1 at or past the end.
+   */
+  public int positionedRead(long pos, ByteBuffer dst) {
+    checkOpen();
     if (pos >= file.length()) {
       return -1;
     }
-    int wanted = (int) Math.min(len, file.length() - pos);
-    if (wanted <= chunkSize) {
-      return wanted == 0 ? 0 : source.read(file, pos, b, off, wanted);
+    int wanted = (int) Math.min(dst.remaining(), file.length() - pos);
+    if (wanted == 0) {
+      return 0;
     }
-    // Large: split into chunk-sized pieces fetched in parallel, straight into the caller's array.
+    ByteBuffer range = dst.slice(dst.position(), wanted);
+    int total;
+    if (wanted <= chunkSize) {
+      total = source.read(file, pos, range);
+    } else {
+      total = readInPieces(pos, range);
+    }
+    dst.position(dst.position() + total);
+    return total;
+  }
+
+  /** A large positioned read: chunk-sized pieces fetched in parallel, straight into the caller's buffer. */
+  private int readInPieces(long pos, ByteBuffer range) {
+    int wanted = range.remaining();
     int pieces = (wanted + chunkSize - 1) / chunkSize;
     @SuppressWarnings("unchecked")
     CompletableFuture<Integer>[] parts = new CompletableFuture[pieces];
     for (int i = 0; i < pieces; i++) {
       int from = i * chunkSize;
       int n = Math.min(chunkSize, wanted - from);
-      parts[i] = source.readAsync(file, pos + from, Unpooled.wrappedBuffer(b, off + from, n).clear(), n);
+      parts[i] = source.readAsync(file, pos + from, Unpooled.wrappedBuffer(range.slice(from, n)).clear(), n);
     }
     int total = 0;
     for (CompletableFuture<Integer> p : parts) {

@@ -155,8 +155,9 @@ final class ReadPath implements AutoCloseable {
     throw last != null ? last : StrataException.unavailable("no worker can open " + path, null);
   }
 
-  /** Blocking positioned read into an array, with the same failover. */
-  int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+  /** Blocking positioned read of {@code dst.remaining()} bytes into {@code dst}, with the same failover. */
+  int read(FileInfo file, long offset, ByteBuffer dst) {
+    int start = dst.position();
     StrataException last = null;
     for (int n = 0; n < ATTEMPTS; n++) {
       List<WorkerInfo> candidates;
@@ -171,14 +172,16 @@ final class ReadPath implements AutoCloseable {
       }
       Endpoint worker = endpoint(candidates.get(n));
       if (n == 0 && shortCircuitAllowed(worker)) {
-        int got = shortCircuit.read(worker, target(file), offset, ByteBuffer.wrap(dst, dstOffset, length));
+        int got = shortCircuit.read(worker, target(file), offset, dst);
         if (got >= 0) {
           return got;
         }
+        dst.position(start);
       }
       try {
-        return data.read(worker, target(file), offset, dst, dstOffset, length);
+        return data.read(worker, target(file), offset, dst);
       } catch (StrataException e) {
+        dst.position(start);
         if (!workerFailed(e)) {
           throw e;
         }
@@ -189,7 +192,7 @@ final class ReadPath implements AutoCloseable {
     if (!conf.get(UserKeys.UFS_FALLBACK)) {
       throw last != null ? last : StrataException.unavailable("no worker can serve " + file.path(), null);
     }
-    return fallback.read(file, offset, ByteBuffer.wrap(dst, dstOffset, length));
+    return fallback.read(file, offset, dst);
   }
 
   /**
@@ -207,8 +210,11 @@ final class ReadPath implements AutoCloseable {
         : data.stream(endpoint(owner.get(0)), target(file), offset, conf.get(UserKeys.READ_AHEAD_MAX));
   }
 
-  /** Reads from the owner's segment files when it runs here and allows it; -1 otherwise. */
-  int readShortCircuit(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+  /**
+   * Reads into {@code dst} from the owner's segment files when it runs here and allows it; -1
+   * otherwise (and {@code dst}'s position is back where it was).
+   */
+  int readShortCircuit(FileInfo file, long offset, ByteBuffer dst) {
     if (!conf.get(UserKeys.SHORT_CIRCUIT)) {
       return -1;
     }
@@ -219,8 +225,15 @@ final class ReadPath implements AutoCloseable {
       return -1;
     }
     Endpoint worker = owner.isEmpty() ? null : endpoint(owner.get(0));
-    return worker == null || !worker.isDomainSocket() ? -1
-        : shortCircuit.read(worker, target(file), offset, ByteBuffer.wrap(dst, dstOffset, length));
+    if (worker == null || !worker.isDomainSocket()) {
+      return -1;
+    }
+    int start = dst.position();
+    int got = shortCircuit.read(worker, target(file), offset, dst);
+    if (got < 0) {
+      dst.position(start);
+    }
+    return got;
   }
 
   /** The domain socket when the worker runs here and its socket file is there; TCP otherwise. */

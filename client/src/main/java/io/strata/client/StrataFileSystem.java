@@ -32,6 +32,7 @@ import io.strata.core.rpc.GrpcErrors;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -167,9 +168,9 @@ final class StrataFileSystem implements FileSystem {
       }
 
       @Override
-      public int read(FileInfo f, long offset, byte[] dst, int dstOffset, int length) {
+      public int read(FileInfo f, long offset, ByteBuffer dst) {
         try {
-          return route.read(f, offset, dst, dstOffset, length);
+          return route.read(f, offset, dst);
         } catch (StrataException e) {
           forgetIfChanged(p, e);
           throw e;
@@ -177,8 +178,8 @@ final class StrataFileSystem implements FileSystem {
       }
 
       @Override
-      public int readLocal(FileInfo f, long offset, byte[] dst, int dstOffset, int length) {
-        return route.readShortCircuit(f, offset, dst, dstOffset, length);
+      public int readLocal(FileInfo f, long offset, ByteBuffer dst) {
+        return route.readShortCircuit(f, offset, dst);
       }
 
       @Override

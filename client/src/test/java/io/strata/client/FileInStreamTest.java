@@ -10,6 +10,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,10 +43,10 @@ class FileInStreamTest {
     }
 
     @Override
-    public int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
+    public int read(FileInfo file, long offset, ByteBuffer dst) {
       requests.add(offset);
-      int n = (int) Math.min(length, data.length - offset);
-      System.arraycopy(data, (int) offset, dst, dstOffset, n);
+      int n = (int) Math.min(dst.remaining(), data.length - offset);
+      dst.put(data, (int) offset, n);
       return n;
     }
   };
@@ -176,8 +177,8 @@ class FileInStreamTest {
     }
 
     @Override
-    public int read(FileInfo file, long offset, byte[] dst, int dstOffset, int length) {
-      return source.read(file, offset, dst, dstOffset, length);
+    public int read(FileInfo file, long offset, ByteBuffer dst) {
+      return source.read(file, offset, dst);
     }
 
     @Override
@@ -192,13 +193,13 @@ class FileInStreamTest {
         }
 
         @Override
-        public int read(byte[] b, int off, int len) {
+        public int read(ByteBuffer dst) {
           if (streamFailsAt >= 0 && at >= streamFailsAt) {
             throw new StrataException(streamFailure, "stream failed");
           }
           long limit = streamFailsAt >= 0 && streamFailsAt > at ? streamFailsAt : data.length;
-          int n = (int) Math.min(len, limit - at);
-          System.arraycopy(data, (int) at, b, off, n);
+          int n = (int) Math.min(dst.remaining(), limit - at);
+          dst.put(data, (int) at, n);
           at += n;
           return n;
         }
@@ -270,5 +271,30 @@ class FileInStreamTest {
           e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
     }
     assertThat(refusals).extracting(StrataException::code).containsExactly(StatusCode.FAILED_PRECONDITION);
+  }
+
+  @Test
+  void directBuffers_getTheSameBytes_fromTheOpen_theStream_andPositionedReads() {
+    ByteBuffer dst = ByteBuffer.allocateDirect(data.length);
+    try (FileInStream in = streamingWithHead(1000)) {
+      while (dst.hasRemaining()) {
+        int n = in.read(dst.slice(dst.position(), Math.min(dst.remaining(), 70_000)));
+        assertThat(n).isPositive();
+        dst.position(dst.position() + n);
+      }
+      assertThat(in.read(ByteBuffer.allocateDirect(10))).isEqualTo(-1);
+      byte[] got = new byte[data.length];
+      dst.flip().get(got);
+      assertThat(got).isEqualTo(data);
+
+      for (int len : new int[] {4096, 3 * CHUNK + 11}) {
+        ByteBuffer part = ByteBuffer.allocateDirect(len + 8).position(8);
+        assertThat(in.positionedRead(777, part)).isEqualTo(len);
+        assertThat(part.position()).isEqualTo(8 + len);
+        byte[] bytes = new byte[len];
+        part.position(8).get(bytes);
+        assertThat(bytes).isEqualTo(Arrays.copyOfRange(data, 777, 777 + len));
+      }
+    }
   }
 }

@@ -1,11 +1,13 @@
 package io.strata.fuse;
 
 import io.strata.client.FileInStream;
+import com.kenai.jffi.MemoryIO;
+import java.nio.ByteBuffer;
 import jnr.ffi.Pointer;
 
 /**
- * Moves bytes between the kernel's buffers and open files, through one reusable array per FUSE
- * thread (no allocation per call). A read that continues where the previous one ended goes through
+ * Moves bytes between the kernel's buffers and open files: reads go straight into the kernel's
+ * buffer, writes through one reusable array per FUSE thread (no allocation per call). A read that continues where the previous one ended goes through
  * the stream, whose read-ahead keeps requests in flight; any other read is a positioned read.
  */
 final class FileIo {
@@ -23,7 +25,17 @@ final class FileIo {
 
   /** Reads up to {@code size} bytes at {@code offset} into {@code buf}; fewer only at end of file. */
   int read(OpenFile.Reader r, Pointer buf, int size, long offset) {
-    byte[] b = buffer(size);
+    if (!buf.isDirect()) {
+      byte[] b = buffer(size);
+      int n = read(r, ByteBuffer.wrap(b, 0, size), offset);
+      buf.put(0, b, 0, n);
+      return n;
+    }
+    // The kernel's buffer itself: streamed bytes go from the socket straight into it.
+    return read(r, MemoryIO.getInstance().newDirectByteBuffer(buf.address(), size), offset);
+  }
+
+  private static int read(OpenFile.Reader r, ByteBuffer dst, long offset) {
     int n = -1;
     synchronized (r) {
       FileInStream in = r.stream();
@@ -32,27 +44,23 @@ final class FileIo {
       // short way ahead of the stream still goes through it and its read-ahead.
       if (offset == r.lastEnd || (offset >= pos && offset - pos <= STREAM_WINDOW)) {
         in.seek(offset);
-        n = readFully(in, b, size);
+        n = readFully(in, dst);
       }
     }
     if (n < 0) {
-      n = Math.max(0, r.stream().positionedRead(offset, b, 0, size));
+      n = Math.max(0, r.stream().positionedRead(offset, dst));
     }
     r.lastEnd = offset + n;
-    buf.put(0, b, 0, n);
     return n;
   }
 
-  private static int readFully(FileInStream in, byte[] b, int size) {
-    int done = 0;
-    while (done < size) {
-      int n = in.read(b, done, size - done);
-      if (n < 0) {
+  private static int readFully(FileInStream in, ByteBuffer dst) {
+    while (dst.hasRemaining()) {
+      if (in.read(dst) < 0) {
         break;
       }
-      done += n;
     }
-    return done;
+    return dst.position();
   }
 
   void write(OpenFile.Writer w, Pointer buf, int size) {

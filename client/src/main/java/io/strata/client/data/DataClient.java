@@ -18,6 +18,7 @@ import io.strata.core.util.DaemonThreads;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -111,20 +112,22 @@ public final class DataClient implements AutoCloseable {
   }
 
   /**
-   * Reads into {@code dst} on the caller's thread, over a pooled blocking connection: no event loop
+   * Reads {@code dst.remaining()} bytes into {@code dst} on the caller's thread, over a pooled blocking connection: no event loop
    * in between, which halves a small read's latency. Short only at end of file; throws the
    * worker's StrataException.
    */
-  public int read(Endpoint worker, Target file, long offset, byte[] dst, int dstOffset, int length) {
+  public int read(Endpoint worker, Target file, long offset, ByteBuffer dst) {
+    int length = dst.remaining();
     long end = Math.min(file.fileLength(), offset + length);
     try (SocketStreamReader r = new SocketStreamReader(blocking, worker, file, offset, end, length)) {
       int done = 0;
       while (offset + done < end) {
-        done += r.read(dst, dstOffset + done, length - done);
+        done += r.read(dst);
       }
       return done;
     }
   }
+
 
   private <T> CompletableFuture<T> call(Endpoint worker, Target file, Call<T> call) {
     Channel ch;

@@ -96,7 +96,8 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
   }
 
   @Override
-  public int read(byte[] b, int off, int len) {
+  public int read(ByteBuffer dst) {
+    int len = dst.remaining();
     if (spent) {
       throw new StrataException(StatusCode.INTERNAL, "read of " + file.path() + " after the stream failed");
     }
@@ -109,7 +110,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
         window = Math.min(maxWindow, Math.max(MIN_REQUEST, Math.min(len, MAX_REQUEST)));
       }
       try {
-        return readSomePayload(b, off, len);
+        return readSomePayload(dst);
       } catch (StrataException e) {
         if (!reused || e.code() != StatusCode.UNAVAILABLE) {
           throw e;
@@ -119,7 +120,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
         pending.clear();
         requested = position;
         connect(null);
-        return readSomePayload(b, off, len);
+        return readSomePayload(dst);
       }
     } catch (StrataException e) {
       spent = true;
@@ -135,13 +136,15 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     channels.watch(this);
   }
 
-  private int readSomePayload(byte[] b, int off, int len) {
+  private int readSomePayload(ByteBuffer dst) {
     askAhead();
     while (payloadLeft == 0) {
       nextFrame();
       askAhead();
     }
-    int n = readSome(ByteBuffer.wrap(b, off, (int) Math.min(len, payloadLeft)));
+    int at = dst.position();
+    int n = readSome(dst.slice(at, (int) Math.min(dst.remaining(), payloadLeft)));
+    dst.position(at + n);
     payloadLeft -= n;
     position += n;
     return n;

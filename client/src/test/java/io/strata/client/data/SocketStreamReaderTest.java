@@ -129,7 +129,7 @@ class SocketStreamReaderTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     byte[] buf = new byte[bufferSize];
     int n;
-    while ((n = r.read(buf, 0, buf.length)) > 0) {
+    while ((n = r.read(java.nio.ByteBuffer.wrap(buf))) > 0) {
       out.write(buf, 0, n);
     }
     return out.toByteArray();
@@ -155,14 +155,14 @@ class SocketStreamReaderTest {
     int start = 1_000_003;
     try (SocketStreamReader r = reader(start, 1 << 20)) {
       byte[] b = new byte[5000];
-      assertThat(r.read(b, 0, 1)).isEqualTo(1);
+      assertThat(r.read(ByteBuffer.wrap(b, 0, 1))).isEqualTo(1);
       assertThat(b[0]).isEqualTo(data[start]);
       assertThat(requests).hasSize(1);
       assertThat(requests.get(0).length()).as("at least a small page's worth").isEqualTo(SocketStreamReader.MIN_REQUEST);
       long ahead = r.position() + 2000;
       assertThat(r.skipTo(ahead)).isTrue();
       assertThat(r.position()).isEqualTo(ahead);
-      int n = r.read(b, 0, 100);
+      int n = r.read(ByteBuffer.wrap(b, 0, 100));
       assertThat(java.util.Arrays.copyOf(b, n)).isEqualTo(java.util.Arrays.copyOfRange(data, (int) ahead, (int) ahead + n));
       assertThat(r.skipTo(start)).as("behind: cannot").isFalse();
       assertThat(r.skipTo(start + (2L << 20))).as("past what was asked: cannot").isFalse();
@@ -175,7 +175,7 @@ class SocketStreamReaderTest {
     for (int i = 0; i < 5; i++) {
       try (SocketStreamReader r = reader(i * 100_000L, 1 << 20)) {
         byte[] b = new byte[1000];
-        assertThat(r.read(b, 0, b.length)).isPositive();
+        assertThat(r.read(ByteBuffer.wrap(b))).isPositive();
       }
     }
     assertThat(connections.get()).isEqualTo(1);
@@ -188,10 +188,10 @@ class SocketStreamReaderTest {
         byte[] b = new byte[100];
         int done = 0;
         while (done < b.length) {
-          done += r.read(b, done, b.length - done);
+          done += r.read(ByteBuffer.wrap(b, done, b.length - done));
         }
         assertThat(b).isEqualTo(java.util.Arrays.copyOfRange(data, 5000, 5100));
-        assertThat(r.read(b, 0, 100)).as("nothing past its end").isZero();
+        assertThat(r.read(ByteBuffer.wrap(b, 0, 100))).as("nothing past its end").isZero();
       }
     }
     assertThat(requests).extracting(ReadRequest::length).containsOnly(100L);
@@ -206,7 +206,7 @@ class SocketStreamReaderTest {
         byte[] b = new byte[100];
         int done = 0;
         while (done < b.length) {
-          done += r.read(b, done, b.length - done);
+          done += r.read(ByteBuffer.wrap(b, done, b.length - done));
         }
         assertThat(b).isEqualTo(java.util.Arrays.copyOfRange(data, 7000, 7100));
       }
@@ -219,9 +219,9 @@ class SocketStreamReaderTest {
   void aSilentWorker_failsTheReadWithDeadlineExceeded() {
     mode = Mode.SILENT;
     try (SocketStreamReader r = reader(0, 1 << 20)) {
-      assertThatThrownBy(() -> r.read(new byte[100], 0, 100)).isInstanceOfSatisfying(StrataException.class,
+      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100))).isInstanceOfSatisfying(StrataException.class,
           e -> assertThat(e.code()).isEqualTo(StatusCode.DEADLINE_EXCEEDED));
-      assertThatThrownBy(() -> r.read(new byte[100], 0, 100)).as("spent").isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100))).as("spent").isInstanceOf(StrataException.class);
     }
   }
 
@@ -229,12 +229,12 @@ class SocketStreamReaderTest {
   void anAnswerToAnotherRequest_failsTheStreamAndDropsTheConnection() {
     mode = Mode.WRONG_ID;
     try (SocketStreamReader r = reader(0, 1 << 20)) {
-      assertThatThrownBy(() -> r.read(new byte[100], 0, 100)).isInstanceOfSatisfying(StrataException.class,
+      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100))).isInstanceOfSatisfying(StrataException.class,
           e -> assertThat(e.code()).isEqualTo(StatusCode.INTERNAL));
     }
     mode = Mode.GOOD;
     try (SocketStreamReader r = reader(0, 1 << 20)) {
-      assertThat(r.read(new byte[100], 0, 100)).isPositive();
+      assertThat(r.read(ByteBuffer.allocate(100))).isPositive();
     }
     assertThat(connections.get()).as("the broken connection was not reused").isEqualTo(2);
   }
@@ -247,7 +247,7 @@ class SocketStreamReaderTest {
     }
     Endpoint nobody = Endpoint.tcp(new HostPort("127.0.0.1", port));
     try (SocketStreamReader r = new SocketStreamReader(channels, nobody, file, 0, 1 << 20)) {
-      assertThatThrownBy(() -> r.read(new byte[100], 0, 100)).isInstanceOfSatisfying(StrataException.class,
+      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100))).isInstanceOfSatisfying(StrataException.class,
           e -> assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE));
     }
   }
