@@ -4,12 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.strata.client.data.StreamReader;
-import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.EOFException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -19,16 +17,13 @@ import java.util.concurrent.CompletionException;
  *
  * <p>The bytes that came with the open are read first. Sequential reading past them comes from a
  * {@link StreamReader}: the file's owner streams the bytes ahead of the position and the reader
- * takes them off the socket on its own thread, straight into the caller's array. A short jump
+ * takes them off the socket on its own thread, straight into the caller's buffer. A short jump
  * forward reads through the stream; any other jump opens a new one there. Bytes a worker on this
- * host lets the client read from its files are read straight into the caller's array instead.
- *
- * <p>If the worker fails under the stream (or the source has no streams), the stream reads ahead
- * by chunks instead, each a request of its own with the source's failover: chunks hold the
- * received network buffers themselves, the window of chunks in flight starts at one and doubles
- * while reads stay sequential, up to strata.user.read.ahead.max bytes, and a jump drops them.
- * Positioned reads ({@link #positionedRead}) go straight into the caller's array, never move the
- * stream, and are split into parallel requests when large.
+ * host lets the client read from its files are read straight into the caller's buffer instead.
+ * If the worker fails under the stream (or the source has no streams), reading goes on by
+ * {@link ChunkedReadAhead}, with the source's failover. Positioned reads
+ * ({@link #positionedRead}) go straight into the caller's buffer, never move the stream, and are
+ * split into parallel requests when large.
  *
  * <p>If the file changes in the under-storage while it is read, reads fail with
  * FAILED_PRECONDITION rather than mix two versions. Not thread-safe, like any InputStream;
@@ -66,33 +61,10 @@ public final class FileInStream extends InputStream {
     default void refused(StrataException e) {}
   }
 
-  /** A range of the file being fetched, or fetched, into a buffer of its own. */
-  private static final class Chunk {
-    final long offset;
-    final int length;
-    final ByteBuf buf;
-    final CompletableFuture<Integer> done;
-
-    Chunk(long offset, int length, ByteBuf buf, CompletableFuture<Integer> done) {
-      this.offset = offset;
-      this.length = length;
-      this.buf = buf;
-      this.done = done;
-    }
-
-    boolean covers(long pos) {
-      return pos >= offset && pos < offset + length;
-    }
-  }
-
   private final FileInfo file;
   private final Source source;
-  private final ByteBufAllocator allocator;
   private final int chunkSize;
-  private final int maxWindow;
-  private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
-  private int window = 1;
-  private long nextFetch;
+  private final ChunkedReadAhead chunks;
   private long position;
   private long lastEnd = -1;
   private boolean closed;
@@ -103,9 +75,8 @@ public final class FileInStream extends InputStream {
   FileInStream(FileInfo file, Source source, ByteBufAllocator allocator, long readAheadMax) {
     this.file = file;
     this.source = source;
-    this.allocator = allocator;
     this.chunkSize = (int) Math.min(CHUNK, Math.max(1, readAheadMax));
-    this.maxWindow = (int) Math.max(1, readAheadMax / chunkSize);
+    this.chunks = new ChunkedReadAhead(file, source, allocator, chunkSize, (int) Math.max(1, readAheadMax / chunkSize));
   }
 
   /** A stream whose first {@code headLength} bytes came with the open, in {@code head} (which it now owns). */
@@ -113,8 +84,7 @@ public final class FileInStream extends InputStream {
       int headLength) {
     this(file, source, allocator, readAheadMax);
     if (headLength > 0) {
-      chunks.add(new Chunk(0, headLength, head, CompletableFuture.completedFuture(headLength)));
-      nextFetch = headLength;
+      chunks.addHead(head, headLength);
       lastEnd = 0;
     } else {
       head.release();
@@ -174,70 +144,32 @@ public final class FileInStream extends InputStream {
 
   /** Reads into all of {@code dst} or less (at least a byte), which lies within the file. */
   private int readInto(ByteBuffer dst) {
-    if (!chunksOnly && covered(position)) {
-      return readHead(dst);
-    }
-    if (!covered(position)) {
-      // Local bytes go straight into the caller's buffer: read-ahead would only add a copy.
-      int n = source.readLocal(file, position, dst);
-      if (n > 0) {
-        dropChunks();
-      } else if (!chunksOnly) {
-        n = readStream(dst);
-      }
-      if (n > 0) {
-        position += n;
-        lastEnd = position;
-        if (position >= file.length()) {
-          closeStream();
-        }
-        return n;
+    int n;
+    if (!chunksOnly && chunks.covers(position)) {
+      n = chunks.readHead(position, dst);
+    } else {
+      n = chunks.covers(position) ? -1 : readLocalOrStream(dst);
+      if (n <= 0) {
+        n = chunks.read(position, lastEnd, dst);
       }
     }
-    boolean sequential = position == lastEnd || skipAheadTo(position);
-    if (!sequential || chunks.isEmpty() || !covered(position)) {
-      restartAt(position, sequential);
-    }
-    int len = dst.remaining();
-    int done = 0;
-    while (done < len && position < file.length()) {
-      fill();
-      Chunk head = chunks.peekFirst();
-      int got;
-      try {
-        got = awaitWhole(head);
-      } catch (StrataException e) {
-        // A failed chunk is not kept: the next read fetches it again rather than rethrow forever.
-        dropChunks();
-        if (done > 0) {
-          break;
-        }
-        throw e;
-      }
-      int at = (int) (position - head.offset);
-      int n = Math.min(len - done, got - at);
-      head.buf.getBytes(at, dst.slice(done, n));
-      done += n;
-      position += n;
-      if (position >= head.offset + head.length) {
-        chunks.pollFirst().buf.release();
-        if (window < maxWindow) {
-          window *= 2;
-        }
-      }
-    }
-    lastEnd = position;
-    return done;
-  }
-
-  /** Reads from the bytes that came with the open (a complete chunk; the stream reads past them). */
-  private int readHead(ByteBuffer dst) {
-    Chunk head = chunks.peekFirst();
-    int n = (int) Math.min(dst.remaining(), head.offset + head.length - position);
-    head.buf.getBytes((int) (position - head.offset), dst.slice(dst.position(), n));
     position += n;
     lastEnd = position;
+    if (position >= file.length()) {
+      closeStream();
+    }
     return n;
+  }
+
+  /** From this host's segment files, else the stream; -1 if neither serves (chunks then). */
+  private int readLocalOrStream(ByteBuffer dst) {
+    // Local bytes go straight into the caller's buffer: read-ahead would only add a copy.
+    int n = source.readLocal(file, position, dst);
+    if (n > 0) {
+      chunks.drop();
+      return n;
+    }
+    return chunksOnly ? -1 : readStream(dst);
   }
 
   /** Reads from the stream, opening one at the position if need be; -1 if the stream is off. */
@@ -251,7 +183,7 @@ public final class FileInStream extends InputStream {
         chunksOnly = true;
         return -1;
       }
-      dropChunks();
+      chunks.drop();
     }
     try {
       return stream.read(dst);
@@ -271,68 +203,6 @@ public final class FileInStream extends InputStream {
       stream.close();
       stream = null;
     }
-  }
-
-  private boolean covered(long pos) {
-    Chunk head = chunks.peekFirst();
-    return head != null && head.covers(pos);
-  }
-
-  /**
-   * A reader that jumped forward into a chunk already in flight (a kernel sending read-ahead
-   * requests out of order) keeps its read-ahead: only the chunks before it go. False if no chunk
-   * holds {@code pos}.
-   */
-  private boolean skipAheadTo(long pos) {
-    if (chunks.stream().noneMatch(c -> c.covers(pos))) {
-      return false;
-    }
-    while (!chunks.peekFirst().covers(pos)) {
-      Chunk c = chunks.pollFirst();
-      c.done.whenComplete((n, e) -> c.buf.release());
-    }
-    return true;
-  }
-
-  /** Drops every chunk; sequential reading keeps its window, a jump starts it at one again. */
-  private void restartAt(long pos, boolean sequential) {
-    dropChunks();
-    nextFetch = pos;
-    if (!sequential) {
-      window = 1;
-    }
-  }
-
-  /** Keeps {@code window} chunks in flight ahead of the position. */
-  private void fill() {
-    while (chunks.size() < window && nextFetch < file.length()) {
-      int length = (int) Math.min(chunkSize, file.length() - nextFetch);
-      ByteBuf buf = allocator.compositeDirectBuffer(MAX_COMPONENTS);
-      CompletableFuture<Integer> f;
-      try {
-        f = source.readAsync(file, nextFetch, buf, length);
-      } catch (RuntimeException e) {
-        buf.release();
-        throw e;
-      }
-      chunks.addLast(new Chunk(nextFetch, length, buf, f));
-      nextFetch += length;
-    }
-  }
-
-  /** The chunk's byte count; a chunk cut short before the end of the file is a failed chunk. */
-  private int awaitWhole(Chunk c) {
-    int got;
-    try {
-      got = c.done.join();
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof StrataException s ? s
-          : StrataException.internal("read failed: " + e.getCause(), e.getCause());
-    }
-    if (got < c.length) {
-      throw new StrataException(StatusCode.INTERNAL, file.path() + " ended early at " + (c.offset + got));
-    }
-    return got;
   }
 
   /** Reads at {@code pos} without moving the stream; -1 at or past the end. */
@@ -406,27 +276,16 @@ public final class FileInStream extends InputStream {
 
   @Override
   public int available() {
-    Chunk head = chunks.peekFirst();
-    if (head == null || !head.covers(position) || !head.done.isDone() || head.done.isCompletedExceptionally()) {
-      return 0;
-    }
-    return (int) Math.max(0, head.offset + head.done.join() - position);
+    return chunks.available(position);
   }
 
   @Override
   public void close() {
     if (!closed) {
       closed = true;
-      dropChunks();
+      chunks.drop();
       closeStream();
     }
-  }
-
-  private void dropChunks() {
-    for (Chunk c : chunks) {
-      c.done.whenComplete((n, e) -> c.buf.release());
-    }
-    chunks.clear();
   }
 
   private void checkOpen() {
