@@ -7,8 +7,9 @@ import jnr.ffi.Pointer;
 
 /**
  * Moves bytes between the kernel's buffers and open files: reads go straight into the kernel's
- * buffer, writes through one reusable array per FUSE thread (no allocation per call). A read that continues where the previous one ended goes through
- * the stream, whose read-ahead keeps requests in flight; any other read is a positioned read.
+ * buffer, writes through one reusable array per FUSE thread (no allocation per call). A read that
+ * continues where the previous one ended goes through the file's stream; any other read is a
+ * positioned read.
  */
 final class FileIo {
   private static final long STREAM_WINDOW = 8 << 20;

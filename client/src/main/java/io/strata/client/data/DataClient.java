@@ -112,9 +112,9 @@ public final class DataClient implements AutoCloseable {
   }
 
   /**
-   * Reads {@code dst.remaining()} bytes into {@code dst} on the caller's thread, over a pooled blocking connection: no event loop
-   * in between, which halves a small read's latency. Short only at end of file; throws the
-   * worker's StrataException.
+   * Reads {@code dst.remaining()} bytes into {@code dst} on the caller's thread, over a pooled
+   * blocking connection: no event loop in between, which halves a small read's latency. Short
+   * only at end of file; throws the worker's StrataException.
    */
   public int read(Endpoint worker, Target file, long offset, ByteBuffer dst) {
     int length = dst.remaining();

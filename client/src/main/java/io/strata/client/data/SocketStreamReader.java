@@ -61,7 +61,8 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
       ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(PREFIX + MAX_END_BODY));
   /** Requests are small: encoded on the heap, where the socket write's own buffer copies them from. */
   private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
-  private static final ThreadLocal<ByteBuffer> SCRATCH = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(64 << 10));
+  private static final ThreadLocal<ByteBuffer> SCRATCH =
+      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(64 << 10));
   private SocketChannel ch;
   private long nextId;
   private long position;
@@ -150,7 +151,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     return n;
   }
 
-  /** Keeps {@code window} bytes asked for ahead of the position, in requests of at most a page. */
+  /** Keeps {@code window} bytes asked for ahead of the position, in requests of at most MAX_REQUEST. */
   private void askAhead() {
     long end = limit;
     while (requested < end) {

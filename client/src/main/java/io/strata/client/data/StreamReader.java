@@ -17,7 +17,10 @@ public interface StreamReader extends AutoCloseable {
    */
   int read(ByteBuffer dst);
 
-  /** Moves forward to {@code pos} if it lies a little ahead in bytes already on their way; false (and no move) otherwise. */
+  /**
+   * Moves forward to {@code pos} if it lies a little ahead in bytes already on their way; false
+   * (and no move) otherwise.
+   */
   boolean skipTo(long pos);
 
   @Override
