@@ -2,6 +2,7 @@ package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.bench.cluster.ScriptConf;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,27 +43,10 @@ class ScriptsTest {
   @BeforeEach
   void configure() throws IOException {
     assertThat(ROOT.resolve("lib")).as("lib/ is built by the dist module before these tests").isDirectory();
-    conf = Files.createDirectories(work.resolve("conf"));
-    logs = work.resolve("logs");
-    Files.createDirectories(work.resolve("ufs"));
-    Files.copy(ROOT.resolve("conf/log4j2.xml"), conf.resolve("log4j2.xml"));
-    workerWebPort = Ports.free();
-    Files.writeString(conf.resolve("strata-site.properties"), String.join("\n",
-        "strata.master.hostname=127.0.0.1",
-        "strata.master.bind.host=127.0.0.1",
-        "strata.master.rpc.port=" + Ports.free(),
-        "strata.master.embedded.journal.port=" + Ports.free(),
-        "strata.master.web.port=" + Ports.free(),
-        "strata.master.journal.folder=" + work.resolve("journal"),
-        "strata.master.mount.table.root.ufs=" + work.resolve("ufs"),
-        "strata.worker.hostname=127.0.0.1",
-        "strata.worker.bind.host=127.0.0.1",
-        "strata.worker.rpc.port=" + Ports.free(),
-        "strata.worker.data.port=" + Ports.free(),
-        "strata.worker.web.port=" + workerWebPort,
-        "strata.worker.page.store.mem.size=64MiB",
-        "strata.worker.state.folder=" + work.resolve("worker-state"),
-        ""));
+    ScriptConf site = ScriptConf.create(ROOT, work, "strata.worker.page.store.mem.size=64MiB");
+    conf = site.conf();
+    logs = site.logs();
+    workerWebPort = site.workerWebPort();
   }
 
   @AfterEach

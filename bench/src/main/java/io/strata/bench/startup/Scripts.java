@@ -1,6 +1,6 @@
 package io.strata.bench.startup;
 
-import io.strata.bench.cluster.FreePorts;
+import io.strata.bench.cluster.ScriptConf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,47 +19,27 @@ final class Scripts {
   record Result(int code, String out, double seconds) {}
 
   private final Path home;
-  private final Path conf;
-  private final Path logs;
-  private final int workerWebPort;
+  private final ScriptConf site;
 
   Scripts(Path home, Path work) throws IOException {
     this.home = home;
-    this.conf = Files.createDirectories(work.resolve("conf"));
-    this.logs = work.resolve("logs");
-    Files.copy(home.resolve("conf/log4j2.xml"), conf.resolve("log4j2.xml"));
-    workerWebPort = FreePorts.next();
-    Files.writeString(conf.resolve("strata-site.properties"), String.join("\n",
-        "strata.master.hostname=127.0.0.1",
-        "strata.master.bind.host=127.0.0.1",
-        "strata.master.rpc.port=" + FreePorts.next(),
-        "strata.master.embedded.journal.port=" + FreePorts.next(),
-        "strata.master.web.port=" + FreePorts.next(),
-        "strata.master.journal.folder=" + work.resolve("journal"),
-        "strata.master.mount.table.root.ufs=" + Files.createDirectories(work.resolve("ufs")),
-        "strata.worker.hostname=127.0.0.1",
-        "strata.worker.bind.host=127.0.0.1",
-        "strata.worker.rpc.port=" + FreePorts.next(),
-        "strata.worker.data.port=" + FreePorts.next(),
-        "strata.worker.web.port=" + workerWebPort,
-        "strata.worker.state.folder=" + work.resolve("worker-state"),
-        ""));
+    this.site = ScriptConf.create(home, work);
   }
 
   int workerWebPort() {
-    return workerWebPort;
+    return site.workerWebPort();
   }
 
   Path confDir() {
-    return conf;
+    return site.conf();
   }
 
   Result run(String... command) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(command));
     cmd.set(0, home.resolve(command[0]).toString());
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
-    pb.environment().put("STRATA_CONF_DIR", conf.toString());
-    pb.environment().put("STRATA_LOGS_DIR", logs.toString());
+    pb.environment().put("STRATA_CONF_DIR", site.conf().toString());
+    pb.environment().put("STRATA_LOGS_DIR", site.logs().toString());
     long start = System.nanoTime();
     Process p = pb.start();
     byte[] out = p.getInputStream().readAllBytes();
@@ -81,7 +61,7 @@ final class Scripts {
 
   /** The pid of a process the scripts started, by name (master, worker, fuse_...); -1 if none. */
   long pid(String name) throws IOException {
-    Path file = logs.resolve(name + ".pid");
+    Path file = site.logs().resolve(name + ".pid");
     return Files.exists(file) ? Long.parseLong(Files.readString(file).trim()) : -1;
   }
 
