@@ -59,16 +59,21 @@ strata_java_args() {
 }
 
 # A short-lived JVM: a small serial-GC heap and the C1 compiler only start fastest; override with
-# STRATA_SHELL_JAVA_OPTS. The shell logs through log4j's simple logger, not log4j-core, whose
-# set-up alone costs 0.2 s: logs/shell.log holds the warnings and errors of the last command.
-# Netty's flight-recorder probe loads a hundred JDK classes; no perf-data file to map either.
+# STRATA_SHELL_JAVA_OPTS. The shell logs through its own slf4j provider (io.strata.shell.log), not
+# log4j, whose set-up costs a tenth of a command: logs/shell.log holds the warnings and errors of
+# the last command that had any (-Dio.strata.shell.log.level=DEBUG in STRATA_JAVA_OPTS for more).
+# Netty's flight-recorder probe, leak detector, native transport (extracted from its jar at every
+# start) and pooling allocator cost a command more than they can save it; no perf-data file either.
 STRATA_SHELL_OPTS="${STRATA_SHELL_JAVA_OPTS:--Xms32m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData}
   -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false -Dio.netty.jfr.enabled=false
-  -Dlog4j2.loggerContextFactory=org.apache.logging.log4j.simple.SimpleLoggerContextFactory
-  -Dlog4j2.simplelogLevel=WARN -Dlog4j2.simplelogShowdatetime=true
-  -Dlog4j2.simplelogLogFile=$STRATA_LOGS_DIR/shell.log"
-# Classes of everyday shell commands, recorded once (class-data sharing): mapping them halves a
-# command's wall time. Rebuilt when a jar in lib/ is newer.
+  -Dio.grpc.netty.shaded.io.netty.leakDetection.level=disabled
+  -Dio.grpc.netty.shaded.io.netty.transport.noNative=true -Dio.grpc.netty.shaded.io.netty.allocator.type=unpooled
+  -Dslf4j.provider=io.strata.shell.log.ShellLogProvider -Dslf4j.internal.verbosity=WARN
+  -Dio.strata.shell.log.file=$STRATA_LOGS_DIR/shell.log"
+# Classes of everyday shell commands, recorded once into a static class-data-sharing archive:
+# mapping them halves a command's wall time. Static (-Xshare:dump from a class list) rather than
+# dynamic (-XX:ArchiveClassesAtExit), because JDK 17 archives classes compiled for Java 5 (all of
+# picocli) only in a static archive. Rebuilt when a jar in lib/ is newer.
 STRATA_SHELL_ARCHIVE="$STRATA_HOME/lib/strata-shell.jsa"
 STRATA_CDS_QUIET="-Xlog:cds=off -Xlog:cds+dynamic=off"
 
@@ -81,7 +86,8 @@ strata_shell_archive_fresh() {
   strata_archive_fresh "$STRATA_SHELL_ARCHIVE"
 }
 
-# Records the archive by running the everyday read-only commands against the configured cluster.
+# Records the archive: lists the classes the everyday read-only commands load against the
+# configured cluster, then dumps them (with the JDK's own) into the archive.
 strata_build_shell_archive() {
   strata_shell_archive_fresh && return 0
   [[ -w "$STRATA_HOME/lib" ]] || return 0
@@ -89,13 +95,14 @@ strata_build_shell_archive() {
   began=$(strata_now_ms)
   strata_java_args shell
   # shellcheck disable=SC2086
-  if "$JAVA" $STRATA_SHELL_OPTS "-XX:ArchiveClassesAtExit=$tmp" "${STRATA_JAVA_ARGS[@]}" \
-      io.strata.shell.ClassArchiveTraining >/dev/null 2>&1 && [[ -s "$tmp" ]]; then
+  if "$JAVA" $STRATA_SHELL_OPTS "-XX:DumpLoadedClassList=$tmp.classes" "${STRATA_JAVA_ARGS[@]}" \
+      io.strata.shell.ClassArchiveTraining >/dev/null 2>&1 \
+    && "$JAVA" $STRATA_SHELL_OPTS -Xshare:dump "-XX:SharedClassListFile=$tmp.classes" \
+      "-XX:SharedArchiveFile=$tmp" "${STRATA_JAVA_ARGS[@]}" >/dev/null 2>&1 && [[ -s "$tmp" ]]; then
     mv -f "$tmp" "$STRATA_SHELL_ARCHIVE"
     echo "Recorded the shell's classes for quicker commands in $(( $(strata_now_ms) - began )) ms ($STRATA_SHELL_ARCHIVE)."
-  else
-    rm -f "$tmp"
   fi
+  rm -f "$tmp" "$tmp.classes"
 }
 
 strata_now_ms() {

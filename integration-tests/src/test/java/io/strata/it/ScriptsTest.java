@@ -104,6 +104,13 @@ class ScriptsTest {
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.out().strip()).isEqualTo("strata: NOT_FOUND: /missing does not exist");
 
+    // The shell logs through its own provider into logs/shell.log, never onto the terminal.
+    Result debug = run(Map.of("STRATA_JAVA_OPTS", "-Dio.strata.shell.log.level=DEBUG"),
+        "bin/strata", "fs", "ls", "/");
+    assertThat(debug.code()).as(debug.out()).isZero();
+    assertThat(debug.out()).doesNotContain("DEBUG", "SLF4J");
+    assertThat(logs.resolve("shell.log")).content().contains(" DEBUG io.grpc.netty.shaded.");
+
     Result stop = run("bin/strata-stop.sh");
     assertThat(stop.code()).isZero();
     assertThat(stop.out()).contains("stopped worker", "stopped master");

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Runs the everyday read-only commands once, output discarded, so that {@code bin/} can record
- * the classes they load into a class-data-sharing archive (-XX:ArchiveClassesAtExit) that later
+ * the classes they load into a class-data-sharing archive (-Xshare:dump) that later
  * shell commands map instead of loading and verifying those classes again: it halves the wall
  * time of a command. Works against whatever cluster the configuration names; without one the
  * commands fail fast and the archive holds less.

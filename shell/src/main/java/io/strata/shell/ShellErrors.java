@@ -13,9 +13,12 @@ import picocli.CommandLine;
 
 /**
  * The shell's one mapping from failures to what a person sees: one line, "strata: CODE: message",
- * and a non-zero exit code. Stack traces go to the log only.
+ * and a non-zero exit code. Stack traces go to the log only. A named class rather than lambdas:
+ * picocli's handler interfaces are compiled for Java 5, and a lambda implementing one keeps it out
+ * of the shell's class archive (-Xshare:dump skips an old class linked for a lambda).
  */
-public final class ShellErrors implements CommandLine.IExecutionExceptionHandler {
+public final class ShellErrors
+    implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler {
   public static final int EXIT_FAILURE = 1;
   public static final int EXIT_USAGE = 2;
   private static final Logger LOG = LoggerFactory.getLogger(ShellErrors.class);
@@ -24,6 +27,13 @@ public final class ShellErrors implements CommandLine.IExecutionExceptionHandler
   public int handleExecutionException(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
     cmd.getErr().println("strata: " + describe(e));
     return EXIT_FAILURE;
+  }
+
+  @Override
+  public int handleParseException(CommandLine.ParameterException e, String[] args) {
+    e.getCommandLine().getErr().println("strata: " + e.getMessage() + " (see '"
+        + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+    return EXIT_USAGE;
   }
 
   static String describe(Throwable e) {

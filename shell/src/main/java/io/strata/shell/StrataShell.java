@@ -42,13 +42,10 @@ public final class StrataShell implements Runnable {
     PrintWriter err = new PrintWriter(ctx.err(), true);
     cmd.setOut(out);
     cmd.setErr(err);
-    cmd.setExecutionExceptionHandler(new ShellErrors());
+    ShellErrors errors = new ShellErrors();
+    cmd.setExecutionExceptionHandler(errors);
+    cmd.setParameterExceptionHandler(errors);
     cmd.setCaseInsensitiveEnumValuesAllowed(true);
-    cmd.setParameterExceptionHandler((e, a) -> {
-      e.getCommandLine().getErr().println("strata: " + e.getMessage() + " (see '"
-          + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
-      return ShellErrors.EXIT_USAGE;
-    });
     try {
       return cmd.execute(args);
     } finally {

@@ -62,9 +62,13 @@ public final class ClusterConf {
     }
   }
 
-  /** A short hash of a set of overrides; equal sets give equal hashes on every process. */
+  /**
+   * A short hash of a set of overrides; equal sets give equal hashes on every process. Only change
+   * detection, so no cryptographic digest: that would load the JDK's security providers in every
+   * shell command.
+   */
   public static String hash(Map<String, String> overrides) {
-    Hasher h = Hashing.sha256().newHasher();
+    Hasher h = Hashing.murmur3_128().newHasher();
     new TreeMap<>(overrides).forEach((k, v) -> h.putString(k, StandardCharsets.UTF_8).putByte((byte) '=')
         .putString(v, StandardCharsets.UTF_8).putByte((byte) '\n'));
     return h.hash().toString().substring(0, 16);
