@@ -12,41 +12,50 @@ import java.util.function.Function;
  * that `ls -l`, a FUSE kernel's repeated look-ups or a framework's exists-then-open cost one round
  * trip, not one per call. A listing also fills the status of each child, and an open refreshes the
  * status of its file. Changes made through this client drop what they touch at once; changes made
- * elsewhere show within the TTL. Thread-safe.
+ * elsewhere show within the TTL. A TTL of zero turns it off without building any cache (a shell
+ * command, which asks for each status once, would pay only their set-up). Thread-safe.
  */
 final class MetadataCache {
+  private final boolean off;
   private final Cache<String, FileInfo> statuses;
   private final Cache<String, List<FileInfo>> listings;
 
   MetadataCache(Duration ttl, long maxEntries) {
-    long size = ttl.isZero() ? 0 : maxEntries;
-    this.statuses = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(size).build();
-    this.listings = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(size / 10).build();
+    this.off = ttl.isZero();
+    this.statuses = off ? null : Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries).build();
+    this.listings = off ? null : Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries / 10).build();
   }
 
   FileInfo status(String path, Function<String, FileInfo> load) {
-    FileInfo cached = statuses.getIfPresent(path);
+    FileInfo cached = off ? null : statuses.getIfPresent(path);
     return cached != null ? cached : remember(load.apply(path));
   }
 
   List<FileInfo> list(String path, Function<String, List<FileInfo>> load) {
-    List<FileInfo> cached = listings.getIfPresent(path);
+    List<FileInfo> cached = off ? null : listings.getIfPresent(path);
     if (cached != null) {
       return cached;
     }
     List<FileInfo> children = List.copyOf(load.apply(path));
-    children.forEach(this::remember);
-    listings.put(path, children);
+    if (!off) {
+      children.forEach(this::remember);
+      listings.put(path, children);
+    }
     return children;
   }
 
   FileInfo remember(FileInfo info) {
-    statuses.put(info.path(), info);
+    if (!off) {
+      statuses.put(info.path(), info);
+    }
     return info;
   }
 
   /** Drops {@code path} and its parent's listing, after a change to the file. */
   void invalidate(StrataPath path) {
+    if (off) {
+      return;
+    }
     statuses.invalidate(path.toString());
     listings.invalidate(path.toString());
     if (!path.isRoot()) {
@@ -56,6 +65,9 @@ final class MetadataCache {
 
   /** Also drops everything under {@code path}, after a folder moved or went (a scan: rare). */
   void invalidateTree(StrataPath path) {
+    if (off) {
+      return;
+    }
     String prefix = path.isRoot() ? "/" : path + "/";
     statuses.asMap().keySet().removeIf(k -> k.startsWith(prefix));
     listings.asMap().keySet().removeIf(k -> k.startsWith(prefix));

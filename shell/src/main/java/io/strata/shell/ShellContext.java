@@ -4,6 +4,7 @@ import io.strata.client.FileSystem;
 import io.strata.core.conf.ClusterConf;
 import io.strata.core.conf.ConfLoader;
 import io.strata.core.conf.Configuration;
+import io.strata.core.conf.UserKeys;
 import io.strata.core.proto.ConfigView;
 import io.strata.core.proto.GetConfigRequest;
 import io.strata.core.rpc.MasterClient;
@@ -84,9 +85,15 @@ public final class ShellContext implements AutoCloseable {
     return effective;
   }
 
+  /**
+   * The file system client, without a metadata cache: a command asks for each status or listing
+   * once, so the cache would only add its set-up to every command.
+   */
   public FileSystem fs() {
     if (fs == null) {
-      fs = FileSystem.create(conf());
+      Configuration forOneCommand = conf().copy();
+      forOneCommand.set(UserKeys.METADATA_CACHE_TTL, "0s");
+      fs = FileSystem.create(forOneCommand);
     }
     return fs;
   }

@@ -1,0 +1,67 @@
+package io.strata.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.core.path.StrataPath;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class MetadataCacheTest {
+  private final AtomicInteger statusCalls = new AtomicInteger();
+  private final AtomicInteger listCalls = new AtomicInteger();
+
+  private static FileInfo file(String path) {
+    return new FileInfo(path, path.substring(path.lastIndexOf('/') + 1), false, 10, 0, 0644, "u", "g", "f1",
+        "/ufs" + path, 0);
+  }
+
+  private final Function<String, FileInfo> loadStatus = p -> {
+    statusCalls.incrementAndGet();
+    return file(p);
+  };
+  private final Function<String, List<FileInfo>> loadListing = p -> {
+    listCalls.incrementAndGet();
+    return List.of(file(p + "/a"), file(p + "/b"));
+  };
+
+  @Test
+  void keepsStatusesAndListingsUntilAChangeDropsThem() {
+    MetadataCache cache = new MetadataCache(Duration.ofMinutes(1), 1000);
+    cache.status("/d/x", loadStatus);
+    cache.status("/d/x", loadStatus);
+    assertThat(statusCalls).hasValue(1);
+
+    assertThat(cache.list("/d", loadListing)).hasSize(2);
+    cache.list("/d", loadListing);
+    cache.status("/d/a", loadStatus);
+    assertThat(listCalls).hasValue(1);
+    assertThat(statusCalls).as("a listing fills its children's statuses").hasValue(1);
+
+    cache.invalidate(StrataPath.of("/d/a"));
+    cache.status("/d/a", loadStatus);
+    cache.list("/d", loadListing);
+    assertThat(statusCalls).hasValue(2);
+    assertThat(listCalls).as("a change drops the parent's listing").hasValue(2);
+
+    cache.invalidateTree(StrataPath.of("/d"));
+    cache.status("/d/b", loadStatus);
+    assertThat(statusCalls).hasValue(3);
+  }
+
+  @Test
+  void aZeroTtlAsksEveryTime() {
+    MetadataCache cache = new MetadataCache(Duration.ZERO, 1000);
+    cache.status("/d/x", loadStatus);
+    cache.status("/d/x", loadStatus);
+    cache.list("/d", loadListing);
+    cache.list("/d", loadListing);
+    cache.status("/d/a", loadStatus);
+    cache.invalidate(StrataPath.of("/d/x"));
+    cache.invalidateTree(StrataPath.of("/d"));
+    assertThat(statusCalls).hasValue(3);
+    assertThat(listCalls).hasValue(2);
+  }
+}
