@@ -55,6 +55,7 @@ public final class FuseBench implements Callable<Integer> {
     List<Double> lsSeconds = new ArrayList<>();
     List<Double> lsBindfs = new ArrayList<>();
     try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work)
+        .domainSockets().ssd("2GiB")
         .property(WorkerKeys.MEM_SIZE, "1GiB")
         .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=1536m")).start()) {
       Path data = cluster.ufsRoot().resolve("bench");
