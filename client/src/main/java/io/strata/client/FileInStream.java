@@ -71,6 +71,11 @@ public final class FileInStream extends InputStream {
   private StreamReader stream;
   /** No stream (the source has none, or a worker failed under one): chunks, with their failover, from now on. */
   private boolean chunksOnly;
+  /**
+   * The whole file, when it came with the open (a small file): positioned reads copy from it
+   * rather than asking a worker again. Only read (absolute indices), so threads may share it.
+   */
+  private ByteBuf whole;
 
   FileInStream(FileInfo file, Source source, ByteBufAllocator allocator, long readAheadMax) {
     this.file = file;
@@ -84,6 +89,9 @@ public final class FileInStream extends InputStream {
       int headLength) {
     this(file, source, allocator, readAheadMax);
     if (headLength > 0) {
+      if (headLength >= file.length()) {
+        whole = head.retainedDuplicate();
+      }
       chunks.addHead(head, headLength);
       lastEnd = 0;
     } else {
@@ -226,7 +234,10 @@ public final class FileInStream extends InputStream {
     }
     ByteBuffer range = dst.slice(dst.position(), wanted);
     int total;
-    if (wanted <= chunkSize) {
+    if (whole != null) {
+      whole.getBytes((int) pos, range);
+      total = wanted;
+    } else if (wanted <= chunkSize) {
       total = source.read(file, pos, range);
     } else {
       total = readInPieces(pos, range);
@@ -285,6 +296,10 @@ public final class FileInStream extends InputStream {
       closed = true;
       chunks.drop();
       closeStream();
+      if (whole != null) {
+        whole.release();
+        whole = null;
+      }
     }
   }
 

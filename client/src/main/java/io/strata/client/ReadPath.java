@@ -139,10 +139,10 @@ final class ReadPath implements AutoCloseable {
         break;
       }
       Endpoint worker = endpoint(candidates.get(n));
-      // A reader allowed into the owner's files reads them there: only the status comes by socket.
-      int wanted = n == 0 && shortCircuitAllowed(worker) ? 0 : firstBytes;
+      // First bytes even when this reader may read the owner's files itself: a small file then
+      // costs the open alone, where short-circuit would add a lease round trip and a checksum.
       try {
-        return DataClient.await(data.openAsync(worker, path, syncIntervalMs, wanted, dst), path);
+        return DataClient.await(data.openAsync(worker, path, syncIntervalMs, firstBytes, dst), path);
       } catch (StrataException e) {
         if (!workerFailed(e)) {
           throw e;

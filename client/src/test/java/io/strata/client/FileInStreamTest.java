@@ -16,6 +16,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 class FileInStreamTest {
@@ -271,6 +274,35 @@ class FileInStreamTest {
           e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
     }
     assertThat(refusals).extracting(StrataException::code).containsExactly(StatusCode.FAILED_PRECONDITION);
+  }
+
+  @Test
+  void aFileThatCameWholeWithTheOpen_servesPositionedReadsFromThoseBytes_onAnyThread() throws Exception {
+    FileInfo info = new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
+    ByteBuf head = PooledByteBufAllocator.DEFAULT.directBuffer(data.length);
+    head.writeBytes(data);
+    FileInStream in = new FileInStream(info, streaming, PooledByteBufAllocator.DEFAULT, 4L * CHUNK, head, data.length);
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<byte[]>> reads = new ArrayList<>();
+      for (int at : new int[] {0, 4096, data.length - 100}) {
+        reads.add(pool.submit(() -> {
+          byte[] b = new byte[150];
+          int n = in.positionedRead(at, b, 0, b.length);
+          return Arrays.copyOf(b, n);
+        }));
+      }
+      assertThat(reads.get(0).get()).isEqualTo(Arrays.copyOfRange(data, 0, 150));
+      assertThat(reads.get(1).get()).isEqualTo(Arrays.copyOfRange(data, 4096, 4246));
+      assertThat(reads.get(2).get()).isEqualTo(Arrays.copyOfRange(data, data.length - 100, data.length));
+      assertThat(in.readAllBytes()).isEqualTo(data);
+    } finally {
+      pool.shutdownNow();
+      in.close();
+    }
+    assertThat(requests).as("no worker asked").isEmpty();
+    assertThat(streamsOpened).isEmpty();
+    assertThat(head.refCnt()).as("released at close").isZero();
   }
 
   @Test

@@ -58,6 +58,10 @@ class DataPathTest {
     Configuration conf = cluster.clientConf();
     conf.set(UserKeys.DOMAIN_SOCKET, String.valueOf(t != Transport.TCP));
     conf.set(UserKeys.SHORT_CIRCUIT, String.valueOf(t == Transport.SHORT_CIRCUIT));
+    if (t == Transport.SHORT_CIRCUIT) {
+      // Every byte from the segment files: an open's first bytes would come by socket.
+      conf.set(UserKeys.OPEN_FIRST_BYTES, "0");
+    }
     return FileSystem.create(conf);
   }
 
@@ -134,6 +138,27 @@ class DataPathTest {
           assertThat(socketBytes()).as("warm pages are read from the segment files, not sent").isEqualTo(sent);
         }
       }
+    }
+  }
+
+  @Test
+  void aSmallFile_isReadWholeByItsOpen_evenWhereShortCircuitIsAllowed() throws Exception {
+    byte[] small = Arrays.copyOf(data, 100 * 1024);
+    Files.write(cluster.ufsRoot().resolve("small.bin"), small);
+    try (FileSystem warm = client(Transport.TCP); FileInStream in = warm.open("/small.bin")) {
+      in.readAllBytes();
+    }
+    Configuration conf = cluster.clientConf();
+    conf.set(UserKeys.SHORT_CIRCUIT, "true");
+    try (FileSystem fs = FileSystem.create(conf)) {
+      double leases = counter(WorkerMetrics.SHORT_CIRCUIT_LEASES);
+      try (FileInStream in = fs.open("/small.bin")) {
+        byte[] tail = new byte[1000];
+        assertThat(in.positionedRead(small.length - 1000, tail, 0, tail.length)).isEqualTo(1000);
+        assertThat(tail).isEqualTo(Arrays.copyOfRange(small, small.length - 1000, small.length));
+        assertThat(in.readAllBytes()).isEqualTo(small);
+      }
+      assertThat(counter(WorkerMetrics.SHORT_CIRCUIT_LEASES)).as("no lease: one round trip").isEqualTo(leases);
     }
   }
 
