@@ -21,10 +21,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Where a read of a file goes: its owner on the ring; when the owner runs on this host, straight
@@ -35,12 +38,14 @@ import java.util.concurrent.Executors;
  */
 final class ReadPath implements AutoCloseable {
   static final int ATTEMPTS = 3;
+  private static final long SOCKET_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final Configuration conf;
   private final ClusterViewCache view;
   private final DataClient data;
   private final UfsFallback fallback;
   private final ShortCircuit shortCircuit;
+  private final Map<String, Long> socketsSeen = new ConcurrentHashMap<>();
   private final ExecutorService failover =
       Executors.newCachedThreadPool(DaemonThreads.factory("read-failover"));
 
@@ -241,10 +246,28 @@ final class ReadPath implements AutoCloseable {
     String socket = w.getAddress().getDomainSocketPath();
     HostPort tcp = new HostPort(w.getAddress().getHost(), w.getAddress().getDataPort());
     if (!socket.isEmpty() && conf.get(UserKeys.DOMAIN_SOCKET) && io.strata.client.data.LocalHost.is(w.getAddress().getHost())
-        && Files.exists(Path.of(socket))) {
+        && socketFileExists(socket)) {
       return new Endpoint(tcp, socket);
     }
     return Endpoint.tcp(tcp);
+  }
+
+  /**
+   * Whether the socket file is there, looked at once a second at most: every small read asks, and
+   * a socket gone meanwhile only fails a connect, which the callers' failover handles.
+   */
+  private boolean socketFileExists(String socket) {
+    long now = System.nanoTime();
+    Long seen = socketsSeen.get(socket);
+    if (seen != null && now - seen < SOCKET_RECHECK_NANOS) {
+      return true;
+    }
+    if (Files.exists(Path.of(socket))) {
+      socketsSeen.put(socket, now);
+      return true;
+    }
+    socketsSeen.remove(socket);
+    return false;
   }
 
   private boolean shortCircuitAllowed(Endpoint worker) {
