@@ -78,6 +78,7 @@ class ProcessDeathTest {
         }
         reads.incrementAndGet();
       } catch (Throwable t) {
+        t.printStackTrace();
         errors.add(t);
       }
     }

@@ -26,6 +26,8 @@ class UfsFallbackTest {
       var conf = cluster.clientConf();
       conf.set(UserKeys.CONF_SYNC_INTERVAL, "200ms");
       conf.set(UserKeys.READ_TIMEOUT, "2s");
+      // The open brings no bytes: the reads below need a worker (a file that came whole is read from memory).
+      conf.set(UserKeys.OPEN_FIRST_BYTES, "0");
       try (FileSystem fs = FileSystem.create(conf); FileInStream in = fs.open("/f.bin")) {
         cluster.worker(0).close();
         byte[] got = new byte[1000];

@@ -257,13 +257,18 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     }
   }
 
+  /** False also when the worker fails meanwhile: the caller then opens another stream, whose failure it handles. */
   @Override
   public boolean skipTo(long pos) {
     if (spent || ch == null || pos < position || pos > requested || pos - position > MAX_SKIP) {
       return false;
     }
-    discard(pos - position);
-    return true;
+    try {
+      discard(pos - position);
+      return true;
+    } catch (StrataException e) {
+      return false;
+    }
   }
 
   private void discard(long n) {

@@ -29,7 +29,7 @@ class SocketStreamReaderTest {
   private static final int PAGE = 64 * 1024;
 
   /** How the server answers. */
-  enum Mode { GOOD, SILENT, WRONG_ID, HANG_UP_AFTER_ONE }
+  enum Mode { GOOD, SILENT, WRONG_ID, HANG_UP_AFTER_ONE, HANG_UP_MID_ANSWER }
 
   private final byte[] data = new byte[3 * (1 << 20) + 4321];
   private final List<ReadRequest> requests = new CopyOnWriteArrayList<>();
@@ -93,6 +93,9 @@ class SocketStreamReaderTest {
           int n = (int) Math.min(PAGE, end - at);
           write(ch, Frames.dataHeader(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, id, at, n));
           write(ch, Unpooled.wrappedBuffer(data, (int) at, n));
+          if (mode == Mode.HANG_UP_MID_ANSWER) {
+            return;
+          }
         }
         write(ch, Frames.end(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, id, StatusCode.OK, ""));
         if (mode == Mode.HANG_UP_AFTER_ONE) {
@@ -167,6 +170,17 @@ class SocketStreamReaderTest {
       assertThat(r.skipTo(start)).as("behind: cannot").isFalse();
       assertThat(r.skipTo(start + (2L << 20))).as("past what was asked: cannot").isFalse();
       assertThat(requests).as("skipping asked for nothing more").hasSize(1);
+    }
+  }
+
+  @Test
+  void aWorkerDyingDuringASkip_makesTheSkipImpossible_notAnError() {
+    mode = Mode.HANG_UP_MID_ANSWER;
+    try (SocketStreamReader r = reader(0, 1 << 20)) {
+      ByteBuffer first = ByteBuffer.allocate(200_000);
+      int n = r.read(first);
+      assertThat(n).isPositive().isLessThanOrEqualTo(PAGE);
+      assertThat(r.skipTo(r.position() + 100_000)).as("the worker hung up before those bytes").isFalse();
     }
   }
 
