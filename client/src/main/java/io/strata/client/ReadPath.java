@@ -2,7 +2,6 @@ package io.strata.client;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.data.DataClient;
 import io.strata.client.data.Endpoint;
@@ -54,7 +53,7 @@ final class ReadPath implements AutoCloseable {
     this.view = view;
     this.data = new DataClient(() -> conf.get(UserKeys.READ_TIMEOUT));
     this.fallback = new UfsFallback(() -> view.get().view());
-    this.shortCircuit = new ShortCircuit(data, PooledByteBufAllocator.DEFAULT, System::nanoTime);
+    this.shortCircuit = new ShortCircuit(data, System::nanoTime);
   }
 
   /** Reads into {@code dst} from its writer index; short only at end of file. */

@@ -3,29 +3,25 @@ package io.strata.client.data;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Scheduler;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.LeaseGrant;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Short-circuit reads: bytes a worker on this host holds on SSD, read by the client from the
  * worker's segment files. The client leases a span of the file over the domain socket (the worker
- * pins the segments named and says where each page lies), then reads with positioned reads of its
- * own. Each page is checked against its crc32c once per lease before its bytes are used.
+ * pins the segments named and says where each page lies), then copies from its own read-only
+ * mappings of those files ({@link MappedSegment}). Each page is checked against its crc32c once
+ * per lease before its bytes are used.
  *
  * <p>Anything short of a clean read — a page not on the worker's disk, an expired lease, a file
  * this process may not open (other user, other mount namespace), a bad checksum — answers
@@ -45,24 +41,26 @@ public final class ShortCircuit implements AutoCloseable {
   private record LeaseKey(Endpoint worker, DataClient.Target file, long spanSize, long span) {}
 
   private final DataClient data;
-  private final ByteBufAllocator allocator;
   private final LongSupplier nanoTime;
   private final Cache<LeaseKey, Lease> leases = Caffeine.newBuilder().maximumSize(4096)
       .expireAfterWrite(Duration.ofMinutes(1)).build();
   /**
-   * Open segment files. An idle one is closed soon: a worker deletes a segment it has evicted, and
-   * an open descriptor would keep its blocks allocated (or, after a worker restart, name an old inode).
+   * Mapped segment files. An idle one is unmapped soon: a worker deletes a segment it has evicted,
+   * and a mapping would keep its blocks allocated (or, after a worker restart, show an old inode).
    */
-  private final Cache<String, FileChannel> files = Caffeine.newBuilder().maximumSize(256)
+  private final Cache<String, MappedSegment> files = Caffeine.newBuilder().maximumSize(256)
       .expireAfterAccess(FILE_IDLE).scheduler(Scheduler.systemScheduler())
-      .removalListener((String path, FileChannel ch, com.github.benmanes.caffeine.cache.RemovalCause cause) -> close(ch))
+      .removalListener((String path, MappedSegment seg, com.github.benmanes.caffeine.cache.RemovalCause cause) -> {
+        if (seg != null) {
+          seg.retire();
+        }
+      })
       .build();
   private final Cache<Endpoint, Boolean> disabled = Caffeine.newBuilder().expireAfterWrite(DISABLED_FOR).build();
   private final Cache<Endpoint, Long> pageSizes = Caffeine.newBuilder().maximumSize(1024).build();
 
-  public ShortCircuit(DataClient data, ByteBufAllocator allocator, LongSupplier nanoTime) {
+  public ShortCircuit(DataClient data, LongSupplier nanoTime) {
     this.data = data;
-    this.allocator = allocator;
     this.nanoTime = nanoTime;
   }
 
@@ -108,39 +106,26 @@ public final class ShortCircuit implements AutoCloseable {
       return -1;
     }
     String segment = lease.segmentOf(page);
-    FileChannel ch = open(worker, segment);
-    if (ch == null) {
+    MappedSegment seg = open(worker, segment, page);
+    if (seg == null) {
       return -1;
     }
-    try {
-      ByteBuffer slice = dst.slice(dst.position(), n);
-      boolean good;
-      if (lease.verified(index)) {
-        readFully(ch, slice, page.offset() + (pos - pageStart));
-        good = true;
-      } else if (n == page.length()) {
-        // The whole page is wanted: check it where it lands instead of reading it twice.
-        readFully(ch, slice, page.offset());
-        good = checksumHolds(slice.flip(), page);
-      } else {
-        good = verify(ch, page);
-        if (good) {
-          readFully(ch, slice, page.offset() + (pos - pageStart));
-        }
-      }
-      if (!good) {
-        // Perhaps an old descriptor of a segment file the worker has replaced: open it afresh next time.
-        files.invalidate(segment);
-        return -1;
-      }
-      lease.markVerified(index);
-      dst.position(dst.position() + n);
-      return n;
-    } catch (IOException e) {
-      // Closed by the file cache meanwhile, or the file went away: the socket has the bytes.
+    ByteBuffer slice = dst.slice(dst.position(), n);
+    boolean good;
+    if (lease.verified(index)) {
+      good = seg.copy(page.offset() + (pos - pageStart), slice);
+    } else {
+      Integer crc = seg.crc32c(page.offset(), page.length());
+      good = crc != null && checksumHolds(crc, page) && seg.copy(page.offset() + (pos - pageStart), slice);
+    }
+    if (!good) {
+      // Perhaps an old mapping of a segment file the worker has replaced: map it afresh next time.
       files.invalidate(segment);
       return -1;
     }
+    lease.markVerified(index);
+    dst.position(dst.position() + n);
+    return n;
   }
 
   private Lease lease(Endpoint worker, DataClient.Target file, long pos, boolean refresh) {
@@ -168,37 +153,31 @@ public final class ShortCircuit implements AutoCloseable {
     }
   }
 
-  private FileChannel open(Endpoint worker, String segment) {
+  /** The segment's mapping, mapped afresh when the page lies past it (the worker appended since). */
+  private MappedSegment open(Endpoint worker, String segment, LeaseGrant.Page page) {
     try {
-      return files.get(segment, p -> {
-        try {
-          return FileChannel.open(Path.of(p), StandardOpenOption.READ);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      MappedSegment seg = files.get(segment, ShortCircuit::map);
+      if (!seg.covers(page.offset(), page.length())) {
+        files.invalidate(segment);
+        seg = files.get(segment, ShortCircuit::map);
+      }
+      return seg.covers(page.offset(), page.length()) ? seg : null;
     } catch (UncheckedIOException e) {
       disable(worker, "cannot open " + segment + ": " + e.getCause());
       return null;
     }
   }
 
-  /** Checks the whole page against its crc32c. */
-  private boolean verify(FileChannel ch, LeaseGrant.Page page) throws IOException {
-    ByteBuf buf = allocator.directBuffer(page.length(), page.length());
+  private static MappedSegment map(String path) {
     try {
-      ByteBuffer b = buf.nioBuffer(0, page.length());
-      readFully(ch, b, page.offset());
-      return checksumHolds(b.flip(), page);
-    } finally {
-      buf.release();
+      return MappedSegment.open(Path.of(path));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
-  private boolean checksumHolds(ByteBuffer bytes, LeaseGrant.Page page) {
-    CRC32C crc = new CRC32C();
-    crc.update(bytes);
-    if ((int) crc.getValue() == page.crc()) {
+  private boolean checksumHolds(int crc, LeaseGrant.Page page) {
+    if (crc == page.crc()) {
       return true;
     }
     LOG.warn("a page leased from a segment file failed its checksum; reading it over the socket");
@@ -206,31 +185,10 @@ public final class ShortCircuit implements AutoCloseable {
     return false;
   }
 
-  private static void readFully(FileChannel ch, ByteBuffer dst, long position) throws IOException {
-    long at = position;
-    while (dst.hasRemaining()) {
-      int n = ch.read(dst, at);
-      if (n < 0) {
-        throw new IOException("segment file ends early");
-      }
-      at += n;
-    }
-  }
-
   private void disable(Endpoint worker, String why) {
     if (disabled.asMap().putIfAbsent(worker, Boolean.TRUE) == null) {
       LOG.info("short-circuit reads from worker {} are off for {} s: {}; reading over its socket", worker,
           DISABLED_FOR.toSeconds(), why);
-    }
-  }
-
-  private static void close(FileChannel ch) {
-    try {
-      if (ch != null) {
-        ch.close();
-      }
-    } catch (IOException ignored) {
-      // Read-only: nothing to lose.
     }
   }
 
