@@ -110,14 +110,8 @@ public final class ShortCircuit implements AutoCloseable {
     if (seg == null) {
       return -1;
     }
-    ByteBuffer slice = dst.slice(dst.position(), n);
-    boolean good;
-    if (lease.verified(index)) {
-      good = seg.copy(page.offset() + (pos - pageStart), slice);
-    } else {
-      Integer crc = seg.crc32c(page.offset(), page.length());
-      good = crc != null && checksumHolds(crc, page) && seg.copy(page.offset() + (pos - pageStart), slice);
-    }
+    boolean good = (lease.verified(index) || checksumHolds(seg.crc32c(page.offset(), page.length()), page))
+        && seg.copy(page.offset() + (pos - pageStart), dst.slice(dst.position(), n));
     if (!good) {
       // Perhaps an old mapping of a segment file the worker has replaced: map it afresh next time.
       files.invalidate(segment);
@@ -176,7 +170,11 @@ public final class ShortCircuit implements AutoCloseable {
     }
   }
 
-  private boolean checksumHolds(int crc, LeaseGrant.Page page) {
+  /** False also when the page could not be read ({@code crc} null): the socket has it. */
+  private boolean checksumHolds(Integer crc, LeaseGrant.Page page) {
+    if (crc == null) {
+      return false;
+    }
     if (crc == page.crc()) {
       return true;
     }
