@@ -43,6 +43,9 @@ class DataPathTest {
     cluster = MiniCluster.builder().workers(1).domainSockets().ssd("64MiB")
         .property(WorkerKeys.PAGE_SIZE, "64KiB")
         .property(WorkerKeys.SEGMENT_SIZE, "1MiB")
+        // Room for 4 of the file's 97 pages: reads come from memory, from SSD into memory (checksum
+        // verified) and, once verified, straight from the segment files (sendfile or a small copy).
+        .property(WorkerKeys.MEM_SIZE, "256KiB")
         .start();
     data = new byte[LENGTH];
     new Random(42).nextBytes(data);
@@ -124,13 +127,18 @@ class DataPathTest {
       double uds = counter(WorkerMetrics.DATA_CONNECTIONS, "transport", "domain_socket");
       double leases = counter(WorkerMetrics.SHORT_CIRCUIT_LEASES);
       double sent = socketBytes();
+      double fromSsd = counter(WorkerMetrics.BYTES_READ, "source", "ssd");
 
       assertReadsMatch(fs, t);
 
       switch (t) {
-        case TCP -> assertThat(counter(WorkerMetrics.DATA_CONNECTIONS, "transport", "domain_socket")).isEqualTo(uds);
+        case TCP -> {
+          assertThat(counter(WorkerMetrics.DATA_CONNECTIONS, "transport", "domain_socket")).isEqualTo(uds);
+          assertThat(counter(WorkerMetrics.BYTES_READ, "source", "ssd")).isGreaterThan(fromSsd);
+        }
         case DOMAIN_SOCKET -> {
           assertThat(counter(WorkerMetrics.DATA_CONNECTIONS, "transport", "tcp")).isEqualTo(tcp);
+          assertThat(counter(WorkerMetrics.BYTES_READ, "source", "ssd")).isGreaterThan(fromSsd);
           assertThat(counter(WorkerMetrics.SHORT_CIRCUIT_LEASES)).isEqualTo(leases);
         }
         case SHORT_CIRCUIT -> {

@@ -1,6 +1,5 @@
 package io.strata.worker.data;
 
-import io.micrometer.core.instrument.Counter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.strata.core.path.StrataPath;
@@ -15,6 +14,7 @@ import io.strata.worker.read.PageFetcher;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher.Fetched;
 import io.strata.worker.ufs.UfsManager;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves READ requests of one connection, one at a time in arrival order. Pages the cache holds
  * are sent at once from the event loop; misses are fetched on the UFS executor and the reply
- * resumes on the event loop when they arrive. Memory pages go out as retained slices, not copies.
+ * resumes on the event loop when they arrive. Memory pages go out as retained slices, SSD pages
+ * verified before as file regions (sendfile), neither copied by the worker.
  * A broken frame closes the connection; an error reading a file ends that request with its code.
  * LEASE requests are answered from the {@link LeaseDesk}, on domain-socket connections only: a
  * client across the network cannot open this host's files. An OPEN is answered with the file's
@@ -249,7 +250,14 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
           end(ctx, req.requestId(), se.code(), se.getMessage(), started);
           return;
         }
-        write(page);
+        try {
+          write(page);
+        } catch (IOException e) {
+          releaseFrom(next + 1);
+          LOG.warn("cannot read a cached page of {}: {}", req.path(), e.toString());
+          end(ctx, req.requestId(), StatusCode.INTERNAL, "cannot read a cached page: " + e.getMessage(), started);
+          return;
+        }
         next++;
       }
       end(ctx, req.requestId(), StatusCode.OK, "", started);
@@ -263,26 +271,29 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
       }
     }
 
-    private void write(Fetched fetched) {
-      long pageSize = fetcher.pageSize();
-      long pageStart = (req.offset() / pageSize + next) * pageSize;
-      long from = Math.max(req.offset(), pageStart);
-      long to = Math.min(end, pageStart + fetched.page().readableBytes());
-      Counter bytes = metrics.bytes(fetched.source());
-      for (long pos = from; pos < to; pos += Frames.MAX_DATA_PAYLOAD) {
-        int n = (int) Math.min(Frames.MAX_DATA_PAYLOAD, to - pos);
-        ctx.write(Frames.dataHeader(ctx.alloc(), req.requestId(), pos, n));
-        ctx.write(fetched.page().retainedSlice((int) (pos - pageStart), n));
+    private void write(Fetched fetched) throws IOException {
+      try {
+        long pageSize = fetcher.pageSize();
+        long pageStart = (req.offset() / pageSize + next) * pageSize;
+        long from = Math.max(req.offset(), pageStart);
+        long to = Math.min(end, pageStart + fetched.length());
+        for (long pos = from; pos < to; pos += Frames.MAX_DATA_PAYLOAD) {
+          int n = (int) Math.min(Frames.MAX_DATA_PAYLOAD, to - pos);
+          Object body = fetched.slice(ctx.alloc(), (int) (pos - pageStart), n);
+          ctx.write(Frames.dataHeader(ctx.alloc(), req.requestId(), pos, n));
+          ctx.write(body);
+        }
+        metrics.bytes(fetched.source()).increment(to - from);
+      } finally {
+        fetched.release();
       }
-      bytes.increment(to - from);
-      fetched.page().release();
     }
 
     private void releaseFrom(int first) {
       for (int i = first; i < pages.size(); i++) {
         pages.get(i).whenComplete((page, error) -> {
           if (page != null) {
-            page.page().release();
+            page.release();
           }
         });
       }

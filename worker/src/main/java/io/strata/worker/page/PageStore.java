@@ -92,6 +92,14 @@ public final class PageStore implements AutoCloseable {
   }
 
   /**
+   * The page as it lies on SSD, to be sent without a copy, if its checksum already held in this
+   * process; null otherwise (then {@link #readFromDisk} verifies it). Never blocks.
+   */
+  public DiskPage diskPage(PageId id) {
+    return ssds.isEmpty() ? null : ssdOf(id).diskPage(id);
+  }
+
+  /**
    * Reads a page from SSD (blocking), checksum verified, and promotes it to memory; null if SSD does
    * not hold it or the copy was corrupt (dropped and counted).
    */

@@ -9,11 +9,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One segment file: page records appended until it reaches the segment size, then sealed and
  * never written again. Evicting a segment deletes the whole file. Reads are positioned and may
  * run concurrently with the one appender.
+ *
+ * <p>The file channel is reference-counted: the tier holds one reference until it closes or deletes
+ * the segment, and each {@link DiskPage} on its way to a socket holds another, so that a page being
+ * sent from an evicted segment still comes from the (unlinked) file, never from a closed channel.
  */
 final class Segment {
   final long id;
@@ -23,6 +29,10 @@ final class Segment {
   final Set<PageId> pages = ConcurrentHashMap.newKeySet();
   /** Pages read since this segment became old: candidates to re-admit when it is evicted. */
   final Set<PageId> hot = ConcurrentHashMap.newKeySet();
+  /** Pages whose checksum held when read in this process: they may be sent straight from the file. */
+  final Set<PageId> verified = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger references = new AtomicInteger(1);
+  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile long size;
   private volatile boolean sealed;
   volatile long lastAccessNanos;
@@ -106,11 +116,37 @@ final class Segment {
     sealed = true;
   }
 
+  FileChannel channel() {
+    return channel;
+  }
+
+  /** Takes a reference on the file channel; false if the segment is already closed. */
+  boolean retain() {
+    while (true) {
+      int n = references.get();
+      if (n == 0) {
+        return false;
+      }
+      if (references.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  void release() {
+    if (references.decrementAndGet() == 0) {
+      try {
+        channel.close();
+      } catch (IOException ignored) {
+        // Closing a read channel loses nothing.
+      }
+    }
+  }
+
+  /** Lets go of the tier's reference; the channel closes when the last page in flight is sent. */
   void close() {
-    try {
-      channel.close();
-    } catch (IOException ignored) {
-      // Closing a read channel loses nothing.
+    if (closed.compareAndSet(false, true)) {
+      release();
     }
   }
 

@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * whole-file deletes only. Optionally a few hot pages of an evicted segment are written again.
  *
  * <p>The index ({@code page → segment, offset, length, crc32c}) lives in memory and in a
- * {@link KvStore}; {@link SegmentRecovery} rebuilds and checks it at start. Every read verifies the
- * page's crc32c; a page that fails is dropped (and counted) so the caller reads the UFS instead.
+ * {@link KvStore}; {@link SegmentRecovery} rebuilds and checks it at start. Every read into memory
+ * verifies the page's crc32c; a page that fails is dropped (and counted) so the caller reads the UFS
+ * instead. A page verified once may then be sent straight from its file ({@link #diskPage}).
  *
  * <p>Short-circuit readers in other processes read segment files themselves under a lease
  * ({@link #pin}): a pinned segment is not chosen for eviction, and a pinned segment that loses its
@@ -162,12 +163,32 @@ public final class SsdTier implements AutoCloseable {
       LOG.warn("cannot read cached page from {}: {}", seg.path, e.toString());
       return null;
     }
+    seg.verified.add(id);
+    touched(seg, id);
+    return buf;
+  }
+
+  /**
+   * The page as it lies in its segment file, for sending without a copy; null unless it is here and
+   * its checksum held when this process last read it (then the page cache or the device serves the
+   * bytes the checksum covered: a segment is never rewritten in place).
+   */
+  public DiskPage diskPage(PageId id) {
+    PageLocation loc = locations.get(id);
+    Segment seg = loc == null ? null : segments.get(loc.segment());
+    if (seg == null || !seg.verified.contains(id) || !seg.retain()) {
+      return null;
+    }
+    touched(seg, id);
+    return new DiskPage(seg, loc);
+  }
+
+  private void touched(Segment seg, PageId id) {
     seg.lastAccessNanos = nanoTime.getAsLong();
     if (readmitPercent > 0) {
       seg.hot.add(id);
     }
     metrics.hits.increment();
-    return buf;
   }
 
   /**
@@ -334,6 +355,7 @@ public final class SsdTier implements AutoCloseable {
     if (s != null) {
       s.pages.remove(id);
       s.hot.remove(id);
+      s.verified.remove(id);
       if (s.sealed() && s.pages.isEmpty()) {
         drop(s);
       }

@@ -10,6 +10,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UfsReader;
 import io.strata.worker.WorkerMetrics;
+import io.strata.worker.page.DiskPage;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.ufs.UfsManager.Resolved;
@@ -24,8 +25,10 @@ import java.util.function.Consumer;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * Gets pages: from memory at once when cached there; else, on the I/O executor (never on a network
- * thread), from SSD (checksum verified) or from the UFS, page-aligned, admitting what it read.
+ * Gets pages: from memory at once when cached there; as a place in a segment file when on SSD and
+ * verified before (the event loop then sends it by sendfile); else, on the I/O executor (never on a
+ * network thread), from SSD (checksum verified, promoted) or from the UFS, page-aligned, admitting
+ * what it read.
  * Concurrent requests of one page that is not in memory share one disk or UFS read: the first
  * caller starts a {@link Load}, later callers subscribe to it.
  *
@@ -37,8 +40,41 @@ public final class PageFetcher {
   /** Where a page came from. */
   public enum Source { MEM, SSD, UFS }
 
-  /** A page and where it came from. */
-  public record Fetched(ByteBuf page, Source source) {}
+  /**
+   * A page and where it came from: its bytes in memory, or (from SSD, its checksum verified by an
+   * earlier read) its place in a segment file, sent without a copy.
+   */
+  public record Fetched(ByteBuf page, DiskPage disk, Source source) {
+    Fetched(ByteBuf page, Source source) {
+      this(page, null, source);
+    }
+
+    public int length() {
+      return page != null ? page.readableBytes() : disk.length();
+    }
+
+    /**
+     * Below this, a range of a page on SSD is copied rather than sent by sendfile: a few KiB cost
+     * less to copy than a separate system call and TCP segment between the frame header and the end.
+     */
+    static final int SENDFILE_MIN_BYTES = 64 << 10;
+
+    /** Bytes {@code [from, from + count)} to write to a channel, holding a reference of their own. */
+    public Object slice(ByteBufAllocator allocator, int from, int count) throws IOException {
+      if (page != null) {
+        return page.retainedSlice(from, count);
+      }
+      return count < SENDFILE_MIN_BYTES ? disk.copy(allocator, from, count) : disk.region(from, count);
+    }
+
+    public void release() {
+      if (page != null) {
+        page.release();
+      } else {
+        disk.release();
+      }
+    }
+  }
 
   /** The version of a file being read: where it lives and how long it is. */
   public record Target(Resolved file, String fingerprint, long fileLength, PageId.FileKey key) {}
@@ -88,6 +124,11 @@ public final class PageFetcher {
       if (cached != null) {
         hits.increment();
         return CompletableFuture.completedFuture(new Fetched(cached, Source.MEM));
+      }
+      DiskPage onDisk = store.diskPage(id);
+      if (onDisk != null) {
+        hits.increment();
+        return CompletableFuture.completedFuture(new Fetched(null, onDisk, Source.SSD));
       }
       Load load = inflight.computeIfAbsent(id, k -> new Load());
       // Subscribe before starting the load, so that its starter always sees its outcome.

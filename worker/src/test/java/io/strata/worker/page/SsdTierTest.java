@@ -6,12 +6,16 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.FileRegion;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.kv.KvStore;
 import io.strata.worker.kv.MemoryKvStore;
 import io.strata.worker.kv.RocksKvStore;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -117,6 +121,56 @@ class SsdTierTest {
       assertThat(tier.contains(id(2))).isFalse();
       assertThat(tier.metrics().checksumFailures.count()).isEqualTo(1);
       assertPage(tier, 1);
+    }
+  }
+
+  @Test
+  void aPageIsSentFromItsFile_onlyOnceVerified_andStillAfterItsSegmentIsDeleted() throws Exception {
+    try (SsdTier tier = open(1 << 20, 0, new MemoryKvStore())) {
+      for (int i = 0; i < 17; i++) {
+        write(tier, i);
+      }
+      assertThat(tier.diskPage(id(3))).as("never read back: its checksum is unchecked").isNull();
+      assertPage(tier, 3);
+      DiskPage sent = tier.diskPage(id(3));
+      assertThat(sent).isNotNull();
+      FileRegion region = sent.region(0, PAGE);
+      Path segment = Segment.pathOf(dir, tier.locate(id(3)).orElseThrow().segment());
+      for (int i = 0; i < 16; i++) {
+        tier.remove(id(i));
+      }
+      assertThat(segment).as("its last page gone, the sealed segment is deleted").doesNotExist();
+      assertThat(tier.diskPage(id(3))).isNull();
+
+      ByteBuf copy = sent.copy(PooledByteBufAllocator.DEFAULT, 0, PAGE);
+      ByteBuf want = page(3);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      WritableByteChannel sink = Channels.newChannel(out);
+      while (region.transferred() < region.count()) {
+        region.transferTo(sink, region.transferred());
+      }
+      assertThat(out.toByteArray()).as("sent from the unlinked file").isEqualTo(ByteBufUtil.getBytes(want));
+      assertThat(ByteBufUtil.getBytes(copy)).isEqualTo(ByteBufUtil.getBytes(want));
+      copy.release();
+      want.release();
+      assertThat(openDescriptorsOf(segment)).as("held by the page and its region").isEqualTo(1);
+      sent.release();
+      assertThat(openDescriptorsOf(segment)).isEqualTo(1);
+      region.release();
+      assertThat(openDescriptorsOf(segment)).as("closed with the last reference").isZero();
+    }
+  }
+
+  private static long openDescriptorsOf(Path file) throws IOException {
+    String deleted = file.toString() + " (deleted)";
+    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.filter(fd -> {
+        try {
+          return Files.readSymbolicLink(fd).toString().equals(deleted);
+        } catch (IOException e) {
+          return false;
+        }
+      }).count();
     }
   }
 

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.FileRegion;
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
@@ -14,10 +16,14 @@ import io.strata.worker.WorkerMetrics;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.page.PageId;
 import io.strata.worker.ufs.UfsManager;
+import java.io.ByteArrayOutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -151,5 +157,39 @@ class PageFetcherTest {
     assertThat(ufsReads()).isEqualTo(4);
     assertThat(registry.get(io.strata.worker.WorkerMetrics.DEMOTIONS).tag("tier", "MEM").counter().count())
         .isPositive();
+  }
+
+  @Test
+  void verifiedPagesOnSsd_withoutAMemoryTier_areSentFromTheirFile() throws Exception {
+    store.close();
+    store = TestFiles.pageStore(0, registry, root.resolve("ssd") + ":64MiB");
+    PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher.Target t = target();
+    byte[] page1 = Arrays.copyOfRange(data, PAGE, 2 * PAGE);
+    PageFetcher.Fetched fromUfs = fetcher.fetch(t, 1).join();
+    assertThat(fromUfs.source()).isEqualTo(PageFetcher.Source.UFS);
+    fromUfs.release();
+    PageFetcher.Fetched verifying = fetcher.fetch(t, 1).join();
+    assertThat(verifying.source()).isEqualTo(PageFetcher.Source.SSD);
+    assertThat(verifying.page()).as("the first read from SSD checks the page's checksum in memory").isNotNull();
+    verifying.release();
+
+    PageFetcher.Fetched sent = fetcher.fetch(t, 1).join();
+    assertThat(sent.source()).isEqualTo(PageFetcher.Source.SSD);
+    assertThat(sent.disk()).as("verified: sent from the segment file").isNotNull();
+    assertThat(sent.length()).isEqualTo(PAGE);
+    ByteBuf copied = (ByteBuf) sent.slice(PooledByteBufAllocator.DEFAULT, 100, 1000);
+    assertThat(ByteBufUtil.getBytes(copied)).isEqualTo(Arrays.copyOfRange(page1, 100, 1100));
+    copied.release();
+    FileRegion region = sent.disk().region(10, PAGE - 10);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    WritableByteChannel sink = Channels.newChannel(out);
+    while (region.transferred() < region.count()) {
+      region.transferTo(sink, region.transferred());
+    }
+    region.release();
+    sent.release();
+    assertThat(out.toByteArray()).isEqualTo(Arrays.copyOfRange(page1, 10, PAGE));
+    assertThat(ufsReads()).isEqualTo(1);
   }
 }
