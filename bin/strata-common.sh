@@ -51,9 +51,10 @@ strata_ensure_built() {
   fi
 }
 
-# Sets STRATA_JAVA_ARGS to the JVM arguments every Strata process shares; $1 names its log file.
+# Sets STRATA_JAVA_ARGS to the JVM arguments every Strata process shares; $1 names its log file,
+# $2 (optional) is the class path, by default every jar in lib/.
 strata_java_args() {
-  STRATA_JAVA_ARGS=(-cp "$STRATA_HOME/lib/*" "-Dstrata.home=$STRATA_HOME" "-Dstrata.conf.dir=$STRATA_CONF_DIR"
+  STRATA_JAVA_ARGS=(-cp "${2:-$STRATA_HOME/lib/*}" "-Dstrata.home=$STRATA_HOME" "-Dstrata.conf.dir=$STRATA_CONF_DIR"
     "-Dstrata.logs.dir=$STRATA_LOGS_DIR" "-Dstrata.log.file=$1.log"
     "-Dlog4j2.configurationFile=$STRATA_CONF_DIR/log4j2.xml")
 }
@@ -68,6 +69,7 @@ STRATA_SHELL_OPTS="${STRATA_SHELL_JAVA_OPTS:--Xms32m -Xmx512m -XX:+UseSerialGC -
   -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false -Dio.netty.jfr.enabled=false
   -Dio.grpc.netty.shaded.io.netty.leakDetection.level=disabled
   -Dio.grpc.netty.shaded.io.netty.transport.noNative=true -Dio.grpc.netty.shaded.io.netty.allocator.type=unpooled
+  -Dpicocli.disable.closures=true
   -Dslf4j.provider=io.strata.shell.log.ShellLogProvider -Dslf4j.internal.verbosity=WARN
   -Dio.strata.shell.log.file=$STRATA_LOGS_DIR/shell.log"
 # Classes of everyday shell commands, recorded once into a static class-data-sharing archive:
@@ -82,6 +84,14 @@ strata_archive_fresh() {
   [[ -f "$1" ]] && [[ -z "$(find "$STRATA_HOME/lib" -name '*.jar' -newer "$1" -print -quit)" ]]
 }
 
+# The shell's class path: its jar alone, whose manifest names the jars it needs (see shell/pom.xml).
+strata_shell_classpath() {
+  local jar
+  for jar in "$STRATA_HOME"/lib/strata-shell-*.jar; do
+    echo "$jar"
+  done
+}
+
 strata_shell_archive_fresh() {
   strata_archive_fresh "$STRATA_SHELL_ARCHIVE"
 }
@@ -93,7 +103,7 @@ strata_build_shell_archive() {
   [[ -w "$STRATA_HOME/lib" ]] || return 0
   local tmp="$STRATA_SHELL_ARCHIVE.$$" began
   began=$(strata_now_ms)
-  strata_java_args shell
+  strata_java_args shell "$(strata_shell_classpath)"
   # shellcheck disable=SC2086
   if "$JAVA" $STRATA_SHELL_OPTS "-XX:DumpLoadedClassList=$tmp.classes" "${STRATA_JAVA_ARGS[@]}" \
       io.strata.shell.ClassArchiveTraining >/dev/null 2>&1 \

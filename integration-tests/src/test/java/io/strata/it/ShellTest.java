@@ -39,6 +39,9 @@ class ShellTest {
     ShellRunner.Run ls = strata("fs", "ls", "/shell");
     assertThat(ls.code()).isZero();
     assertThat(ls.out()).contains("-rw-", "13000", "/shell/hello.txt");
+    ShellRunner.Run lsFile = strata("fs", "ls", "/shell/hello.txt");
+    assertThat(lsFile.code()).isZero();
+    assertThat(lsFile.out()).as("a file shows itself").isEqualTo(ls.out());
     assertThat(strata("fs", "cat", "/shell/hello.txt").out()).isEqualTo(Files.readString(file));
     assertThat(strata("fs", "head", "-c", "5", "/shell/hello.txt").out()).isEqualTo("hello");
     assertThat(strata("fs", "tail", "-c", "7", "/shell/hello.txt").out()).isEqualTo("strata\n");

@@ -86,13 +86,14 @@ public final class ShellContext implements AutoCloseable {
   }
 
   /**
-   * The file system client, without a metadata cache: a command asks for each status or listing
-   * once, so the cache would only add its set-up to every command.
+   * The file system client, without a metadata cache and without a configuration-sync thread: a
+   * command asks for each status or listing once and ends, so both would only add their set-up.
    */
   public FileSystem fs() {
     if (fs == null) {
       Configuration forOneCommand = conf().copy();
       forOneCommand.set(UserKeys.METADATA_CACHE_TTL, "0s");
+      forOneCommand.set(UserKeys.CONF_SYNC_INTERVAL, "0s");
       fs = FileSystem.create(forOneCommand);
     }
     return fs;

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps a client's configuration in step with the cluster's overrides. Every cluster view carries
  * the hash of the overrides; when it differs from what this client applied, the client fetches and
- * applies them. Once started, a daemon thread fetches a view every strata.user.conf.sync.interval,
- * so even an idle long-running client (FUSE) follows changes. Thread-safe.
+ * applies them. Once started, a daemon thread fetches a view every strata.user.conf.sync.interval
+ * (none if it is 0), so even an idle long-running client (FUSE) follows changes. Thread-safe.
  */
 public final class ClientConfSync implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClientConfSync.class);
@@ -54,13 +54,16 @@ public final class ClientConfSync implements AutoCloseable {
     LOG.debug("applied cluster configuration version {}", c.getVersion());
   }
 
-  /** Starts the periodic check (once); {@code refresh} fetches a view, which calls {@link #onView}. */
+  /**
+   * Starts the periodic check (once; never with an interval of 0); {@code refresh} fetches a view,
+   * which calls {@link #onView}.
+   */
   public synchronized void start(Runnable refresh) {
-    if (timer != null) {
+    long ms = conf.get(UserKeys.CONF_SYNC_INTERVAL).toMillis();
+    if (timer != null || ms == 0) {
       return;
     }
     timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("client-conf-sync"));
-    long ms = conf.get(UserKeys.CONF_SYNC_INTERVAL).toMillis();
     timer.scheduleWithFixedDelay(() -> {
       try {
         refresh.run();

@@ -72,9 +72,10 @@ public final class UserKeys {
       .build();
 
   public static final ConfKey<Duration> CONF_SYNC_INTERVAL = ConfKey.duration("strata.user.conf.sync.interval")
-      .defaultValue("10s").scope(Scope.CLIENT).check(d -> d.toMillis() > 0, "must be positive")
+      .defaultValue("10s").scope(Scope.CLIENT).check(d -> !d.isNegative(), "must not be negative")
       .description("How often a client (shell, FUSE, user program) checks the cluster configuration for changes; "
-          + "workers check with every heartbeat.")
+          + "workers check with every heartbeat. 0: only when the client fetches a cluster view anyway (no "
+          + "thread of its own; for one-shot clients such as a shell command).")
       .build();
 
   public static final ConfKey<Boolean> UFS_FALLBACK = ConfKey.bool("strata.user.ufs.fallback.enabled")

@@ -18,7 +18,10 @@ public interface UnderFileSystem extends Closeable {
 
   UfsStatus getStatus(StrataPath path);
 
-  /** The children of a directory; the caller closes the stream. */
+  /**
+   * The children of a directory; the caller closes the stream. A path that is a file fails with
+   * NOT_A_DIRECTORY (never lists the file itself): {@code strata fs ls} relies on it to show a file.
+   */
   Stream<UfsStatus> list(StrataPath path);
 
   UfsReader openReader(StrataPath path);

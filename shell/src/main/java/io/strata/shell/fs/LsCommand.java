@@ -2,9 +2,11 @@ package io.strata.shell.fs;
 
 import io.strata.client.FileInfo;
 import io.strata.shell.Formats;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.shell.HelpOnly;
 import io.strata.shell.ShellContext;
 import java.util.List;
-import io.strata.shell.HelpOnly;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,23 +34,29 @@ final class LsCommand implements Runnable {
     this.ctx = ctx;
   }
 
+  /** Lists first: a directory, the usual case, then costs one call; a file answers NOT_A_DIRECTORY. */
   @Override
   public void run() {
     for (String path : paths) {
-      FileInfo info = ctx.fs().getStatus(path);
-      if (info.directory()) {
-        list(path);
-      } else {
-        print(info);
+      List<FileInfo> children;
+      try {
+        children = ctx.fs().listStatus(path);
+      } catch (StrataException e) {
+        if (e.code() != StatusCode.NOT_A_DIRECTORY) {
+          throw e;
+        }
+        print(ctx.fs().getStatus(path));
+        continue;
       }
+      printAll(children);
     }
   }
 
-  private void list(String dir) {
-    for (FileInfo child : ctx.fs().listStatus(dir)) {
+  private void printAll(List<FileInfo> children) {
+    for (FileInfo child : children) {
       print(child);
       if (recursive && child.directory()) {
-        list(child.path());
+        printAll(ctx.fs().listStatus(child.path()));
       }
     }
   }
