@@ -29,8 +29,6 @@ final class Segment {
   final Set<PageId> pages = ConcurrentHashMap.newKeySet();
   /** Pages read since this segment became old: candidates to re-admit when it is evicted. */
   final Set<PageId> hot = ConcurrentHashMap.newKeySet();
-  /** Pages whose checksum held when read in this process: they may be sent straight from the file. */
-  final Set<PageId> verified = ConcurrentHashMap.newKeySet();
   private final AtomicInteger references = new AtomicInteger(1);
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile long size;

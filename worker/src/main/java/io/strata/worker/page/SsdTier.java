@@ -163,7 +163,7 @@ public final class SsdTier implements AutoCloseable {
       LOG.warn("cannot read cached page from {}: {}", seg.path, e.toString());
       return null;
     }
-    seg.verified.add(id);
+    locations.replace(id, loc, loc.asVerified());
     touched(seg, id);
     return buf;
   }
@@ -176,7 +176,7 @@ public final class SsdTier implements AutoCloseable {
   public DiskPage diskPage(PageId id) {
     PageLocation loc = locations.get(id);
     Segment seg = loc == null ? null : segments.get(loc.segment());
-    if (seg == null || !seg.verified.contains(id) || !seg.retain()) {
+    if (seg == null || !loc.verified() || !seg.retain()) {
       return null;
     }
     touched(seg, id);
@@ -355,7 +355,6 @@ public final class SsdTier implements AutoCloseable {
     if (s != null) {
       s.pages.remove(id);
       s.hot.remove(id);
-      s.verified.remove(id);
       if (s.sealed() && s.pages.isEmpty()) {
         drop(s);
       }
