@@ -122,7 +122,7 @@ public final class WorkerProcess implements Service {
   public void start() throws Exception {
     String bindHost = conf.get(WorkerKeys.BIND_HOST);
     dataServer = new DataServer(transport, boss, eventLoops, ufs, fetcher, metadata, ufsExecutor,
-        new DataServerMetrics(registry));
+        new DataServerMetrics(registry), Math.toIntExact(conf.get(WorkerKeys.DATA_SEND_BUFFER)));
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
     String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
     if (!socket.isEmpty()) {

@@ -27,6 +27,14 @@ public final class WorkerKeys {
       .description("Port of the worker's Netty data server (reads).")
       .build();
 
+  public static final ConfKey<Long> DATA_SEND_BUFFER = ConfKey.bytes("strata.worker.data.send.buffer")
+      .defaultValue("512KiB").scope(Scope.WORKER).check(b -> b >= 0 && b <= (64L << 20), "must be 0 to 64MiB")
+      .description("Socket send buffer of each data connection (SO_SNDBUF); 0 leaves it to the kernel's "
+          + "autotuning. Small enough that the bytes a reader takes are still in the CPU's cache (on loopback "
+          + "512KiB beat 4MiB by a third, see docs/performance.md); raise it for readers across links whose "
+          + "bandwidth times round trip exceeds it. Applies at start.")
+      .build();
+
   public static final ConfKey<Integer> WEB_PORT = ConfKey.integer("strata.worker.web.port")
       .defaultValue("7712").scope(Scope.WORKER).check(Ports::valid, Ports.MESSAGE)
       .description("Port serving /metrics, /health and /stacks of the worker.")

@@ -22,19 +22,21 @@ import java.util.concurrent.Executor;
  * epoll where available. One pipeline ({@link DataServerInitializer}) serves both.
  */
 public final class DataServer implements AutoCloseable {
-  private static final int SEND_BUFFER = 4 << 20;
   private final NettyTransport transport;
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final List<Channel> listening = new ArrayList<>();
   private final DataServerInitializer initializer;
   private final LeaseDesk leases;
+  private final int sendBuffer;
   private int tcpPort = -1;
   private Path socketFile;
 
   public DataServer(NettyTransport transport, EventLoopGroup boss, EventLoopGroup workers, UfsManager ufs,
-      PageFetcher fetcher, MetadataService metadata, Executor metadataExecutor, DataServerMetrics metrics) {
+      PageFetcher fetcher, MetadataService metadata, Executor metadataExecutor, DataServerMetrics metrics,
+      int sendBuffer) {
     this.transport = transport;
+    this.sendBuffer = sendBuffer;
     this.boss = boss;
     this.workers = workers;
     this.leases = new LeaseDesk(fetcher, System::nanoTime);
@@ -59,13 +61,12 @@ public final class DataServer implements AutoCloseable {
   }
 
   private ServerBootstrap bootstrap(boolean domainSocket) {
-    return new ServerBootstrap()
+    ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
         .channel(transport.serverChannel(domainSocket))
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
-        // Room for a whole page in the kernel: fewer wake-ups per page on both sides.
-        .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER)
         .childHandler(initializer);
+    return sendBuffer > 0 ? b.childOption(ChannelOption.SO_SNDBUF, sendBuffer) : b;
   }
 
   public int tcpPort() {
