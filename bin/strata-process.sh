@@ -43,19 +43,23 @@ strata_cds_opts() {
   if strata_archive_fresh "$archive"; then
     echo "-XX:SharedArchiveFile=$archive $STRATA_CDS_QUIET"
   elif [[ -w "$STRATA_HOME/lib" ]]; then
+    touch "$archive.$1.started"
     echo "-XX:ArchiveClassesAtExit=$archive.$1.tmp $STRATA_CDS_QUIET"
   fi
 }
 
 # After process $1 has exited: keeps the classes it recorded, unless another process of its kind
-# already did.
+# already did, or a jar was replaced while it ran (a build under a running cluster): its record
+# would name the old jars, the JVM would refuse it at every start, and being newer than the jars it
+# would never be recorded again.
 strata_adopt_archive() {
   local archive
   archive="$(strata_archive "$1")"
-  if [[ -s "$archive.$1.tmp" ]] && ! strata_archive_fresh "$archive"; then
+  if [[ -s "$archive.$1.tmp" ]] && ! strata_archive_fresh "$archive" \
+      && [[ -z "$(find "$STRATA_HOME/lib" -name '*.jar' -newer "$archive.$1.started" -print -quit 2>/dev/null)" ]]; then
     mv -f "$archive.$1.tmp" "$archive"
   fi
-  rm -f "$archive.$1.tmp"
+  rm -f "$archive.$1.tmp" "$archive.$1.started"
 }
 
 # True while process $1 runs: an exited process whose parent has not reaped it yet (a zombie; the

@@ -130,6 +130,32 @@ class ScriptsTest {
         .contains("-XX:SharedArchiveFile=" + ROOT.resolve("lib/strata-master.jsa"));
   }
 
+  /**
+   * A process that ran while a build replaced lib/'s jars recorded classes of the old jars: its
+   * record is dropped at stop (the JVM would refuse it at every start, and being newer than the
+   * jars it would never be recorded again). Runs the script functions in a scratch install.
+   */
+  @Test
+  void classesRecordedWhileAJarWasReplaced_areNotKept() throws Exception {
+    Path install = work.resolve("install");
+    Files.createDirectories(install.resolve("bin"));
+    Files.createDirectories(install.resolve("lib"));
+    for (String script : List.of("strata-common.sh", "strata-process.sh")) {
+      Files.copy(ROOT.resolve("bin").resolve(script), install.resolve("bin").resolve(script));
+    }
+    Files.writeString(install.resolve("lib/strata-core-0.jar"), "a jar");
+    String recordAndStop = ". bin/strata-process.sh; strata_cds_opts master >/dev/null; sleep 1.1; %s"
+        + " echo classes > \"$(strata_archive master).master.tmp\"; strata_adopt_archive master; ls lib";
+    ProcessBuilder replaced = new ProcessBuilder("bash", "-c",
+        String.format(recordAndStop, "touch lib/strata-core-0.jar;")).directory(install.toFile());
+    assertThat(new String(replaced.start().getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+        .doesNotContain("strata-master.jsa");
+    ProcessBuilder unchanged = new ProcessBuilder("bash", "-c", String.format(recordAndStop, ""))
+        .directory(install.toFile());
+    assertThat(new String(unchanged.start().getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+        .contains("strata-master.jsa").doesNotContain(".tmp", ".started");
+  }
+
   @Test
   void localHaCluster_threeMastersTwoWorkers_servesReadsAndStops() throws Exception {
     Map<String, String> env = Map.of("STRATA_LOCAL_PORT_BASE", String.valueOf(freePortBase()),
