@@ -84,12 +84,14 @@ strata_archive_fresh() {
   [[ -f "$1" ]] && [[ -z "$(find "$STRATA_HOME/lib" -name '*.jar' -newer "$1" -print -quit)" ]]
 }
 
-# The shell's class path: its jar alone, whose manifest names the jars it needs (see shell/pom.xml).
+# The shell's class path: its jar alone, whose manifest names the jars it needs (see shell/pom.xml);
+# empty (so every jar in lib/) if there is none.
 strata_shell_classpath() {
-  local jar
+  local jar found=""
   for jar in "$STRATA_HOME"/lib/strata-shell-*.jar; do
-    echo "$jar"
+    [[ -e "$jar" ]] && found="$jar"
   done
+  echo "$found"
 }
 
 strata_shell_archive_fresh() {
