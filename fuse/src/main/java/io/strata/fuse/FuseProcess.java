@@ -3,14 +3,22 @@ package io.strata.fuse;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.FuseKeys;
+import io.strata.core.metrics.Metrics;
+import io.strata.core.metrics.WebServer;
+import io.strata.core.util.DaemonThreads;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
 import io.strata.core.status.StrataException;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +35,9 @@ public final class FuseProcess implements Service {
   private final MountPoint mountPoint;
   private final String folder;
   private final boolean readOnly;
+  private final PrometheusMeterRegistry registry = Metrics.newProcessRegistry("fuse");
+  private final ExecutorService webExecutor = Executors.newSingleThreadExecutor(DaemonThreads.factory("fuse-web"));
+  private WebServer webServer;
   private FileSystem fs;
   private StrataFuse fuse;
   private volatile boolean closed;
@@ -55,8 +66,32 @@ public final class FuseProcess implements Service {
       throw StrataException.invalidArgument(folder + " is a file; mount a folder");
     }
     fuse = new StrataFuse(fs, folder,
-        new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)), readOnly);
+        new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)), readOnly, new FuseMetrics(registry));
+    webServer = startWebServer();
     fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
+  }
+
+  /** On the configured port, or on a free one if a mount started earlier holds it. */
+  private WebServer startWebServer() {
+    String host = conf.get(FuseKeys.BIND_HOST);
+    int port = conf.get(FuseKeys.WEB_PORT);
+    try {
+      try {
+        return new WebServer(host, port, registry, this::notReadyReason, webExecutor);
+      } catch (BindException e) {
+        WebServer free = new WebServer(host, 0, registry, this::notReadyReason, webExecutor);
+        LOG.warn("port {} is taken (another mount on this host?); metrics of {} are on port {}", port,
+            mountPoint.path(), free.port());
+        return free;
+      }
+    } catch (IOException e) {
+      throw StrataException.unavailable("cannot serve metrics on " + host + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The port of /metrics, /health and /stacks. */
+  public int webPort() {
+    return webServer.port();
   }
 
   private List<String> options() {
@@ -99,7 +134,8 @@ public final class FuseProcess implements Service {
 
   @Override
   public String describe() {
-    return "strata:" + folder + " mounted on " + mountPoint.path() + (readOnly ? " (read-only)" : "");
+    return "strata:" + folder + " mounted on " + mountPoint.path() + (readOnly ? " (read-only)" : "")
+        + (webServer == null ? "" : "; web " + webServer.port());
   }
 
   @Override
@@ -120,6 +156,11 @@ public final class FuseProcess implements Service {
     if (fs != null) {
       fs.close();
     }
+    if (webServer != null) {
+      webServer.close();
+    }
+    webExecutor.shutdownNow();
+    registry.close();
   }
 
   /** A mount still busy (a reader inside) is detached: the reader's next call fails instead of hanging. */

@@ -41,9 +41,11 @@ final class StrataFuse extends FuseStubFS {
   private final OpenFiles open = new OpenFiles();
   private final FileIo io = new FileIo();
   private final Writes writes;
+  private final FuseMetrics metrics;
 
-  StrataFuse(FileSystem fs, String root, Identities ids, boolean readOnly) {
+  StrataFuse(FileSystem fs, String root, Identities ids, boolean readOnly, FuseMetrics metrics) {
     this.fs = fs;
+    this.metrics = metrics;
     this.root = root.equals("/") ? "" : root;
     this.ids = ids;
     this.readOnly = readOnly;
@@ -56,6 +58,13 @@ final class StrataFuse extends FuseStubFS {
 
   /** Runs an operation; a StrataException becomes its errno, anything else EIO with a log line. */
   private int call(String op, String path, IntSupplier body) {
+    long start = System.nanoTime();
+    int result = answer(op, path, body);
+    metrics.record(op, start, result);
+    return result;
+  }
+
+  private static int answer(String op, String path, IntSupplier body) {
     try {
       return body.getAsInt();
     } catch (StrataException e) {

@@ -145,6 +145,13 @@ class FuseMountTest {
     } catch (NoSuchFileException expected) {
       // ENOENT
     }
+
+    // What the kernel asked is counted on the process's web port.
+    assertThat(Scrape.page(fuse.webPort(), "/health")).isEqualTo("ok\n");
+    assertThat(Scrape.value(fuse.webPort(), "strata_fuse_requests_seconds_count{op=\"read\",process=\"fuse\"}"))
+        .isPositive();
+    assertThat(Scrape.value(fuse.webPort(), "strata_fuse_request_errors_total{op=\"rmdir\",process=\"fuse\"}"))
+        .as("rmdir of a folder that is not empty").isEqualTo(1);
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.strata.client.FileSystem;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.ConfKey;
 import io.strata.core.conf.Configuration;
+import io.strata.core.conf.FuseKeys;
 import io.strata.core.conf.MasterKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
@@ -64,6 +65,8 @@ public final class MiniCluster implements AutoCloseable {
     conf.set(CommonKeys.MASTER_HOSTNAME, "127.0.0.1");
     conf.set(CommonKeys.MASTER_RPC_ADDRESSES, String.join(",", rpcPorts.stream().map(p -> "127.0.0.1:" + p).toList()));
     conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "20s");
+    conf.set(FuseKeys.BIND_HOST, "127.0.0.1");
+    conf.set(FuseKeys.WEB_PORT, "0");
     overrides.forEach((k, v) -> conf.set(k, v));
     return conf;
   }

@@ -34,4 +34,15 @@ public final class FuseKeys {
       .defaultValue("").scope(Scope.CLIENT)
       .description("Like strata.fuse.user, for the group.")
       .build();
+
+  public static final ConfKey<String> BIND_HOST = ConfKey.string("strata.fuse.bind.host")
+      .defaultValue("0.0.0.0").scope(Scope.CLIENT)
+      .description("Address the FUSE process's web port listens on.")
+      .build();
+
+  public static final ConfKey<Integer> WEB_PORT = ConfKey.integer("strata.fuse.web.port")
+      .defaultValue("7720").scope(Scope.CLIENT).check(Ports::valid, Ports.MESSAGE)
+      .description("Port of the FUSE process's /metrics, /health and /stacks; 0 picks a free one. When it is "
+          + "taken (a second mount on the host), the process serves them on a free port and logs which.")
+      .build();
 }

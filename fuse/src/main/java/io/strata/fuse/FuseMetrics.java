@@ -1,0 +1,43 @@
+package io.strata.fuse;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the kernel asked of the mount: each operation's count and time, and how many failed (an
+ * errno, ENOENT included: a look-up of a missing name is an answer, but a burst of them is worth
+ * seeing). Meters are made at an operation's first call and looked up by name after that.
+ */
+final class FuseMetrics {
+  static final String REQUESTS = "strata.fuse.requests";
+  static final String ERRORS = "strata.fuse.request.errors";
+
+  private record Meters(Timer time, Counter errors) {}
+
+  private final MeterRegistry registry;
+  private final Map<String, Meters> byOp = new ConcurrentHashMap<>();
+
+  FuseMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Records one call of {@code op} that began at {@code startNanos} and returned {@code result}. */
+  void record(String op, long startNanos, int result) {
+    Meters m = byOp.computeIfAbsent(op, this::meters);
+    m.time().record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    if (result < 0) {
+      m.errors().increment();
+    }
+  }
+
+  private Meters meters(String op) {
+    return new Meters(
+        Timer.builder(REQUESTS).tag("op", op).description("FUSE requests served, by operation").register(registry),
+        Counter.builder(ERRORS).tag("op", op).description("FUSE requests answered with an errno, by operation")
+            .register(registry));
+  }
+}
