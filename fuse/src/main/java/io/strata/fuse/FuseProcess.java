@@ -1,15 +1,15 @@
 package io.strata.fuse;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.FuseKeys;
 import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
-import io.strata.core.util.DaemonThreads;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
 import io.strata.core.status.StrataException;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.strata.core.util.DaemonThreads;
 import java.io.IOException;
 import java.net.BindException;
 import java.nio.file.Files;
@@ -35,8 +35,8 @@ public final class FuseProcess implements Service {
   private final MountPoint mountPoint;
   private final String folder;
   private final boolean readOnly;
-  private final PrometheusMeterRegistry registry = Metrics.newProcessRegistry("fuse");
   private final ExecutorService webExecutor = Executors.newSingleThreadExecutor(DaemonThreads.factory("fuse-web"));
+  private PrometheusMeterRegistry registry;
   private WebServer webServer;
   private FileSystem fs;
   private StrataFuse fuse;
@@ -65,6 +65,7 @@ public final class FuseProcess implements Service {
     if (!fs.getStatus(folder).directory()) {
       throw StrataException.invalidArgument(folder + " is a file; mount a folder");
     }
+    registry = Metrics.newProcessRegistry("fuse");
     fuse = new StrataFuse(fs, folder,
         new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)), readOnly, new FuseMetrics(registry));
     webServer = startWebServer();
@@ -160,7 +161,9 @@ public final class FuseProcess implements Service {
       webServer.close();
     }
     webExecutor.shutdownNow();
-    registry.close();
+    if (registry != null) {
+      registry.close();
+    }
   }
 
   /** A mount still busy (a reader inside) is detached: the reader's next call fails instead of hanging. */

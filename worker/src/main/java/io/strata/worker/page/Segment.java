@@ -53,6 +53,11 @@ final class Segment {
         .resolve(String.format("%02x", (id >> 8) & 0xff)).resolve("seg-" + id);
   }
 
+  /** The index entry of a segment (see {@code KeyLayout}): sealed or not, and its size when sealed. */
+  static byte[] state(boolean sealed, long size) {
+    return ByteBuffer.allocate(9).put((byte) (sealed ? 1 : 0)).putLong(size).array();
+  }
+
   static Segment create(Path root, long id, long now) throws IOException {
     Path p = pathOf(root, id);
     Files.createDirectories(p.getParent());

@@ -47,7 +47,7 @@ final class SegmentRecovery {
     Map<Long, byte[]> states = new HashMap<>();
     index.scan(KeyLayout.prefix(KeyLayout.SEGMENT), (k, v) -> states.put(KeyLayout.segmentOf(k), v));
     Map<PageId, PageLocation> indexed = new HashMap<>();
-    index.scan(KeyLayout.prefix(KeyLayout.PAGE), (k, v) -> indexed.put(KeyLayout.pageIdOf(k), SsdTier.decode(v)));
+    index.scan(KeyLayout.prefix(KeyLayout.PAGE), (k, v) -> indexed.put(KeyLayout.pageIdOf(k), PageLocation.decode(v)));
     KvStore.Batch fixes = new KvStore.Batch();
     Map<Long, Segment> segments = new HashMap<>();
     long maxId = states.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
@@ -69,7 +69,7 @@ final class SegmentRecovery {
         seg = Segment.open(dir, id, false, nanoTime.getAsLong());
         rescan(seg, indexed, fixes);
         seg.seal();
-        fixes.put(KeyLayout.segmentKey(id), SsdTier.segmentState(true, seg.size()));
+        fixes.put(KeyLayout.segmentKey(id), Segment.state(true, seg.size()));
       }
       segments.put(id, seg);
     }
@@ -114,7 +114,7 @@ final class SegmentRecovery {
       PageLocation loc = new PageLocation(seg.id, pos + SegmentFormat.HEADER, h.length(), h.crc());
       if (!loc.equals(indexed.get(h.id()))) {
         indexed.put(h.id(), loc);
-        fixes.put(KeyLayout.pageKey(h.id()), SsdTier.encode(loc));
+        fixes.put(KeyLayout.pageKey(h.id()), loc.encode());
       }
       pos += SegmentFormat.HEADER + h.length();
     }

@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -237,7 +236,7 @@ public final class SsdTier implements AutoCloseable {
     PageLocation loc = new PageLocation(active.id, offset, length, crc);
     locations.put(id, loc);
     active.pages.add(id);
-    index.put(KeyLayout.pageKey(id), encode(loc));
+    index.put(KeyLayout.pageKey(id), loc.encode());
     metrics.bytesWritten.increment(need);
     return true;
   }
@@ -249,12 +248,12 @@ public final class SsdTier implements AutoCloseable {
     }
     active = Segment.create(dir, nextSegmentId++, nanoTime.getAsLong());
     segments.put(active.id, active);
-    index.put(KeyLayout.segmentKey(active.id), segmentState(false, 0));
+    index.put(KeyLayout.segmentKey(active.id), Segment.state(false, 0));
   }
 
   private void seal(Segment s) {
     s.seal();
-    index.put(KeyLayout.segmentKey(s.id), segmentState(true, s.size()));
+    index.put(KeyLayout.segmentKey(s.id), Segment.state(true, s.size()));
     if (s.pages.isEmpty() && s != active) {
       drop(s);
     }
@@ -398,19 +397,5 @@ public final class SsdTier implements AutoCloseable {
   public synchronized void closeAsIfKilled() {
     segments.values().forEach(Segment::close);
     index.close();
-  }
-
-  static byte[] encode(PageLocation loc) {
-    return ByteBuffer.allocate(24).putLong(loc.segment()).putLong(loc.offset()).putInt(loc.length())
-        .putInt(loc.crc()).array();
-  }
-
-  static PageLocation decode(byte[] v) {
-    ByteBuffer b = ByteBuffer.wrap(v);
-    return new PageLocation(b.getLong(), b.getLong(), b.getInt(), b.getInt());
-  }
-
-  static byte[] segmentState(boolean sealed, long size) {
-    return ByteBuffer.allocate(9).put((byte) (sealed ? 1 : 0)).putLong(size).array();
   }
 }
