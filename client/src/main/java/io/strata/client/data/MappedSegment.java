@@ -1,14 +1,13 @@
 package io.strata.client.data;
 
 import io.netty.util.internal.PlatformDependent;
+import io.strata.core.util.OwnedRefCount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
 /**
@@ -20,12 +19,12 @@ import java.util.zip.CRC32C;
  */
 final class MappedSegment {
   private final MappedByteBuffer map;
-  /** Readers inside, plus one while the owner holds the segment; 0 once unmapped. */
-  private final AtomicInteger users = new AtomicInteger(1);
-  private final AtomicBoolean retired = new AtomicBoolean();
+  /** The owner (the client's cache of mappings) and the readers inside; the last one unmaps. */
+  private final OwnedRefCount holders;
 
   private MappedSegment(MappedByteBuffer map) {
     this.map = map;
+    this.holders = new OwnedRefCount(() -> PlatformDependent.freeDirectBuffer(map));
   }
 
   /** Maps the whole file as it is now (the worker may append to it later: see {@link #covers}). */
@@ -45,7 +44,7 @@ final class MappedSegment {
    * move); false if the segment was retired meanwhile or the file shrank under the mapping.
    */
   boolean copy(long offset, ByteBuffer dst) {
-    if (!enter()) {
+    if (!holders.acquire()) {
       return false;
     }
     try {
@@ -55,13 +54,13 @@ final class MappedSegment {
       // The JVM's answer to SIGBUS: the file is shorter than when it was mapped.
       return false;
     } finally {
-      leave();
+      holders.release();
     }
   }
 
   /** The crc32c of {@code length} bytes at {@code offset}, or null if they cannot be read. */
   Integer crc32c(long offset, int length) {
-    if (!enter()) {
+    if (!holders.acquire()) {
       return null;
     }
     try {
@@ -71,32 +70,12 @@ final class MappedSegment {
     } catch (InternalError truncated) {
       return null;
     } finally {
-      leave();
+      holders.release();
     }
   }
 
   /** The owner lets go; the mapping goes now, or when the last reader inside leaves. */
   void retire() {
-    if (retired.compareAndSet(false, true)) {
-      leave();
-    }
-  }
-
-  private boolean enter() {
-    while (true) {
-      int n = users.get();
-      if (n == 0) {
-        return false;
-      }
-      if (users.compareAndSet(n, n + 1)) {
-        return true;
-      }
-    }
-  }
-
-  private void leave() {
-    if (users.decrementAndGet() == 0) {
-      PlatformDependent.freeDirectBuffer(map);
-    }
+    holders.releaseOwner();
   }
 }

@@ -1,6 +1,7 @@
 package io.strata.worker.page;
 
 import io.netty.buffer.ByteBuf;
+import io.strata.core.util.OwnedRefCount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -9,8 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One segment file: page records appended until it reaches the segment size, then sealed and
@@ -29,8 +28,7 @@ final class Segment {
   final Set<PageId> pages = ConcurrentHashMap.newKeySet();
   /** Pages read since this segment became old: candidates to re-admit when it is evicted. */
   final Set<PageId> hot = ConcurrentHashMap.newKeySet();
-  private final AtomicInteger references = new AtomicInteger(1);
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final OwnedRefCount references;
   private volatile long size;
   private volatile boolean sealed;
   volatile long lastAccessNanos;
@@ -42,6 +40,7 @@ final class Segment {
     this.id = id;
     this.path = path;
     this.channel = channel;
+    this.references = new OwnedRefCount(this::closeChannel);
     this.size = size;
     this.sealed = sealed;
     this.lastAccessNanos = now;
@@ -125,31 +124,23 @@ final class Segment {
 
   /** Takes a reference on the file channel; false if the segment is already closed. */
   boolean retain() {
-    while (true) {
-      int n = references.get();
-      if (n == 0) {
-        return false;
-      }
-      if (references.compareAndSet(n, n + 1)) {
-        return true;
-      }
-    }
+    return references.acquire();
   }
 
   void release() {
-    if (references.decrementAndGet() == 0) {
-      try {
-        channel.close();
-      } catch (IOException ignored) {
-        // Closing a read channel loses nothing.
-      }
-    }
+    references.release();
   }
 
   /** Lets go of the tier's reference; the channel closes when the last page in flight is sent. */
   void close() {
-    if (closed.compareAndSet(false, true)) {
-      release();
+    references.releaseOwner();
+  }
+
+  private void closeChannel() {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // Closing a read channel loses nothing.
     }
   }
 
