@@ -125,13 +125,22 @@ class QuorumTest {
           .contains("ALREADY_EXISTS");
       assertThat(shell.run("fsadmin", "journal", "quorum", "remove", "--address", fourthRpc).code()).isZero();
     } finally {
+      if (info().getMembersList().stream().anyMatch(m -> m.getRpcAddress().equals(fourthRpc))) {
+        // A failure above must not leave the shared group with a fourth member for the next tests.
+        shell.run("fsadmin", "journal", "quorum", "remove", "--address", fourthRpc);
+      }
       fourth.kill();
     }
   }
 
+  /**
+   * Within one entry of the leader: a follower applies the leader's last entry only when a later
+   * heartbeat tells it that entry is committed, and on a loaded host healthy followers were seen
+   * at lag 1 for half a minute (a master that missed the purged log would be ~100 behind).
+   */
   private static void awaitCaughtUp(String rpc) {
     await().atMost(Duration.ofSeconds(30)).until(() -> info().getMembersList().stream()
-        .anyMatch(m -> m.getRpcAddress().equals(rpc) && m.getReachable() && m.getLag() == 0
+        .anyMatch(m -> m.getRpcAddress().equals(rpc) && m.getReachable() && m.getLag() <= 1
             && m.getRole().equals("FOLLOWER")));
   }
 
