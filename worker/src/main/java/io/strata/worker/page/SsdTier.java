@@ -205,8 +205,7 @@ public final class SsdTier implements AutoCloseable {
       failedAtNanos = -1;
     }
     try {
-      boolean ok = append(id, page);
-      return ok;
+      return append(id, page);
     } catch (IOException e) {
       failedAtNanos = nanoTime.getAsLong();
       LOG.error("cache folder {} cannot be written ({}); pages are served from memory and the UFS, "
