@@ -15,8 +15,14 @@ final class Fio {
 
   private Fio() {}
 
-  static Result read(String file, String rw, String blockSize, int jobs, int seconds) {
+  /**
+   * {@code pageCache}: the file's pages stay in the page cache (of the folder or of the mount) from
+   * the reads before; otherwise fio drops them first (its default, invalidate=1), so each read of a
+   * mount goes to its FUSE daemon.
+   */
+  static Result read(String file, String rw, String blockSize, int jobs, int seconds, boolean pageCache) {
     List<String> cmd = new ArrayList<>(List.of("fio", "--name=bench", "--filename=" + file, "--readonly",
+        "--invalidate=" + (pageCache ? 0 : 1),
         "--rw=" + rw, "--bs=" + blockSize, "--numjobs=" + jobs, "--group_reporting", "--ioengine=psync",
         "--time_based", "--runtime=" + seconds, "--output-format=json"));
     Commands.Result r = Commands.run(cmd, Duration.ofSeconds(seconds + 120L), "fio (apt-get install fio)");
