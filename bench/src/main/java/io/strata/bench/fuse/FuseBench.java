@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -52,8 +51,7 @@ public final class FuseBench implements Callable<Integer> {
   public Integer call() throws Exception {
     Path work = Files.createTempDirectory("strata-bench-fuse");
     Map<String, List<Double>> ratios = new LinkedHashMap<>();
-    List<Double> lsSeconds = new ArrayList<>();
-    List<Double> lsBindfs = new ArrayList<>();
+    Map<String, List<Double>> toolSeconds = new LinkedHashMap<>();
     try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work)
         .domainSockets().ssd("2GiB")
         .property(WorkerKeys.MEM_SIZE, "1GiB")
@@ -78,8 +76,7 @@ public final class FuseBench implements Callable<Integer> {
           for (Way w : ways) {
             byWay.put(w.name(), measure(w));
           }
-          lsSeconds.add(Mounts.timeLsR(strataMnt.resolve("small")));
-          lsBindfs.add(Mounts.timeLsR(bindMnt.resolve("small")));
+          timeTools(strataMnt.resolve("small"), bindMnt.resolve("small"), toolSeconds);
           Map<String, Double> s = byWay.get("strata");
           for (String m : s.keySet()) {
             ratios.computeIfAbsent(m + "_vs_direct", k -> new ArrayList<>()).add(s.get(m) / byWay.get("direct").get(m));
@@ -102,21 +99,32 @@ public final class FuseBench implements Callable<Integer> {
       out.put(k + "_min", st.min());
       out.put(k + "_max", st.max());
     });
-    out.put("lsR_" + smallFiles + "_s", Stats.of(lsSeconds).median());
-    out.put("lsR_" + smallFiles + "_bindfs_s", Stats.of(lsBindfs).median());
-    System.out.printf(Locale.ROOT, "ls -lR of %d files: strata %s, bindfs %s%n", smallFiles,
-        Stats.of(lsSeconds).format("s"), Stats.of(lsBindfs).format("s"));
+    toolSeconds.forEach((k, v) -> {
+      Stats st = Stats.of(v);
+      System.out.println(k + ": " + st.format("s"));
+      out.put(k, st.median());
+    });
     if (json) {
       System.out.println(Json.object(out));
     }
     return 0;
   }
 
+  /** Seconds of {@code ls -lR} and {@code stat} over the small files, through Strata and bindfs. */
+  private void timeTools(Path strata, Path bindfs, Map<String, List<Double>> toolSeconds) {
+    String n = String.valueOf(smallFiles);
+    toolSeconds.computeIfAbsent("lsR_" + n + "_s", k -> new ArrayList<>()).add(Mounts.timeLsR(strata));
+    toolSeconds.computeIfAbsent("lsR_" + n + "_bindfs_s", k -> new ArrayList<>()).add(Mounts.timeLsR(bindfs));
+    toolSeconds.computeIfAbsent("stat_" + n + "_s", k -> new ArrayList<>()).add(Mounts.timeStat(strata));
+    toolSeconds.computeIfAbsent("stat_" + n + "_bindfs_s", k -> new ArrayList<>()).add(Mounts.timeStat(bindfs));
+  }
+
   /**
    * MB/s of sequential 1 MiB reads (1 and 4 jobs), IOPS of random 4 KiB reads, files/s of small
    * files. Warm means in the page cache, as the direct baseline is; the {@code _uncached} figures
    * drop the file's pages first, so a mount's reads all go through its FUSE daemon (data warm in
-   * Strata, not in the kernel: a data set larger than memory).
+   * Strata, not in the kernel: a data set larger than memory). Warm data is read again right
+   * before it is timed, not only at the start of the run.
    */
   private Map<String, Double> measure(Way w) throws Exception {
     String big = w.root().resolve("big.bin").toString();
@@ -128,6 +136,8 @@ public final class FuseBench implements Callable<Integer> {
     m.put("seq1", Fio.read(big, "read", "1m", 1, seconds, true).mbPerSecond());
     m.put("seq4", Fio.read(big, "read", "1m", 4, seconds, true).mbPerSecond());
     m.put("rand4k", Fio.read(big, "randread", "4k", 1, seconds, true).iops());
+    // Read just before: this host pages out file pages left idle for about a minute (DAMON).
+    ParallelReads.folder(w.root().resolve("small"), 4);
     m.put("small_files", ParallelReads.folder(w.root().resolve("small"), 4));
     return m;
   }
