@@ -28,10 +28,13 @@ public final class MountPoint {
       return List.of(options.split(",")).contains("ro");
     }
 
-    /** Whether the mount answers; one whose process died fails every call (ENOTCONN). */
+    /**
+     * Whether the mount answers; one whose process died fails every call (ENOTCONN). Asks statfs,
+     * which the kernel always sends to the process: a stat could be answered from its attribute cache.
+     */
     public boolean alive() {
       try {
-        Files.readAttributes(target, "basic:isDirectory");
+        Files.getFileStore(target).getTotalSpace();
         return true;
       } catch (IOException e) {
         return false;

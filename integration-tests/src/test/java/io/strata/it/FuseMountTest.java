@@ -40,10 +40,7 @@ class FuseMountTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    assumeThat(Files.exists(Path.of("/dev/fuse"))).as("needs /dev/fuse").isTrue();
-    assumeThat(onPath("fusermount")).as("needs fusermount (apt-get install fuse libfuse2)").isTrue();
-    assumeThat(Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2"))
-        || Files.exists(Path.of("/lib/x86_64-linux-gnu/libfuse.so.2"))).as("needs libfuse2").isTrue();
+    FuseHost.assumeMountable();
     cluster = MiniCluster.builder().property(WorkerKeys.METADATA_TTL, "3s").start();
     big = new byte[BIG];
     new Random(3).nextBytes(big);
@@ -60,10 +57,6 @@ class FuseMountTest {
     if (cluster != null) {
       cluster.close();
     }
-  }
-
-  private static boolean onPath(String tool) {
-    return List.of(System.getenv("PATH").split(":")).stream().anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
   }
 
   private void mount(boolean readOnly) throws Exception {
@@ -207,7 +200,7 @@ class FuseMountTest {
 
   @Test
   void fio_sequentialAndRandomReads_verify() throws Exception {
-    assumeThat(onPath("fio")).as("needs fio (apt-get install fio)").isTrue();
+    assumeThat(FuseHost.onPath("fio")).as("needs fio (apt-get install fio)").isTrue();
     mount(false);
     // fio lays a file out and rewrites it in place, which write-once files refuse: it writes its
     // verifiable blocks into the UFS directly, and reads them back through the mount.

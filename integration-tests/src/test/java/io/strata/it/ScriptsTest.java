@@ -29,24 +29,22 @@ import org.junit.jupiter.api.io.TempDir;
  * own conf folder (free loopback ports) and logs folder, as STRATA_CONF_DIR and STRATA_LOGS_DIR allow.
  */
 class ScriptsTest {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path ROOT = Scripts.ROOT;
 
   @TempDir
   Path work;
   private Path conf;
   private Path logs;
   private int workerWebPort;
-
-  /** What a script printed and returned. */
-  record Result(int code, String out) {}
+  private Scripts scripts;
 
   @BeforeEach
   void configure() throws IOException {
-    assertThat(ROOT.resolve("lib")).as("lib/ is built by the dist module before these tests").isDirectory();
     ScriptConf site = ScriptConf.create(ROOT, work, "strata.worker.page.store.mem.size=64MiB");
     conf = site.conf();
     logs = site.logs();
     workerWebPort = site.workerWebPort();
+    scripts = new Scripts(site);
   }
 
   @AfterEach
@@ -54,33 +52,20 @@ class ScriptsTest {
     run("bin/strata-stop.sh");
   }
 
-  private Result run(String... command) throws Exception {
-    return run(Map.of(), command);
+  private Scripts.Result run(String... command) throws Exception {
+    return scripts.run(command);
   }
 
-  private Result run(Map<String, String> env, String... command) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
-    pb.environment().putAll(env);
-    pb.environment().put("STRATA_CONF_DIR", conf.toString());
-    pb.environment().put("STRATA_LOGS_DIR", logs.toString());
-    pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m");
-    pb.environment().put("STRATA_WORKER_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m");
-    Process p = pb.start();
-    byte[] out = p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s finished", List.of(command)).isTrue();
-    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
-  }
-
-  private long pid(String name) throws IOException {
-    return Long.parseLong(Files.readString(logs.resolve(name + ".pid")).trim());
+  private Scripts.Result run(Map<String, String> env, String... command) throws Exception {
+    return scripts.run(env, command);
   }
 
   @Test
   void localCluster_servesASecondReadFromTheCache_andStopsCleanly() throws Exception {
-    Result start = run("bin/strata-start.sh", "local");
+    Scripts.Result start = run("bin/strata-start.sh", "local");
     assertThat(start.code()).as(start.out()).isZero();
     assertThat(start.out()).contains("master started", "worker started", "Local cluster ready");
-    List<Long> pids = new ArrayList<>(List.of(pid("master"), pid("worker")));
+    List<Long> pids = new ArrayList<>(List.of(scripts.pid("master"), scripts.pid("worker")));
 
     assertThat(run("bin/strata-start.sh", "master").out()).contains("master is already running");
 
@@ -88,7 +73,7 @@ class ScriptsTest {
     new Random(5).nextBytes(data);
     Path file = work.resolve("data.bin");
     Files.write(file, data);
-    Result copy = run("bin/strata", "fs", "copyFromLocal", file.toString(), "/x");
+    Scripts.Result copy = run("bin/strata", "fs", "copyFromLocal", file.toString(), "/x");
     assertThat(copy.code()).as(copy.out()).isZero();
 
     String expected = sha256(data);
@@ -100,22 +85,22 @@ class ScriptsTest {
         .isEqualTo(data.length);
     assertThat(metric("strata_worker_ufs_bytes_read_total{process=\"worker\"}")).isEqualTo(ufsAfterFirst);
 
-    Result missing = run("bin/strata", "fs", "cat", "/missing");
+    Scripts.Result missing = run("bin/strata", "fs", "cat", "/missing");
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.out().strip()).isEqualTo("strata: NOT_FOUND: /missing does not exist");
 
     // The shell logs through its own provider into logs/shell.log, never onto the terminal.
-    Result debug = run(Map.of("STRATA_JAVA_OPTS", "-Dio.strata.shell.log.level=DEBUG"),
+    Scripts.Result debug = run(Map.of("STRATA_JAVA_OPTS", "-Dio.strata.shell.log.level=DEBUG"),
         "bin/strata", "fs", "ls", "/");
     assertThat(debug.code()).as(debug.out()).isZero();
     assertThat(debug.out()).doesNotContain("DEBUG", "SLF4J");
     assertThat(logs.resolve("shell.log")).content().contains(" DEBUG io.grpc.netty.shaded.");
 
-    Result stop = run("bin/strata-stop.sh");
+    Scripts.Result stop = run("bin/strata-stop.sh");
     assertThat(stop.code()).isZero();
     assertThat(stop.out()).contains("stopped worker", "stopped master");
     for (long pid : pids) {
-      assertThat(running(pid)).as("pid %d", pid).isFalse();
+      assertThat(Scripts.running(pid)).as("pid %d", pid).isFalse();
     }
     assertThat(logs.resolve("master.pid")).doesNotExist();
     assertThat(run("bin/strata-stop.sh").out()).contains("no worker running", "no master running");
@@ -126,7 +111,7 @@ class ScriptsTest {
       assertThat(ROOT.resolve("lib/strata-" + kind + ".jsa")).isNotEmptyFile();
     }
     assertThat(run("bin/strata-start.sh", "master").code()).isZero();
-    assertThat(Files.readString(Path.of("/proc/" + pid("master") + "/cmdline")))
+    assertThat(Files.readString(Path.of("/proc/" + scripts.pid("master") + "/cmdline")))
         .contains("-XX:SharedArchiveFile=" + ROOT.resolve("lib/strata-master.jsa"));
   }
 
@@ -160,14 +145,14 @@ class ScriptsTest {
   void localHaCluster_threeMastersTwoWorkers_servesReadsAndStops() throws Exception {
     Map<String, String> env = Map.of("STRATA_LOCAL_PORT_BASE", String.valueOf(freePortBase()),
         "STRATA_LOCAL_DATA_DIR", work.resolve("local").toString());
-    Result start = run(env, "bin/strata-start.sh", "local", "--masters", "3", "--workers", "2");
+    Scripts.Result start = run(env, "bin/strata-start.sh", "local", "--masters", "3", "--workers", "2");
     assertThat(start.code()).as(start.out()).isZero();
     assertThat(start.out()).contains("master-0 started", "master-2 started", "worker-1 started");
     List<Long> pids = new ArrayList<>();
     for (String name : List.of("master-0", "master-1", "master-2", "worker-0", "worker-1")) {
-      pids.add(pid(name));
+      pids.add(scripts.pid(name));
     }
-    Result report = run("bin/strata", "fsadmin", "report");
+    Scripts.Result report = run("bin/strata", "fsadmin", "report");
     assertThat(report.out()).contains("LEADER", "Workers: 2 live of 2");
     assertThat(report.out().lines().filter(l -> l.contains("FOLLOWER"))).hasSize(2);
     Path file = work.resolve("small.txt");
@@ -175,22 +160,12 @@ class ScriptsTest {
     assertThat(run("bin/strata", "fs", "copyFromLocal", file.toString(), "/ha.txt").code()).isZero();
     assertThat(run("bin/strata", "fs", "cat", "/ha.txt").out()).isEqualTo("replicated masters");
 
-    Result stop = run("bin/strata-stop.sh");
+    Scripts.Result stop = run("bin/strata-stop.sh");
     assertThat(stop.out()).contains("stopped worker-0", "stopped master-2");
     for (long pid : pids) {
-      assertThat(running(pid)).as("pid %d", pid).isFalse();
+      assertThat(Scripts.running(pid)).as("pid %d", pid).isFalse();
     }
     assertThat(logs.resolve("local-cluster.env")).doesNotExist();
-  }
-
-  /** Whether a process runs; an exited one the container's init has not reaped yet does not. */
-  private static boolean running(long pid) {
-    try {
-      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-      return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   /** A base port whose six ports for each of three instances (base + 1000 * i + 0..2, 10..12) are free. */
@@ -221,7 +196,7 @@ class ScriptsTest {
   void badConfiguration_stopsTheStartWithOneClearLine() throws Exception {
     Files.writeString(conf.resolve("strata-site.properties"), "strata.worker.page.sise=1MiB\n",
         java.nio.file.StandardOpenOption.APPEND);
-    Result start = run("bin/strata-start.sh", "master");
+    Scripts.Result start = run("bin/strata-start.sh", "master");
     assertThat(start.code()).isEqualTo(1);
     assertThat(start.out()).contains("master failed to start",
         "unknown configuration key 'strata.worker.page.sise'", "did you mean 'strata.worker.page.size'");
@@ -251,10 +226,7 @@ class ScriptsTest {
   }
 
   private String catSha256() throws Exception {
-    ProcessBuilder pb = new ProcessBuilder("bin/strata", "fs", "cat", "/x").directory(ROOT.toFile());
-    pb.environment().put("STRATA_CONF_DIR", conf.toString());
-    pb.environment().put("STRATA_LOGS_DIR", logs.toString());
-    Process p = pb.start();
+    Process p = scripts.start(Map.of(), "bin/strata", "fs", "cat", "/x");
     byte[] out = p.getInputStream().readAllBytes();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isZero();

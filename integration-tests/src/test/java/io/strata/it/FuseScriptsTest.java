@@ -1,0 +1,101 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.strata.bench.cluster.ScriptConf;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A FUSE mount's life through the real scripts and its own process: {@code strata fuse
+ * mount|list|unmount}, {@code strata-start.sh fuse}, {@code strata-stop.sh}, a crash (kill -9)
+ * leaving a stale mount that the next mount clears, and SIGTERM unmounting cleanly.
+ */
+class FuseScriptsTest {
+  @TempDir
+  Path work;
+  private Scripts scripts;
+  private Path mnt;
+  private String name;
+
+  @BeforeEach
+  void startCluster() throws Exception {
+    FuseHost.assumeMountable();
+    ScriptConf site = ScriptConf.create(Scripts.ROOT, work, "strata.worker.page.store.mem.size=64MiB",
+        "strata.fuse.web.port=0");
+    scripts = new Scripts(site);
+    Files.createDirectories(work.resolve("ufs/data"));
+    Files.writeString(work.resolve("ufs/data/hello.txt"), "hello through the scripts\n");
+    mnt = Files.createDirectories(work.resolve("mnt"));
+    name = "fuse" + mnt.toString().replace('/', '_');
+    Scripts.Result start = scripts.run("bin/strata-start.sh", "local");
+    assertThat(start.code()).as(start.out()).isZero();
+  }
+
+  @AfterEach
+  void stopEverything() throws Exception {
+    if (scripts == null) {
+      return;
+    }
+    scripts.run("bin/strata-stop.sh");
+    if (Files.readString(Path.of("/proc/mounts")).contains(" " + mnt + " ")) {
+      new ProcessBuilder("fusermount", "-u", "-z", mnt.toString()).start().waitFor();
+    }
+  }
+
+  @Test
+  void mountListCrashRemountTerminateUnmount_leaveNoMountBehind() throws Exception {
+    Scripts.Result mount = scripts.run("bin/strata", "fuse", "mount", mnt.toString(), "/data");
+    assertThat(mount.code()).as(mount.out()).isZero();
+    assertThat(mount.out()).contains(name + " started", "strata:/data mounted on " + mnt);
+    assertThat(mnt.resolve("hello.txt")).hasContent("hello through the scripts");
+    assertThat(scripts.run("bin/strata", "fuse", "list").out()).containsPattern(mnt + " +strata:/data +rw +ok");
+
+    // A crash leaves the mount behind: listed as stale, every call fails (no hang), and the next
+    // mount on the folder clears it.
+    long crashed = scripts.pid(name);
+    new ProcessBuilder("kill", "-KILL", String.valueOf(crashed)).start().waitFor();
+    await().atMost(Duration.ofSeconds(10)).until(() -> !Scripts.running(crashed));
+    assertThat(scripts.run("bin/strata", "fuse", "list").out()).contains(mnt.toString(), "stale");
+    assertThatThrownBy(() -> Files.readString(mnt.resolve("hello.txt"))).isInstanceOf(IOException.class);
+    Scripts.Result again = scripts.run("bin/strata-start.sh", "fuse", mnt.toString(), "/data");
+    assertThat(again.code()).as(again.out()).isZero();
+    assertThat(mnt.resolve("hello.txt")).hasContent("hello through the scripts");
+    assertThat(work.resolve("logs/" + name + ".log")).content().contains("left by a process that died");
+
+    // SIGTERM (a container's stop, systemd) unmounts before the process ends.
+    long running = scripts.pid(name);
+    new ProcessBuilder("kill", "-TERM", String.valueOf(running)).start().waitFor();
+    await().atMost(Duration.ofSeconds(30)).until(() -> !Scripts.running(running));
+    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
+
+    assertThat(scripts.run("bin/strata", "fuse", "mount", mnt.toString(), "/data").code()).isZero();
+    Scripts.Result unmount = scripts.run("bin/strata", "fuse", "unmount", mnt.toString());
+    assertThat(unmount.code()).as(unmount.out()).isZero();
+    assertThat(unmount.out()).contains("stopped " + name);
+    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
+    assertThat(scripts.run("bin/strata", "fuse", "list").out()).contains("no Strata mounts");
+  }
+
+  @Test
+  void mountingOnABusyOrMissingFolder_failsWithOneClearLine() throws Exception {
+    Files.writeString(mnt.resolve("already-here.txt"), "x");
+    Scripts.Result busy = scripts.run("bin/strata", "fuse", "mount", mnt.toString());
+    assertThat(busy.code()).isNotZero();
+    assertThat(busy.out().strip()).isEqualTo("strata: INVALID_ARGUMENT: mount point " + mnt + " is not empty");
+
+    Scripts.Result missing = scripts.run("bin/strata", "fuse", "mount", work.resolve("nowhere").toString());
+    assertThat(missing.code()).isNotZero();
+    assertThat(missing.out().strip())
+        .isEqualTo("strata: NOT_FOUND: mount point " + work.resolve("nowhere") + " does not exist or is not a folder");
+    assertThat(scripts.run("bin/strata", "fuse", "list").out()).contains("no Strata mounts");
+  }
+}
