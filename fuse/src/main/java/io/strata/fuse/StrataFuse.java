@@ -316,20 +316,25 @@ final class StrataFuse extends FuseStubFS {
     return 0;
   }
 
-  /** Nominal figures: the cache is not a disk with a size, and the UFS behind it has none to tell. */
+  /**
+   * Nominal figures: the cache is not a disk with a size, the UFS behind it has none to tell, and
+   * summing the namespace would make every df (and every free-space probe) a scan of it.
+   */
   @Override
   public int statfs(String path, Statvfs stbuf) {
-    long blocks = (1L << 50) / BLOCK;
-    stbuf.f_bsize.set(BLOCK);
-    stbuf.f_frsize.set(BLOCK);
-    stbuf.f_blocks.set(blocks);
-    stbuf.f_bfree.set(blocks);
-    stbuf.f_bavail.set(blocks);
-    stbuf.f_files.set(1L << 32);
-    stbuf.f_ffree.set(1L << 32);
-    stbuf.f_favail.set(1L << 32);
-    stbuf.f_namemax.set(255);
-    return 0;
+    return call("statfs", path, () -> {
+      long blocks = (1L << 50) / BLOCK;
+      stbuf.f_bsize.set(BLOCK);
+      stbuf.f_frsize.set(BLOCK);
+      stbuf.f_blocks.set(blocks);
+      stbuf.f_bfree.set(blocks);
+      stbuf.f_bavail.set(blocks);
+      stbuf.f_files.set(1L << 32);
+      stbuf.f_ffree.set(1L << 32);
+      stbuf.f_favail.set(1L << 32);
+      stbuf.f_namemax.set(255);
+      return 0;
+    });
   }
 
   /** Closes what is still open (the mount is going away): writers are abandoned, never committed half-written. */

@@ -302,13 +302,33 @@ class FuseMountTest {
     Path late = cluster.ufsRoot().resolve("data/late.txt");
     Files.writeString(late, "late\n");
     try {
-      // The worker's listing TTL (3 s here) and the mount's own (strata.user.metadata.cache.ttl, 2 s) bound the wait.
-      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+      // The worker's listing TTL (3 s here), the mount's own (strata.user.metadata.cache.ttl, 2 s) and
+      // the kernel's entry timeout (1 s) bound the wait; 5 s more for a loaded host.
+      await().atMost(Duration.ofSeconds(3 + 2 + 1 + 5)).pollInterval(Duration.ofMillis(250))
           .until(() -> run("ls", mnt.toString()).out().contains("late.txt"));
       assertThat(ok("cat", mnt + "/late.txt").out()).isEqualTo("late\n");
     } finally {
       Files.delete(late);
     }
+  }
+
+  @Test
+  void statfs_isAnsweredByTheMountAlone_withoutAskingAWorker() throws Exception {
+    mount(false);
+    assertThat(ok("df", "-h", mnt.toString()).out()).contains("strata:/data");
+    int worker = cluster.worker(0).webPort();
+    double before = metadataRequests(worker);
+    for (int i = 0; i < 20; i++) {
+      ok("stat", "-f", "-c", "%b %S", mnt.toString()); // statfs(2) alone
+    }
+    assertThat(metadataRequests(worker)).as("statuses or listings the worker served").isEqualTo(before);
+    assertThat(Scrape.value(fuse.webPort(), "strata_fuse_requests_seconds_count{op=\"statfs\",process=\"fuse\"}"))
+        .isGreaterThanOrEqualTo(21);
+  }
+
+  private static double metadataRequests(int workerWebPort) throws Exception {
+    return Scrape.page(workerWebPort, "/metrics").lines().filter(l -> l.startsWith("strata_worker_metadata_requests_total"))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
   }
 
   @Test
