@@ -146,7 +146,7 @@ final class ReadPath implements AutoCloseable {
       // First bytes even when this reader may read the owner's files itself: a small file then
       // costs the open alone, where short-circuit would add a lease round trip and a checksum.
       try {
-        return DataClient.await(data.openAsync(worker, path, syncIntervalMs, firstBytes, dst), path);
+        return data.open(worker, path, syncIntervalMs, firstBytes, dst);
       } catch (StrataException e) {
         if (!workerFailed(e)) {
           throw e;

@@ -37,11 +37,6 @@ abstract class Call<T> {
     throw unexpected("LEASED");
   }
 
-  /** A STATUS frame's body: an encoded FileStatus. */
-  void status(ByteBuf body) {
-    throw unexpected("STATUS");
-  }
-
   /** The END frame: completes the call with what it gathered, or fails it with the worker's error. */
   abstract void end(StatusCode code, String message);
 

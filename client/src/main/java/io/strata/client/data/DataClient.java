@@ -2,6 +2,7 @@ package io.strata.client.data;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -90,12 +91,12 @@ public final class DataClient implements AutoCloseable {
 
   /**
    * The current status of the file at {@code path} and its first {@code firstBytes} bytes (fewer
-   * if the file is shorter), in one round trip.
+   * if the file is shorter), appended to {@code dst}, in one round trip on the caller's thread over
+   * a pooled blocking connection; throws the worker's StrataException.
    */
-  public CompletableFuture<Opened> openAsync(Endpoint worker, String path, long syncIntervalMs, int firstBytes,
-      ByteBuf dst) {
-    return call(worker, new Target(path, "", -1), new OpenCall(requestIds.incrementAndGet(), syncIntervalMs,
-        firstBytes, dst));
+  public Opened open(Endpoint worker, String path, long syncIntervalMs, int firstBytes, ByteBuf dst) {
+    return SocketOpen.open(blocking, worker, requestIds.incrementAndGet(), path, syncIntervalMs, firstBytes, dst,
+        PooledByteBufAllocator.DEFAULT);
   }
 
   /**
@@ -127,7 +128,6 @@ public final class DataClient implements AutoCloseable {
       return done;
     }
   }
-
 
   private <T> CompletableFuture<T> call(Endpoint worker, Target file, Call<T> call) {
     Channel ch;

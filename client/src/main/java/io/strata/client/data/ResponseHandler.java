@@ -13,8 +13,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * Reads the response stream of one connection as it comes off the socket: frame headers are
  * gathered in a small buffer, DATA payloads go straight into the call's destination without being
- * reassembled into whole frames first; LEASED and STATUS frames are gathered whole. A frame for a request not in flight, a frame out of
- * bounds, or an unknown type fails the call and closes the connection.
+ * reassembled into whole frames first; LEASED frames are gathered whole. A frame for a request not
+ * in flight, a frame out of bounds, or an unknown type (STATUS among them: opens go over blocking
+ * connections) fails the call and closes the connection.
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter {
   /** length + type + requestId */
@@ -111,17 +112,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
         return false;
       }
       current().leased(LeaseGrant.decode(header));
-      resetFrame();
-      return true;
-    }
-    if (type == Frames.STATUS) {
-      if (body > Frames.MAX_STATUS) {
-        throw new StrataException(StatusCode.INTERNAL, "STATUS frame of " + body + " bytes");
-      }
-      if (!take(in, body)) {
-        return false;
-      }
-      current().status(header);
       resetFrame();
       return true;
     }

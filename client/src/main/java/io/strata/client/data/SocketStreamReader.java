@@ -1,15 +1,10 @@
 package io.strata.client.data;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.Frames;
 import io.strata.core.transport.ReadRequest;
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 
 /**
@@ -24,15 +19,13 @@ import java.util.ArrayDeque;
  * so a reader that reads once and jumps wastes little; each request answered whole doubles how far
  * ahead the stream asks, up to the read-ahead limit.
  */
-final class SocketStreamReader implements StreamReader, BlockingChannels.Watched {
+final class SocketStreamReader implements StreamReader {
   static final int MIN_REQUEST = 4096;
   static final int MAX_REQUEST = 4 << 20;
   /** A jump forward within this many bytes already asked for reads through them instead of starting over. */
   static final int MAX_SKIP = 1 << 20;
   /** Closing with at most this many bytes still coming reads them off, keeping the connection for the pool. */
   private static final int MAX_DRAIN = 64 << 10;
-  private static final int PREFIX = 4 + Frames.HEADER;
-  private static final int MAX_END_BODY = 1 + 2 + 1024;
 
   /** One READ sent and not yet ended. */
   private static final class Request {
@@ -45,6 +38,10 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     }
   }
 
+  /** Where skipped bytes are read to. */
+  private static final ThreadLocal<ByteBuffer> SCRATCH =
+      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(64 << 10));
+
   private final BlockingChannels channels;
   private final Endpoint worker;
   private final DataClient.Target file;
@@ -52,28 +49,13 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
   /** Where the stream stops asking: the end of the file, or of a single read. */
   private final long limit;
   private final ArrayDeque<Request> pending = new ArrayDeque<>();
-  /**
-   * Frame headers land here. Per thread, not per reader: a reader may serve a single small read,
-   * and a direct buffer of its own would cost more than the read. A frame is always read whole
-   * within one call, so readers sharing a thread never see each other's bytes.
-   */
-  private static final ThreadLocal<ByteBuffer> HEADERS =
-      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(PREFIX + MAX_END_BODY));
-  /** Requests are small: encoded on the heap, where the socket write's own buffer copies them from. */
-  private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
-  private static final ThreadLocal<ByteBuffer> SCRATCH =
-      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(64 << 10));
-  private SocketChannel ch;
+  private DataConnection conn;
   private long nextId;
   private long position;
   private long requested;
   private long window;
   private long payloadLeft;
   private boolean spent;
-  /** The connection came from the pool and has not answered this reader yet. */
-  private boolean reused;
-  private volatile long blockedSince;
-  private volatile boolean expired;
 
   SocketStreamReader(BlockingChannels channels, Endpoint worker, DataClient.Target file, long offset, long maxWindow) {
     this(channels, worker, file, offset, file.fileLength(), maxWindow);
@@ -106,21 +88,19 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
       return 0;
     }
     try {
-      if (ch == null) {
-        connect(channels.pooled(worker));
+      if (conn == null) {
+        conn = DataConnection.take(channels, worker, file.path());
         window = Math.min(maxWindow, Math.max(MIN_REQUEST, Math.min(len, MAX_REQUEST)));
       }
       try {
         return readSomePayload(dst);
       } catch (StrataException e) {
-        if (!reused || e.code() != StatusCode.UNAVAILABLE) {
+        if (!conn.staleFromPool(e)) {
           throw e;
         }
-        // A pooled connection the worker closed while it sat idle (it restarted): once more, afresh.
-        dropConnection();
         pending.clear();
         requested = position;
-        connect(null);
+        conn.reconnect();
         return readSomePayload(dst);
       }
     } catch (StrataException e) {
@@ -130,13 +110,6 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
     }
   }
 
-  /** Takes {@code pooledOrNull}, or a new connection. */
-  private void connect(SocketChannel pooledOrNull) {
-    reused = pooledOrNull != null;
-    ch = reused ? pooledOrNull : channels.open(worker);
-    channels.watch(this);
-  }
-
   private int readSomePayload(ByteBuffer dst) {
     askAhead();
     while (payloadLeft == 0) {
@@ -144,7 +117,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
       askAhead();
     }
     int at = dst.position();
-    int n = readSome(dst.slice(at, (int) Math.min(dst.remaining(), payloadLeft)));
+    int n = conn.readSome(dst.slice(at, (int) Math.min(dst.remaining(), payloadLeft)));
     dst.position(at + n);
     payloadLeft -= n;
     position += n;
@@ -168,99 +141,48 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
 
   private void send(long offset, long length) {
     long id = ++nextId;
-    ByteBuf frame = new ReadRequest(id, file.path(), file.fingerprint(), file.fileLength(), offset, length)
-        .encode(HEAP);
-    try {
-      ByteBuffer bytes = frame.nioBuffer();
-      while (bytes.hasRemaining()) {
-        ch.write(bytes);
-      }
-    } catch (IOException e) {
-      throw failure("cannot send to worker " + worker, e);
-    } finally {
-      frame.release();
-    }
+    conn.send(new ReadRequest(id, file.path(), file.fingerprint(), file.fileLength(), offset, length)
+        .encode(DataConnection.REQUESTS));
     pending.add(new Request(id, offset + length));
   }
 
   /** Reads one frame header (and the whole of a frame that carries no file bytes). */
   private void nextFrame() {
-    ByteBuffer header = fill(PREFIX);
-    int frameLength = header.getInt();
-    byte type = header.get();
-    long requestId = header.getLong();
+    conn.nextFrame();
     Request head = pending.peek();
-    if (head == null || requestId != head.id) {
-      throw protocol("worker answered request " + requestId + " unasked");
+    if (head == null || conn.frameRequestId() != head.id) {
+      throw DataConnection.protocol("worker answered request " + conn.frameRequestId() + " unasked");
     }
-    if (frameLength < Frames.HEADER || frameLength > Frames.MAX_RESPONSE_FRAME - 4) {
-      throw protocol("response frame of " + frameLength + " bytes");
-    }
-    int body = frameLength - Frames.HEADER;
-    if (type == Frames.DATA) {
+    int body = conn.frameBody();
+    if (conn.frameType() == Frames.DATA) {
       if (body < 8) {
-        throw protocol("DATA frame of " + body + " bytes");
+        throw DataConnection.protocol("DATA frame of " + body + " bytes");
       }
-      long at = fill(8).getLong();
+      long at = conn.fill(8).getLong();
       payloadLeft = body - 8;
       if (at != position || position + payloadLeft > head.end) {
-        throw protocol("worker sent bytes out of order (" + payloadLeft + " at " + at + ", expected " + position + ")");
+        throw DataConnection.protocol("worker sent bytes out of order (" + payloadLeft + " at " + at + ", expected "
+            + position + ")");
       }
-    } else if (type == Frames.END) {
-      if (body < 3 || body > MAX_END_BODY) {
-        throw protocol("END frame of " + body + " bytes");
-      }
-      header = fill(body);
-      StatusCode code = StatusCode.fromNumber(header.get() & 0xFF);
-      int n = Math.min(header.getShort() & 0xFFFF, header.remaining());
-      byte[] message = new byte[n];
-      header.get(message);
+    } else if (conn.frameType() == Frames.END) {
+      StrataException refused = conn.endStatus();
       pending.poll();
-      if (code != StatusCode.OK) {
-        throw new StrataException(code, new String(message, StandardCharsets.UTF_8));
+      if (refused != null) {
+        throw refused;
       }
       if (position != head.end) {
-        throw protocol(file.path() + " ended early at " + position);
+        throw DataConnection.protocol(file.path() + " ended early at " + position);
       }
       window = Math.min(maxWindow, window * 2);
     } else {
-      throw protocol("unexpected frame type " + type + " from worker");
-    }
-  }
-
-  /** The next {@code n} bytes of the stream, in this thread's header buffer. */
-  private ByteBuffer fill(int n) {
-    ByteBuffer header = HEADERS.get();
-    header.clear().limit(n);
-    while (header.hasRemaining()) {
-      readSome(header);
-    }
-    return header.flip();
-  }
-
-  /** One socket read (at least a byte), under the watchdog's eye. */
-  private int readSome(ByteBuffer dst) {
-    blockedSince = System.nanoTime() | 1;
-    try {
-      int n = ch.read(dst);
-      if (n < 0) {
-        throw StrataException.unavailable("worker " + worker + " closed the data connection", null);
-      }
-      reused = false;
-      return n;
-    } catch (IOException e) {
-      throw failure("reading from worker " + worker + " failed", e);
-    } finally {
-      synchronized (this) {
-        blockedSince = 0;
-      }
+      throw DataConnection.protocol("unexpected frame type " + conn.frameType() + " from worker");
     }
   }
 
   /** False also when the worker fails meanwhile: the caller then opens another stream, whose failure it handles. */
   @Override
   public boolean skipTo(long pos) {
-    if (spent || ch == null || pos < position || pos > requested || pos - position > MAX_SKIP) {
+    if (spent || conn == null || pos < position || pos > requested || pos - position > MAX_SKIP) {
       return false;
     }
     try {
@@ -280,7 +202,7 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
           nextFrame();
         }
         scratch.clear().limit((int) Math.min(scratch.capacity(), Math.min(left, payloadLeft)));
-        int got = readSome(scratch);
+        int got = conn.readSome(scratch);
         payloadLeft -= got;
         position += got;
         left -= got;
@@ -293,23 +215,8 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
   }
 
   @Override
-  public long blockedSinceNanos() {
-    return blockedSince;
-  }
-
-  /** Only while a read blocks (the lock orders this against the read's return): never a connection back in the pool. */
-  @Override
-  public synchronized void expire() {
-    SocketChannel c = ch;
-    if (blockedSince != 0 && c != null) {
-      expired = true;
-      BlockingChannels.closeQuietly(c);
-    }
-  }
-
-  @Override
   public void close() {
-    if (ch == null) {
+    if (conn == null) {
       return;
     }
     if (!spent && requested - position <= MAX_DRAIN) {
@@ -323,31 +230,18 @@ final class SocketStreamReader implements StreamReader, BlockingChannels.Watched
       }
     }
     if (!spent && pending.isEmpty() && payloadLeft == 0) {
-      channels.unwatch(this);
-      channels.give(worker, ch);
-      ch = null;
+      conn.release();
+      conn = null;
     } else {
       dropConnection();
     }
   }
 
   private void dropConnection() {
-    channels.unwatch(this);
-    if (ch != null) {
-      BlockingChannels.closeQuietly(ch);
-      ch = null;
+    if (conn != null) {
+      conn.close();
+      conn = null;
     }
   }
 
-  private StrataException failure(String what, IOException e) {
-    if (expired) {
-      return new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker + " did not answer a read of "
-          + file.path() + " within " + channels.timeout().toMillis() + " ms");
-    }
-    return StrataException.unavailable(what + ": " + e.getMessage(), e);
-  }
-
-  private static StrataException protocol(String message) {
-    return new StrataException(StatusCode.INTERNAL, "bad response from worker: " + message);
-  }
 }
