@@ -61,8 +61,8 @@ strata_java_args() {
 
 # A short-lived JVM: a small serial-GC heap and the C1 compiler only start fastest; override with
 # STRATA_SHELL_JAVA_OPTS. The shell logs through its own slf4j provider (io.strata.shell.log), not
-# log4j, whose set-up costs a tenth of a command: logs/shell.log holds the warnings and errors of
-# the last command that had any (-Dio.strata.shell.log.level=DEBUG in STRATA_JAVA_OPTS for more).
+# log4j, whose set-up costs a tenth of a command: logs/shell.log gathers the commands' warnings and
+# errors, moved to shell.log.1 past 1 MiB (-Dio.strata.shell.log.level=DEBUG in STRATA_JAVA_OPTS for more).
 # Netty's flight-recorder probe, leak detector, native transport (extracted from its jar at every
 # start) and pooling allocator cost a command more than they can save it; no perf-data file either.
 STRATA_SHELL_OPTS="${STRATA_SHELL_JAVA_OPTS:--Xms32m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData}

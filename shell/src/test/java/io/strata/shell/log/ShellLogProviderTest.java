@@ -56,11 +56,15 @@ class ShellLogProviderTest {
   }
 
   @Test
-  void eachCommandStartsTheFileAfresh() throws IOException {
+  void eachCommandAppends_andAFileGrownPastItsLimitIsMovedAsideFirst() throws IOException {
     Path file = dir.resolve("shell.log");
     logger(file, null).warn("first command");
     logger(file, null).warn("second command");
-    assertThat(Files.readString(file)).contains("second command").doesNotContain("first command");
+    assertThat(Files.readString(file)).contains("first command", "second command");
+
+    new ShellLogFile(file.toString(), 100).write(Level.WARN, "io.strata.Example", "third command", null);
+    assertThat(Files.readString(file)).contains("third command").doesNotContain("first command");
+    assertThat(dir.resolve("shell.log.1")).content().contains("first command", "second command");
   }
 
   @Test
