@@ -1,5 +1,6 @@
 package io.strata.client.data;
 
+import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.DaemonThreads;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Map;
@@ -20,13 +22,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Blocking connections to workers' data servers, for readers that do their own socket reads on
- * their own thread ({@link SocketStreamReader}): connected on demand, pooled per endpoint when
- * left clean, and watched — a reader blocked longer than the read timeout has its connection
- * closed under it, which ends the blocked read. Thread-safe.
+ * Blocking connections to workers' data servers, for callers that do their own socket reads on
+ * their own thread (streams, small reads and opens, through {@link DataConnection}): connected on
+ * demand, pooled per endpoint when left clean, and watched — a caller blocked longer than the read
+ * timeout has its connection closed under it, which ends the blocked read. Thread-safe.
  */
 final class BlockingChannels implements AutoCloseable {
-  static final int IDLE_PER_WORKER = 16;
+  static final int IDLE_PER_WORKER = 64;
   private static final int CONNECT_TIMEOUT_MS = 5000;
   private static final long WATCH_PERIOD_MS = 250;
 
@@ -34,8 +36,8 @@ final class BlockingChannels implements AutoCloseable {
   interface Watched {
     long blockedSinceNanos();
 
-    /** Closes the connection: the timeout passed. */
-    void expire();
+    /** Closes the connection if the call blocked since {@code since} still is: the timeout passed. */
+    void expire(long since);
   }
 
   private final Supplier<Duration> timeout;
@@ -65,13 +67,20 @@ final class BlockingChannels implements AutoCloseable {
     return null;
   }
 
-  /** A new connection to {@code worker}; UNAVAILABLE if it cannot be reached. */
+  /** A new connection to {@code worker}; UNAVAILABLE if it cannot be reached, CANCELLED if the caller is interrupted. */
   SocketChannel open(Endpoint worker) {
     try {
       return connect(worker);
+    } catch (ClosedByInterruptException e) {
+      throw interrupted(worker);
     } catch (IOException e) {
       throw StrataException.unavailable("cannot reach worker data server " + worker + ": " + e.getMessage(), e);
     }
+  }
+
+  /** An interrupted caller's call: not the worker's failure, so not one to fail over from. */
+  static StrataException interrupted(Endpoint worker) {
+    return new StrataException(StatusCode.CANCELLED, "interrupted while talking to worker " + worker);
   }
 
   private static SocketChannel connect(Endpoint worker) throws IOException {
@@ -117,7 +126,7 @@ final class BlockingChannels implements AutoCloseable {
     for (Watched w : watched) {
       long since = w.blockedSinceNanos();
       if (since != 0 && now - since > limit) {
-        w.expire();
+        w.expire(since);
       }
     }
   }

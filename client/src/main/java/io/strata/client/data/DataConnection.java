@@ -7,6 +7,7 @@ import io.strata.core.status.StrataException;
 import io.strata.core.transport.Frames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
@@ -40,7 +41,6 @@ final class DataConnection implements BlockingChannels.Watched {
   private volatile long blockedSince;
   private volatile boolean expired;
   private byte frameType;
-  private long frameRequestId;
   private int frameBody;
 
   private DataConnection(BlockingChannels channels, Endpoint worker, String path, SocketChannel ch, boolean reused) {
@@ -89,12 +89,18 @@ final class DataConnection implements BlockingChannels.Watched {
     }
   }
 
-  /** Reads the next frame's header: then {@link #frameType}, {@link #frameRequestId} and {@link #frameBody} tell it. */
-  void nextFrame() {
+  /**
+   * Reads the next frame's header, which must answer request {@code expectedId}: then
+   * {@link #frameType} and {@link #frameBody} tell it.
+   */
+  void nextFrame(long expectedId) {
     ByteBuffer header = fill(PREFIX);
     int length = header.getInt();
     frameType = header.get();
-    frameRequestId = header.getLong();
+    long requestId = header.getLong();
+    if (requestId != expectedId) {
+      throw protocol("worker answered request " + requestId + " unasked");
+    }
     if (length < Frames.HEADER || length > Frames.MAX_RESPONSE_FRAME - 4) {
       throw protocol("response frame of " + length + " bytes");
     }
@@ -103,10 +109,6 @@ final class DataConnection implements BlockingChannels.Watched {
 
   byte frameType() {
     return frameType;
-  }
-
-  long frameRequestId() {
-    return frameRequestId;
   }
 
   /** Bytes of the current frame after its header. */
@@ -176,16 +178,22 @@ final class DataConnection implements BlockingChannels.Watched {
     return blockedSince;
   }
 
-  /** Only while a read blocks (the lock orders this against the read's return): never a connection back in the pool. */
+  /**
+   * Only while the read that blocked since {@code since} still blocks (the lock orders this against
+   * the read's return): never a later read, nor a connection back in the pool.
+   */
   @Override
-  public synchronized void expire() {
-    if (blockedSince != 0) {
+  public synchronized void expire(long since) {
+    if (blockedSince == since) {
       expired = true;
       BlockingChannels.closeQuietly(ch);
     }
   }
 
   private StrataException failure(String what, IOException e) {
+    if (e instanceof ClosedByInterruptException) {
+      return BlockingChannels.interrupted(worker);
+    }
     if (expired) {
       return new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker + " did not answer a request for "
           + path + " within " + channels.timeout().toMillis() + " ms");

@@ -43,12 +43,10 @@ final class SocketOpen {
       try {
         open.exchange(request, firstBytes, alloc);
       } catch (StrataException e) {
-        if (open.ended || !conn.staleFromPool(e)) {
+        if (!conn.staleFromPool(e)) {
           throw e;
         }
-        open.releaseBytes();
         conn.reconnect();
-        open = new SocketOpen(conn, requestId, path);
         open.exchange(request, firstBytes, alloc);
       }
       open.appendTo(dst);
@@ -66,21 +64,18 @@ final class SocketOpen {
   private void exchange(OpenRequest request, int firstBytes, ByteBufAllocator alloc) {
     conn.send(request.encode(DataConnection.REQUESTS));
     while (true) {
-      conn.nextFrame();
-      if (conn.frameRequestId() != requestId) {
-        throw DataConnection.protocol("worker answered request " + conn.frameRequestId() + " unasked");
-      }
+      conn.nextFrame(requestId);
       switch (conn.frameType()) {
         case Frames.STATUS -> readStatus();
         case Frames.DATA -> readData(firstBytes, alloc);
         case Frames.END -> {
           StrataException refused = conn.endStatus();
+          if (refused == null && status == null) {
+            throw DataConnection.protocol("an open of " + path + " ended with no status");
+          }
           ended = true;
           if (refused != null) {
             throw refused;
-          }
-          if (status == null) {
-            throw DataConnection.protocol("an open of " + path + " ended with no status");
           }
           return;
         }

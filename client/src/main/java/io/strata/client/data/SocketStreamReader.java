@@ -148,11 +148,11 @@ final class SocketStreamReader implements StreamReader {
 
   /** Reads one frame header (and the whole of a frame that carries no file bytes). */
   private void nextFrame() {
-    conn.nextFrame();
     Request head = pending.peek();
-    if (head == null || conn.frameRequestId() != head.id) {
-      throw DataConnection.protocol("worker answered request " + conn.frameRequestId() + " unasked");
+    if (head == null) {
+      throw DataConnection.protocol("a frame read with no request of " + file.path() + " in flight");
     }
+    conn.nextFrame(head.id);
     int body = conn.frameBody();
     if (conn.frameType() == Frames.DATA) {
       if (body < 8) {
