@@ -53,13 +53,22 @@ final class ShellLogFile {
   private void open() {
     try {
       Path file = Path.of(path);
-      if (Files.isRegularFile(file) && Files.size(file) > maxBytes) {
-        Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
-      }
+      moveAsideIfFull(file);
       out = new PrintStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND), false,
           StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
       toStderr = true;
+    }
+  }
+
+  /** Another command may be moving it at the same moment: then its move stands, and this one appends. */
+  private void moveAsideIfFull(Path file) {
+    try {
+      if (Files.size(file) > maxBytes) {
+        Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException | RuntimeException e) {
+      // No file yet, or it was just moved.
     }
   }
 }
