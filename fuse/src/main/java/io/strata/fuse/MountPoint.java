@@ -5,6 +5,7 @@ import io.strata.core.status.StrataException;
 import io.strata.core.util.Commands;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,15 +30,18 @@ public final class MountPoint {
     }
 
     /**
-     * Whether the mount answers; one whose process died fails every call (ENOTCONN). Asks statfs,
-     * which the kernel always sends to the process: a stat could be answered from its attribute cache.
+     * Whether the mount answers: false only for one whose process died, which fails every call with
+     * ENOTCONN. Asks statfs, which the kernel always sends to the process (a stat could be answered
+     * from its attribute cache); any other failure (a mount this user may not enter) is not death.
      */
     public boolean alive() {
       try {
         Files.getFileStore(target).getTotalSpace();
         return true;
+      } catch (FileSystemException e) {
+        return !String.valueOf(e.getReason()).contains("not connected");
       } catch (IOException e) {
-        return false;
+        return true;
       }
     }
   }
