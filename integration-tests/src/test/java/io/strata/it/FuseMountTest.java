@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.fuse.FuseProcess;
 import java.io.IOException;
@@ -60,8 +62,12 @@ class FuseMountTest {
   }
 
   private void mount(boolean readOnly) throws Exception {
+    mount(readOnly, cluster.clientConf());
+  }
+
+  private void mount(boolean readOnly, Configuration conf) throws Exception {
     mnt = Files.createDirectories(dir.resolve("mnt"));
-    fuse = new FuseProcess(cluster.clientConf(), mnt, "/data", readOnly);
+    fuse = new FuseProcess(conf, mnt, "/data", readOnly);
     fuse.start();
     await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
   }
@@ -303,8 +309,8 @@ class FuseMountTest {
     Files.writeString(late, "late\n");
     try {
       // The worker's listing TTL (3 s here), the mount's own (strata.user.metadata.cache.ttl, 2 s) and
-      // the kernel's entry timeout (1 s) bound the wait; 5 s more for a loaded host.
-      await().atMost(Duration.ofSeconds(3 + 2 + 1 + 5)).pollInterval(Duration.ofMillis(250))
+      // the kernel's entry timeout (1 s) bound the wait; 10 s more for a loaded host.
+      await().atMost(Duration.ofSeconds(3 + 2 + 1 + 10)).pollInterval(Duration.ofMillis(250))
           .until(() -> run("ls", mnt.toString()).out().contains("late.txt"));
       assertThat(ok("cat", mnt + "/late.txt").out()).isEqualTo("late\n");
     } finally {
@@ -314,7 +320,9 @@ class FuseMountTest {
 
   @Test
   void statfs_isAnsweredByTheMountAlone_withoutAskingAWorker() throws Exception {
-    mount(false);
+    Configuration noClientCache = cluster.clientConf().copy();
+    noClientCache.set(UserKeys.METADATA_CACHE_TTL, "0s"); // every status the mount wants reaches the worker
+    mount(false, noClientCache);
     assertThat(ok("df", "-h", mnt.toString()).out()).contains("strata:/data");
     int worker = cluster.worker(0).webPort();
     double before = metadataRequests(worker);

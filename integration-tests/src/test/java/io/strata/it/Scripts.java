@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 final class Scripts {
   static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-  /** What a script printed (standard output and error together) and returned. */
+  /** What a command printed (standard output and error together) and returned. */
   record Result(int code, String out) {}
 
   private final ScriptConf site;
@@ -32,23 +32,36 @@ final class Scripts {
     return run(Map.of(), command);
   }
 
+  /** Runs a command to its end (at most two minutes: then it is killed and the test fails). */
   Result run(Map<String, String> env, String... command) throws Exception {
-    Process p = start(env, command);
-    byte[] out = p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s finished", List.of(command)).isTrue();
-    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    Path out = Files.createTempFile("strata-script", ".out");
+    try {
+      ProcessBuilder pb = builder(env, command).redirectErrorStream(true).redirectOutput(out.toFile());
+      Process p = pb.start();
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError(List.of(command) + " did not finish within 120 s: " + Files.readString(out));
+      }
+      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(out);
+    }
   }
 
-  /** Starts a command with the cluster's environment; its output is the process's input stream. */
+  /** Starts a command with the cluster's environment; its standard output is the process's input stream. */
   Process start(Map<String, String> env, String... command) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
+    return builder(env, command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
+  private ProcessBuilder builder(Map<String, String> env, String... command) {
+    ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile());
     pb.environment().putAll(env);
     pb.environment().put("STRATA_CONF_DIR", site.conf().toString());
     pb.environment().put("STRATA_LOGS_DIR", site.logs().toString());
     pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m");
     pb.environment().put("STRATA_WORKER_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m");
     pb.environment().put("STRATA_FUSE_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m");
-    return pb.start();
+    return pb;
   }
 
   /** The pid a script recorded for process {@code name}. */
