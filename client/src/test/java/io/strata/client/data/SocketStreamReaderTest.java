@@ -1,10 +1,12 @@
 package io.strata.client.data;
 
+import static io.strata.client.data.ScriptedDataServer.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.strata.core.net.HostPort;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
@@ -20,7 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,20 +34,15 @@ class SocketStreamReaderTest {
 
   private final byte[] data = new byte[3 * (1 << 20) + 4321];
   private final List<ReadRequest> requests = new CopyOnWriteArrayList<>();
-  private final AtomicInteger connections = new AtomicInteger();
   private volatile Mode mode = Mode.GOOD;
-  private final ServerSocketChannel server;
+  private final ScriptedDataServer server = new ScriptedDataServer(this::answer);
   private final BlockingChannels channels = new BlockingChannels(() -> Duration.ofMillis(500));
   private final DataClient.Target file = new DataClient.Target("/f", "fp", data.length);
   private final Endpoint endpoint;
 
   SocketStreamReaderTest() throws IOException {
     new Random(3).nextBytes(data);
-    server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-    endpoint = Endpoint.tcp(new HostPort("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort()));
-    Thread acceptor = new Thread(this::accept, "fake-data-server");
-    acceptor.setDaemon(true);
-    acceptor.start();
+    endpoint = server.endpoint();
   }
 
   @AfterEach
@@ -55,73 +51,25 @@ class SocketStreamReaderTest {
     server.close();
   }
 
-  private void accept() {
-    while (server.isOpen()) {
-      try {
-        SocketChannel ch = server.accept();
-        connections.incrementAndGet();
-        Thread t = new Thread(() -> serve(ch), "fake-data-conn");
-        t.setDaemon(true);
-        t.start();
-      } catch (IOException e) {
-        return;
-      }
+  /** Answers a READ with DATA frames of at most a page, then END, as a worker does. */
+  private boolean answer(SocketChannel ch, ByteBuf frame) throws IOException {
+    ReadRequest req = ReadRequest.decode(frame);
+    requests.add(req);
+    if (mode == Mode.SILENT) {
+      return true;
     }
-  }
-
-  /** Answers each READ with DATA frames of at most a page, then END, as a worker does. */
-  private void serve(SocketChannel ch) {
-    try (ch) {
-      ByteBuffer length = ByteBuffer.allocate(4);
-      while (true) {
-        length.clear();
-        if (!fill(ch, length)) {
-          return;
-        }
-        ByteBuffer body = ByteBuffer.allocate(length.flip().getInt());
-        if (!fill(ch, body)) {
-          return;
-        }
-        ReadRequest req = ReadRequest.decode(Unpooled.wrappedBuffer(body.flip()));
-        requests.add(req);
-        if (mode == Mode.SILENT) {
-          continue;
-        }
-        long id = mode == Mode.WRONG_ID ? req.requestId() + 100 : req.requestId();
-        long end = Math.min(data.length, req.offset() + req.length());
-        for (long at = req.offset(); at < end; at += PAGE) {
-          int n = (int) Math.min(PAGE, end - at);
-          write(ch, Frames.dataHeader(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, id, at, n));
-          write(ch, Unpooled.wrappedBuffer(data, (int) at, n));
-          if (mode == Mode.HANG_UP_MID_ANSWER) {
-            return;
-          }
-        }
-        write(ch, Frames.end(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, id, StatusCode.OK, ""));
-        if (mode == Mode.HANG_UP_AFTER_ONE) {
-          return;
-        }
-      }
-    } catch (IOException e) {
-      // The reader hung up.
-    }
-  }
-
-  private static boolean fill(SocketChannel ch, ByteBuffer b) throws IOException {
-    while (b.hasRemaining()) {
-      if (ch.read(b) < 0) {
+    long id = mode == Mode.WRONG_ID ? req.requestId() + 100 : req.requestId();
+    long end = Math.min(data.length, req.offset() + req.length());
+    for (long at = req.offset(); at < end; at += PAGE) {
+      int n = (int) Math.min(PAGE, end - at);
+      write(ch, Frames.dataHeader(UnpooledByteBufAllocator.DEFAULT, id, at, n));
+      write(ch, Unpooled.wrappedBuffer(data, (int) at, n));
+      if (mode == Mode.HANG_UP_MID_ANSWER) {
         return false;
       }
     }
-    return true;
-  }
-
-  private static void write(SocketChannel ch, ByteBuf b) throws IOException {
-    ByteBuffer bytes = b.nioBuffer();
-    while (bytes.hasRemaining()) {
-      ch.write(bytes);
-    }
-    b.release();
+    write(ch, Frames.end(UnpooledByteBufAllocator.DEFAULT, id, StatusCode.OK, ""));
+    return mode != Mode.HANG_UP_AFTER_ONE;
   }
 
   private SocketStreamReader reader(long offset, long readAhead) {
@@ -192,7 +140,7 @@ class SocketStreamReaderTest {
         assertThat(r.read(ByteBuffer.wrap(b))).isPositive();
       }
     }
-    assertThat(connections.get()).isEqualTo(1);
+    assertThat(server.connections()).isEqualTo(1);
   }
 
   @Test
@@ -209,7 +157,7 @@ class SocketStreamReaderTest {
       }
     }
     assertThat(requests).extracting(ReadRequest::length).containsOnly(100L);
-    assertThat(connections.get()).isEqualTo(1);
+    assertThat(server.connections()).isEqualTo(1);
   }
 
   @Test
@@ -226,7 +174,7 @@ class SocketStreamReaderTest {
       }
       Thread.sleep(50); // the worker's side of the pooled connection is closed by now
     }
-    assertThat(connections.get()).as("each pooled connection found closed is replaced").isEqualTo(3);
+    assertThat(server.connections()).as("each pooled connection found closed is replaced").isEqualTo(3);
   }
 
   @Test
@@ -250,7 +198,7 @@ class SocketStreamReaderTest {
     try (SocketStreamReader r = reader(0, 1 << 20)) {
       assertThat(r.read(ByteBuffer.allocate(100))).isPositive();
     }
-    assertThat(connections.get()).as("the broken connection was not reused").isEqualTo(2);
+    assertThat(server.connections()).as("the broken connection was not reused").isEqualTo(2);
   }
 
   @Test
