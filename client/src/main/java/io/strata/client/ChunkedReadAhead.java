@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.core.util.Futures;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.status.StatusCode;
@@ -126,7 +127,7 @@ final class ChunkedReadAhead {
   /** Drops every chunk (each chunk's buffer is released once its request ends). */
   void drop() {
     for (Chunk c : chunks) {
-      c.done.whenComplete((n, e) -> c.buf.release());
+      Futures.onDone(c.done, (n, e) -> c.buf.release());
     }
     chunks.clear();
   }
@@ -142,7 +143,7 @@ final class ChunkedReadAhead {
     }
     while (!chunks.peekFirst().covers(pos)) {
       Chunk c = chunks.pollFirst();
-      c.done.whenComplete((n, e) -> c.buf.release());
+      Futures.onDone(c.done, (n, e) -> c.buf.release());
     }
     return true;
   }

@@ -1,5 +1,7 @@
 package io.strata.client;
 
+import java.util.List;
+import java.util.ArrayList;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -250,12 +252,11 @@ public final class FileInStream extends InputStream {
   private int readInPieces(long pos, ByteBuffer range) {
     int wanted = range.remaining();
     int pieces = (wanted + chunkSize - 1) / chunkSize;
-    @SuppressWarnings("unchecked")
-    CompletableFuture<Integer>[] parts = new CompletableFuture[pieces];
+    List<CompletableFuture<Integer>> parts = new ArrayList<>(pieces);
     for (int i = 0; i < pieces; i++) {
       int from = i * chunkSize;
       int n = Math.min(chunkSize, wanted - from);
-      parts[i] = source.readAsync(file, pos + from, Unpooled.wrappedBuffer(range.slice(from, n)).clear(), n);
+      parts.add(source.readAsync(file, pos + from, Unpooled.wrappedBuffer(range.slice(from, n)).clear(), n));
     }
     int total = 0;
     for (CompletableFuture<Integer> p : parts) {

@@ -61,6 +61,7 @@ final class ReadPath implements AutoCloseable {
     return attempt(file, offset, dst, length, 0, null);
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // handle-then-compose: the nested future is composed at once
   private CompletableFuture<Integer> attempt(FileInfo file, long offset, ByteBuf dst, int length, int n,
       StrataException last) {
     List<WorkerInfo> candidates;

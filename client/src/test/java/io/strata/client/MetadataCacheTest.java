@@ -6,7 +6,6 @@ import io.strata.core.path.StrataPath;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class MetadataCacheTest {
@@ -18,47 +17,48 @@ class MetadataCacheTest {
         "/ufs" + path, 0);
   }
 
-  private final Function<String, FileInfo> loadStatus = p -> {
+  private FileInfo loadStatus(String p) {
     statusCalls.incrementAndGet();
     return file(p);
-  };
-  private final Function<String, List<FileInfo>> loadListing = p -> {
+  }
+
+  private List<FileInfo> loadListing(String p) {
     listCalls.incrementAndGet();
     return List.of(file(p + "/a"), file(p + "/b"));
-  };
+  }
 
   @Test
   void keepsStatusesAndListingsUntilAChangeDropsThem() {
     MetadataCache cache = new MetadataCache(Duration.ofMinutes(1), 1000);
-    cache.status("/d/x", loadStatus);
-    cache.status("/d/x", loadStatus);
+    cache.status("/d/x", this::loadStatus);
+    cache.status("/d/x", this::loadStatus);
     assertThat(statusCalls).hasValue(1);
 
-    assertThat(cache.list("/d", loadListing)).hasSize(2);
-    cache.list("/d", loadListing);
-    cache.status("/d/a", loadStatus);
+    assertThat(cache.list("/d", this::loadListing)).hasSize(2);
+    cache.list("/d", this::loadListing);
+    cache.status("/d/a", this::loadStatus);
     assertThat(listCalls).hasValue(1);
     assertThat(statusCalls).as("a listing fills its children's statuses").hasValue(1);
 
     cache.invalidate(StrataPath.of("/d/a"));
-    cache.status("/d/a", loadStatus);
-    cache.list("/d", loadListing);
+    cache.status("/d/a", this::loadStatus);
+    cache.list("/d", this::loadListing);
     assertThat(statusCalls).hasValue(2);
     assertThat(listCalls).as("a change drops the parent's listing").hasValue(2);
 
     cache.invalidateTree(StrataPath.of("/d"));
-    cache.status("/d/b", loadStatus);
+    cache.status("/d/b", this::loadStatus);
     assertThat(statusCalls).hasValue(3);
   }
 
   @Test
   void aZeroTtlAsksEveryTime() {
     MetadataCache cache = new MetadataCache(Duration.ZERO, 1000);
-    cache.status("/d/x", loadStatus);
-    cache.status("/d/x", loadStatus);
-    cache.list("/d", loadListing);
-    cache.list("/d", loadListing);
-    cache.status("/d/a", loadStatus);
+    cache.status("/d/x", this::loadStatus);
+    cache.status("/d/x", this::loadStatus);
+    cache.list("/d", this::loadListing);
+    cache.list("/d", this::loadListing);
+    cache.status("/d/a", this::loadStatus);
     cache.invalidate(StrataPath.of("/d/x"));
     cache.invalidateTree(StrataPath.of("/d"));
     assertThat(statusCalls).hasValue(3);

@@ -57,7 +57,7 @@ class LargeLoadTest {
             .mapToDouble(t -> t.count()).sum();
       }
       int files = DIRS * PER_DIR;
-      assertThat(tasks).as("tasks handed out").isLessThanOrEqualTo(files / BATCH * 1.5 + DIRS * 2);
+      assertThat(tasks).as("tasks handed out").isLessThanOrEqualTo(files * 1.5 / BATCH + DIRS * 2);
       assertThat(maxOpen.get()).as("files open at once").isPositive().isLessThanOrEqualTo(BATCH * 4L * 2);
     }
   }

@@ -148,7 +148,7 @@ class LiveConfigTest {
     assertThat(clusterConf().getOverridesMap()).containsEntry("strata.worker.metadata.cache.negative.ttl", "3s");
     for (int i = 0; i < 3; i++) {
       assertThat(Scrape.value(cluster.masterWebPort(i), "strata_conf_cluster_version{process=\"master\"}"))
-          .as("master %d applied it to itself", i).isEqualTo(clusterConf().getVersion());
+          .as("master %d applied it to itself", i).isEqualTo((double) clusterConf().getVersion());
     }
     assertThat(shell.run("conf", "unset", "strata.worker.metadata.cache.negative.ttl").code()).isZero();
   }

@@ -1,5 +1,7 @@
 package io.strata.it;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+import java.net.InetAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.client.FileInStream;
@@ -54,7 +56,7 @@ class MalformedFramesTest {
       ByteBuffer.allocate(4).putInt(-5).array(),                       // negative length field
       frame(9 + 4, (byte) 1, 1L, new byte[] {(byte) 0xFF, (byte) 0xFF, 0, 0}), // READ whose path runs past the frame
       frame(9, (byte) 2, 7L),                                          // a response type sent to the server
-      "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(),                  // another protocol
+      "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(UTF_8),              // another protocol
   };
 
   private static byte[] frame(int length, byte type, long requestId, byte[]... body) {
@@ -67,7 +69,7 @@ class MalformedFramesTest {
   }
 
   private SocketAddress address(String transport) {
-    return transport.equals("tcp") ? new InetSocketAddress("127.0.0.1", cluster.worker(0).dataPort())
+    return transport.equals("tcp") ? new InetSocketAddress(InetAddress.getLoopbackAddress(), cluster.worker(0).dataPort())
         : UnixDomainSocketAddress.of(cluster.ssdDir(0).resolveSibling("worker-0.sock"));
   }
 

@@ -1,5 +1,6 @@
 package io.strata.it;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -93,7 +94,7 @@ class ReadThroughCacheTest {
     fs.mkdir("/list", true);
     for (String name : new String[] {"b", "a", "c"}) {
       try (FileOutStream out = fs.create("/list/" + name, WriteOptions.DEFAULT)) {
-        out.write(name.getBytes());
+        out.write(name.getBytes(StandardCharsets.UTF_8));
       }
     }
     assertThat(fs.listStatus("/list")).extracting(FileInfo::name).containsExactly("a", "b", "c");

@@ -1,5 +1,6 @@
 package io.strata.it;
 
+import com.google.common.base.Splitter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.bench.cluster.ScriptConf;
@@ -207,7 +208,8 @@ class ScriptsTest {
   void freshCheckout_buildsItselfOnFirstUse() throws Exception {
     Path checkout = Files.createDirectories(work.resolve("checkout"));
     Process ls = new ProcessBuilder("git", "-C", ROOT.toString(), "ls-files", "-z").start();
-    String[] files = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\0");
+    List<String> files = Splitter.on('\0').omitEmptyStrings()
+        .splitToList(new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     org.junit.jupiter.api.Assumptions.assumeTrue(ls.waitFor() == 0, "needs a git checkout to copy from");
     for (String f : files) {
       Path target = checkout.resolve(f);

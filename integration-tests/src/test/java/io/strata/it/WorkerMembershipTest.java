@@ -1,5 +1,6 @@
 package io.strata.it;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -55,7 +56,7 @@ class WorkerMembershipTest {
     try (FileSystem fs = FileSystem.create(conf)) {
       for (int i = 0; i < 20; i++) {
         try (FileOutStream out = fs.create("/lost/f" + i, WriteOptions.overwriting())) {
-          out.write(("file " + i).getBytes());
+          out.write(("file " + i).getBytes(StandardCharsets.UTF_8));
         }
       }
       String id = cluster.workerId(1);
@@ -63,7 +64,7 @@ class WorkerMembershipTest {
       await().atMost(Duration.ofSeconds(15)).until(() -> state(id) == WorkerState.LOST);
       for (int i = 0; i < 20; i++) {
         try (FileInStream in = fs.open("/lost/f" + i)) {
-          assertThat(new String(in.readAllBytes())).isEqualTo("file " + i);
+          assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("file " + i);
         }
       }
       assertThat(shell.run("fsadmin", "report").out()).contains("Workers: 1 live of 2", "LOST");

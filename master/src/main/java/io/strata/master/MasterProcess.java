@@ -19,6 +19,7 @@ import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.RpcMetricsInterceptor;
 import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.UfsFactory;
+import io.strata.core.util.Periodic;
 import io.strata.core.util.DaemonThreads;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.journal.MasterPeers;
@@ -124,10 +125,9 @@ public final class MasterProcess implements Service {
         List.of(new MasterServiceImpl(journal, liveness, quorum, loadControl, clock)),
         new RpcMetricsInterceptor(registry, System::nanoTime), new AuditInterceptor(conf));
     Mount root = new Mount(StrataPath.ROOT, UfsFactory.normalize(conf.get(MasterKeys.ROOT_UFS)), false);
-    scheduler.scheduleWithFixedDelay(new LeaderDuties(journal, liveness, root, () -> conf.get(MasterKeys.WORKER_TIMEOUT), loads,
-        clock),
-        0, DUTY_INTERVAL_MS, TimeUnit.MILLISECONDS);
-    scheduler.scheduleWithFixedDelay(this::checkMembership, 1, 1, TimeUnit.SECONDS);
+    Periodic.every(scheduler, "leader duties", 0, DUTY_INTERVAL_MS, TimeUnit.MILLISECONDS,
+        new LeaderDuties(journal, liveness, root, () -> conf.get(MasterKeys.WORKER_TIMEOUT), loads, clock));
+    Periodic.every(scheduler, "membership check", 1, 1, TimeUnit.SECONDS, this::checkMembership);
     registerGauges();
     Gauge.builder(MasterMetrics.LOAD_OPEN_FILES, loads, LoadScheduler::openFiles)
         .description("Files load jobs have handed to workers and not yet seen finish").register(registry);

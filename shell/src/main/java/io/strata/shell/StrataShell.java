@@ -1,5 +1,7 @@
 package io.strata.shell;
 
+import java.nio.charset.StandardCharsets;
+import java.io.OutputStreamWriter;
 import io.strata.core.process.Version;
 import io.strata.shell.admin.FsAdminCommand;
 import io.strata.shell.conf.ConfCommand;
@@ -38,8 +40,8 @@ public final class StrataShell implements Runnable {
         .leaf(FormatCommand.class, () -> new FormatCommand(ctx))
         .leaf(VersionCommand.class, () -> new VersionCommand(ctx))
         .build(new StrataShell(), List.of(args));
-    PrintWriter out = new PrintWriter(ctx.out(), true);
-    PrintWriter err = new PrintWriter(ctx.err(), true);
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(ctx.out(), StandardCharsets.UTF_8), true);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(ctx.err(), StandardCharsets.UTF_8), true);
     cmd.setOut(out);
     cmd.setErr(err);
     ShellErrors errors = new ShellErrors();

@@ -20,6 +20,7 @@ import io.strata.core.rpc.AuditInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.rpc.RpcMetricsInterceptor;
+import io.strata.core.util.Periodic;
 import io.strata.core.util.DaemonThreads;
 import io.strata.worker.data.DataServer;
 import io.strata.worker.data.DataServerMetrics;
@@ -142,8 +143,8 @@ public final class WorkerProcess implements Service {
         .build();
     masterSync = new MasterSync(masterClient, address, this::usage, ufs, conf.get(UserKeys.RPC_TIMEOUT), conf,
         appliedConfVersion);
-    scheduler.scheduleWithFixedDelay(masterSync, 0, conf.get(WorkerKeys.HEARTBEAT_INTERVAL).toMillis(),
-        TimeUnit.MILLISECONDS);
+    Periodic.every(scheduler, "master sync", 0, conf.get(WorkerKeys.HEARTBEAT_INTERVAL).toMillis(),
+        TimeUnit.MILLISECONDS, masterSync);
   }
 
   private WorkerUsage usage() {

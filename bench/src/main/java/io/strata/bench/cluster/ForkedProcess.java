@@ -14,7 +14,6 @@ import java.util.Map;
  */
 public final class ForkedProcess {
   private final String name;
-  private final String mainClass;
   private final List<String> command;
   private final Path readyFile;
   private final Path output;
@@ -29,7 +28,6 @@ public final class ForkedProcess {
   ForkedProcess(String name, String mainClass, String classpath, List<String> jvmOptions, Map<String, String> conf,
       Path dir, List<String> args) {
     this.name = name;
-    this.mainClass = mainClass;
     this.readyFile = dir.resolve(name + ".ready");
     this.output = dir.resolve(name + ".out");
     List<String> cmd = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.strata.bench.cluster;
 
+import com.google.common.base.Splitter;
+import com.google.common.base.CharMatcher;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -33,7 +35,7 @@ public final class FreePorts {
 
   private static boolean bindable(int port) {
     try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return true;
+      return s.isBound();
     } catch (IOException e) {
       return false;
     }
@@ -43,7 +45,7 @@ public final class FreePorts {
   private static int ephemeralLow() {
     try {
       String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
-      return Math.max(LOWEST + 1000, Integer.parseInt(range.split("\\s+")[0]));
+      return Math.max(LOWEST + 1000, Integer.parseInt(Splitter.on(CharMatcher.whitespace()).omitEmptyStrings().split(range).iterator().next()));
     } catch (IOException | RuntimeException e) {
       return 32768;
     }

@@ -66,7 +66,7 @@ public final class LoadBench implements Callable<Integer> {
       System.out.println("cannot drop the page cache (needs root): figures are warm, not cold");
     }
     try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work)
-        .ssd((bytes * 3 / 2 >> 20) + 256 + "MiB").property(WorkerKeys.MEM_SIZE, "64MiB")
+        .ssd(((bytes * 3 / 2) >> 20) + 256 + "MiB").property(WorkerKeys.MEM_SIZE, "64MiB")
         .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m")).start();
         FileSystem fs = FileSystem.create(cluster.clientConf());
         MasterClient master = new MasterClient(cluster.clientConf())) {

@@ -1,5 +1,6 @@
 package io.strata.bench.read;
 
+import java.net.InetAddress;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -41,7 +42,7 @@ final class RawSocketServer implements ReadTarget, AutoCloseable {
       Files.deleteIfExists(socketFile);
       server = ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(UnixDomainSocketAddress.of(socketFile));
     } else {
-      server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+      server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     }
     address = server.getLocalAddress();
     Thread acceptor = new Thread(this::accept, name + "-accept");

@@ -73,7 +73,7 @@ public final class ReadBench implements Callable<Integer> {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("tier", tier);
     try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work).domainSockets()
-        .ssd(((2 * bytes >> 20) + 128) + "MiB").property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
+        .ssd((((2 * bytes) >> 20) + 128) + "MiB").property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
         .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20))))
         .start()) {
       List<Path> files = dataset(cluster.ufsRoot(), fileSize);

@@ -98,7 +98,7 @@ final class Workloads {
       long now;
       while ((now = System.nanoTime()) < end && n < MAX_SAMPLES) {
         ReadTarget.Session s = sessions[r.nextInt(fileCount)];
-        s.readFully((long) (r.nextDouble() * slots) * RANDOM_READ, buf, 0, RANDOM_READ);
+        s.readFully(((long) (r.nextDouble() * slots)) * RANDOM_READ, buf, 0, RANDOM_READ);
         if (n == latencies.length) {
           latencies = Arrays.copyOf(latencies, n * 2);
         }

@@ -8,6 +8,7 @@ import io.strata.core.proto.ConfigView;
 import io.strata.core.proto.GetConfigRequest;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Periodic;
 import io.strata.core.util.DaemonThreads;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -64,15 +65,13 @@ public final class ClientConfSync implements AutoCloseable {
       return;
     }
     timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("client-conf-sync"));
-    timer.scheduleWithFixedDelay(() -> {
+    Periodic.every(timer, "configuration sync", ms, ms, TimeUnit.MILLISECONDS, () -> {
       try {
         refresh.run();
       } catch (StrataException e) {
         LOG.debug("configuration sync failed: {}", e.oneLine());
-      } catch (RuntimeException e) {
-        LOG.warn("configuration sync failed", e);
       }
-    }, ms, ms, TimeUnit.MILLISECONDS);
+    });
   }
 
   public long appliedVersion() {

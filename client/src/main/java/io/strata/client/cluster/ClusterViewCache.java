@@ -74,6 +74,7 @@ public final class ClusterViewCache {
     return ring.owners(key, count);
   }
 
+  @SuppressWarnings("ReferenceEquality") // the same fetch, not an equal view
   private synchronized Snapshot refresh(Snapshot seen) {
     Snapshot s = current;
     if (s != seen && s != null) {

@@ -2,6 +2,7 @@ package io.strata.client.data;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Periodic;
 import io.strata.core.util.DaemonThreads;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -48,7 +49,7 @@ final class BlockingChannels implements AutoCloseable {
 
   BlockingChannels(Supplier<Duration> timeout) {
     this.timeout = timeout;
-    watchdog.scheduleWithFixedDelay(this::expireStuck, WATCH_PERIOD_MS, WATCH_PERIOD_MS, TimeUnit.MILLISECONDS);
+    Periodic.every(watchdog, "read watchdog", WATCH_PERIOD_MS, WATCH_PERIOD_MS, TimeUnit.MILLISECONDS, this::expireStuck);
   }
 
   Duration timeout() {

@@ -38,6 +38,7 @@ import java.util.function.Supplier;
  * call failed or timed out is closed, never reused. A call that makes no progress within the read
  * timeout fails with DEADLINE_EXCEEDED. Thread-safe.
  */
+@SuppressWarnings("FutureReturnValueIgnored") // close(): a closed connection fails its call through ResponseHandler
 public final class DataClient implements AutoCloseable {
   static final int IDLE_PER_WORKER = 64;
   private static final int CONNECT_TIMEOUT_MS = 5000;
@@ -65,7 +66,7 @@ public final class DataClient implements AutoCloseable {
         .group(group)
         .channel(transport.clientChannel(domainSocket))
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
-        .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64 << 10, 256 << 10, 1 << 20))
+        .option(ChannelOption.RECVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64 << 10, 256 << 10, 1 << 20))
         .handler(new ChannelInitializer<>() {
           @Override
           protected void initChannel(Channel ch) {

@@ -22,6 +22,9 @@ final class MappedSegment {
   /** The owner (the client's cache of mappings) and the readers inside; the last one unmaps. */
   private final OwnedRefCount holders;
 
+  // Netty deprecates freeDirectBuffer for buffers it allocates; for a mapping it is the only unmapper
+  // short of the JDK's internal Unsafe.
+  @SuppressWarnings("deprecation")
   private MappedSegment(MappedByteBuffer map) {
     this.map = map;
     this.holders = new OwnedRefCount(() -> PlatformDependent.freeDirectBuffer(map));

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
  * in flight, a frame out of bounds, or an unknown type (STATUS among them: opens go over blocking
  * connections) fails the call and closes the connection.
  */
+@SuppressWarnings("FutureReturnValueIgnored") // close(): what follows a close is channelInactive's
 final class ResponseHandler extends ChannelInboundHandlerAdapter {
   /** length + type + requestId */
   private static final int PREFIX = 4 + Frames.HEADER;
@@ -85,7 +86,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
         throw new StrataException(StatusCode.INTERNAL, "worker sent bytes out of order (at " + at + ", expected "
             + current().expectedOffset() + ")");
       }
-      payloadLeft = body - 8;
+      payloadLeft = body - 8L;
       if (payloadLeft == 0) {
         resetFrame();
       }

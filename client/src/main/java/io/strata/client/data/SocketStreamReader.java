@@ -159,7 +159,7 @@ final class SocketStreamReader implements StreamReader {
         throw DataConnection.protocol("DATA frame of " + body + " bytes");
       }
       long at = conn.fill(8).getLong();
-      payloadLeft = body - 8;
+      payloadLeft = body - 8L;
       if (at != position || position + payloadLeft > head.end) {
         throw DataConnection.protocol("worker sent bytes out of order (" + payloadLeft + " at " + at + ", expected "
             + position + ")");

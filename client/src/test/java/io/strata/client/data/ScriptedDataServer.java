@@ -1,5 +1,6 @@
 package io.strata.client.data;
 
+import java.net.InetAddress;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.strata.core.net.HostPort;
@@ -27,7 +28,7 @@ final class ScriptedDataServer implements AutoCloseable {
 
   ScriptedDataServer(Script script) throws IOException {
     this.script = script;
-    server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+    server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     Thread acceptor = new Thread(this::accept, "fake-data-server");
     acceptor.setDaemon(true);
     acceptor.start();

@@ -1,5 +1,6 @@
 package io.strata.client.data;
 
+import java.net.InetAddress;
 import static io.strata.client.data.ScriptedDataServer.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -204,7 +205,7 @@ class SocketStreamReaderTest {
   @Test
   void anUnreachableWorker_isUnavailable() throws IOException {
     int port;
-    try (ServerSocketChannel gone = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+    try (ServerSocketChannel gone = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
       port = ((InetSocketAddress) gone.getLocalAddress()).getPort();
     }
     Endpoint nobody = Endpoint.tcp(new HostPort("127.0.0.1", port));

@@ -1,5 +1,6 @@
 package io.strata.core.path;
 
+import com.google.common.base.Splitter;
 import io.strata.core.status.StrataException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,7 @@ public final class StrataPath implements Comparable<StrataPath> {
       throw StrataException.invalidArgument("path contains a NUL character: " + raw.replace('\0', '?'));
     }
     List<String> parts = new ArrayList<>();
-    for (String part : raw.split("/")) {
+    for (String part : Splitter.on('/').split(raw)) {
       if (part.isEmpty() || part.equals(".")) {
         continue;
       }

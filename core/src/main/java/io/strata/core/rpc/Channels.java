@@ -4,7 +4,8 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.strata.core.net.HostPort;
@@ -49,7 +50,8 @@ public final class Channels {
 
   private static synchronized EventLoopGroup acquireGroup() {
     if (open++ == 0) {
-      group = new NioEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("strata-rpc-client", true));
+      group = new MultiThreadIoEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("strata-rpc-client", true),
+          NioIoHandler.newFactory());
     }
     return group;
   }

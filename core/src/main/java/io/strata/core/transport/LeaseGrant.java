@@ -21,7 +21,7 @@ public record LeaseGrant(long validMillis, long pageSize, List<String> segments,
   public static final int MAX_PATH_BYTES = 256 << 10;
   private static final int PAGE_ENTRY = 8 + 2 + 8 + 4 + 4;
 
-  /** One page: its index in the file, which segment (position in {@code segments}), where in it. */
+  /** One page: its index in the file, which segment file (an index into the grant's list), where in it. */
   public record Page(long index, int segment, long offset, int length, int crc) {}
 
   public LeaseGrant {

@@ -74,7 +74,7 @@ final class LocalOutputStream extends UfsOutputStream {
     try {
       out.close();
       if (options.mode() != 0) {
-        Files.setPosixFilePermissions(temp, permissions(options.mode()));
+        Files.setPosixFilePermissions(temp, PosixModes.permissions(options.mode()));
       }
       if (options.overwrite()) {
         moveReplacing();
@@ -122,13 +122,4 @@ final class LocalOutputStream extends UfsOutputStream {
     }
   }
 
-  static Set<PosixFilePermission> permissions(int mode) {
-    Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
-    for (PosixFilePermission p : PosixFilePermission.values()) {
-      if ((mode & (1 << (8 - p.ordinal()))) != 0) {
-        set.add(p);
-      }
-    }
-    return set;
-  }
 }

@@ -59,12 +59,13 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
             ? new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is not a directory")
             : StrataException.notFound(path + " does not exist");
       }
+      // The caller closes the returned stream, which closes the directory with it.
+      @SuppressWarnings("StreamResourceLeak")
       Stream<Path> children = Files.list(dir);
       return children
           .filter(child -> !LocalOutputStream.isTemporary(child.getFileName().toString()))
           .map(child -> childStatus(child))
-          .filter(s -> s != null)
-          .onClose(children::close);
+          .filter(s -> s != null);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -195,7 +196,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         throw StrataException.notFound(path + " does not exist");
       }
       if (mode >= 0) {
-        Files.setPosixFilePermissions(p, permissions(mode));
+        Files.setPosixFilePermissions(p, PosixModes.permissions(mode));
       }
       var names = p.getFileSystem().getUserPrincipalLookupService();
       if (!owner.isEmpty()) {
@@ -222,15 +223,6 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     }
   }
 
-  static Set<PosixFilePermission> permissions(int mode) {
-    Set<PosixFilePermission> set = java.util.EnumSet.noneOf(PosixFilePermission.class);
-    for (PosixFilePermission p : PosixFilePermission.values()) {
-      if ((mode & (1 << (8 - p.ordinal()))) != 0) {
-        set.add(p);
-      }
-    }
-    return set;
-  }
 
   @Override
   public void close() {}
@@ -259,7 +251,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class);
     long mtimeNs = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);
     return new UfsStatus(name, a.isDirectory(), a.isDirectory() ? 0 : a.size(),
-        a.lastModifiedTime().toMillis(), mode(a.permissions()),
+        a.lastModifiedTime().toMillis(), PosixModes.mode(a.permissions()),
         a.owner().getName(), a.group().getName(), fingerprint(a, mtimeNs));
   }
 
@@ -267,14 +259,6 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     return a.size() + ":" + mtimeNs + ":" + a.fileKey();
   }
 
-  static int mode(Set<PosixFilePermission> permissions) {
-    int mode = 0;
-    for (PosixFilePermission p : permissions) {
-      // The enum runs OWNER_READ..OTHERS_EXECUTE, i.e. from bit 8 down to bit 0.
-      mode |= 1 << (8 - p.ordinal());
-    }
-    return mode;
-  }
 
   private static void deleteTree(Path dir) throws IOException {
     Files.walkFileTree(dir, new SimpleFileVisitor<>() {

@@ -29,7 +29,8 @@ class FramesTest {
     } finally {
       frame.release();
     }
-    assertThat((Object) ch.readInbound()).isNull();
+    Object left = ch.readInbound();
+    assertThat(left).isNull();
     ch.finishAndReleaseAll();
   }
 

@@ -9,6 +9,7 @@ import io.strata.core.proto.LoadState;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Futures;
 import io.strata.master.journal.MasterJournal;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -269,7 +270,7 @@ final class LoadRunner implements Runnable {
         .setBandwidthBytes(bandwidthShare());
     batch.forEach(c -> req.addFiles(c.file));
     inFlight.merge(workerId, 1, Integer::sum);
-    stubs.load(w, req.build()).whenComplete((response, error) -> events.add(() -> answered(workerId, batch,
+    Futures.onDone(stubs.load(w, req.build()), (response, error) -> events.add(() -> answered(workerId, batch,
         response, error)));
   }
 

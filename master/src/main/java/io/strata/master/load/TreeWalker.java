@@ -1,5 +1,7 @@
 package io.strata.master.load;
 
+import java.util.List;
+import com.google.common.base.Splitter;
 import io.strata.core.proto.FileStatus;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -59,15 +61,15 @@ final class TreeWalker implements Iterator<FileStatus> {
     private PathOrder() {}
 
     static int compare(String a, String b) {
-      String[] x = a.split("/");
-      String[] y = b.split("/");
-      for (int i = 0; i < Math.min(x.length, y.length); i++) {
-        int c = x[i].compareTo(y[i]);
+      List<String> x = Splitter.on('/').splitToList(a);
+      List<String> y = Splitter.on('/').splitToList(b);
+      for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+        int c = x.get(i).compareTo(y.get(i));
         if (c != 0) {
           return c;
         }
       }
-      return Integer.compare(x.length, y.length);
+      return Integer.compare(x.size(), y.size());
     }
   }
 }

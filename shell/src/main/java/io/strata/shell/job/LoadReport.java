@@ -89,14 +89,15 @@ public final class LoadReport {
 
   private static String quote(String s) {
     StringBuilder b = new StringBuilder("\"");
-    for (char ch : s.toCharArray()) {
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
       switch (ch) {
         case '"' -> b.append("\\\"");
         case '\\' -> b.append("\\\\");
         case '\n' -> b.append("\\n");
         default -> {
           if (ch < 0x20) {
-            b.append(String.format("\\u%04x", (int) ch));
+            b.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
           } else {
             b.append(ch);
           }

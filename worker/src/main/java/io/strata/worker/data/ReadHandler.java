@@ -1,5 +1,6 @@
 package io.strata.worker.data;
 
+import io.strata.core.util.Futures;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.strata.core.path.StrataPath;
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * status (from the metadata cache's memory on the event loop, else looked up on the metadata
  * executor) and then served as a READ of the file's first bytes.
  */
+@SuppressWarnings("FutureReturnValueIgnored") // close(): what follows a close is channelInactive's
 final class ReadHandler extends SimpleChannelInboundHandler<Object> {
   private static final Logger LOG = LoggerFactory.getLogger(ReadHandler.class);
 
@@ -120,7 +122,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
       opened(ctx, req, status, started);
       return;
     }
-    status.whenComplete((s, e) -> {
+    Futures.onDone(status, (s, e) -> {
       try {
         ctx.executor().execute(() -> opened(ctx, req, status, started));
       } catch (RejectedExecutionException stopping) {
@@ -146,7 +148,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
           started);
       return;
     }
-    ctx.write(Frames.status(ctx.alloc(), req.requestId(), encoded));
+    ctx.write(Frames.status(ctx.alloc(), req.requestId(), encoded), ctx.voidPromise());
     long first = Math.min(req.firstBytes(), status.getLength());
     if (target == null || first == 0) {
       end(ctx, req.requestId(), StatusCode.OK, "", started);
@@ -179,14 +181,14 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
           started);
       return;
     }
-    leases.grantAsync(target, req).whenComplete((grant, error) -> {
+    Futures.onDone(leases.grantAsync(target, req), (grant, error) -> {
       try {
         ctx.executor().execute(() -> {
           if (error != null) {
             end(ctx, req.requestId(), StatusCode.INTERNAL, "cannot grant a lease: " + error.getMessage(), started);
             return;
           }
-          ctx.write(grant.encode(ctx.alloc(), req.requestId()));
+          ctx.write(grant.encode(ctx.alloc(), req.requestId()), ctx.voidPromise());
           metrics.leases().increment();
           end(ctx, req.requestId(), StatusCode.OK, "", started);
         });
@@ -197,7 +199,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
   }
 
   private void end(ChannelHandlerContext ctx, long requestId, StatusCode code, String message, long started) {
-    ctx.writeAndFlush(Frames.end(ctx.alloc(), requestId, code, message));
+    ctx.writeAndFlush(Frames.end(ctx.alloc(), requestId, code, message), ctx.voidPromise());
     metrics.latency(code).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     next(ctx);
   }
@@ -229,7 +231,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
       while (next < pages.size()) {
         CompletableFuture<Fetched> f = pages.get(next);
         if (!f.isDone()) {
-          f.whenComplete((page, error) -> resumeOnEventLoop());
+          Futures.onDone(f, (page, error) -> resumeOnEventLoop());
           ctx.flush();
           return;
         }
@@ -280,10 +282,10 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
         for (long pos = from; pos < to; pos += Frames.MAX_DATA_PAYLOAD) {
           int n = (int) Math.min(Frames.MAX_DATA_PAYLOAD, to - pos);
           Object body = fetched.slice(ctx.alloc(), (int) (pos - pageStart), n);
-          ctx.write(Frames.dataHeader(ctx.alloc(), req.requestId(), pos, n));
-          ctx.write(body);
+          ctx.write(Frames.dataHeader(ctx.alloc(), req.requestId(), pos, n), ctx.voidPromise());
+          ctx.write(body, ctx.voidPromise());
         }
-        metrics.bytes(fetched.source()).increment(to - from);
+        metrics.bytes(fetched.source()).increment((double) (to - from));
       } finally {
         fetched.release();
       }
@@ -291,7 +293,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
 
     private void releaseFrom(int first) {
       for (int i = first; i < pages.size(); i++) {
-        pages.get(i).whenComplete((page, error) -> {
+        Futures.onDone(pages.get(i), (page, error) -> {
           if (page != null) {
             page.release();
           }

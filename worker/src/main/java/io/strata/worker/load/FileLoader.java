@@ -67,9 +67,9 @@ public final class FileLoader {
     if (bytesPerSecond <= 0) {
       throttle = null;
     } else if (current == null) {
-      throttle = RateLimiter.create(bytesPerSecond);
+      throttle = RateLimiter.create((double) bytesPerSecond);
     } else {
-      current.setRate(bytesPerSecond);
+      current.setRate((double) bytesPerSecond);
     }
   }
 
@@ -97,10 +97,10 @@ public final class FileLoader {
     if (bytesPerSecond <= 0) {
       return null;
     }
-    RateLimiter limiter = jobLimits.get(jobId, id -> RateLimiter.create(bytesPerSecond));
+    RateLimiter limiter = jobLimits.get(jobId, id -> RateLimiter.create((double) bytesPerSecond));
     if ((long) limiter.getRate() != bytesPerSecond) {
       // The job's share of this worker changes as workers come and go.
-      limiter.setRate(bytesPerSecond);
+      limiter.setRate((double) bytesPerSecond);
     }
     return limiter;
   }

@@ -86,7 +86,7 @@ final class Segment {
     ByteBuffer payload = data.nioBuffer(data.readerIndex(), data.readableBytes());
     ByteBuffer[] parts = {header, payload};
     long written = 0;
-    long total = header.remaining() + payload.remaining();
+    long total = (long) header.remaining() + payload.remaining();
     channel.position(start);
     while (written < total) {
       written += channel.write(parts);

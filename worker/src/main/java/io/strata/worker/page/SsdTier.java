@@ -236,7 +236,7 @@ public final class SsdTier implements AutoCloseable {
     locations.put(id, loc);
     active.pages.add(id);
     index.put(KeyLayout.pageKey(id), loc.encode());
-    metrics.bytesWritten.increment(need);
+    metrics.bytesWritten.increment((double) need);
     return true;
   }
 

@@ -1,5 +1,6 @@
 package io.strata.worker.rpc;
 
+import io.strata.core.util.Futures;
 import io.grpc.stub.StreamObserver;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.DeleteRequest;
@@ -58,7 +59,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
 
   @Override
   public void loadFiles(LoadFilesRequest req, StreamObserver<LoadFilesResponse> out) {
-    loader.load(req).whenComplete((response, error) -> {
+    Futures.onDone(loader.load(req), (response, error) -> {
       if (error != null) {
         Rpc.fail(out, "loadFiles", error instanceof RuntimeException re ? re : new RuntimeException(error));
       } else {

@@ -46,6 +46,7 @@ class ReadHandlerTest {
   private String fingerprint;
 
   /** What came back for one request: the STATUS of an OPEN (else null), DATA bytes, END. */
+  @SuppressWarnings("ArrayRecordComponent") // compared through its accessor, never by the record's equals
   record Reply(FileStatus status, byte[] bytes, StatusCode code, String message) {}
 
   private SimpleMeterRegistry registry;

@@ -1,5 +1,6 @@
 package io.strata.worker.kv;
 
+import java.util.Locale;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ abstract class KvStoreContract {
   @Test
   void scan_visitsOnlyThePrefix_inKeyOrder() {
     for (String k : new String[] {"Pb", "Pa", "Q1", "P", "Pc", "O9"}) {
-      store.put(b(k), b(k.toLowerCase()));
+      store.put(b(k), b(k.toLowerCase(Locale.ROOT)));
     }
     List<String> seen = new ArrayList<>();
     store.scan(b("P"), (k, v) -> seen.add(new String(k, StandardCharsets.UTF_8)));
