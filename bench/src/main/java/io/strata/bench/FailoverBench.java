@@ -18,12 +18,13 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code strata bench failover}: a group of three masters (separate JVMs) and a worker; each run
- * kills the leader with SIGKILL and times until a client's next cluster-view call succeeds,
- * through the real client (its address rotation, hint following and backoff), then restarts the
- * killed master and waits until it has caught up. The baseline is the same call with every
- * master up.
+ * kills the leader with SIGKILL and times until a client's next cluster-view call succeeds, through
+ * the real client (its address rotation, hint following and backoff), then restarts the killed
+ * master and waits until it has caught up. The baseline is the same call with every master up.
  */
-@Command(name = "failover", mixinStandardHelpOptions = true,
+@Command(
+    name = "failover",
+    mixinStandardHelpOptions = true,
     description = "Time from kill -9 of the leading master to the first successful client call.")
 final class FailoverBench implements Callable<Integer> {
   private static final int BASELINE_CALLS = 20;
@@ -39,11 +40,16 @@ final class FailoverBench implements Callable<Integer> {
     Configuration defaults = new Configuration();
     long minMs = defaults.get(MasterKeys.ELECTION_TIMEOUT_MIN).toMillis();
     long maxMs = defaults.get(MasterKeys.ELECTION_TIMEOUT_MAX).toMillis();
-    System.out.printf("Starting 3 masters and 1 worker (election timeout %d-%d ms)...%n", minMs, maxMs);
+    System.out.printf(
+        "Starting 3 masters and 1 worker (election timeout %d-%d ms)...%n", minMs, maxMs);
     List<Double> failovers = new ArrayList<>();
     List<Double> baseline = new ArrayList<>();
-    try (ForkedCluster cluster = ForkedCluster.builder().masters(3).workers(1)
-        .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC")).start();
+    try (ForkedCluster cluster =
+            ForkedCluster.builder()
+                .masters(3)
+                .workers(1)
+                .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC"))
+                .start();
         MasterClient client = new MasterClient(cluster.clientConf())) {
       for (int run = 1; run <= runs; run++) {
         List<Double> calls = new ArrayList<>();
@@ -58,16 +64,25 @@ final class FailoverBench implements Callable<Integer> {
         double seconds = (System.nanoTime() - start) / 1e9;
         failovers.add(seconds);
         int next = cluster.awaitLeader(Duration.ofSeconds(30));
-        System.out.printf(Locale.ROOT, "run %d: %.3f s (killed master-%d, new leader master-%d, %d workers known)%n",
-            run, seconds, leader, next, view.getWorkersCount());
+        System.out.printf(
+            Locale.ROOT,
+            "run %d: %.3f s (killed master-%d, new leader master-%d, %d workers known)%n",
+            run,
+            seconds,
+            leader,
+            next,
+            view.getWorkersCount());
         cluster.restart(cluster.master(leader));
       }
     }
     Stats f = Stats.of(failovers);
     Stats b = Stats.of(baseline);
     System.out.println("failover: " + f.format("s"));
-    System.out.println("baseline (same call, every master up, median of " + BASELINE_CALLS + " per run): " + Stats.of(baseline.stream().map(x -> x * 1000).toList())
-        .format("ms"));
+    System.out.println(
+        "baseline (same call, every master up, median of "
+            + BASELINE_CALLS
+            + " per run): "
+            + Stats.of(baseline.stream().map(x -> x * 1000).toList()).format("ms"));
     if (json) {
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("runs", runs);
@@ -83,7 +98,8 @@ final class FailoverBench implements Callable<Integer> {
   }
 
   private static ClusterView view(MasterClient client) {
-    return client.call("getClusterView", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
+    return client.call(
+        "getClusterView", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
   }
 
   private static double timeCall(MasterClient client) {

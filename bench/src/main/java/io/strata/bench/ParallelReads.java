@@ -46,18 +46,20 @@ public final class ParallelReads {
       List<Future<?>> parts = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int first = t;
-        parts.add(pool.submit(() -> {
-          byte[] buf = new byte[128 << 10];
-          for (int i = first; i < files; i += threads) {
-            try (InputStream in = open.open(i)) {
-              while (in.read(buf) > 0) {
-                // Only the reading is measured.
-              }
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          }
-        }));
+        parts.add(
+            pool.submit(
+                () -> {
+                  byte[] buf = new byte[128 << 10];
+                  for (int i = first; i < files; i += threads) {
+                    try (InputStream in = open.open(i)) {
+                      while (in.read(buf) > 0) {
+                        // Only the reading is measured.
+                      }
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  }
+                }));
       }
       for (Future<?> f : parts) {
         f.get();

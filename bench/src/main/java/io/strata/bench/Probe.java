@@ -17,9 +17,16 @@ final class Probe {
 
   private Probe() {}
 
-  static Map<String, Double> run(String mainClass, String heap, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), mainClass));
+  static Map<String, Double> run(String mainClass, String heap, String... args)
+      throws IOException, InterruptedException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap,
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass));
     cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

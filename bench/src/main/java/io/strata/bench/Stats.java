@@ -16,7 +16,15 @@ public record Stats(double min, double median, double max, int n) {
   }
 
   public String format(String unit) {
-    return String.format(Locale.ROOT, "min %.3f %s, median %.3f %s, max %.3f %s (%d runs)", min, unit, median, unit,
-        max, unit, n);
+    return String.format(
+        Locale.ROOT,
+        "min %.3f %s, median %.3f %s, max %.3f %s (%d runs)",
+        min,
+        unit,
+        median,
+        unit,
+        max,
+        unit,
+        n);
   }
 }

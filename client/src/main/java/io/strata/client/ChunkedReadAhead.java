@@ -1,21 +1,21 @@
 package io.strata.client;
 
-import io.strata.core.util.Futures;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Futures;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * A {@link FileInStream}'s chunks: the bytes that came with the open, and read-ahead by chunks
- * when the stream has no {@code StreamReader} (the source has none, or a worker failed under one).
- * Each chunk is a request of its own through the source (with its failover), fetched into a
- * composite of the received network buffers themselves; the window of chunks in flight starts at
- * one and doubles while reads stay sequential, and a jump drops them. Not thread-safe.
+ * A {@link FileInStream}'s chunks: the bytes that came with the open, and read-ahead by chunks when
+ * the stream has no {@code StreamReader} (the source has none, or a worker failed under one). Each
+ * chunk is a request of its own through the source (with its failover), fetched into a composite of
+ * the received network buffers themselves; the window of chunks in flight starts at one and doubles
+ * while reads stay sequential, and a jump drops them. Not thread-safe.
  */
 final class ChunkedReadAhead {
   /** A range of the file being fetched, or fetched, into a buffer of its own. */
@@ -46,7 +46,11 @@ final class ChunkedReadAhead {
   private int window = 1;
   private long nextFetch;
 
-  ChunkedReadAhead(FileInfo file, FileInStream.Source source, ByteBufAllocator allocator, int chunkSize,
+  ChunkedReadAhead(
+      FileInfo file,
+      FileInStream.Source source,
+      ByteBufAllocator allocator,
+      int chunkSize,
       int maxWindow) {
     this.file = file;
     this.source = source;
@@ -55,7 +59,10 @@ final class ChunkedReadAhead {
     this.maxWindow = maxWindow;
   }
 
-  /** The file's first {@code length} bytes, which came with the open, in {@code head} (now owned here). */
+  /**
+   * The file's first {@code length} bytes, which came with the open, in {@code head} (now owned
+   * here).
+   */
   void addHead(ByteBuf head, int length) {
     chunks.add(new Chunk(0, length, head, CompletableFuture.completedFuture(length)));
     nextFetch = length;
@@ -118,7 +125,10 @@ final class ChunkedReadAhead {
   /** Bytes at {@code pos} readable without waiting. */
   int available(long pos) {
     Chunk head = chunks.peekFirst();
-    if (head == null || !head.covers(pos) || !head.done.isDone() || head.done.isCompletedExceptionally()) {
+    if (head == null
+        || !head.covers(pos)
+        || !head.done.isDone()
+        || head.done.isCompletedExceptionally()) {
       return 0;
     }
     return (int) Math.max(0, head.offset + head.done.join() - pos);
@@ -180,11 +190,13 @@ final class ChunkedReadAhead {
     try {
       got = c.done.join();
     } catch (CompletionException e) {
-      throw e.getCause() instanceof StrataException s ? s
+      throw e.getCause() instanceof StrataException s
+          ? s
           : StrataException.internal("read failed: " + e.getCause(), e.getCause());
     }
     if (got < c.length) {
-      throw new StrataException(StatusCode.INTERNAL, file.path() + " ended early at " + (c.offset + got));
+      throw new StrataException(
+          StatusCode.INTERNAL, file.path() + " ended early at " + (c.offset + got));
     }
     return got;
   }

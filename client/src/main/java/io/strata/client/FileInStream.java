@@ -1,7 +1,5 @@
 package io.strata.client;
 
-import java.util.List;
-import java.util.ArrayList;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -10,6 +8,8 @@ import io.strata.core.status.StrataException;
 import java.io.EOFException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -21,19 +21,22 @@ import java.util.concurrent.CompletionException;
  * {@link StreamReader}: the file's owner streams the bytes ahead of the position and the reader
  * takes them off the socket on its own thread, straight into the caller's buffer. A short jump
  * forward reads through the stream; any other jump opens a new one there. Bytes a worker on this
- * host lets the client read from its files are read straight into the caller's buffer instead.
- * If the worker fails under the stream (or the source has no streams), reading goes on by
- * {@link ChunkedReadAhead}, with the source's failover. Positioned reads
- * ({@link #positionedRead}) go straight into the caller's buffer, never move the stream, and are
- * split into parallel requests when large.
+ * host lets the client read from its files are read straight into the caller's buffer instead. If
+ * the worker fails under the stream (or the source has no streams), reading goes on by {@link
+ * ChunkedReadAhead}, with the source's failover. Positioned reads ({@link #positionedRead}) go
+ * straight into the caller's buffer, never move the stream, and are split into parallel requests
+ * when large.
  *
- * <p>If the file changes in the under-storage while it is read, reads fail with
- * FAILED_PRECONDITION rather than mix two versions. Not thread-safe, like any InputStream;
- * positioned reads may run concurrently.
+ * <p>If the file changes in the under-storage while it is read, reads fail with FAILED_PRECONDITION
+ * rather than mix two versions. Not thread-safe, like any InputStream; positioned reads may run
+ * concurrently.
  */
 public final class FileInStream extends InputStream {
   static final int CHUNK = 1 << 20;
-  /** A chunk holds the socket's buffers as they came (see ReadCall); never merge them by copying. */
+
+  /**
+   * A chunk holds the socket's buffers as they came (see ReadCall); never merge them by copying.
+   */
   static final int MAX_COMPONENTS = 4096;
 
   /** Where chunks and positioned reads come from. */
@@ -45,7 +48,8 @@ public final class FileInStream extends InputStream {
 
     /**
      * Reads into {@code dst} at once from this host (short-circuit) when the file's worker allows
-     * it; -1 when it does not (and {@code dst} is as it was), and the stream reads over the network.
+     * it; -1 when it does not (and {@code dst} is as it was), and the stream reads over the
+     * network.
      */
     default int readLocal(FileInfo file, long offset, ByteBuffer dst) {
       return -1;
@@ -59,7 +63,10 @@ public final class FileInStream extends InputStream {
       return null;
     }
 
-    /** A read was refused (the file changed, vanished...): the caller's error, not a worker's failure. */
+    /**
+     * A read was refused (the file changed, vanished...): the caller's error, not a worker's
+     * failure.
+     */
     default void refused(StrataException e) {}
   }
 
@@ -71,11 +78,16 @@ public final class FileInStream extends InputStream {
   private long lastEnd = -1;
   private boolean closed;
   private StreamReader stream;
-  /** No stream (the source has none, or a worker failed under one): chunks, with their failover, from now on. */
-  private boolean chunksOnly;
+
   /**
-   * The whole file, when it came with the open (a small file): positioned reads copy from it
-   * rather than asking a worker again. Only read (absolute indices), so threads may share it.
+   * No stream (the source has none, or a worker failed under one): chunks, with their failover,
+   * from now on.
+   */
+  private boolean chunksOnly;
+
+  /**
+   * The whole file, when it came with the open (a small file): positioned reads copy from it rather
+   * than asking a worker again. Only read (absolute indices), so threads may share it.
    */
   private ByteBuf whole;
 
@@ -83,11 +95,21 @@ public final class FileInStream extends InputStream {
     this.file = file;
     this.source = source;
     this.chunkSize = (int) Math.min(CHUNK, Math.max(1, readAheadMax));
-    this.chunks = new ChunkedReadAhead(file, source, allocator, chunkSize, (int) Math.max(1, readAheadMax / chunkSize));
+    this.chunks =
+        new ChunkedReadAhead(
+            file, source, allocator, chunkSize, (int) Math.max(1, readAheadMax / chunkSize));
   }
 
-  /** A stream whose first {@code headLength} bytes came with the open, in {@code head} (which it now owns). */
-  FileInStream(FileInfo file, Source source, ByteBufAllocator allocator, long readAheadMax, ByteBuf head,
+  /**
+   * A stream whose first {@code headLength} bytes came with the open, in {@code head} (which it now
+   * owns).
+   */
+  FileInStream(
+      FileInfo file,
+      Source source,
+      ByteBufAllocator allocator,
+      long readAheadMax,
+      ByteBuf head,
       int headLength) {
     this(file, source, allocator, readAheadMax);
     if (headLength > 0) {
@@ -222,8 +244,8 @@ public final class FileInStream extends InputStream {
   }
 
   /**
-   * Reads {@code dst.remaining()} bytes at {@code pos} (fewer only at end of file) into {@code dst},
-   * advancing it, without moving the stream; -1 at or past the end.
+   * Reads {@code dst.remaining()} bytes at {@code pos} (fewer only at end of file) into {@code
+   * dst}, advancing it, without moving the stream; -1 at or past the end.
    */
   public int positionedRead(long pos, ByteBuffer dst) {
     checkOpen();
@@ -248,7 +270,10 @@ public final class FileInStream extends InputStream {
     return total;
   }
 
-  /** A large positioned read: chunk-sized pieces fetched in parallel, straight into the caller's buffer. */
+  /**
+   * A large positioned read: chunk-sized pieces fetched in parallel, straight into the caller's
+   * buffer.
+   */
   private int readInPieces(long pos, ByteBuffer range) {
     int wanted = range.remaining();
     int pieces = (wanted + chunkSize - 1) / chunkSize;
@@ -256,14 +281,17 @@ public final class FileInStream extends InputStream {
     for (int i = 0; i < pieces; i++) {
       int from = i * chunkSize;
       int n = Math.min(chunkSize, wanted - from);
-      parts.add(source.readAsync(file, pos + from, Unpooled.wrappedBuffer(range.slice(from, n)).clear(), n));
+      parts.add(
+          source.readAsync(
+              file, pos + from, Unpooled.wrappedBuffer(range.slice(from, n)).clear(), n));
     }
     int total = 0;
     for (CompletableFuture<Integer> p : parts) {
       try {
         total += p.join();
       } catch (CompletionException e) {
-        throw e.getCause() instanceof StrataException s ? s
+        throw e.getCause() instanceof StrataException s
+            ? s
             : StrataException.internal("read failed: " + e.getCause(), e.getCause());
       }
     }
@@ -274,7 +302,8 @@ public final class FileInStream extends InputStream {
   public void readFully(long pos, byte[] b, int off, int len) throws EOFException {
     int n = len == 0 ? 0 : positionedRead(pos, b, off, len);
     if (n < len) {
-      throw new EOFException("end of " + file.path() + " after " + (pos + Math.max(n, 0)) + " bytes");
+      throw new EOFException(
+          "end of " + file.path() + " after " + (pos + Math.max(n, 0)) + " bytes");
     }
   }
 

@@ -22,7 +22,17 @@ public record FileInfo(
     long cachedBytes) {
 
   static FileInfo fromProto(FileStatus s) {
-    return new FileInfo(s.getPath(), s.getName(), s.getDirectory(), s.getLength(), s.getMtimeMs(), s.getMode(),
-        s.getOwner(), s.getGroup(), s.getFingerprint(), s.getUfsPath(), s.getCachedBytes());
+    return new FileInfo(
+        s.getPath(),
+        s.getName(),
+        s.getDirectory(),
+        s.getLength(),
+        s.getMtimeMs(),
+        s.getMode(),
+        s.getOwner(),
+        s.getGroup(),
+        s.getFingerprint(),
+        s.getUfsPath(),
+        s.getCachedBytes());
   }
 }

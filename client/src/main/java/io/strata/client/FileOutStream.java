@@ -20,9 +20,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * Writes a file through its worker to the under-storage. Bytes are streamed in chunks as gRPC
- * flow control allows; the file appears under its name only when {@link #close()} returns, and a
- * stream that is cancelled, or whose writer dies, leaves nothing under that name.
+ * Writes a file through its worker to the under-storage. Bytes are streamed in chunks as gRPC flow
+ * control allows; the file appears under its name only when {@link #close()} returns, and a stream
+ * that is cancelled, or whose writer dies, leaves nothing under that name.
  *
  * <p>Not thread-safe.
  */
@@ -38,37 +38,45 @@ public final class FileOutStream extends OutputStream {
   private int filled;
   private boolean closed;
 
-  FileOutStream(WorkerServiceGrpc.WorkerServiceStub stub, String worker, WriteHeader header, int chunkSize,
-      Duration timeout, Consumer<FileInfo> onClose) {
+  FileOutStream(
+      WorkerServiceGrpc.WorkerServiceStub stub,
+      String worker,
+      WriteHeader header,
+      int chunkSize,
+      Duration timeout,
+      Consumer<FileInfo> onClose) {
     this.path = header.getPath();
     this.worker = worker;
     this.chunk = new byte[chunkSize];
     this.timeout = timeout;
     this.onClose = onClose;
-    stub.write(new ClientResponseObserver<WriteRequest, WriteResponse>() {
-      @Override
-      public void beforeStart(ClientCallStreamObserver<WriteRequest> stream) {
-        requests = stream;
-        stream.setOnReadyHandler(FileOutStream.this::wake);
-      }
+    stub.write(
+        new ClientResponseObserver<WriteRequest, WriteResponse>() {
+          @Override
+          public void beforeStart(ClientCallStreamObserver<WriteRequest> stream) {
+            requests = stream;
+            stream.setOnReadyHandler(FileOutStream.this::wake);
+          }
 
-      @Override
-      public void onNext(WriteResponse value) {
-        result.complete(FileInfo.fromProto(value.getStatus()));
-      }
+          @Override
+          public void onNext(WriteResponse value) {
+            result.complete(FileInfo.fromProto(value.getStatus()));
+          }
 
-      @Override
-      public void onError(Throwable t) {
-        result.completeExceptionally(t instanceof StatusRuntimeException sre
-            ? GrpcErrors.fromGrpc(sre, "worker " + worker) : t);
-        wake();
-      }
+          @Override
+          public void onError(Throwable t) {
+            result.completeExceptionally(
+                t instanceof StatusRuntimeException sre
+                    ? GrpcErrors.fromGrpc(sre, "worker " + worker)
+                    : t);
+            wake();
+          }
 
-      @Override
-      public void onCompleted() {
-        wake();
-      }
-    });
+          @Override
+          public void onCompleted() {
+            wake();
+          }
+        });
     requests.onNext(WriteRequest.newBuilder().setHeader(header).build());
   }
 
@@ -130,11 +138,13 @@ public final class FileOutStream extends OutputStream {
     try {
       return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof StrataException se ? se
+      throw e.getCause() instanceof StrataException se
+          ? se
           : StrataException.internal("writing " + path + " failed: " + e.getCause(), e.getCause());
     } catch (TimeoutException e) {
       requests.cancel("timed out", null);
-      throw new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker + " did not confirm " + path);
+      throw new StrataException(
+          StatusCode.DEADLINE_EXCEEDED, "worker " + worker + " did not confirm " + path);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       requests.cancel("interrupted", null);
@@ -147,7 +157,8 @@ public final class FileOutStream extends OutputStream {
       return;
     }
     awaitReady();
-    requests.onNext(WriteRequest.newBuilder().setChunk(ByteString.copyFrom(chunk, 0, filled)).build());
+    requests.onNext(
+        WriteRequest.newBuilder().setChunk(ByteString.copyFrom(chunk, 0, filled)).build());
     filled = 0;
   }
 
@@ -158,7 +169,8 @@ public final class FileOutStream extends OutputStream {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           cancel();
-          throw new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker + " stopped taking " + path);
+          throw new StrataException(
+              StatusCode.DEADLINE_EXCEEDED, "worker " + worker + " stopped taking " + path);
         }
         try {
           readiness.wait(Math.max(1, left / 1_000_000));

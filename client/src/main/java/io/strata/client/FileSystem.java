@@ -7,8 +7,8 @@ import java.util.List;
  * Strata's file system API. Paths are absolute Strata paths ("/data/x"); malformed paths and
  * failures raise {@link io.strata.core.status.StrataException} with a code and a one-line message.
  *
- * <p>Implementations are thread-safe; one instance should be shared by a whole program, and
- * closed when it ends.
+ * <p>Implementations are thread-safe; one instance should be shared by a whole program, and closed
+ * when it ends.
  */
 public interface FileSystem extends AutoCloseable {
   static FileSystem create(Configuration conf) {
@@ -32,7 +32,10 @@ public interface FileSystem extends AutoCloseable {
 
   FileOutStream create(String path, WriteOptions options);
 
-  /** Drops the cached pages of a file, or of every file below a directory; returns the bytes dropped. */
+  /**
+   * Drops the cached pages of a file, or of every file below a directory; returns the bytes
+   * dropped.
+   */
   long free(String path);
 
   void mkdir(String path, boolean parents);

@@ -22,8 +22,12 @@ final class MetadataCache {
 
   MetadataCache(Duration ttl, long maxEntries) {
     this.off = ttl.isZero();
-    this.statuses = off ? null : Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries).build();
-    this.listings = off ? null : Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries / 10).build();
+    this.statuses =
+        off ? null : Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries).build();
+    this.listings =
+        off
+            ? null
+            : Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries / 10).build();
   }
 
   FileInfo status(String path, Function<String, FileInfo> load) {

@@ -30,10 +30,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Where a read of a file goes: its owner on the ring; when the owner runs on this host, straight
- * from its segment files ({@link ShortCircuit}) or else over its domain socket; else TCP; if the owner does not answer (unreachable, or silent for
- * strata.user.read.timeout), the next workers on the ring; then, with strata.user.ufs.fallback.enabled,
- * the under-storage itself. A failing worker also makes the client fetch a new cluster view, which
- * soon leaves it out. Thread-safe.
+ * from its segment files ({@link ShortCircuit}) or else over its domain socket; else TCP; if the
+ * owner does not answer (unreachable, or silent for strata.user.read.timeout), the next workers on
+ * the ring; then, with strata.user.ufs.fallback.enabled, the under-storage itself. A failing worker
+ * also makes the client fetch a new cluster view, which soon leaves it out. Thread-safe.
  */
 final class ReadPath implements AutoCloseable {
   static final int ATTEMPTS = 3;
@@ -61,9 +61,10 @@ final class ReadPath implements AutoCloseable {
     return attempt(file, offset, dst, length, 0, null);
   }
 
-  @SuppressWarnings("FutureReturnValueIgnored") // handle-then-compose: the nested future is composed at once
-  private CompletableFuture<Integer> attempt(FileInfo file, long offset, ByteBuf dst, int length, int n,
-      StrataException last) {
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // handle-then-compose: the nested future is composed at once
+  private CompletableFuture<Integer> attempt(
+      FileInfo file, long offset, ByteBuf dst, int length, int n, StrataException last) {
     List<WorkerInfo> candidates;
     try {
       candidates = view.owners(file.path(), ATTEMPTS);
@@ -88,22 +89,27 @@ final class ReadPath implements AutoCloseable {
       }
     }
     return data.readAsync(worker, target(file), offset, dst, length)
-        .handle((count, error) -> {
-          if (error == null) {
-            return CompletableFuture.completedFuture(count);
-          }
-          StrataException e = unwrap(error);
-          if (!workerFailed(e)) {
-            return CompletableFuture.<Integer>failedFuture(e);
-          }
-          // Failure is reported on a Netty event loop; the next attempt may block (a new cluster
-          // view, a connect, a UFS read), which an event loop must never do.
-          return CompletableFuture.supplyAsync(() -> {
-            discardFrom(dst, start);
-            view.invalidate();
-            return attempt(file, offset, dst, length, n + 1, e);
-          }, failover).thenCompose(f -> f);
-        })
+        .handle(
+            (count, error) -> {
+              if (error == null) {
+                return CompletableFuture.completedFuture(count);
+              }
+              StrataException e = unwrap(error);
+              if (!workerFailed(e)) {
+                return CompletableFuture.<Integer>failedFuture(e);
+              }
+              // Failure is reported on a Netty event loop; the next attempt may block (a new
+              // cluster
+              // view, a connect, a UFS read), which an event loop must never do.
+              return CompletableFuture.supplyAsync(
+                      () -> {
+                        discardFrom(dst, start);
+                        view.invalidate();
+                        return attempt(file, offset, dst, length, n + 1, e);
+                      },
+                      failover)
+                  .thenCompose(f -> f);
+            })
         .thenCompose(f -> f);
   }
 
@@ -115,10 +121,13 @@ final class ReadPath implements AutoCloseable {
     dst.writerIndex(start);
   }
 
-  private CompletableFuture<Integer> fallback(FileInfo file, long offset, ByteBuf dst, int length, StrataException last) {
+  private CompletableFuture<Integer> fallback(
+      FileInfo file, long offset, ByteBuf dst, int length, StrataException last) {
     if (!conf.get(UserKeys.UFS_FALLBACK)) {
-      return CompletableFuture.failedFuture(last != null ? last
-          : StrataException.unavailable("no worker can serve " + file.path(), null));
+      return CompletableFuture.failedFuture(
+          last != null
+              ? last
+              : StrataException.unavailable("no worker can serve " + file.path(), null));
     }
     try {
       // Rare: a copy keeps this right for every kind of destination buffer.
@@ -160,7 +169,10 @@ final class ReadPath implements AutoCloseable {
     throw last != null ? last : StrataException.unavailable("no worker can open " + path, null);
   }
 
-  /** Blocking positioned read of {@code dst.remaining()} bytes into {@code dst}, with the same failover. */
+  /**
+   * Blocking positioned read of {@code dst.remaining()} bytes into {@code dst}, with the same
+   * failover.
+   */
   int read(FileInfo file, long offset, ByteBuffer dst) {
     int start = dst.position();
     StrataException last = null;
@@ -195,7 +207,9 @@ final class ReadPath implements AutoCloseable {
       }
     }
     if (!conf.get(UserKeys.UFS_FALLBACK)) {
-      throw last != null ? last : StrataException.unavailable("no worker can serve " + file.path(), null);
+      throw last != null
+          ? last
+          : StrataException.unavailable("no worker can serve " + file.path(), null);
     }
     return fallback.read(file, offset, dst);
   }
@@ -211,8 +225,10 @@ final class ReadPath implements AutoCloseable {
     } catch (StrataException e) {
       return null;
     }
-    return owner.isEmpty() ? null
-        : data.stream(endpoint(owner.get(0)), target(file), offset, conf.get(UserKeys.READ_AHEAD_MAX));
+    return owner.isEmpty()
+        ? null
+        : data.stream(
+            endpoint(owner.get(0)), target(file), offset, conf.get(UserKeys.READ_AHEAD_MAX));
   }
 
   /**
@@ -245,7 +261,9 @@ final class ReadPath implements AutoCloseable {
   Endpoint endpoint(WorkerInfo w) {
     String socket = w.getAddress().getDomainSocketPath();
     HostPort tcp = new HostPort(w.getAddress().getHost(), w.getAddress().getDataPort());
-    if (!socket.isEmpty() && conf.get(UserKeys.DOMAIN_SOCKET) && io.strata.client.data.LocalHost.is(w.getAddress().getHost())
+    if (!socket.isEmpty()
+        && conf.get(UserKeys.DOMAIN_SOCKET)
+        && io.strata.client.data.LocalHost.is(w.getAddress().getHost())
         && socketFileExists(socket)) {
       return new Endpoint(tcp, socket);
     }
@@ -253,8 +271,8 @@ final class ReadPath implements AutoCloseable {
   }
 
   /**
-   * Whether the socket file is there, looked at once a second at most: every small read asks, and
-   * a socket gone meanwhile only fails a connect, which the callers' failover handles.
+   * Whether the socket file is there, looked at once a second at most: every small read asks, and a
+   * socket gone meanwhile only fails a connect, which the callers' failover handles.
    */
   private boolean socketFileExists(String socket) {
     long now = System.nanoTime();
@@ -280,7 +298,8 @@ final class ReadPath implements AutoCloseable {
 
   /** The worker failed (not the request): another worker may serve it. */
   static boolean workerFailed(StrataException e) {
-    return e.code() == StatusCode.UNAVAILABLE || e.code() == StatusCode.DEADLINE_EXCEEDED
+    return e.code() == StatusCode.UNAVAILABLE
+        || e.code() == StatusCode.DEADLINE_EXCEEDED
         || e.code() == StatusCode.INTERNAL;
   }
 

@@ -12,7 +12,6 @@ import io.strata.client.data.StreamReader;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
-import io.strata.core.net.HostPort;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.DeleteRequest;
 import io.strata.core.proto.FileStatus;
@@ -43,10 +42,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client: each path goes to the worker that owns it on the hash ring of LIVE workers. Reads
- * and look-ups that find their worker unreachable refresh the cluster view and try the next
- * worker on the ring; changes are sent once (a retry could apply them twice). After a change, the
- * workers that cache the touched paths' metadata are told to forget it.
+ * The client: each path goes to the worker that owns it on the hash ring of LIVE workers. Reads and
+ * look-ups that find their worker unreachable refresh the cluster view and try the next worker on
+ * the ring; changes are sent once (a retry could apply them twice). After a change, the workers
+ * that cache the touched paths' metadata are told to forget it.
  *
  * <p>The file system works on its own copy of the configuration, which follows the cluster's
  * overrides (see {@link ClientConfSync}).
@@ -68,11 +67,18 @@ final class StrataFileSystem implements FileSystem {
     this.conf = conf.copy();
     this.master = new MasterClient(this.conf);
     this.confSync = new ClientConfSync(this.conf, master);
-    this.view = new ClusterViewCache(master, () -> this.conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
-        this.conf.get(CommonKeys.RING_VIRTUAL_NODES), System::nanoTime, this::onView);
+    this.view =
+        new ClusterViewCache(
+            master,
+            () -> this.conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
+            this.conf.get(CommonKeys.RING_VIRTUAL_NODES),
+            System::nanoTime,
+            this::onView);
     this.workers = new WorkerChannels(this.conf.get(UserKeys.RPC_TIMEOUT));
-    this.metadata = new MetadataCache(this.conf.get(UserKeys.METADATA_CACHE_TTL),
-        this.conf.get(UserKeys.METADATA_CACHE_MAX_ENTRIES));
+    this.metadata =
+        new MetadataCache(
+            this.conf.get(UserKeys.METADATA_CACHE_TTL),
+            this.conf.get(UserKeys.METADATA_CACHE_MAX_ENTRIES));
   }
 
   private void onView(io.strata.core.proto.ClusterView v) {
@@ -99,15 +105,20 @@ final class StrataFileSystem implements FileSystem {
   /**
    * Once this client reads data, a status comes over its data connections (an OPEN asking for no
    * bytes costs a fraction of a gRPC call); before that, and with the cached byte count, from the
-   * worker's gRPC service, so that a client that only lists (the shell) never starts the data plane.
+   * worker's gRPC service, so that a client that only lists (the shell) never starts the data
+   * plane.
    */
   private FileStatus status(StrataPath p, boolean cacheInfo) {
     ReadPath data = reads;
     if (!cacheInfo && data != null) {
       return data.open(p.toString(), syncIntervalMs(), 0, Unpooled.EMPTY_BUFFER).status();
     }
-    GetStatusRequest req = GetStatusRequest.newBuilder()
-        .setPath(p.toString()).setOptions(metadataOptions()).setIncludeCacheInfo(cacheInfo).build();
+    GetStatusRequest req =
+        GetStatusRequest.newBuilder()
+            .setPath(p.toString())
+            .setOptions(metadataOptions())
+            .setIncludeCacheInfo(cacheInfo)
+            .build();
     return onOwner(p, w -> workers.blocking(w).getStatus(req).getStatus());
   }
 
@@ -131,15 +142,18 @@ final class StrataFileSystem implements FileSystem {
   }
 
   private List<FileInfo> listFromOwner(StrataPath p) {
-    ListStatusRequest req = ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build();
-    return onOwner(p, w -> {
-      List<FileInfo> children = new ArrayList<>();
-      Iterator<ListStatusResponse> batches = workers.blocking(w).listStatus(req);
-      while (batches.hasNext()) {
-        batches.next().getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
-      }
-      return children;
-    });
+    ListStatusRequest req =
+        ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build();
+    return onOwner(
+        p,
+        w -> {
+          List<FileInfo> children = new ArrayList<>();
+          Iterator<ListStatusResponse> batches = workers.blocking(w).listStatus(req);
+          while (batches.hasNext()) {
+            batches.next().getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
+          }
+          return children;
+        });
   }
 
   /** One round trip: the worker answers with the current status and the file's first bytes. */
@@ -147,12 +161,17 @@ final class StrataFileSystem implements FileSystem {
   public FileInStream open(String path) {
     StrataPath p = StrataPath.of(path);
     ReadPath route = readPath();
-    ByteBuf head = PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
+    ByteBuf head =
+        PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
     FileInfo info;
     Opened opened;
     try {
-      opened = route.open(p.toString(), syncIntervalMs(),
-          (int) (long) conf.get(UserKeys.OPEN_FIRST_BYTES), head);
+      opened =
+          route.open(
+              p.toString(),
+              syncIntervalMs(),
+              (int) (long) conf.get(UserKeys.OPEN_FIRST_BYTES),
+              head);
       info = metadata.remember(FileInfo.fromProto(opened.status()));
       if (info.directory()) {
         throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
@@ -161,42 +180,52 @@ final class StrataFileSystem implements FileSystem {
       head.release();
       throw e;
     }
-    return new FileInStream(info, new FileInStream.Source() {
-      @Override
-      public CompletableFuture<Integer> readAsync(FileInfo f, long offset, ByteBuf dst, int length) {
-        return route.readAsync(f, offset, dst, length).whenComplete((n, e) -> forgetIfChanged(p, e));
-      }
+    return new FileInStream(
+        info,
+        new FileInStream.Source() {
+          @Override
+          public CompletableFuture<Integer> readAsync(
+              FileInfo f, long offset, ByteBuf dst, int length) {
+            return route
+                .readAsync(f, offset, dst, length)
+                .whenComplete((n, e) -> forgetIfChanged(p, e));
+          }
 
-      @Override
-      public int read(FileInfo f, long offset, ByteBuffer dst) {
-        try {
-          return route.read(f, offset, dst);
-        } catch (StrataException e) {
-          forgetIfChanged(p, e);
-          throw e;
-        }
-      }
+          @Override
+          public int read(FileInfo f, long offset, ByteBuffer dst) {
+            try {
+              return route.read(f, offset, dst);
+            } catch (StrataException e) {
+              forgetIfChanged(p, e);
+              throw e;
+            }
+          }
 
-      @Override
-      public int readLocal(FileInfo f, long offset, ByteBuffer dst) {
-        return route.readShortCircuit(f, offset, dst);
-      }
+          @Override
+          public int readLocal(FileInfo f, long offset, ByteBuffer dst) {
+            return route.readShortCircuit(f, offset, dst);
+          }
 
-      @Override
-      public StreamReader stream(FileInfo f, long offset) {
-        return route.stream(f, offset);
-      }
+          @Override
+          public StreamReader stream(FileInfo f, long offset) {
+            return route.stream(f, offset);
+          }
 
-      @Override
-      public void refused(StrataException e) {
-        forgetIfChanged(p, e);
-      }
-    }, PooledByteBufAllocator.DEFAULT, conf.get(UserKeys.READ_AHEAD_MAX), head, opened.firstBytes());
+          @Override
+          public void refused(StrataException e) {
+            forgetIfChanged(p, e);
+          }
+        },
+        PooledByteBufAllocator.DEFAULT,
+        conf.get(UserKeys.READ_AHEAD_MAX),
+        head,
+        opened.firstBytes());
   }
 
   /** A read that found the file changed in the UFS: the cached status names the old version. */
   private void forgetIfChanged(StrataPath p, Throwable error) {
-    Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable e =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (e instanceof StrataException se && se.code() == StatusCode.FAILED_PRECONDITION) {
       metadata.invalidate(p);
     }
@@ -206,15 +235,24 @@ final class StrataFileSystem implements FileSystem {
   public FileOutStream create(String path, WriteOptions options) {
     StrataPath p = StrataPath.of(path);
     WorkerInfo owner = owner(p);
-    UserKeys.WriteType type = options.writeType() != null ? options.writeType() : conf.get(UserKeys.WRITE_TYPE);
-    WriteHeader header = WriteHeader.newBuilder()
-        .setPath(p.toString())
-        .setOverwrite(options.overwrite())
-        .setWriteType(type == UserKeys.WriteType.CACHE_THROUGH ? WriteType.CACHE_THROUGH : WriteType.THROUGH)
-        .setMode(options.mode())
-        .build();
-    return new FileOutStream(workers.async(owner), owner.getId(), header,
-        (int) (long) conf.get(UserKeys.WRITE_CHUNK_SIZE), conf.get(UserKeys.RPC_TIMEOUT),
+    UserKeys.WriteType type =
+        options.writeType() != null ? options.writeType() : conf.get(UserKeys.WRITE_TYPE);
+    WriteHeader header =
+        WriteHeader.newBuilder()
+            .setPath(p.toString())
+            .setOverwrite(options.overwrite())
+            .setWriteType(
+                type == UserKeys.WriteType.CACHE_THROUGH
+                    ? WriteType.CACHE_THROUGH
+                    : WriteType.THROUGH)
+            .setMode(options.mode())
+            .build();
+    return new FileOutStream(
+        workers.async(owner),
+        owner.getId(),
+        header,
+        (int) (long) conf.get(UserKeys.WRITE_CHUNK_SIZE),
+        conf.get(UserKeys.RPC_TIMEOUT),
         info -> {
           metadata.invalidate(p);
           afterChange(owner, p.parent());
@@ -232,16 +270,26 @@ final class StrataFileSystem implements FileSystem {
       return total;
     }
     StrataPath p = StrataPath.of(info.path());
-    return onOwner(p, w -> workers.blocking(w).free(FreeRequest.newBuilder().setPath(p.toString()).build())
-        .getFreedBytes());
+    return onOwner(
+        p,
+        w ->
+            workers
+                .blocking(w)
+                .free(FreeRequest.newBuilder().setPath(p.toString()).build())
+                .getFreedBytes());
   }
 
   @Override
   public void mkdir(String path, boolean parents) {
     StrataPath p = StrataPath.of(path);
     WorkerInfo owner = owner(p);
-    call(owner, () -> workers.blocking(owner).mkdir(
-        MkdirRequest.newBuilder().setPath(p.toString()).setParents(parents).build()));
+    call(
+        owner,
+        () ->
+            workers
+                .blocking(owner)
+                .mkdir(
+                    MkdirRequest.newBuilder().setPath(p.toString()).setParents(parents).build()));
     // With parents, every ancestor may be new: their listings go too (depth, not a scan).
     List<StrataPath> touched = new ArrayList<>();
     for (StrataPath a = p; ; a = a.parent()) {
@@ -261,8 +309,16 @@ final class StrataFileSystem implements FileSystem {
   public void delete(String path, boolean recursive) {
     StrataPath p = StrataPath.of(path);
     WorkerInfo owner = owner(p);
-    call(owner, () -> workers.blocking(owner).delete(
-        DeleteRequest.newBuilder().setPath(p.toString()).setRecursive(recursive).build()));
+    call(
+        owner,
+        () ->
+            workers
+                .blocking(owner)
+                .delete(
+                    DeleteRequest.newBuilder()
+                        .setPath(p.toString())
+                        .setRecursive(recursive)
+                        .build()));
     metadata.invalidateTree(p);
     afterChange(owner, p.parent());
   }
@@ -272,8 +328,16 @@ final class StrataFileSystem implements FileSystem {
     StrataPath from = StrataPath.of(src);
     StrataPath to = StrataPath.of(dst);
     WorkerInfo owner = owner(from);
-    call(owner, () -> workers.blocking(owner).rename(
-        RenameRequest.newBuilder().setSrc(from.toString()).setDst(to.toString()).build()));
+    call(
+        owner,
+        () ->
+            workers
+                .blocking(owner)
+                .rename(
+                    RenameRequest.newBuilder()
+                        .setSrc(from.toString())
+                        .setDst(to.toString())
+                        .build()));
     metadata.invalidateTree(from);
     metadata.invalidateTree(to);
     afterChange(owner, from.parent(), to, to.parent());
@@ -281,13 +345,19 @@ final class StrataFileSystem implements FileSystem {
 
   @Override
   public void setMode(String path, int mode) {
-    setAttributes(SetAttributesRequest.newBuilder().setPath(StrataPath.of(path).toString()).setMode(mode & 0777));
+    setAttributes(
+        SetAttributesRequest.newBuilder()
+            .setPath(StrataPath.of(path).toString())
+            .setMode(mode & 0777));
   }
 
   @Override
   public void setOwner(String path, String owner, String group) {
-    setAttributes(SetAttributesRequest.newBuilder().setPath(StrataPath.of(path).toString()).setOwner(owner)
-        .setGroup(group));
+    setAttributes(
+        SetAttributesRequest.newBuilder()
+            .setPath(StrataPath.of(path).toString())
+            .setOwner(owner)
+            .setGroup(group));
   }
 
   private void setAttributes(SetAttributesRequest.Builder req) {
@@ -298,14 +368,22 @@ final class StrataFileSystem implements FileSystem {
     afterChange(owner, p.parent());
   }
 
-  /** Tells the owners of {@code touched} paths (other than {@code done}, which knows) to forget them. */
+  /**
+   * Tells the owners of {@code touched} paths (other than {@code done}, which knows) to forget
+   * them.
+   */
   private void afterChange(WorkerInfo done, StrataPath... touched) {
     for (StrataPath p : touched) {
       try {
         WorkerInfo owner = owner(p);
         if (!owner.getId().equals(done.getId())) {
-          call(owner, () -> workers.blocking(owner).invalidateMetadata(
-              InvalidateMetadataRequest.newBuilder().addPaths(p.toString()).build()));
+          call(
+              owner,
+              () ->
+                  workers
+                      .blocking(owner)
+                      .invalidateMetadata(
+                          InvalidateMetadataRequest.newBuilder().addPaths(p.toString()).build()));
         }
       } catch (StrataException e) {
         // The cached entry then expires with its TTL.

@@ -24,8 +24,10 @@ import org.junit.jupiter.api.Test;
 class FileInStreamTest {
   private static final int CHUNK = FileInStream.CHUNK;
   private final byte[] data = new byte[5 * CHUNK + 12_345];
+
   /** Offsets of every request, in the order issued. */
   private final List<Long> requests = new ArrayList<>();
+
   private boolean failNext;
   private long failAt = -1;
 
@@ -33,29 +35,33 @@ class FileInStreamTest {
     new Random(9).nextBytes(data);
   }
 
-  private final FileInStream.Source source = new FileInStream.Source() {
-    @Override
-    public CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length) {
-      requests.add(offset);
-      if (failNext || offset == failAt) {
-        return CompletableFuture.failedFuture(new StrataException(StatusCode.FAILED_PRECONDITION, "changed"));
-      }
-      int n = (int) Math.min(length, data.length - offset);
-      dst.writeBytes(data, (int) offset, n);
-      return CompletableFuture.completedFuture(n);
-    }
+  private final FileInStream.Source source =
+      new FileInStream.Source() {
+        @Override
+        public CompletableFuture<Integer> readAsync(
+            FileInfo file, long offset, ByteBuf dst, int length) {
+          requests.add(offset);
+          if (failNext || offset == failAt) {
+            return CompletableFuture.failedFuture(
+                new StrataException(StatusCode.FAILED_PRECONDITION, "changed"));
+          }
+          int n = (int) Math.min(length, data.length - offset);
+          dst.writeBytes(data, (int) offset, n);
+          return CompletableFuture.completedFuture(n);
+        }
 
-    @Override
-    public int read(FileInfo file, long offset, ByteBuffer dst) {
-      requests.add(offset);
-      int n = (int) Math.min(dst.remaining(), data.length - offset);
-      dst.put(data, (int) offset, n);
-      return n;
-    }
-  };
+        @Override
+        public int read(FileInfo file, long offset, ByteBuffer dst) {
+          requests.add(offset);
+          int n = (int) Math.min(dst.remaining(), data.length - offset);
+          dst.put(data, (int) offset, n);
+          return n;
+        }
+      };
 
   private FileInStream stream(long readAhead) {
-    FileInfo info = new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
+    FileInfo info =
+        new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
     return new FileInStream(info, source, PooledByteBufAllocator.DEFAULT, readAhead);
   }
 
@@ -71,7 +77,9 @@ class FileInStreamTest {
       assertThat(in.read()).isEqualTo(-1);
     }
     assertThat(out.toByteArray()).isEqualTo(data);
-    assertThat(requests).as("one request per chunk, issued ahead").hasSize(6)
+    assertThat(requests)
+        .as("one request per chunk, issued ahead")
+        .hasSize(6)
         .containsExactly(0L, (long) CHUNK, 2L * CHUNK, 3L * CHUNK, 4L * CHUNK, 5L * CHUNK);
   }
 
@@ -85,7 +93,8 @@ class FileInStreamTest {
         byte[] b = new byte[r.nextInt(3 * CHUNK) + 1];
         int n = in.read(b, 0, b.length);
         assertThat(n).isEqualTo((int) Math.min(b.length, data.length - pos));
-        assertThat(Arrays.copyOf(b, n)).isEqualTo(Arrays.copyOfRange(data, (int) pos, (int) pos + n));
+        assertThat(Arrays.copyOf(b, n))
+            .isEqualTo(Arrays.copyOfRange(data, (int) pos, (int) pos + n));
       }
     }
   }
@@ -121,7 +130,8 @@ class FileInStreamTest {
     byte[] b = new byte[20];
     in.readFully(5, b, 0, 20);
     assertThat(b).isEqualTo(Arrays.copyOfRange(data, 5, 25));
-    assertThatThrownBy(() -> in.readFully(data.length - 5, b, 0, 20)).isInstanceOf(EOFException.class);
+    assertThatThrownBy(() -> in.readFully(data.length - 5, b, 0, 20))
+        .isInstanceOf(EOFException.class);
     assertThatThrownBy(() -> in.seek(-1)).hasMessageContaining("negative");
     in.close();
     assertThatThrownBy(() -> in.read()).hasMessageContaining("closed");
@@ -131,8 +141,10 @@ class FileInStreamTest {
   void aFailedChunk_failsTheRead_withItsCode() {
     failNext = true;
     try (FileInStream in = stream(CHUNK)) {
-      assertThatThrownBy(() -> in.read(new byte[10], 0, 10)).isInstanceOfSatisfying(StrataException.class,
-          e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+      assertThatThrownBy(() -> in.read(new byte[10], 0, 10))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
     }
   }
 
@@ -141,12 +153,16 @@ class FileInStreamTest {
     failAt = CHUNK;
     try (FileInStream in = stream(4L * CHUNK)) {
       byte[] b = new byte[2 * CHUNK];
-      assertThat(in.read(b, 0, b.length)).as("the bytes already copied are not lost").isEqualTo(CHUNK);
+      assertThat(in.read(b, 0, b.length))
+          .as("the bytes already copied are not lost")
+          .isEqualTo(CHUNK);
       assertThat(Arrays.copyOf(b, CHUNK)).isEqualTo(Arrays.copyOf(data, CHUNK));
       assertThat(in.getPos()).isEqualTo(CHUNK);
       assertThatThrownBy(() -> in.read(b, 0, 10)).isInstanceOf(StrataException.class);
       failAt = -1;
-      assertThat(in.read(b, 0, 10)).as("a failed chunk is fetched again, not rethrown forever").isEqualTo(10);
+      assertThat(in.read(b, 0, 10))
+          .as("a failed chunk is fetched again, not rethrown forever")
+          .isEqualTo(10);
       assertThat(Arrays.copyOf(b, 10)).isEqualTo(Arrays.copyOfRange(data, CHUNK, CHUNK + 10));
     }
   }
@@ -161,81 +177,92 @@ class FileInStreamTest {
       long jump = 2L * CHUNK + 100;
       in.seek(jump);
       assertThat(in.read(b, 0, 10)).isEqualTo(10);
-      assertThat(Arrays.copyOf(b, 10)).isEqualTo(Arrays.copyOfRange(data, (int) jump, (int) jump + 10));
-      assertThat(requests).as("no request again for the chunk already in flight")
-          .doesNotContain(jump).filteredOn(o -> o == 2L * CHUNK).hasSize(1);
+      assertThat(Arrays.copyOf(b, 10))
+          .isEqualTo(Arrays.copyOfRange(data, (int) jump, (int) jump + 10));
+      assertThat(requests)
+          .as("no request again for the chunk already in flight")
+          .doesNotContain(jump)
+          .filteredOn(o -> o == 2L * CHUNK)
+          .hasSize(1);
     }
   }
 
   /** Offsets at which streams were opened, and what the stream source was told of. */
   private final List<Long> streamsOpened = new ArrayList<>();
+
   private final List<StrataException> refusals = new ArrayList<>();
   private long streamFailsAt = -1;
   private StatusCode streamFailure;
 
-  private final FileInStream.Source streaming = new FileInStream.Source() {
-    @Override
-    public CompletableFuture<Integer> readAsync(FileInfo file, long offset, ByteBuf dst, int length) {
-      return source.readAsync(file, offset, dst, length);
-    }
-
-    @Override
-    public int read(FileInfo file, long offset, ByteBuffer dst) {
-      return source.read(file, offset, dst);
-    }
-
-    @Override
-    public StreamReader stream(FileInfo file, long offset) {
-      streamsOpened.add(offset);
-      return new StreamReader() {
-        private long at = offset;
-
+  private final FileInStream.Source streaming =
+      new FileInStream.Source() {
         @Override
-        public long position() {
-          return at;
+        public CompletableFuture<Integer> readAsync(
+            FileInfo file, long offset, ByteBuf dst, int length) {
+          return source.readAsync(file, offset, dst, length);
         }
 
         @Override
-        public int read(ByteBuffer dst) {
-          if (streamFailsAt >= 0 && at >= streamFailsAt) {
-            throw new StrataException(streamFailure, "stream failed");
-          }
-          long limit = streamFailsAt >= 0 && streamFailsAt > at ? streamFailsAt : data.length;
-          int n = (int) Math.min(dst.remaining(), limit - at);
-          dst.put(data, (int) at, n);
-          at += n;
-          return n;
+        public int read(FileInfo file, long offset, ByteBuffer dst) {
+          return source.read(file, offset, dst);
         }
 
         @Override
-        public boolean skipTo(long pos) {
-          if (pos < at || pos - at > 1000) {
-            return false;
-          }
-          at = pos;
-          return true;
+        public StreamReader stream(FileInfo file, long offset) {
+          streamsOpened.add(offset);
+          return new StreamReader() {
+            private long at = offset;
+
+            @Override
+            public long position() {
+              return at;
+            }
+
+            @Override
+            public int read(ByteBuffer dst) {
+              if (streamFailsAt >= 0 && at >= streamFailsAt) {
+                throw new StrataException(streamFailure, "stream failed");
+              }
+              long limit = streamFailsAt >= 0 && streamFailsAt > at ? streamFailsAt : data.length;
+              int n = (int) Math.min(dst.remaining(), limit - at);
+              dst.put(data, (int) at, n);
+              at += n;
+              return n;
+            }
+
+            @Override
+            public boolean skipTo(long pos) {
+              if (pos < at || pos - at > 1000) {
+                return false;
+              }
+              at = pos;
+              return true;
+            }
+
+            @Override
+            public void close() {}
+          };
         }
 
         @Override
-        public void close() {}
+        public void refused(StrataException e) {
+          refusals.add(e);
+        }
       };
-    }
-
-    @Override
-    public void refused(StrataException e) {
-      refusals.add(e);
-    }
-  };
 
   private FileInStream streamingWithHead(int headLength) {
-    FileInfo info = new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
-    ByteBuf head = PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
+    FileInfo info =
+        new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
+    ByteBuf head =
+        PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
     head.writeBytes(data, 0, headLength);
-    return new FileInStream(info, streaming, PooledByteBufAllocator.DEFAULT, 4L * CHUNK, head, headLength);
+    return new FileInStream(
+        info, streaming, PooledByteBufAllocator.DEFAULT, 4L * CHUNK, head, headLength);
   }
 
   @Test
-  void withAStream_bytesPastTheOpenComeFromIt_aShortJumpAheadKeepsIt_andAJumpBackOpensAnother() throws Exception {
+  void withAStream_bytesPastTheOpenComeFromIt_aShortJumpAheadKeepsIt_andAJumpBackOpensAnother()
+      throws Exception {
     try (FileInStream in = streamingWithHead(1000)) {
       byte[] b = new byte[10_000];
       assertThat(in.read(b, 0, b.length)).as("the head first").isEqualTo(1000);
@@ -270,31 +297,42 @@ class FileInStreamTest {
     streamFailure = StatusCode.FAILED_PRECONDITION;
     try (FileInStream in = streamingWithHead(100)) {
       in.seek(200);
-      assertThatThrownBy(() -> in.read(new byte[10], 0, 10)).isInstanceOfSatisfying(StrataException.class,
-          e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+      assertThatThrownBy(() -> in.read(new byte[10], 0, 10))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
     }
-    assertThat(refusals).extracting(StrataException::code).containsExactly(StatusCode.FAILED_PRECONDITION);
+    assertThat(refusals)
+        .extracting(StrataException::code)
+        .containsExactly(StatusCode.FAILED_PRECONDITION);
   }
 
   @Test
-  void aFileThatCameWholeWithTheOpen_servesPositionedReadsFromThoseBytes_onAnyThread() throws Exception {
-    FileInfo info = new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
+  void aFileThatCameWholeWithTheOpen_servesPositionedReadsFromThoseBytes_onAnyThread()
+      throws Exception {
+    FileInfo info =
+        new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
     ByteBuf head = PooledByteBufAllocator.DEFAULT.directBuffer(data.length);
     head.writeBytes(data);
-    FileInStream in = new FileInStream(info, streaming, PooledByteBufAllocator.DEFAULT, 4L * CHUNK, head, data.length);
+    FileInStream in =
+        new FileInStream(
+            info, streaming, PooledByteBufAllocator.DEFAULT, 4L * CHUNK, head, data.length);
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       List<Future<byte[]>> reads = new ArrayList<>();
       for (int at : new int[] {0, 4096, data.length - 100}) {
-        reads.add(pool.submit(() -> {
-          byte[] b = new byte[150];
-          int n = in.positionedRead(at, b, 0, b.length);
-          return Arrays.copyOf(b, n);
-        }));
+        reads.add(
+            pool.submit(
+                () -> {
+                  byte[] b = new byte[150];
+                  int n = in.positionedRead(at, b, 0, b.length);
+                  return Arrays.copyOf(b, n);
+                }));
       }
       assertThat(reads.get(0).get()).isEqualTo(Arrays.copyOfRange(data, 0, 150));
       assertThat(reads.get(1).get()).isEqualTo(Arrays.copyOfRange(data, 4096, 4246));
-      assertThat(reads.get(2).get()).isEqualTo(Arrays.copyOfRange(data, data.length - 100, data.length));
+      assertThat(reads.get(2).get())
+          .isEqualTo(Arrays.copyOfRange(data, data.length - 100, data.length));
       assertThat(in.readAllBytes()).isEqualTo(data);
     } finally {
       pool.shutdownNow();

@@ -13,8 +13,18 @@ class MetadataCacheTest {
   private final AtomicInteger listCalls = new AtomicInteger();
 
   private static FileInfo file(String path) {
-    return new FileInfo(path, path.substring(path.lastIndexOf('/') + 1), false, 10, 0, 0644, "u", "g", "f1",
-        "/ufs" + path, 0);
+    return new FileInfo(
+        path,
+        path.substring(path.lastIndexOf('/') + 1),
+        false,
+        10,
+        0,
+        0644,
+        "u",
+        "g",
+        "f1",
+        "/ufs" + path,
+        0);
   }
 
   private FileInfo loadStatus(String p) {

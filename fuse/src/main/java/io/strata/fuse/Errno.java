@@ -3,7 +3,10 @@ package io.strata.fuse;
 import io.strata.core.status.StrataException;
 import org.slf4j.Logger;
 
-/** The one place Strata's status codes become errno values (FUSE wants them negated), in this platform's numbers. */
+/**
+ * The one place Strata's status codes become errno values (FUSE wants them negated), in this
+ * platform's numbers.
+ */
 final class Errno {
   static final int EACCES = jnr.constants.platform.Errno.EACCES.intValue();
   static final int EBADF = jnr.constants.platform.Errno.EBADF.intValue();
@@ -18,7 +21,10 @@ final class Errno {
   static final int ENOTDIR = jnr.constants.platform.Errno.ENOTDIR.intValue();
   static final int ENOTEMPTY = jnr.constants.platform.Errno.ENOTEMPTY.intValue();
   static final int EROFS = jnr.constants.platform.Errno.EROFS.intValue();
-  /** Linux's ENOTSUP is EOPNOTSUPP; jnr-fuse's ErrorCodes.ENOTSUP() is another platform's number. */
+
+  /**
+   * Linux's ENOTSUP is EOPNOTSUPP; jnr-fuse's ErrorCodes.ENOTSUP() is another platform's number.
+   */
   static final int ENOTSUP = jnr.constants.platform.Errno.EOPNOTSUPP.intValue();
 
   private Errno() {}

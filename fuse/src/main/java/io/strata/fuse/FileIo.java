@@ -1,7 +1,7 @@
 package io.strata.fuse;
 
-import io.strata.client.FileInStream;
 import com.kenai.jffi.MemoryIO;
+import io.strata.client.FileInStream;
 import java.nio.ByteBuffer;
 import jnr.ffi.Pointer;
 
@@ -24,7 +24,9 @@ final class FileIo {
     return b;
   }
 
-  /** Reads up to {@code size} bytes at {@code offset} into {@code buf}; fewer only at end of file. */
+  /**
+   * Reads up to {@code size} bytes at {@code offset} into {@code buf}; fewer only at end of file.
+   */
   int read(OpenFile.Reader r, Pointer buf, int size, long offset) {
     if (!buf.isDirect()) {
       byte[] b = buffer(size);

@@ -25,7 +25,9 @@ final class FuseMetrics {
     this.registry = registry;
   }
 
-  /** Records one call of {@code op} that began at {@code startNanos} and returned {@code result}. */
+  /**
+   * Records one call of {@code op} that began at {@code startNanos} and returned {@code result}.
+   */
   void record(String op, long startNanos, int result) {
     Meters m = byOp.computeIfAbsent(op, this::meters);
     m.time().record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
@@ -36,8 +38,13 @@ final class FuseMetrics {
 
   private Meters meters(String op) {
     return new Meters(
-        Timer.builder(REQUESTS).tag("op", op).description("FUSE requests served, by operation").register(registry),
-        Counter.builder(ERRORS).tag("op", op).description("FUSE requests answered with an errno, by operation")
+        Timer.builder(REQUESTS)
+            .tag("op", op)
+            .description("FUSE requests served, by operation")
+            .register(registry),
+        Counter.builder(ERRORS)
+            .tag("op", op)
+            .description("FUSE requests answered with an errno, by operation")
             .register(registry));
   }
 }

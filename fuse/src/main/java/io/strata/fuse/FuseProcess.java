@@ -35,7 +35,8 @@ public final class FuseProcess implements Service {
   private final MountPoint mountPoint;
   private final String folder;
   private final boolean readOnly;
-  private final ExecutorService webExecutor = Executors.newSingleThreadExecutor(DaemonThreads.factory("fuse-web"));
+  private final ExecutorService webExecutor =
+      Executors.newSingleThreadExecutor(DaemonThreads.factory("fuse-web"));
   private PrometheusMeterRegistry registry;
   private WebServer webServer;
   private FileSystem fs;
@@ -52,10 +53,13 @@ public final class FuseProcess implements Service {
   static FuseProcess fromArgs(Configuration conf, List<String> args) {
     List<String> operands = new ArrayList<>(args);
     boolean readOnly = operands.remove("--read-only");
-    if (operands.isEmpty() || operands.size() > 2 || operands.stream().anyMatch(a -> a.startsWith("-"))) {
+    if (operands.isEmpty()
+        || operands.size() > 2
+        || operands.stream().anyMatch(a -> a.startsWith("-"))) {
       throw StrataException.invalidArgument("usage: strata-fuse " + USAGE);
     }
-    return new FuseProcess(conf, Path.of(operands.get(0)), operands.size() > 1 ? operands.get(1) : "/", readOnly);
+    return new FuseProcess(
+        conf, Path.of(operands.get(0)), operands.size() > 1 ? operands.get(1) : "/", readOnly);
   }
 
   @Override
@@ -66,8 +70,13 @@ public final class FuseProcess implements Service {
       throw StrataException.invalidArgument(folder + " is a file; mount a folder");
     }
     registry = Metrics.newProcessRegistry("fuse");
-    fuse = new StrataFuse(fs, folder,
-        new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)), readOnly, new FuseMetrics(registry));
+    fuse =
+        new StrataFuse(
+            fs,
+            folder,
+            new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)),
+            readOnly,
+            new FuseMetrics(registry));
     webServer = startWebServer();
     fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
   }
@@ -81,12 +90,16 @@ public final class FuseProcess implements Service {
         return new WebServer(host, port, registry, this::notReadyReason, webExecutor);
       } catch (BindException e) {
         WebServer free = new WebServer(host, 0, registry, this::notReadyReason, webExecutor);
-        LOG.warn("port {} is taken (another mount on this host?); metrics of {} are on port {}", port,
-            mountPoint.path(), free.port());
+        LOG.warn(
+            "port {} is taken (another mount on this host?); metrics of {} are on port {}",
+            port,
+            mountPoint.path(),
+            free.port());
         return free;
       }
     } catch (IOException e) {
-      throw StrataException.unavailable("cannot serve metrics on " + host + ": " + e.getMessage(), e);
+      throw StrataException.unavailable(
+          "cannot serve metrics on " + host + ": " + e.getMessage(), e);
     }
   }
 
@@ -96,12 +109,20 @@ public final class FuseProcess implements Service {
   }
 
   private List<String> options() {
-    List<String> o = new ArrayList<>(List.of("fsname=strata:" + folder, "subtype=strata", "default_permissions",
-        // O_TRUNC arrives with the open, so the file is written anew, not first emptied then opened.
-        "atomic_o_trunc", "big_writes", "max_read=1048576",
-        "attr_timeout=" + seconds(conf.get(FuseKeys.ATTR_TIMEOUT)),
-        "entry_timeout=" + seconds(conf.get(FuseKeys.ENTRY_TIMEOUT)),
-        "negative_timeout=" + seconds(conf.get(FuseKeys.ENTRY_TIMEOUT))));
+    List<String> o =
+        new ArrayList<>(
+            List.of(
+                "fsname=strata:" + folder,
+                "subtype=strata",
+                "default_permissions",
+                // O_TRUNC arrives with the open, so the file is written anew, not first emptied
+                // then opened.
+                "atomic_o_trunc",
+                "big_writes",
+                "max_read=1048576",
+                "attr_timeout=" + seconds(conf.get(FuseKeys.ATTR_TIMEOUT)),
+                "entry_timeout=" + seconds(conf.get(FuseKeys.ENTRY_TIMEOUT)),
+                "negative_timeout=" + seconds(conf.get(FuseKeys.ENTRY_TIMEOUT))));
     if (conf.get(FuseKeys.KERNEL_CACHE)) {
       o.add("kernel_cache");
     }
@@ -114,11 +135,15 @@ public final class FuseProcess implements Service {
     return o;
   }
 
-  /** allow_other lets every local user in (the kernel still checks permissions); fuse allows it to root or by fuse.conf. */
+  /**
+   * allow_other lets every local user in (the kernel still checks permissions); fuse allows it to
+   * root or by fuse.conf.
+   */
   private static boolean othersMayMount() {
     try {
       return "root".equals(System.getProperty("user.name"))
-          || Files.readAllLines(Path.of("/etc/fuse.conf")).stream().anyMatch(l -> l.trim().equals("user_allow_other"));
+          || Files.readAllLines(Path.of("/etc/fuse.conf")).stream()
+              .anyMatch(l -> l.trim().equals("user_allow_other"));
     } catch (java.io.IOException e) {
       return false;
     }
@@ -135,7 +160,11 @@ public final class FuseProcess implements Service {
 
   @Override
   public String describe() {
-    return "strata:" + folder + " mounted on " + mountPoint.path() + (readOnly ? " (read-only)" : "")
+    return "strata:"
+        + folder
+        + " mounted on "
+        + mountPoint.path()
+        + (readOnly ? " (read-only)" : "")
         + (webServer == null ? "" : "; web " + webServer.port());
   }
 
@@ -166,7 +195,10 @@ public final class FuseProcess implements Service {
     }
   }
 
-  /** A mount still busy (a reader inside) is detached: the reader's next call fails instead of hanging. */
+  /**
+   * A mount still busy (a reader inside) is detached: the reader's next call fails instead of
+   * hanging.
+   */
   private void detachIfStillMounted() {
     for (int i = 0; i < 20 && mountPoint.mounted(); i++) {
       try {

@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A folder to mount on, as the kernel sees it (/proc/mounts): checked before mounting, with a
- * stale Strata mount (its process died) cleaned away first. Thread-safe.
+ * A folder to mount on, as the kernel sees it (/proc/mounts): checked before mounting, with a stale
+ * Strata mount (its process died) cleaned away first. Thread-safe.
  */
 public final class MountPoint {
   private static final Logger LOG = LoggerFactory.getLogger(MountPoint.class);
@@ -63,8 +63,14 @@ public final class MountPoint {
 
   static List<Mount> mounts() {
     try (Stream<String> lines = Files.lines(Path.of("/proc/mounts"), StandardCharsets.UTF_8)) {
-      return lines.map(l -> l.split(" ")).filter(f -> f.length >= 3)
-          .map(f -> new Mount(unescape(f[0]), Path.of(unescape(f[1])), f[2], f.length > 3 ? f[3] : "")).toList();
+      return lines
+          .map(l -> l.split(" "))
+          .filter(f -> f.length >= 3)
+          .map(
+              f ->
+                  new Mount(
+                      unescape(f[0]), Path.of(unescape(f[1])), f[2], f.length > 3 ? f[3] : ""))
+          .toList();
     } catch (IOException e) {
       throw StrataException.unavailable("cannot read /proc/mounts: " + e.getMessage(), e);
     }
@@ -72,7 +78,10 @@ public final class MountPoint {
 
   /** /proc/mounts writes space, tab, newline and backslash as octal escapes. */
   private static String unescape(String s) {
-    return s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
+    return s.replace("\\040", " ")
+        .replace("\\011", "\t")
+        .replace("\\012", "\n")
+        .replace("\\134", "\\");
   }
 
   Optional<Mount> current() {
@@ -96,8 +105,12 @@ public final class MountPoint {
       LOG.warn("{} is a Strata mount left by a process that died; unmounting it", path);
       unmount(path, true);
     } else if (existing.isPresent()) {
-      throw new StrataException(StatusCode.ALREADY_EXISTS,
-          path + " is already a mount point (" + existing.get().type() + "); choose an empty folder");
+      throw new StrataException(
+          StatusCode.ALREADY_EXISTS,
+          path
+              + " is already a mount point ("
+              + existing.get().type()
+              + "); choose an empty folder");
     }
     if (!Files.isDirectory(path)) {
       throw StrataException.notFound("mount point " + path + " does not exist or is not a folder");
@@ -107,7 +120,8 @@ public final class MountPoint {
         throw StrataException.invalidArgument("mount point " + path + " is not empty");
       }
     } catch (IOException e) {
-      throw StrataException.invalidArgument("cannot read mount point " + path + ": " + e.getMessage());
+      throw StrataException.invalidArgument(
+          "cannot read mount point " + path + ": " + e.getMessage());
     }
   }
 
@@ -117,9 +131,12 @@ public final class MountPoint {
 
   /** fusermount -u (-z: lazily, for a mount still in use or whose process is gone). */
   public static void unmount(Path target, boolean lazy) {
-    List<String> cmd = lazy ? List.of("fusermount", "-u", "-z", target.toString())
-        : List.of("fusermount", "-u", target.toString());
-    Commands.Result r = Commands.run(cmd, Duration.ofSeconds(30), "fusermount (apt-get install fuse)");
+    List<String> cmd =
+        lazy
+            ? List.of("fusermount", "-u", "-z", target.toString())
+            : List.of("fusermount", "-u", target.toString());
+    Commands.Result r =
+        Commands.run(cmd, Duration.ofSeconds(30), "fusermount (apt-get install fuse)");
     if (!r.ok()) {
       throw StrataException.unavailable("cannot unmount " + target + ": " + r.output(), null);
     }

@@ -21,6 +21,7 @@ abstract class OpenFile {
   static final class Reader extends OpenFile {
     private final Supplier<FileInStream> opener;
     private FileInStream in;
+
     /** Where the last read ended: the next one starting there is sequential. */
     volatile long lastEnd = -1;
 

@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The files open through the mount, by the handle FUSE passes back on every call, and the writer
- * of each path (a file has at most one). Thread-safe.
+ * The files open through the mount, by the handle FUSE passes back on every call, and the writer of
+ * each path (a file has at most one). Thread-safe.
  */
 final class OpenFiles {
   private final AtomicLong nextHandle = new AtomicLong(1);

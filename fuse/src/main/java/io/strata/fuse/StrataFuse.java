@@ -21,13 +21,13 @@ import ru.serce.jnrfuse.struct.Statvfs;
 import ru.serce.jnrfuse.struct.Timespec;
 
 /**
- * Strata as a POSIX file system, over the client library. Paths under the mount point map to
- * paths under a Strata folder. Files are read with the client's read-ahead and positioned reads;
- * they are written once, front to back, and appear when the writer closes them (the client's
- * write-through: a temporary name in the UFS, renamed on close). What cannot be done that way — a
- * write at another offset, a second writer, changing a file's bytes in place — is refused with
- * ENOTSUP or EBUSY and a log line, never half done. Ownership and permission bits come from the
- * UFS; the kernel enforces them (default_permissions).
+ * Strata as a POSIX file system, over the client library. Paths under the mount point map to paths
+ * under a Strata folder. Files are read with the client's read-ahead and positioned reads; they are
+ * written once, front to back, and appear when the writer closes them (the client's write-through:
+ * a temporary name in the UFS, renamed on close). What cannot be done that way — a write at another
+ * offset, a second writer, changing a file's bytes in place — is refused with ENOTSUP or EBUSY and
+ * a log line, never half done. Ownership and permission bits come from the UFS; the kernel enforces
+ * them (default_permissions).
  */
 final class StrataFuse extends FuseStubFS {
   private static final Logger LOG = LoggerFactory.getLogger(StrataFuse.class);
@@ -80,22 +80,34 @@ final class StrataFuse extends FuseStubFS {
 
   @Override
   public int getattr(String path, FileStat stat) {
-    return call("getattr", path, () -> {
-      String p = strata(path);
-      var writer = open.writerOf(p);
-      if (writer.isPresent() && !writer.get().committed) {
-        // Being written here: not in the UFS yet, but it exists for whoever asks through the mount.
-        OpenFile.Writer w = writer.get();
-        fill(stat, false, w.written, w.createdMs, w.mode, ids.uid(""), ids.gid(""));
-        return 0;
-      }
-      FileInfo f = fs.getStatus(p);
-      fill(stat, f.directory(), f.length(), f.mtimeMs(), f.mode(), ids.uid(f.owner()), ids.gid(f.group()));
-      return 0;
-    });
+    return call(
+        "getattr",
+        path,
+        () -> {
+          String p = strata(path);
+          var writer = open.writerOf(p);
+          if (writer.isPresent() && !writer.get().committed) {
+            // Being written here: not in the UFS yet, but it exists for whoever asks through the
+            // mount.
+            OpenFile.Writer w = writer.get();
+            fill(stat, false, w.written, w.createdMs, w.mode, ids.uid(""), ids.gid(""));
+            return 0;
+          }
+          FileInfo f = fs.getStatus(p);
+          fill(
+              stat,
+              f.directory(),
+              f.length(),
+              f.mtimeMs(),
+              f.mode(),
+              ids.uid(f.owner()),
+              ids.gid(f.group()));
+          return 0;
+        });
   }
 
-  private void fill(FileStat stat, boolean dir, long length, long mtimeMs, int mode, long uid, long gid) {
+  private void fill(
+      FileStat stat, boolean dir, long length, long mtimeMs, int mode, long uid, long gid) {
     int perm = mode & 07777;
     if (perm == 0) {
       perm = dir ? 0755 : 0644;
@@ -114,38 +126,45 @@ final class StrataFuse extends FuseStubFS {
   }
 
   @Override
-  public int readdir(String path, Pointer buf, FuseFillDir filler, @off_t long offset, FuseFileInfo fi) {
-    return call("readdir", path, () -> {
-      String p = strata(path);
-      if (!fs.getStatus(p).directory()) {
-        return -Errno.ENOTDIR;
-      }
-      filler.apply(buf, ".", null, 0);
-      filler.apply(buf, "..", null, 0);
-      for (FileInfo child : fs.listStatus(p)) {
-        if (filler.apply(buf, child.name(), null, 0) != 0) {
-          break;
-        }
-      }
-      return 0;
-    });
+  public int readdir(
+      String path, Pointer buf, FuseFillDir filler, @off_t long offset, FuseFileInfo fi) {
+    return call(
+        "readdir",
+        path,
+        () -> {
+          String p = strata(path);
+          if (!fs.getStatus(p).directory()) {
+            return -Errno.ENOTDIR;
+          }
+          filler.apply(buf, ".", null, 0);
+          filler.apply(buf, "..", null, 0);
+          for (FileInfo child : fs.listStatus(p)) {
+            if (filler.apply(buf, child.name(), null, 0) != 0) {
+              break;
+            }
+          }
+          return 0;
+        });
   }
 
   @Override
   public int open(String path, FuseFileInfo fi) {
-    return call("open", path, () -> {
-      String p = strata(path);
-      int flags = fi.flags.get();
-      if ((flags & O_ACCMODE) == 0) {
-        FileInfo f = fs.getStatus(p);
-        if (f.directory()) {
-          return -Errno.EISDIR;
-        }
-        fi.fh.set(open.add(new OpenFile.Reader(p, () -> fs.open(p))));
-        return 0;
-      }
-      return readOnly ? -Errno.EROFS : writes.open(p, flags, fi);
-    });
+    return call(
+        "open",
+        path,
+        () -> {
+          String p = strata(path);
+          int flags = fi.flags.get();
+          if ((flags & O_ACCMODE) == 0) {
+            FileInfo f = fs.getStatus(p);
+            if (f.directory()) {
+              return -Errno.EISDIR;
+            }
+            fi.fh.set(open.add(new OpenFile.Reader(p, () -> fs.open(p))));
+            return 0;
+          }
+          return readOnly ? -Errno.EROFS : writes.open(p, flags, fi);
+        });
   }
 
   @Override
@@ -157,7 +176,8 @@ final class StrataFuse extends FuseStubFS {
   }
 
   @Override
-  public int read(String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
+  public int read(
+      String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
     if (!(f instanceof OpenFile.Reader r)) {
       return -Errno.EBADF;
@@ -166,10 +186,12 @@ final class StrataFuse extends FuseStubFS {
   }
 
   @Override
-  public int write(String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
+  public int write(
+      String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
     if (f instanceof OpenFile.Reader) {
-      return Errno.refuse(LOG, Errno.ENOTSUP, "write {}: cannot change a file's bytes in place", f.path);
+      return Errno.refuse(
+          LOG, Errno.ENOTSUP, "write {}: cannot change a file's bytes in place", f.path);
     }
     if (!(f instanceof OpenFile.Writer w)) {
       return -Errno.EBADF;
@@ -186,14 +208,17 @@ final class StrataFuse extends FuseStubFS {
   @Override
   public int release(String path, FuseFileInfo fi) {
     OpenFile f = open.remove(fi.fh.get());
-    return call("release", path, () -> {
-      if (f instanceof OpenFile.Reader r) {
-        r.close();
-      } else if (f instanceof OpenFile.Writer w) {
-        writes.commit(w);
-      }
-      return 0;
-    });
+    return call(
+        "release",
+        path,
+        () -> {
+          if (f instanceof OpenFile.Reader r) {
+            r.close();
+          } else if (f instanceof OpenFile.Writer w) {
+            writes.commit(w);
+          }
+          return 0;
+        });
   }
 
   /** Bytes written through the mount become durable when the file is closed, not before. */
@@ -220,14 +245,17 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("unlink", path, () -> {
-      String p = strata(path);
-      if (fs.getStatus(p).directory()) {
-        return -Errno.EISDIR;
-      }
-      fs.delete(p, false);
-      return 0;
-    });
+    return call(
+        "unlink",
+        path,
+        () -> {
+          String p = strata(path);
+          if (fs.getStatus(p).directory()) {
+            return -Errno.EISDIR;
+          }
+          fs.delete(p, false);
+          return 0;
+        });
   }
 
   @Override
@@ -235,10 +263,13 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("mkdir", path, () -> {
-      fs.mkdir(strata(path), false);
-      return 0;
-    });
+    return call(
+        "mkdir",
+        path,
+        () -> {
+          fs.mkdir(strata(path), false);
+          return 0;
+        });
   }
 
   @Override
@@ -246,14 +277,17 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("rmdir", path, () -> {
-      String p = strata(path);
-      if (!fs.getStatus(p).directory()) {
-        return -Errno.ENOTDIR;
-      }
-      fs.delete(p, false);
-      return 0;
-    });
+    return call(
+        "rmdir",
+        path,
+        () -> {
+          String p = strata(path);
+          if (!fs.getStatus(p).directory()) {
+            return -Errno.ENOTDIR;
+          }
+          fs.delete(p, false);
+          return 0;
+        });
   }
 
   @Override
@@ -261,24 +295,27 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("rename", oldpath, () -> {
-      String from = strata(oldpath);
-      String to = strata(newpath);
-      try {
-        fs.rename(from, to);
-      } catch (StrataException e) {
-        if (e.code() != StatusCode.ALREADY_EXISTS) {
-          throw e;
-        }
-        // POSIX rename replaces a file; the UFS does not: replace it in two steps.
-        if (fs.getStatus(to).directory() || fs.getStatus(from).directory()) {
-          return -Errno.EEXIST;
-        }
-        fs.delete(to, false);
-        fs.rename(from, to);
-      }
-      return 0;
-    });
+    return call(
+        "rename",
+        oldpath,
+        () -> {
+          String from = strata(oldpath);
+          String to = strata(newpath);
+          try {
+            fs.rename(from, to);
+          } catch (StrataException e) {
+            if (e.code() != StatusCode.ALREADY_EXISTS) {
+              throw e;
+            }
+            // POSIX rename replaces a file; the UFS does not: replace it in two steps.
+            if (fs.getStatus(to).directory() || fs.getStatus(from).directory()) {
+              return -Errno.EEXIST;
+            }
+            fs.delete(to, false);
+            fs.rename(from, to);
+          }
+          return 0;
+        });
   }
 
   @Override
@@ -286,11 +323,14 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("chmod", path, () -> {
-      String p = strata(path);
-      fs.setMode(p, (int) mode & 0777);
-      return 0;
-    });
+    return call(
+        "chmod",
+        path,
+        () -> {
+          String p = strata(path);
+          fs.setMode(p, (int) mode & 0777);
+          return 0;
+        });
   }
 
   /** The kernel passes -1 (as an unsigned 32-bit id) for "leave as it is". */
@@ -299,11 +339,15 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("chown", path, () -> {
-      String p = strata(path);
-      fs.setOwner(p, unchanged(uid) ? "" : ids.userName(uid), unchanged(gid) ? "" : ids.groupName(gid));
-      return 0;
-    });
+    return call(
+        "chown",
+        path,
+        () -> {
+          String p = strata(path);
+          fs.setOwner(
+              p, unchanged(uid) ? "" : ids.userName(uid), unchanged(gid) ? "" : ids.groupName(gid));
+          return 0;
+        });
   }
 
   private static boolean unchanged(long id) {
@@ -322,22 +366,28 @@ final class StrataFuse extends FuseStubFS {
    */
   @Override
   public int statfs(String path, Statvfs stbuf) {
-    return call("statfs", path, () -> {
-      long blocks = (1L << 50) / BLOCK;
-      stbuf.f_bsize.set(BLOCK);
-      stbuf.f_frsize.set(BLOCK);
-      stbuf.f_blocks.set(blocks);
-      stbuf.f_bfree.set(blocks);
-      stbuf.f_bavail.set(blocks);
-      stbuf.f_files.set(1L << 32);
-      stbuf.f_ffree.set(1L << 32);
-      stbuf.f_favail.set(1L << 32);
-      stbuf.f_namemax.set(255);
-      return 0;
-    });
+    return call(
+        "statfs",
+        path,
+        () -> {
+          long blocks = (1L << 50) / BLOCK;
+          stbuf.f_bsize.set(BLOCK);
+          stbuf.f_frsize.set(BLOCK);
+          stbuf.f_blocks.set(blocks);
+          stbuf.f_bfree.set(blocks);
+          stbuf.f_bavail.set(blocks);
+          stbuf.f_files.set(1L << 32);
+          stbuf.f_ffree.set(1L << 32);
+          stbuf.f_favail.set(1L << 32);
+          stbuf.f_namemax.set(255);
+          return 0;
+        });
   }
 
-  /** Closes what is still open (the mount is going away): writers are abandoned, never committed half-written. */
+  /**
+   * Closes what is still open (the mount is going away): writers are abandoned, never committed
+   * half-written.
+   */
   void closeAll() {
     for (OpenFile f : open.all()) {
       try {

@@ -9,11 +9,11 @@ import org.slf4j.LoggerFactory;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 
 /**
- * Writing through the mount: a file is written once, front to back, to a temporary name the
- * client renames on close. A writer's file is committed at the first flush (a close(2) of one of
- * its descriptors) after bytes were written, so that close(2) reports whether it landed; a flush
- * before any write is a shell redirect closing the descriptor it duplicated, and the file is
- * committed later, at the next flush or at release. What would change bytes in place is refused.
+ * Writing through the mount: a file is written once, front to back, to a temporary name the client
+ * renames on close. A writer's file is committed at the first flush (a close(2) of one of its
+ * descriptors) after bytes were written, so that close(2) reports whether it landed; a flush before
+ * any write is a shell redirect closing the descriptor it duplicated, and the file is committed
+ * later, at the next flush or at release. What would change bytes in place is refused.
  */
 final class Writes {
   private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
@@ -37,8 +37,11 @@ final class Writes {
     FileInfo f = fs.getStatus(p);
     boolean keepsBytes = f.length() > 0 && (flags & O_TRUNC) == 0;
     if ((flags & O_APPEND) != 0 && keepsBytes) {
-      return Errno.refuse(LOG, Errno.ENOTSUP, "open {}: Strata files are written once, front to back; "
-          + "appending is not supported", p);
+      return Errno.refuse(
+          LOG,
+          Errno.ENOTSUP,
+          "open {}: Strata files are written once, front to back; " + "appending is not supported",
+          p);
     }
     if (keepsBytes && (flags & O_ACCMODE) == O_RDWR) {
       // Tools open read-write and only read; a write would be refused (see write).
@@ -46,8 +49,12 @@ final class Writes {
       return 0;
     }
     if (keepsBytes) {
-      return Errno.refuse(LOG, Errno.ENOTSUP, "open {}: cannot change a file's bytes in place; "
-          + "truncate it (O_TRUNC) to write it anew", p);
+      return Errno.refuse(
+          LOG,
+          Errno.ENOTSUP,
+          "open {}: cannot change a file's bytes in place; "
+              + "truncate it (O_TRUNC) to write it anew",
+          p);
     }
     return start(p, f.mode(), true, fi);
   }
@@ -58,12 +65,15 @@ final class Writes {
 
   private int start(String p, int mode, boolean overwrite, FuseFileInfo fi) {
     if (open.writerOf(p).isPresent()) {
-      return Errno.refuse(LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
+      return Errno.refuse(
+          LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
-    OpenFile.Writer w = new OpenFile.Writer(p, fs.create(p, new WriteOptions(overwrite, null, mode)), mode);
+    OpenFile.Writer w =
+        new OpenFile.Writer(p, fs.create(p, new WriteOptions(overwrite, null, mode)), mode);
     if (!open.addWriter(w)) {
       w.out.cancel();
-      return Errno.refuse(LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
+      return Errno.refuse(
+          LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
     fi.fh.set(open.add(w));
     return 0;
@@ -72,12 +82,22 @@ final class Writes {
   int write(OpenFile.Writer w, Pointer buf, int size, long offset) {
     synchronized (w) {
       if (w.committed) {
-        return Errno.refuse(LOG, Errno.EIO, "write {}: the file was completed when one of its descriptors was "
-            + "closed; write through a single descriptor", w.path);
+        return Errno.refuse(
+            LOG,
+            Errno.EIO,
+            "write {}: the file was completed when one of its descriptors was "
+                + "closed; write through a single descriptor",
+            w.path);
       }
       if (offset != w.written) {
-        return Errno.refuse(LOG, Errno.ENOTSUP, "write {}: at offset {} while {} bytes are written; Strata files "
-            + "are written front to back", w.path, offset, w.written);
+        return Errno.refuse(
+            LOG,
+            Errno.ENOTSUP,
+            "write {}: at offset {} while {} bytes are written; Strata files "
+                + "are written front to back",
+            w.path,
+            offset,
+            w.written);
       }
       io.write(w, buf, size);
       w.written += size;
@@ -103,12 +123,20 @@ final class Writes {
     }
   }
 
-  /** Only what needs no change in place: to the current size, or to 0 (the file is written anew, empty). */
+  /**
+   * Only what needs no change in place: to the current size, or to 0 (the file is written anew,
+   * empty).
+   */
   int truncate(String p, long size) {
     var writer = open.writerOf(p);
     if (writer.isPresent() && !writer.get().committed) {
-      return writer.get().written == size ? 0 : Errno.refuse(LOG, Errno.ENOTSUP,
-          "truncate {}: a file being written can only grow, front to back", p);
+      return writer.get().written == size
+          ? 0
+          : Errno.refuse(
+              LOG,
+              Errno.ENOTSUP,
+              "truncate {}: a file being written can only grow, front to back",
+              p);
     }
     FileInfo f = fs.getStatus(p);
     if (f.directory()) {
@@ -118,7 +146,8 @@ final class Writes {
       return 0;
     }
     if (size != 0) {
-      return Errno.refuse(LOG, Errno.ENOTSUP, "truncate {}: only to 0 bytes (to write the file anew)", p);
+      return Errno.refuse(
+          LOG, Errno.ENOTSUP, "truncate {}: only to 0 bytes (to write the file anew)", p);
     }
     fs.create(p, new WriteOptions(true, null, f.mode() & 07777)).close();
     return 0;

@@ -26,20 +26,25 @@ import org.junit.jupiter.api.io.TempDir;
 /** The worker's memory and SSD tiers, in a real worker process restarted and killed. */
 class CacheEngineTest {
   private static final int PAGE = 64 * 1024;
-  private static final String HIT = "strata_worker_page_requests_total{process=\"worker\",result=\"hit\"}";
-  private static final String MISS = "strata_worker_page_requests_total{process=\"worker\",result=\"miss\"}";
+  private static final String HIT =
+      "strata_worker_page_requests_total{process=\"worker\",result=\"hit\"}";
+  private static final String MISS =
+      "strata_worker_page_requests_total{process=\"worker\",result=\"miss\"}";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private ForkedCluster cluster;
 
   private ForkedCluster start(String quota, String memory) throws Exception {
-    cluster = ForkedCluster.builder().masters(1).workers(1).dir(dir)
-        .property(WorkerKeys.PAGE_SIZE, "64KiB")
-        .property(WorkerKeys.MEM_SIZE, memory)
-        .property(WorkerKeys.SEGMENT_SIZE, "1MiB")
-        .property(WorkerKeys.PAGE_STORE_DIRS, ssd() + ":" + quota)
-        .start();
+    cluster =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(1)
+            .dir(dir)
+            .property(WorkerKeys.PAGE_SIZE, "64KiB")
+            .property(WorkerKeys.MEM_SIZE, memory)
+            .property(WorkerKeys.SEGMENT_SIZE, "1MiB")
+            .property(WorkerKeys.PAGE_STORE_DIRS, ssd() + ":" + quota)
+            .start();
     return cluster;
   }
 
@@ -60,7 +65,8 @@ class CacheEngineTest {
     return FileSystem.create(conf);
   }
 
-  private byte[][] writeFiles(FileSystem fs, String prefix, int count, int size) throws IOException {
+  private byte[][] writeFiles(FileSystem fs, String prefix, int count, int size)
+      throws IOException {
     byte[][] files = new byte[count][];
     Random r = new Random(prefix.hashCode());
     for (int i = 0; i < count; i++) {
@@ -76,7 +82,9 @@ class CacheEngineTest {
   private static void readAll(FileSystem fs, String prefix, byte[][] files) throws IOException {
     for (int i = 0; i < files.length; i++) {
       try (FileInStream in = fs.open(prefix + i)) {
-        assertThat(Arrays.equals(in.readAllBytes(), files[i])).as("bytes of %s%d", prefix, i).isTrue();
+        assertThat(Arrays.equals(in.readAllBytes(), files[i]))
+            .as("bytes of %s%d", prefix, i)
+            .isTrue();
       }
     }
   }
@@ -105,8 +113,14 @@ class CacheEngineTest {
   }
 
   private void assertNoOrphans() throws Exception {
-    assertThat((long) metric("strata_worker_cache_used_bytes{dir=\"" + ssd() + "\",process=\"worker\",tier=\"SSD\"}"))
-        .as("used bytes reported = bytes of segment files").isEqualTo(bytesOnDisk());
+    assertThat(
+            (long)
+                metric(
+                    "strata_worker_cache_used_bytes{dir=\""
+                        + ssd()
+                        + "\",process=\"worker\",tier=\"SSD\"}"))
+        .as("used bytes reported = bytes of segment files")
+        .isEqualTo(bytesOnDisk());
   }
 
   private static Runnable unchecked(IoRunnable r) {
@@ -134,13 +148,15 @@ class CacheEngineTest {
     cluster.worker(0).stop();
     cluster.restart(cluster.worker(0));
     try (FileSystem fs = fs()) {
-      assertThat(hitShareOf(unchecked(() -> readAll(fs, "/restart/f", files)))).as("after a clean restart")
+      assertThat(hitShareOf(unchecked(() -> readAll(fs, "/restart/f", files))))
+          .as("after a clean restart")
           .isGreaterThanOrEqualTo(0.95);
     }
     cluster.worker(0).kill();
     cluster.restart(cluster.worker(0));
     try (FileSystem fs = fs()) {
-      assertThat(hitShareOf(unchecked(() -> readAll(fs, "/restart/f", files)))).as("after kill -9")
+      assertThat(hitShareOf(unchecked(() -> readAll(fs, "/restart/f", files))))
+          .as("after kill -9")
           .isGreaterThanOrEqualTo(0.95);
       assertNoOrphans();
       assertThat(fs.free("/restart/f3")).isEqualTo(5L * PAGE + 100);
@@ -150,7 +166,9 @@ class CacheEngineTest {
     try (FileSystem fs = fs()) {
       double misses = metric(MISS);
       readAll(fs, "/restart/f", new byte[][] {files[0], files[1], files[2], files[3]});
-      assertThat(metric(MISS) - misses).as("the freed file's pages are not served after a restart").isEqualTo(6);
+      assertThat(metric(MISS) - misses)
+          .as("the freed file's pages are not served after a restart")
+          .isEqualTo(6);
       assertNoOrphans();
     }
   }
@@ -176,7 +194,10 @@ class CacheEngineTest {
       }
     }
     cluster.restart(cluster.worker(0));
-    String failures = "strata_worker_page_checksum_failures_total{dir=\"" + ssd() + "\",process=\"worker\",tier=\"SSD\"}";
+    String failures =
+        "strata_worker_page_checksum_failures_total{dir=\""
+            + ssd()
+            + "\",process=\"worker\",tier=\"SSD\"}";
     try (FileSystem fs = fs()) {
       readAll(fs, "/corrupt/f", files);
       double caught = metric(failures);
@@ -196,8 +217,13 @@ class CacheEngineTest {
         readAll(fs, "/fill/f", files);
         assertThat(bytesOnDisk()).isLessThanOrEqualTo(quota);
       }
-      assertThat(metric("strata_worker_page_demotions_total{process=\"worker\",tier=\"MEM\"}")).isPositive();
-      assertThat(metric("strata_worker_page_evictions_total{dir=\"" + ssd() + "\",process=\"worker\",tier=\"SSD\"}"))
+      assertThat(metric("strata_worker_page_demotions_total{process=\"worker\",tier=\"MEM\"}"))
+          .isPositive();
+      assertThat(
+              metric(
+                  "strata_worker_page_evictions_total{dir=\""
+                      + ssd()
+                      + "\",process=\"worker\",tier=\"SSD\"}"))
           .isPositive();
       assertNoOrphans();
     }
@@ -222,8 +248,14 @@ class CacheEngineTest {
 
   @Test
   void newFileInTheUfs_appearsWithinTheMetadataTtl() throws Exception {
-    cluster = ForkedCluster.builder().masters(1).workers(1).dir(dir)
-        .property(WorkerKeys.METADATA_TTL, "1s").property(WorkerKeys.METADATA_NEGATIVE_TTL, "1s").start();
+    cluster =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(1)
+            .dir(dir)
+            .property(WorkerKeys.METADATA_TTL, "1s")
+            .property(WorkerKeys.METADATA_NEGATIVE_TTL, "1s")
+            .start();
     try (FileSystem fs = fs()) {
       fs.mkdir("/appear", true);
       assertThat(fs.listStatus("/appear")).isEmpty();

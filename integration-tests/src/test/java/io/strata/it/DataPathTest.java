@@ -30,23 +30,34 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DataPathTest {
   private static final int PAGE = 64 * 1024;
+
   /** Crosses page boundaries, ends in a partial page, and spans more than one lease. */
   private static final int LENGTH = 6 * (1 << 20) + 777;
 
-  enum Transport { TCP, DOMAIN_SOCKET, SHORT_CIRCUIT }
+  enum Transport {
+    TCP,
+    DOMAIN_SOCKET,
+    SHORT_CIRCUIT
+  }
 
   private static MiniCluster cluster;
   private static byte[] data;
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = MiniCluster.builder().workers(1).domainSockets().ssd("64MiB")
-        .property(WorkerKeys.PAGE_SIZE, "64KiB")
-        .property(WorkerKeys.SEGMENT_SIZE, "1MiB")
-        // Room for 4 of the file's 97 pages: reads come from memory, from SSD into memory (checksum
-        // verified) and, once verified, straight from the segment files (sendfile or a small copy).
-        .property(WorkerKeys.MEM_SIZE, "256KiB")
-        .start();
+    cluster =
+        MiniCluster.builder()
+            .workers(1)
+            .domainSockets()
+            .ssd("64MiB")
+            .property(WorkerKeys.PAGE_SIZE, "64KiB")
+            .property(WorkerKeys.SEGMENT_SIZE, "1MiB")
+            // Room for 4 of the file's 97 pages: reads come from memory, from SSD into memory
+            // (checksum
+            // verified) and, once verified, straight from the segment files (sendfile or a small
+            // copy).
+            .property(WorkerKeys.MEM_SIZE, "256KiB")
+            .start();
     data = new byte[LENGTH];
     new Random(42).nextBytes(data);
     Files.write(cluster.ufsRoot().resolve("data.bin"), data);
@@ -77,16 +88,33 @@ class DataPathTest {
   }
 
   private static double socketBytes() {
-    return worker().registry().get(WorkerMetrics.BYTES_READ).counters().stream().mapToDouble(c -> c.count()).sum();
+    return worker().registry().get(WorkerMetrics.BYTES_READ).counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
-  /** Offsets and lengths at the edges (page boundaries, the last partial page, zero, past the end), then random. */
+  /**
+   * Offsets and lengths at the edges (page boundaries, the last partial page, zero, past the end),
+   * then random.
+   */
   private static List<long[]> cases() {
-    List<long[]> cases = new ArrayList<>(List.of(
-        new long[] {0, 0}, new long[] {0, 1}, new long[] {PAGE - 1, 2}, new long[] {PAGE, PAGE},
-        new long[] {PAGE - 100, 3 * PAGE + 200}, new long[] {4 << 20, 1 << 20}, new long[] {(4 << 20) - 5, 10},
-        new long[] {LENGTH - 777, 777}, new long[] {LENGTH - 10, 100}, new long[] {LENGTH - 1, 1},
-        new long[] {LENGTH, 10}, new long[] {LENGTH + 4096, 10}, new long[] {0, LENGTH}, new long[] {5, 3 << 20}));
+    List<long[]> cases =
+        new ArrayList<>(
+            List.of(
+                new long[] {0, 0},
+                new long[] {0, 1},
+                new long[] {PAGE - 1, 2},
+                new long[] {PAGE, PAGE},
+                new long[] {PAGE - 100, 3 * PAGE + 200},
+                new long[] {4 << 20, 1 << 20},
+                new long[] {(4 << 20) - 5, 10},
+                new long[] {LENGTH - 777, 777},
+                new long[] {LENGTH - 10, 100},
+                new long[] {LENGTH - 1, 1},
+                new long[] {LENGTH, 10},
+                new long[] {LENGTH + 4096, 10},
+                new long[] {0, LENGTH},
+                new long[] {5, 3 << 20}));
     Random r = new Random(7);
     for (int i = 0; i < 300; i++) {
       int len = r.nextInt(4) == 0 ? r.nextInt(8192) : r.nextInt(400_000);
@@ -108,10 +136,14 @@ class DataPathTest {
         }
         int want = (int) Math.min(c[1], LENGTH - pos);
         assertThat(n).as(what).isEqualTo(want);
-        assertThat(Arrays.copyOfRange(got, 8, 8 + n)).as(what).isEqualTo(Arrays.copyOfRange(data, pos, pos + n));
+        assertThat(Arrays.copyOfRange(got, 8, 8 + n))
+            .as(what)
+            .isEqualTo(Arrays.copyOfRange(data, pos, pos + n));
         in.seek(pos);
         byte[] streamed = in.readNBytes(want);
-        assertThat(streamed).as("streamed " + what).isEqualTo(Arrays.copyOfRange(data, pos, pos + want));
+        assertThat(streamed)
+            .as("streamed " + what)
+            .isEqualTo(Arrays.copyOfRange(data, pos, pos + want));
       }
     }
   }
@@ -133,7 +165,8 @@ class DataPathTest {
 
       switch (t) {
         case TCP -> {
-          assertThat(counter(WorkerMetrics.DATA_CONNECTIONS, "transport", "domain_socket")).isEqualTo(uds);
+          assertThat(counter(WorkerMetrics.DATA_CONNECTIONS, "transport", "domain_socket"))
+              .isEqualTo(uds);
           assertThat(counter(WorkerMetrics.BYTES_READ, "source", "ssd")).isGreaterThan(fromSsd);
         }
         case DOMAIN_SOCKET -> {
@@ -143,7 +176,9 @@ class DataPathTest {
         }
         case SHORT_CIRCUIT -> {
           assertThat(counter(WorkerMetrics.DATA_CONNECTIONS, "transport", "tcp")).isEqualTo(tcp);
-          assertThat(socketBytes()).as("warm pages are read from the segment files, not sent").isEqualTo(sent);
+          assertThat(socketBytes())
+              .as("warm pages are read from the segment files, not sent")
+              .isEqualTo(sent);
         }
       }
     }
@@ -153,7 +188,8 @@ class DataPathTest {
   void aSmallFile_isReadWholeByItsOpen_evenWhereShortCircuitIsAllowed() throws Exception {
     byte[] small = Arrays.copyOf(data, 100 * 1024);
     Files.write(cluster.ufsRoot().resolve("small.bin"), small);
-    try (FileSystem warm = client(Transport.TCP); FileInStream in = warm.open("/small.bin")) {
+    try (FileSystem warm = client(Transport.TCP);
+        FileInStream in = warm.open("/small.bin")) {
       in.readAllBytes();
     }
     Configuration conf = cluster.clientConf();
@@ -166,14 +202,17 @@ class DataPathTest {
         assertThat(tail).isEqualTo(Arrays.copyOfRange(small, small.length - 1000, small.length));
         assertThat(in.readAllBytes()).isEqualTo(small);
       }
-      assertThat(counter(WorkerMetrics.SHORT_CIRCUIT_LEASES)).as("no lease: one round trip").isEqualTo(leases);
+      assertThat(counter(WorkerMetrics.SHORT_CIRCUIT_LEASES))
+          .as("no lease: one round trip")
+          .isEqualTo(leases);
     }
   }
 
   @Test
   void segmentFilesOutOfSight_shortCircuitFallsBackToTheSocket() throws Exception {
     Path segments = segmentsDir();
-    try (FileSystem warm = client(Transport.TCP); FileInStream in = warm.open("/data.bin")) {
+    try (FileSystem warm = client(Transport.TCP);
+        FileInStream in = warm.open("/data.bin")) {
       in.readAllBytes();
     }
     Path hidden = segments.resolveSibling("segments.hidden");
@@ -203,7 +242,8 @@ class DataPathTest {
         f.seek(at);
         f.write(b ^ 0xFF);
       }
-      try (FileSystem fresh = client(Transport.SHORT_CIRCUIT); FileInStream in = fresh.open("/corrupt.bin")) {
+      try (FileSystem fresh = client(Transport.SHORT_CIRCUIT);
+          FileInStream in = fresh.open("/corrupt.bin")) {
         byte[] got = new byte[3 * PAGE];
         in.readFully(0, got, 0, got.length);
         assertThat(got).isEqualTo(Arrays.copyOf(data, 3 * PAGE));
@@ -213,8 +253,10 @@ class DataPathTest {
 
   private static Path newestSegment() throws IOException {
     try (Stream<Path> files = Files.walk(segmentsDir())) {
-      return files.filter(Files::isRegularFile)
-          .max((a, b) -> Long.compare(segmentId(a), segmentId(b))).orElseThrow();
+      return files
+          .filter(Files::isRegularFile)
+          .max((a, b) -> Long.compare(segmentId(a), segmentId(b)))
+          .orElseThrow();
     }
   }
 

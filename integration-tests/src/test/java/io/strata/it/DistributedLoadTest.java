@@ -26,8 +26,12 @@ class DistributedLoadTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = MiniCluster.builder().workers(3).property(WorkerKeys.PAGE_SIZE, "16KiB")
-        .property(WorkerKeys.MEM_SIZE, "256MiB").start();
+    cluster =
+        MiniCluster.builder()
+            .workers(3)
+            .property(WorkerKeys.PAGE_SIZE, "16KiB")
+            .property(WorkerKeys.MEM_SIZE, "256MiB")
+            .start();
     fs = cluster.fileSystem();
     shell = new ShellRunner(cluster::clientConf);
     Random r = new Random(3);
@@ -56,19 +60,26 @@ class DistributedLoadTest {
   private static double ufsBytes() {
     double sum = 0;
     for (WorkerProcess w : cluster.workers()) {
-      sum += w.registry().get(WorkerMetrics.UFS_BYTES_READ).counter().count()
-          + w.registry().get(WorkerMetrics.LOAD_BYTES).counter().count();
+      sum +=
+          w.registry().get(WorkerMetrics.UFS_BYTES_READ).counter().count()
+              + w.registry().get(WorkerMetrics.LOAD_BYTES).counter().count();
     }
     return sum;
   }
 
   @Test
   void thousandFilesInNestedFolders_areAllCachedOnce_andTheReportMatches() throws Exception {
-    ShellRunner.Run run = shell.run("fs", "distributedLoad", "/set", "--json", "--batch-size", "50");
+    ShellRunner.Run run =
+        shell.run("fs", "distributedLoad", "/set", "--json", "--batch-size", "50");
     assertThat(run.code()).as(run.err()).isZero();
     String report = run.out().strip();
-    assertThat(report).contains("\"state\":\"succeeded\"", "\"files\":" + FILES.size(), "\"files_failed\":0",
-        "\"bytes\":" + totalBytes, "\"bytes_loaded\":" + totalBytes);
+    assertThat(report)
+        .contains(
+            "\"state\":\"succeeded\"",
+            "\"files\":" + FILES.size(),
+            "\"files_failed\":0",
+            "\"bytes\":" + totalBytes,
+            "\"bytes_loaded\":" + totalBytes);
     for (String f : FILES) {
       FileInfo info = fs.getStatusWithCacheInfo(f);
       assertThat(info.cachedBytes()).as(f).isEqualTo(info.length());
@@ -98,9 +109,12 @@ class DistributedLoadTest {
     for (WorkerProcess w : cluster.workers()) {
       loadedBefore += w.registry().get(WorkerMetrics.LOAD_BYTES).counter().count();
     }
-    ShellRunner.Run run = shell.run("fs", "distributedLoad", "/replicated", "--replication", "2", "--verify", "--json");
+    ShellRunner.Run run =
+        shell.run(
+            "fs", "distributedLoad", "/replicated", "--replication", "2", "--verify", "--json");
     assertThat(run.code()).as(run.out() + run.err()).isZero();
-    assertThat(run.out()).contains("\"files\":30", "\"bytes\":" + 2 * bytes, "\"bytes_loaded\":" + 2 * bytes);
+    assertThat(run.out())
+        .contains("\"files\":30", "\"bytes\":" + 2 * bytes, "\"bytes_loaded\":" + 2 * bytes);
     double loaded = -loadedBefore;
     for (WorkerProcess w : cluster.workers()) {
       loaded += w.registry().get(WorkerMetrics.LOAD_BYTES).counter().count();
@@ -112,7 +126,10 @@ class DistributedLoadTest {
   void badInputs_getClearMessages() {
     ShellRunner.Run missing = shell.run("fs", "distributedLoad", "/nope");
     assertThat(missing.code()).isEqualTo(1);
-    assertThat(missing.err()).startsWith("strata: NOT_FOUND").contains("/nope").doesNotContain("Exception");
+    assertThat(missing.err())
+        .startsWith("strata: NOT_FOUND")
+        .contains("/nope")
+        .doesNotContain("Exception");
     ShellRunner.Run file = shell.run("fs", "distributedLoad", "/plain.txt");
     assertThat(file.err()).contains("/plain.txt is a file");
     ShellRunner.Run empty = shell.run("fs", "distributedLoad", "/empty");

@@ -8,7 +8,6 @@ import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.fuse.FuseProcess;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -26,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real FUSE mount of a running cluster, driven by the tools people use on it: coreutils,
- * Python and fio. Skips where the machine cannot mount FUSE (CI installs fuse and fio).
+ * A real FUSE mount of a running cluster, driven by the tools people use on it: coreutils, Python
+ * and fio. Skips where the machine cannot mount FUSE (CI installs fuse and fio).
  */
 class FuseMountTest {
   private static final int BIG = 24 << 20;
@@ -35,8 +34,7 @@ class FuseMountTest {
   private static MiniCluster cluster;
   private static byte[] big;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private FuseProcess fuse;
   private Path mnt;
 
@@ -103,18 +101,27 @@ class FuseMountTest {
   void coreutils_behaveAsOnALocalDisk() throws Exception {
     mount(false);
     assertThat(ok("cat", mnt + "/hello.txt").out()).isEqualTo("hello, strata\n");
-    assertThat(ok("ls", "-lR", mnt.toString()).out()).contains("big.bin", "hello.txt", "sub:", "deeper", "b.txt");
+    assertThat(ok("ls", "-lR", mnt.toString()).out())
+        .contains("big.bin", "hello.txt", "sub:", "deeper", "b.txt");
     // (small/ belongs to the concurrent-readers test, which may run first.)
-    assertThat(ok("find", mnt.toString(), "-type", "f", "-not", "-path", "*/small/*").out().lines().sorted().toList())
+    assertThat(
+            ok("find", mnt.toString(), "-type", "f", "-not", "-path", "*/small/*")
+                .out()
+                .lines()
+                .sorted()
+                .toList())
         .containsExactly(
-        mnt + "/big.bin", mnt + "/hello.txt", mnt + "/sub/a.txt", mnt + "/sub/deeper/b.txt");
-    assertThat(ok("stat", "-c", "%s %F", mnt + "/big.bin").out().trim()).isEqualTo(BIG + " regular file");
-    assertThat(ok("du", "-sb", "--apparent-size", mnt + "/sub").out()).startsWith(String.valueOf(2 + 3 + 2 * 4096));
+            mnt + "/big.bin", mnt + "/hello.txt", mnt + "/sub/a.txt", mnt + "/sub/deeper/b.txt");
+    assertThat(ok("stat", "-c", "%s %F", mnt + "/big.bin").out().trim())
+        .isEqualTo(BIG + " regular file");
+    assertThat(ok("du", "-sb", "--apparent-size", mnt + "/sub").out())
+        .startsWith(String.valueOf(2 + 3 + 2 * 4096));
     assertThat(sha256(Files.readAllBytes(mnt.resolve("big.bin")))).isEqualTo(sha256(big));
 
     // Writes land in the UFS, whole, under their names.
     ok("cp", mnt + "/big.bin", mnt + "/copy.bin");
-    assertThat(sha256(Files.readAllBytes(cluster.ufsRoot().resolve("data/copy.bin")))).isEqualTo(sha256(big));
+    assertThat(sha256(Files.readAllBytes(cluster.ufsRoot().resolve("data/copy.bin"))))
+        .isEqualTo(sha256(big));
     ok("mkdir", mnt + "/made");
     ok("mv", mnt + "/copy.bin", mnt + "/made/moved.bin");
     assertThat(cluster.ufsRoot().resolve("data/made/moved.bin")).exists().hasSize(BIG);
@@ -127,8 +134,10 @@ class FuseMountTest {
         .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     if ("root".equals(System.getProperty("user.name"))) {
       ok("chown", "nobody:nogroup", mnt + "/hello2.txt");
-      assertThat(ok("stat", "-c", "%U:%G", mnt + "/hello2.txt").out().trim()).isEqualTo("nobody:nogroup");
-      assertThat(Files.getOwner(cluster.ufsRoot().resolve("data/hello2.txt")).getName()).isEqualTo("nobody");
+      assertThat(ok("stat", "-c", "%U:%G", mnt + "/hello2.txt").out().trim())
+          .isEqualTo("nobody:nogroup");
+      assertThat(Files.getOwner(cluster.ufsRoot().resolve("data/hello2.txt")).getName())
+          .isEqualTo("nobody");
     }
     ok("rm", mnt + "/made/moved.bin", mnt + "/hello2.txt");
     ok("rmdir", mnt + "/made");
@@ -147,10 +156,15 @@ class FuseMountTest {
 
     // What the kernel asked is counted on the process's web port.
     assertThat(Scrape.page(fuse.webPort(), "/health")).isEqualTo("ok\n");
-    assertThat(Scrape.value(fuse.webPort(), "strata_fuse_requests_seconds_count{op=\"read\",process=\"fuse\"}"))
+    assertThat(
+            Scrape.value(
+                fuse.webPort(), "strata_fuse_requests_seconds_count{op=\"read\",process=\"fuse\"}"))
         .isPositive();
-    assertThat(Scrape.value(fuse.webPort(), "strata_fuse_request_errors_total{op=\"rmdir\",process=\"fuse\"}"))
-        .as("rmdir of a folder that is not empty").isEqualTo(1);
+    assertThat(
+            Scrape.value(
+                fuse.webPort(), "strata_fuse_request_errors_total{op=\"rmdir\",process=\"fuse\"}"))
+        .as("rmdir of a folder that is not empty")
+        .isEqualTo(1);
   }
 
   @Test
@@ -165,42 +179,54 @@ class FuseMountTest {
   }
 
   private void refusesRandomWrites(Path written) throws Exception {
-    Run r = run("python3", "-c", String.join("\n",
-        "import os, errno",
-        "fd = os.open('" + mnt + "/r.bin', os.O_WRONLY | os.O_CREAT, 0o644)",
-        "os.write(fd, b'x' * 100)",
-        "try:",
-        "    os.pwrite(fd, b'y', 10)",
-        "    print('accepted')",
-        "except OSError as e:",
-        "    print(errno.errorcode[e.errno])",
-        "os.close(fd)",
-        "try:",
-        "    os.open('" + mnt + "/hello.txt', os.O_WRONLY)",
-        "    print('accepted')",
-        "except OSError as e:",
-        "    print(errno.errorcode[e.errno])"));
+    Run r =
+        run(
+            "python3",
+            "-c",
+            String.join(
+                "\n",
+                "import os, errno",
+                "fd = os.open('" + mnt + "/r.bin', os.O_WRONLY | os.O_CREAT, 0o644)",
+                "os.write(fd, b'x' * 100)",
+                "try:",
+                "    os.pwrite(fd, b'y', 10)",
+                "    print('accepted')",
+                "except OSError as e:",
+                "    print(errno.errorcode[e.errno])",
+                "os.close(fd)",
+                "try:",
+                "    os.open('" + mnt + "/hello.txt', os.O_WRONLY)",
+                "    print('accepted')",
+                "except OSError as e:",
+                "    print(errno.errorcode[e.errno])"));
     assertThat(r.out().lines().toList()).as(r.out()).containsExactly("ENOTSUP", "ENOTSUP");
-    assertThat(Files.readString(written)).as("the refused write changed nothing").isEqualTo("x".repeat(100));
+    assertThat(Files.readString(written))
+        .as("the refused write changed nothing")
+        .isEqualTo("x".repeat(100));
     assertThat(cluster.ufsRoot().resolve("data/hello.txt")).hasContent("hello, strata");
   }
 
   @Test
   void python_randomOffsets_matchTheSource() throws Exception {
     mount(false);
-    Run r = ok("python3", "-c", String.join("\n",
-        "import hashlib, random",
-        "src = open('" + cluster.ufsRoot().resolve("data/big.bin") + "', 'rb').read()",
-        "rnd = random.Random(7)",
-        "with open('" + mnt + "/big.bin', 'rb') as f:",
-        "    for i in range(400):",
-        "        off = rnd.randrange(len(src) + 10)",
-        "        n = rnd.choice([1, 4096, 65536, 1 << 20, rnd.randrange(3 << 20)])",
-        "        f.seek(off)",
-        "        got = f.read(n)",
-        "        want = src[off:off + n]",
-        "        assert hashlib.sha256(got).digest() == hashlib.sha256(want).digest(), (off, n)",
-        "print('ok')"));
+    Run r =
+        ok(
+            "python3",
+            "-c",
+            String.join(
+                "\n",
+                "import hashlib, random",
+                "src = open('" + cluster.ufsRoot().resolve("data/big.bin") + "', 'rb').read()",
+                "rnd = random.Random(7)",
+                "with open('" + mnt + "/big.bin', 'rb') as f:",
+                "    for i in range(400):",
+                "        off = rnd.randrange(len(src) + 10)",
+                "        n = rnd.choice([1, 4096, 65536, 1 << 20, rnd.randrange(3 << 20)])",
+                "        f.seek(off)",
+                "        got = f.read(n)",
+                "        want = src[off:off + n]",
+                "        assert hashlib.sha256(got).digest() == hashlib.sha256(want).digest(), (off, n)",
+                "print('ok')"));
     assertThat(r.out().trim()).isEqualTo("ok");
   }
 
@@ -210,20 +236,27 @@ class FuseMountTest {
     mount(false);
     // fio lays a file out and rewrites it in place, which write-once files refuse: it writes its
     // verifiable blocks into the UFS directly, and reads them back through the mount.
-    String options = " --size=32M --bs=64k --ioengine=psync --verify=crc32c --verify_fatal=1 --verify_state_save=0";
+    String options =
+        " --size=32M --bs=64k --ioengine=psync --verify=crc32c --verify_fatal=1 --verify_state_save=0";
     Path inUfs = cluster.ufsRoot().resolve("data/fio.bin");
     ok(("fio --name=w --filename=" + inUfs + options + " --rw=write --do_verify=0").split(" "));
     try {
       ok(("fio --name=seq --filename=" + mnt + "/fio.bin" + options + " --rw=read").split(" "));
-      ok(("fio --name=rnd --filename=" + mnt + "/fio.bin" + options + " --rw=randread --number_ios=300")
-          .split(" "));
+      ok(
+          ("fio --name=rnd --filename="
+                  + mnt
+                  + "/fio.bin"
+                  + options
+                  + " --rw=randread --number_ios=300")
+              .split(" "));
     } finally {
       Files.delete(inUfs);
     }
   }
 
   @Test
-  void manyConcurrentReaders_ofSmallAndLargeFiles_forAMinute_withinTheProcesssDirectMemoryBound() throws Exception {
+  void manyConcurrentReaders_ofSmallAndLargeFiles_forAMinute_withinTheProcesssDirectMemoryBound()
+      throws Exception {
     Path small = cluster.ufsRoot().resolve("data/small");
     Files.createDirectories(small);
     Random r = new Random(11);
@@ -239,37 +272,44 @@ class FuseMountTest {
     try {
       // 64 threads read small files whole, 8 read the large one at random places, each checking
       // every byte against the UFS; for a minute.
-      Run run = ok("timeout", "180", "python3", "-c", String.join("\n",
-          "import os, random, threading, time",
-          "ufs, mnt = '" + cluster.ufsRoot().resolve("data") + "', '" + mnt + "'",
-          "names = sorted(os.listdir(ufs + '/small'))",
-          "src = {n: open(ufs + '/small/' + n, 'rb').read() for n in names}",
-          "big = open(ufs + '/big.bin', 'rb').read()",
-          "errors, reads = [], [0]",
-          "end = time.time() + 60",
-          "def guarded(body, seed):",
-          "    try: body(seed)",
-          "    except OSError as e: errors.append(str(e))",
-          "def small(seed):",
-          "    rnd = random.Random(seed)",
-          "    while time.time() < end:",
-          "        n = rnd.choice(names)",
-          "        with open(mnt + '/small/' + n, 'rb') as f:",
-          "            if f.read() != src[n]: errors.append(n)",
-          "        reads[0] += 1",
-          "def large(seed):",
-          "    rnd = random.Random(seed)",
-          "    with open(mnt + '/big.bin', 'rb') as f:",
-          "        while time.time() < end:",
-          "            off, n = rnd.randrange(len(big)), rnd.randrange(1, 1 << 20)",
-          "            f.seek(off)",
-          "            if f.read(n) != big[off:off + n]: errors.append(off)",
-          "            reads[0] += 1",
-          "ts = [threading.Thread(target=guarded, args=(small, i)) for i in range(64)]",
-          "ts += [threading.Thread(target=guarded, args=(large, i)) for i in range(8)]",
-          "[t.start() for t in ts]",
-          "[t.join() for t in ts]",
-          "print('reads', reads[0], 'errors', len(errors), errors[:3])"));
+      Run run =
+          ok(
+              "timeout",
+              "180",
+              "python3",
+              "-c",
+              String.join(
+                  "\n",
+                  "import os, random, threading, time",
+                  "ufs, mnt = '" + cluster.ufsRoot().resolve("data") + "', '" + mnt + "'",
+                  "names = sorted(os.listdir(ufs + '/small'))",
+                  "src = {n: open(ufs + '/small/' + n, 'rb').read() for n in names}",
+                  "big = open(ufs + '/big.bin', 'rb').read()",
+                  "errors, reads = [], [0]",
+                  "end = time.time() + 60",
+                  "def guarded(body, seed):",
+                  "    try: body(seed)",
+                  "    except OSError as e: errors.append(str(e))",
+                  "def small(seed):",
+                  "    rnd = random.Random(seed)",
+                  "    while time.time() < end:",
+                  "        n = rnd.choice(names)",
+                  "        with open(mnt + '/small/' + n, 'rb') as f:",
+                  "            if f.read() != src[n]: errors.append(n)",
+                  "        reads[0] += 1",
+                  "def large(seed):",
+                  "    rnd = random.Random(seed)",
+                  "    with open(mnt + '/big.bin', 'rb') as f:",
+                  "        while time.time() < end:",
+                  "            off, n = rnd.randrange(len(big)), rnd.randrange(1, 1 << 20)",
+                  "            f.seek(off)",
+                  "            if f.read(n) != big[off:off + n]: errors.append(off)",
+                  "            reads[0] += 1",
+                  "ts = [threading.Thread(target=guarded, args=(small, i)) for i in range(64)]",
+                  "ts += [threading.Thread(target=guarded, args=(large, i)) for i in range(8)]",
+                  "[t.start() for t in ts]",
+                  "[t.join() for t in ts]",
+                  "print('reads', reads[0], 'errors', len(errors), errors[:3])"));
       assertThat(run.out()).containsPattern("reads [1-9][0-9]* errors 0");
       assertThat(forked.isAlive()).as("the FUSE process survived").isTrue();
     } finally {
@@ -279,10 +319,14 @@ class FuseMountTest {
     assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(mnt.toString());
   }
 
-  /** Starts a FUSE process of its own (this JVM's class path, the cluster's client configuration). */
+  /**
+   * Starts a FUSE process of its own (this JVM's class path, the cluster's client configuration).
+   */
   private Process forkFuse(Path mountPoint, String... jvmOptions) throws Exception {
-    List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-Xmx256m"));
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
     cmd.addAll(List.of(jvmOptions));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
     var conf = cluster.clientConf();
@@ -292,12 +336,24 @@ class FuseMountTest {
       }
     }
     Path ready = dir.resolve("fuse.ready");
-    cmd.addAll(List.of(FuseProcess.class.getName(), "--ready-file", ready.toString(), mountPoint.toString(), "/data"));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("fuse.out").toFile()).start();
+    cmd.addAll(
+        List.of(
+            FuseProcess.class.getName(),
+            "--ready-file",
+            ready.toString(),
+            mountPoint.toString(),
+            "/data"));
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("fuse.out").toFile())
+            .start();
     await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(ready) || !p.isAlive());
-    assertThat(p.isAlive()).as("FUSE process started: %s", Files.exists(dir.resolve("fuse.out"))
-        ? Files.readString(dir.resolve("fuse.out")) : "").isTrue();
+    assertThat(p.isAlive())
+        .as(
+            "FUSE process started: %s",
+            Files.exists(dir.resolve("fuse.out")) ? Files.readString(dir.resolve("fuse.out")) : "")
+        .isTrue();
     return p;
   }
 
@@ -308,9 +364,12 @@ class FuseMountTest {
     Path late = cluster.ufsRoot().resolve("data/late.txt");
     Files.writeString(late, "late\n");
     try {
-      // The worker's listing TTL (3 s here), the mount's own (strata.user.metadata.cache.ttl, 2 s) and
+      // The worker's listing TTL (3 s here), the mount's own (strata.user.metadata.cache.ttl, 2 s)
+      // and
       // the kernel's entry timeout (1 s) bound the wait; 10 s more for a loaded host.
-      await().atMost(Duration.ofSeconds(3 + 2 + 1 + 10)).pollInterval(Duration.ofMillis(250))
+      await()
+          .atMost(Duration.ofSeconds(3 + 2 + 1 + 10))
+          .pollInterval(Duration.ofMillis(250))
           .until(() -> run("ls", mnt.toString()).out().contains("late.txt"));
       assertThat(ok("cat", mnt + "/late.txt").out()).isEqualTo("late\n");
     } finally {
@@ -321,7 +380,8 @@ class FuseMountTest {
   @Test
   void statfs_isAnsweredByTheMountAlone_withoutAskingAWorker() throws Exception {
     Configuration noClientCache = cluster.clientConf().copy();
-    noClientCache.set(UserKeys.METADATA_CACHE_TTL, "0s"); // every status the mount wants reaches the worker
+    noClientCache.set(
+        UserKeys.METADATA_CACHE_TTL, "0s"); // every status the mount wants reaches the worker
     mount(false, noClientCache);
     assertThat(ok("df", "-h", mnt.toString()).out()).contains("strata:/data");
     int worker = cluster.worker(0).webPort();
@@ -329,14 +389,22 @@ class FuseMountTest {
     for (int i = 0; i < 20; i++) {
       ok("stat", "-f", "-c", "%b %S", mnt.toString()); // statfs(2) alone
     }
-    assertThat(metadataRequests(worker)).as("statuses or listings the worker served").isEqualTo(before);
-    assertThat(Scrape.value(fuse.webPort(), "strata_fuse_requests_seconds_count{op=\"statfs\",process=\"fuse\"}"))
+    assertThat(metadataRequests(worker))
+        .as("statuses or listings the worker served")
+        .isEqualTo(before);
+    assertThat(
+            Scrape.value(
+                fuse.webPort(),
+                "strata_fuse_requests_seconds_count{op=\"statfs\",process=\"fuse\"}"))
         .isGreaterThanOrEqualTo(21);
   }
 
   private static double metadataRequests(int workerWebPort) throws Exception {
-    return Scrape.page(workerWebPort, "/metrics").lines().filter(l -> l.startsWith("strata_worker_metadata_requests_total"))
-        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    return Scrape.page(workerWebPort, "/metrics")
+        .lines()
+        .filter(l -> l.startsWith("strata_worker_metadata_requests_total"))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
   }
 
   @Test
@@ -353,17 +421,26 @@ class FuseMountTest {
   @Test
   void stoppingWithAReaderInside_unmounts_andTheReaderGetsAnError() throws Exception {
     mount(false);
-    Process reader = new ProcessBuilder("python3", "-c", String.join("\n",
-        "import time",
-        "while True:",
-        "    with open('" + mnt + "/big.bin', 'rb') as f:",
-        "        while f.read(1 << 16):",
-        "            pass",
-        "    time.sleep(0.01)")).redirectErrorStream(true).start();
+    Process reader =
+        new ProcessBuilder(
+                "python3",
+                "-c",
+                String.join(
+                    "\n",
+                    "import time",
+                    "while True:",
+                    "    with open('" + mnt + "/big.bin', 'rb') as f:",
+                    "        while f.read(1 << 16):",
+                    "            pass",
+                    "    time.sleep(0.01)"))
+            .redirectErrorStream(true)
+            .start();
     Thread.sleep(1000);
     assertThat(reader.isAlive()).isTrue();
     fuse.close();
-    assertThat(reader.waitFor(30, TimeUnit.SECONDS)).as("the reader ends, it does not hang").isTrue();
+    assertThat(reader.waitFor(30, TimeUnit.SECONDS))
+        .as("the reader ends, it does not hang")
+        .isTrue();
     assertThat(reader.exitValue()).isNotZero();
     assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(mnt.toString());
   }
@@ -380,7 +457,8 @@ class FuseMountTest {
     } finally {
       second.close();
     }
-    FuseProcess missing = new FuseProcess(cluster.clientConf(), dir.resolve("nowhere"), "/data", false);
+    FuseProcess missing =
+        new FuseProcess(cluster.clientConf(), dir.resolve("nowhere"), "/data", false);
     try {
       missing.start();
       throw new AssertionError("mounted on a missing folder");

@@ -20,8 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * leaving a stale mount that the next mount clears, and SIGTERM unmounting cleanly.
  */
 class FuseScriptsTest {
-  @TempDir
-  Path work;
+  @TempDir Path work;
   private Scripts scripts;
   private Path mnt;
   private String name;
@@ -29,8 +28,12 @@ class FuseScriptsTest {
   @BeforeEach
   void startCluster() throws Exception {
     FuseHost.assumeMountable();
-    ScriptConf site = ScriptConf.create(Scripts.ROOT, work, "strata.worker.page.store.mem.size=64MiB",
-        "strata.fuse.web.port=0");
+    ScriptConf site =
+        ScriptConf.create(
+            Scripts.ROOT,
+            work,
+            "strata.worker.page.store.mem.size=64MiB",
+            "strata.fuse.web.port=0");
     scripts = new Scripts(site);
     Files.createDirectories(work.resolve("ufs/data"));
     Files.writeString(work.resolve("ufs/data/hello.txt"), "hello through the scripts\n");
@@ -57,7 +60,8 @@ class FuseScriptsTest {
     assertThat(mount.code()).as(mount.out()).isZero();
     assertThat(mount.out()).contains(name + " started", "strata:/data mounted on " + mnt);
     assertThat(mnt.resolve("hello.txt")).hasContent("hello through the scripts");
-    assertThat(scripts.run("bin/strata", "fuse", "list").out()).containsPattern(mnt + " +strata:/data +rw +ok");
+    assertThat(scripts.run("bin/strata", "fuse", "list").out())
+        .containsPattern(mnt + " +strata:/data +rw +ok");
 
     // A crash leaves the mount behind: listed as stale, every call fails (no hang), and the next
     // mount on the folder clears it.
@@ -65,11 +69,14 @@ class FuseScriptsTest {
     new ProcessBuilder("kill", "-KILL", String.valueOf(crashed)).start().waitFor();
     await().atMost(Duration.ofSeconds(10)).until(() -> !Scripts.running(crashed));
     assertThat(scripts.run("bin/strata", "fuse", "list").out()).contains(mnt.toString(), "stale");
-    assertThatThrownBy(() -> Files.readString(mnt.resolve("hello.txt"))).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> Files.readString(mnt.resolve("hello.txt")))
+        .isInstanceOf(IOException.class);
     Scripts.Result again = scripts.run("bin/strata-start.sh", "fuse", mnt.toString(), "/data");
     assertThat(again.code()).as(again.out()).isZero();
     assertThat(mnt.resolve("hello.txt")).hasContent("hello through the scripts");
-    assertThat(work.resolve("logs/" + name + ".log")).content().contains("left by a process that died");
+    assertThat(work.resolve("logs/" + name + ".log"))
+        .content()
+        .contains("left by a process that died");
 
     // SIGTERM (a container's stop, systemd) unmounts before the process ends.
     long running = scripts.pid(name);
@@ -90,12 +97,17 @@ class FuseScriptsTest {
     Files.writeString(mnt.resolve("already-here.txt"), "x");
     Scripts.Result busy = scripts.run("bin/strata", "fuse", "mount", mnt.toString());
     assertThat(busy.code()).isNotZero();
-    assertThat(busy.out().strip()).isEqualTo("strata: INVALID_ARGUMENT: mount point " + mnt + " is not empty");
+    assertThat(busy.out().strip())
+        .isEqualTo("strata: INVALID_ARGUMENT: mount point " + mnt + " is not empty");
 
-    Scripts.Result missing = scripts.run("bin/strata", "fuse", "mount", work.resolve("nowhere").toString());
+    Scripts.Result missing =
+        scripts.run("bin/strata", "fuse", "mount", work.resolve("nowhere").toString());
     assertThat(missing.code()).isNotZero();
     assertThat(missing.out().strip())
-        .isEqualTo("strata: NOT_FOUND: mount point " + work.resolve("nowhere") + " does not exist or is not a folder");
+        .isEqualTo(
+            "strata: NOT_FOUND: mount point "
+                + work.resolve("nowhere")
+                + " does not exist or is not a folder");
     assertThat(scripts.run("bin/strata", "fuse", "list").out()).contains("no Strata mounts");
   }
 }

@@ -42,14 +42,19 @@ class LiveConfigTest {
   }
 
   private static void awaitWorkersApplied(long version) {
-    await().atMost(Duration.ofSeconds(15)).until(() -> {
-      for (int j = 0; j < 2; j++) {
-        if (Scrape.value(cluster.workerWebPort(j), "strata_conf_cluster_version{process=\"worker\"}") < version) {
-          return false;
-        }
-      }
-      return true;
-    });
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .until(
+            () -> {
+              for (int j = 0; j < 2; j++) {
+                if (Scrape.value(
+                        cluster.workerWebPort(j), "strata_conf_cluster_version{process=\"worker\"}")
+                    < version) {
+                  return false;
+                }
+              }
+              return true;
+            });
   }
 
   @Test
@@ -61,31 +66,42 @@ class LiveConfigTest {
       Files.writeString(file, "one");
       assertThat(fs.getStatus("/ttl.txt").length()).isEqualTo(3);
       Files.writeString(file, "three");
-      assertThat(fs.getStatus("/ttl.txt").length()).as("cached for the default TTL of a minute").isEqualTo(3);
+      assertThat(fs.getStatus("/ttl.txt").length())
+          .as("cached for the default TTL of a minute")
+          .isEqualTo(3);
 
-      ShellRunner.Run update = shell.run("conf", "updateConf", TTL + "=200ms", UserKeys.READ_AHEAD_MAX.name() + "=1MiB");
+      ShellRunner.Run update =
+          shell.run("conf", "updateConf", TTL + "=200ms", UserKeys.READ_AHEAD_MAX.name() + "=1MiB");
       assertThat(update.code()).as(update.err()).isZero();
       long version = clusterConf().getVersion();
       awaitWorkersApplied(version);
-      await().atMost(Duration.ofSeconds(10)).until(() -> fs.conf().get(UserKeys.READ_AHEAD_MAX) == 1L << 20);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> fs.conf().get(UserKeys.READ_AHEAD_MAX) == 1L << 20);
       await().atMost(Duration.ofSeconds(5)).until(() -> fs.getStatus("/ttl.txt").length() == 5);
 
-      assertThat(shell.run("fsadmin", "report").out()).contains(clusterConf().getHash() + " in sync")
+      assertThat(shell.run("fsadmin", "report").out())
+          .contains(clusterConf().getHash() + " in sync")
           .doesNotContain("STALE");
       assertThat(shell.run("conf", "get", TTL, "--cluster").out()).isEqualTo("200ms\n");
-      assertThat(shell.run("conf", "get", TTL, "--source").out()).contains("200ms", "cluster override");
+      assertThat(shell.run("conf", "get", TTL, "--source").out())
+          .contains("200ms", "cluster override");
 
       assertThat(shell.run("conf", "unset", TTL, UserKeys.READ_AHEAD_MAX.name()).code()).isZero();
       awaitWorkersApplied(clusterConf().getVersion());
-      await().atMost(Duration.ofSeconds(10)).until(() -> fs.conf().get(UserKeys.READ_AHEAD_MAX) == 4L << 20);
-      assertThat(shell.run("conf", "get", TTL, "--cluster").out()).isEqualTo("(no cluster override)\n");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> fs.conf().get(UserKeys.READ_AHEAD_MAX) == 4L << 20);
+      assertThat(shell.run("conf", "get", TTL, "--cluster").out())
+          .isEqualTo("(no cluster override)\n");
     }
   }
 
   @Test
   void loadThrottle_changesOnEveryRunningWorker() throws Exception {
     String throttle = "strata_worker_load_throttle_bytes{process=\"worker\"}";
-    assertThat(shell.run("conf", "updateConf", "strata.worker.load.bandwidth=8MiB").code()).isZero();
+    assertThat(shell.run("conf", "updateConf", "strata.worker.load.bandwidth=8MiB").code())
+        .isZero();
     awaitWorkersApplied(clusterConf().getVersion());
     for (int j = 0; j < 2; j++) {
       assertThat(Scrape.value(cluster.workerWebPort(j), throttle)).isEqualTo(8 << 20);
@@ -99,29 +115,48 @@ class LiveConfigTest {
 
   @Test
   void logLevelsAndAudit_changeWhileRunning() throws Exception {
-    assertThat(shell.run("fsadmin", "updateConf", "strata.log.levels=io.strata.worker=DEBUG",
-        "strata.audit.log.enabled=true").code()).isZero();
+    assertThat(
+            shell
+                .run(
+                    "fsadmin",
+                    "updateConf",
+                    "strata.log.levels=io.strata.worker=DEBUG",
+                    "strata.audit.log.enabled=true")
+                .code())
+        .isZero();
     awaitWorkersApplied(clusterConf().getVersion());
     try (FileSystem fs = FileSystem.create(cluster.clientConf())) {
       fs.mkdir("/audited", true);
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> (cluster.worker(0).tail() + cluster.worker(1).tail())
-        .contains("op=Mkdir path=/audited"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                (cluster.worker(0).tail() + cluster.worker(1).tail())
+                    .contains("op=Mkdir path=/audited"));
     assertThat(Files.readString(cluster.dir().resolve("worker-0.out")))
         .contains("log level of io.strata.worker set to DEBUG");
-    assertThat(shell.run("conf", "unset", "strata.log.levels", "strata.audit.log.enabled").code()).isZero();
+    assertThat(shell.run("conf", "unset", "strata.log.levels", "strata.audit.log.enabled").code())
+        .isZero();
   }
 
   @Test
   void mistakes_areRefusedWithTheKeyNamed_andChangeNothing() {
     long before = clusterConf().getVersion();
-    ShellRunner.Run unknown = shell.run("conf", "updateConf", "strata.worker.metadata.cache.tll=5s");
-    assertThat(unknown.err()).contains("INVALID_ARGUMENT", "nothing changed",
-        "unknown key 'strata.worker.metadata.cache.tll'", "did you mean '" + TTL + "'");
-    assertThat(shell.run("conf", "updateConf", TTL + "=soon").err()).contains("'soon'", TTL, "expected a duration");
+    ShellRunner.Run unknown =
+        shell.run("conf", "updateConf", "strata.worker.metadata.cache.tll=5s");
+    assertThat(unknown.err())
+        .contains(
+            "INVALID_ARGUMENT",
+            "nothing changed",
+            "unknown key 'strata.worker.metadata.cache.tll'",
+            "did you mean '" + TTL + "'");
+    assertThat(shell.run("conf", "updateConf", TTL + "=soon").err())
+        .contains("'soon'", TTL, "expected a duration");
     assertThat(shell.run("conf", "updateConf", "strata.worker.page.size=2MiB").err())
         .contains("strata.worker.page.size cannot change while Strata runs", "restart");
-    ShellRunner.Run partly = shell.run("conf", "updateConf", TTL + "=5s", "strata.worker.rpc.port=1");
+    ShellRunner.Run partly =
+        shell.run("conf", "updateConf", TTL + "=5s", "strata.worker.rpc.port=1");
     assertThat(partly.err()).contains("strata.worker.rpc.port cannot change");
     assertThat(shell.run("conf", "updateConf", "novalue").err()).contains("expected KEY=VALUE");
     assertThat(shell.run("conf", "unset", "strata.bogus").err()).contains("unknown key");
@@ -131,10 +166,13 @@ class LiveConfigTest {
 
   @Test
   void overrides_surviveALeaderFailover_andARestartOfEveryMaster() throws Exception {
-    assertThat(shell.run("conf", "updateConf", "strata.worker.metadata.cache.negative.ttl=3s").code()).isZero();
+    assertThat(
+            shell.run("conf", "updateConf", "strata.worker.metadata.cache.negative.ttl=3s").code())
+        .isZero();
     int leader = cluster.awaitLeader(Duration.ofSeconds(30));
     cluster.master(leader).kill();
-    assertThat(clusterConf().getOverridesMap()).containsEntry("strata.worker.metadata.cache.negative.ttl", "3s");
+    assertThat(clusterConf().getOverridesMap())
+        .containsEntry("strata.worker.metadata.cache.negative.ttl", "3s");
     cluster.restart(cluster.master(leader));
     for (int i = 0; i < 3; i++) {
       cluster.master(i).kill();
@@ -145,11 +183,16 @@ class LiveConfigTest {
     for (int i = 0; i < 3; i++) {
       cluster.master(i).awaitReady(Duration.ofSeconds(60));
     }
-    assertThat(clusterConf().getOverridesMap()).containsEntry("strata.worker.metadata.cache.negative.ttl", "3s");
+    assertThat(clusterConf().getOverridesMap())
+        .containsEntry("strata.worker.metadata.cache.negative.ttl", "3s");
     for (int i = 0; i < 3; i++) {
-      assertThat(Scrape.value(cluster.masterWebPort(i), "strata_conf_cluster_version{process=\"master\"}"))
-          .as("master %d applied it to itself", i).isEqualTo((double) clusterConf().getVersion());
+      assertThat(
+              Scrape.value(
+                  cluster.masterWebPort(i), "strata_conf_cluster_version{process=\"master\"}"))
+          .as("master %d applied it to itself", i)
+          .isEqualTo((double) clusterConf().getVersion());
     }
-    assertThat(shell.run("conf", "unset", "strata.worker.metadata.cache.negative.ttl").code()).isZero();
+    assertThat(shell.run("conf", "unset", "strata.worker.metadata.cache.negative.ttl").code())
+        .isZero();
   }
 }

@@ -30,8 +30,7 @@ class LoadFaultTest {
   private static final int FILES = 1000;
   private static final int SIZE = 16 * 1024;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private ForkedCluster cluster;
   private MasterClient master;
   private ShellRunner shell;
@@ -39,8 +38,14 @@ class LoadFaultTest {
 
   @BeforeEach
   void start() throws Exception {
-    cluster = ForkedCluster.builder().masters(3).workers(3).dir(dir)
-        .property(WorkerKeys.PAGE_SIZE, "16KiB").property(MasterKeys.WORKER_TIMEOUT, "2s").start();
+    cluster =
+        ForkedCluster.builder()
+            .masters(3)
+            .workers(3)
+            .dir(dir)
+            .property(WorkerKeys.PAGE_SIZE, "16KiB")
+            .property(MasterKeys.WORKER_TIMEOUT, "2s")
+            .start();
     master = new MasterClient(cluster.clientConf());
     shell = new ShellRunner(cluster::clientConf);
     Random r = new Random(9);
@@ -64,10 +69,14 @@ class LoadFaultTest {
     }
   }
 
-  /** Submits a load of /set slowed to about {@code rate} so that faults land mid-job; returns its id. */
+  /**
+   * Submits a load of /set slowed to about {@code rate} so that faults land mid-job; returns its
+   * id.
+   */
   private long submitSlowLoad(String rate) {
-    ShellRunner.Run run = shell.run("fs", "distributedLoad", "/set", "--submit", "--batch-size", "20",
-        "--bandwidth", rate);
+    ShellRunner.Run run =
+        shell.run(
+            "fs", "distributedLoad", "/set", "--submit", "--batch-size", "20", "--bandwidth", rate);
     assertThat(run.code()).as(run.err()).isZero();
     Matcher m = Pattern.compile("submitted load job (\\d+)").matcher(run.out());
     assertThat(m.find()).as(run.out()).isTrue();
@@ -93,7 +102,9 @@ class LoadFaultTest {
     long id = submitSlowLoad("3MiB");
     await().atMost(Duration.ofSeconds(30)).until(() -> job(id).getCounters().getFiles() >= 100);
     cluster.master(cluster.awaitLeader(Duration.ofSeconds(10))).kill();
-    await().atMost(Duration.ofSeconds(90)).until(() -> job(id).getState() != LoadState.LOAD_RUNNING);
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> job(id).getState() != LoadState.LOAD_RUNNING);
     LoadJob done = job(id);
     assertThat(done.getState()).as(done.getMessage()).isEqualTo(LoadState.LOAD_SUCCEEDED);
     assertThat(done.getCounters().getFiles()).isEqualTo(FILES);
@@ -106,7 +117,9 @@ class LoadFaultTest {
     long id = submitSlowLoad("3MiB");
     await().atMost(Duration.ofSeconds(30)).until(() -> job(id).getCounters().getFiles() >= 200);
     cluster.worker(1).kill();
-    await().atMost(Duration.ofSeconds(90)).until(() -> job(id).getState() != LoadState.LOAD_RUNNING);
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> job(id).getState() != LoadState.LOAD_RUNNING);
     LoadJob done = job(id);
     assertThat(done.getState()).as(done.getMessage()).isEqualTo(LoadState.LOAD_SUCCEEDED);
     assertThat(done.getCounters().getFiles()).isEqualTo(FILES);
@@ -118,7 +131,8 @@ class LoadFaultTest {
     long id = submitSlowLoad("1MiB");
     await().atMost(Duration.ofSeconds(30)).until(() -> job(id).getCounters().getFiles() >= 20);
     ShellRunner.Run stop = shell.run("fs", "distributedLoad", "/set", "--stop");
-    assertThat(stop.out()).contains("load job " + id + " of /set: stopped", "stopped by an operator");
+    assertThat(stop.out())
+        .contains("load job " + id + " of /set: stopped", "stopped by an operator");
     long filesAtStop = job(id).getCounters().getFiles();
     assertThat(filesAtStop).isBetween(20L, (long) FILES - 1);
     cluster.master(cluster.awaitLeader(Duration.ofSeconds(10))).kill();

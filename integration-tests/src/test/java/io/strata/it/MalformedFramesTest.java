@@ -1,13 +1,13 @@
 package io.strata.it;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
-import java.net.InetAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.UserKeys;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
@@ -24,8 +24,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Garbage on the worker's data port and domain socket: each bad connection is closed, nothing
- * else is disturbed — a reader with a connection open keeps reading through it all.
+ * Garbage on the worker's data port and domain socket: each bad connection is closed, nothing else
+ * is disturbed — a reader with a connection open keeps reading through it all.
  */
 class MalformedFramesTest {
   private static MiniCluster cluster;
@@ -51,12 +51,16 @@ class MalformedFramesTest {
 
   /** What a broken client might send; each must close its connection and nothing more. */
   private static final byte[][] GARBAGE = {
-      frame(9, (byte) 42, 1L),                                         // unknown frame type
-      ByteBuffer.allocate(4).putInt(512 << 20).array(),                // oversized length field
-      ByteBuffer.allocate(4).putInt(-5).array(),                       // negative length field
-      frame(9 + 4, (byte) 1, 1L, new byte[] {(byte) 0xFF, (byte) 0xFF, 0, 0}), // READ whose path runs past the frame
-      frame(9, (byte) 2, 7L),                                          // a response type sent to the server
-      "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(UTF_8),              // another protocol
+    frame(9, (byte) 42, 1L), // unknown frame type
+    ByteBuffer.allocate(4).putInt(512 << 20).array(), // oversized length field
+    ByteBuffer.allocate(4).putInt(-5).array(), // negative length field
+    frame(
+        9 + 4,
+        (byte) 1,
+        1L,
+        new byte[] {(byte) 0xFF, (byte) 0xFF, 0, 0}), // READ whose path runs past the frame
+    frame(9, (byte) 2, 7L), // a response type sent to the server
+    "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(UTF_8), // another protocol
   };
 
   private static byte[] frame(int length, byte type, long requestId, byte[]... body) {
@@ -69,14 +73,18 @@ class MalformedFramesTest {
   }
 
   private SocketAddress address(String transport) {
-    return transport.equals("tcp") ? new InetSocketAddress(InetAddress.getLoopbackAddress(), cluster.worker(0).dataPort())
+    return transport.equals("tcp")
+        ? new InetSocketAddress(InetAddress.getLoopbackAddress(), cluster.worker(0).dataPort())
         : UnixDomainSocketAddress.of(cluster.ssdDir(0).resolveSibling("worker-0.sock"));
   }
 
   private SocketChannel connect(String transport) throws IOException {
     SocketAddress a = address(transport);
-    SocketChannel ch = SocketChannel.open(a instanceof UnixDomainSocketAddress ? StandardProtocolFamily.UNIX
-        : StandardProtocolFamily.INET);
+    SocketChannel ch =
+        SocketChannel.open(
+            a instanceof UnixDomainSocketAddress
+                ? StandardProtocolFamily.UNIX
+                : StandardProtocolFamily.INET);
     ch.connect(a);
     return ch;
   }
@@ -122,8 +130,11 @@ class MalformedFramesTest {
       for (byte[] garbage : GARBAGE) {
         try (SocketChannel ch = connect(transport)) {
           ch.write(ByteBuffer.wrap(garbage));
-          assertThat(closedByServer(ch)).as("connection closed after %s", Arrays.toString(
-              Arrays.copyOf(garbage, Math.min(16, garbage.length)))).isTrue();
+          assertThat(closedByServer(ch))
+              .as(
+                  "connection closed after %s",
+                  Arrays.toString(Arrays.copyOf(garbage, Math.min(16, garbage.length))))
+              .isTrue();
         }
         assertReadsStillWork(open);
       }

@@ -32,8 +32,12 @@ class MasterFailoverTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = ForkedCluster.builder().masters(3).workers(2)
-        .property(MasterKeys.CHECKPOINT_PERIOD_ENTRIES, "20").start();
+    cluster =
+        ForkedCluster.builder()
+            .masters(3)
+            .workers(2)
+            .property(MasterKeys.CHECKPOINT_PERIOD_ENTRIES, "20")
+            .start();
     client = new MasterClient(cluster.clientConf());
   }
 
@@ -44,7 +48,8 @@ class MasterFailoverTest {
   }
 
   private static ClusterView view() {
-    return client.call("getClusterView", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
+    return client.call(
+        "getClusterView", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
   }
 
   private static double registrations(int master) throws Exception {
@@ -64,22 +69,24 @@ class MasterFailoverTest {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicInteger reads = new AtomicInteger();
       AtomicReference<Throwable> failure = new AtomicReference<>();
-      Thread reader = new Thread(() -> {
-        byte[] chunk = new byte[256 * 1024];
-        Random r = new Random(2);
-        while (!stop.get() && failure.get() == null) {
-          try (FileInStream in = fs.open("/failover/data.bin")) {
-            int pos = r.nextInt(data.length - chunk.length);
-            in.readFully(pos, chunk, 0, chunk.length);
-            if (!Arrays.equals(chunk, Arrays.copyOfRange(data, pos, pos + chunk.length))) {
-              throw new AssertionError("wrong bytes at " + pos);
-            }
-            reads.incrementAndGet();
-          } catch (Throwable t) {
-            failure.set(t);
-          }
-        }
-      });
+      Thread reader =
+          new Thread(
+              () -> {
+                byte[] chunk = new byte[256 * 1024];
+                Random r = new Random(2);
+                while (!stop.get() && failure.get() == null) {
+                  try (FileInStream in = fs.open("/failover/data.bin")) {
+                    int pos = r.nextInt(data.length - chunk.length);
+                    in.readFully(pos, chunk, 0, chunk.length);
+                    if (!Arrays.equals(chunk, Arrays.copyOfRange(data, pos, pos + chunk.length))) {
+                      throw new AssertionError("wrong bytes at " + pos);
+                    }
+                    reads.incrementAndGet();
+                  } catch (Throwable t) {
+                    failure.set(t);
+                  }
+                }
+              });
       reader.start();
       int leader = cluster.awaitLeader(Duration.ofSeconds(30));
       double[] before = new double[3];
@@ -96,8 +103,12 @@ class MasterFailoverTest {
       await().atMost(Duration.ofSeconds(20)).until(() -> reads.get() > readsAtFailover + 20);
       // Heartbeats reach the new leader, and no worker had to register again.
       double heartbeats = Scrape.rpcCount(cluster.masterWebPort(next), "master", "WorkerHeartbeat");
-      await().atMost(Duration.ofSeconds(10)).until(
-          () -> Scrape.rpcCount(cluster.masterWebPort(next), "master", "WorkerHeartbeat") > heartbeats + 4);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  Scrape.rpcCount(cluster.masterWebPort(next), "master", "WorkerHeartbeat")
+                      > heartbeats + 4);
       assertThat(registrations(next)).isEqualTo(before[next]);
       stop.set(true);
       reader.join();
@@ -113,17 +124,35 @@ class MasterFailoverTest {
     cluster.master(follower).kill();
     String worker = cluster.workerId(0);
     for (int i = 0; i < 30; i++) {
-      client.call("decommission", s -> s.decommissionWorker(
-          io.strata.core.proto.DecommissionWorkerRequest.newBuilder().setWorkerId(worker).build()));
-      client.call("recommission", s -> s.recommissionWorker(
-          io.strata.core.proto.RecommissionWorkerRequest.newBuilder().setWorkerId(worker).build()));
+      client.call(
+          "decommission",
+          s ->
+              s.decommissionWorker(
+                  io.strata.core.proto.DecommissionWorkerRequest.newBuilder()
+                      .setWorkerId(worker)
+                      .build()));
+      client.call(
+          "recommission",
+          s ->
+              s.recommissionWorker(
+                  io.strata.core.proto.RecommissionWorkerRequest.newBuilder()
+                      .setWorkerId(worker)
+                      .build()));
     }
-    assertThat(view().getWorkersList()).filteredOn(w -> w.getId().equals(worker))
-        .extracting(WorkerInfo::getState).containsExactly(WorkerState.LIVE);
+    assertThat(view().getWorkersList())
+        .filteredOn(w -> w.getId().equals(worker))
+        .extracting(WorkerInfo::getState)
+        .containsExactly(WorkerState.LIVE);
     cluster.restart(cluster.master(follower));
     long leaderApplied = cluster.status(leader).orElseThrow().getLastAppliedIndex();
-    await().atMost(Duration.ofSeconds(30)).until(
-        () -> cluster.status(follower).map(s -> s.getLastAppliedIndex() >= leaderApplied).orElse(false));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                cluster
+                    .status(follower)
+                    .map(s -> s.getLastAppliedIndex() >= leaderApplied)
+                    .orElse(false));
   }
 
   @Test
@@ -140,8 +169,10 @@ class MasterFailoverTest {
     }
     ClusterView after = view();
     assertThat(after.getMountsList()).isEqualTo(before.getMountsList());
-    assertThat(after.getWorkersList()).extracting(WorkerInfo::getId)
-        .containsExactlyInAnyOrderElementsOf(before.getWorkersList().stream().map(WorkerInfo::getId).toList());
+    assertThat(after.getWorkersList())
+        .extracting(WorkerInfo::getId)
+        .containsExactlyInAnyOrderElementsOf(
+            before.getWorkersList().stream().map(WorkerInfo::getId).toList());
     assertThat(after.getMembershipVersion()).isGreaterThanOrEqualTo(before.getMembershipVersion());
   }
 }

@@ -63,7 +63,9 @@ public final class MiniCluster implements AutoCloseable {
     Configuration conf = new Configuration();
     conf.set(CommonKeys.HOME, base.toString());
     conf.set(CommonKeys.MASTER_HOSTNAME, "127.0.0.1");
-    conf.set(CommonKeys.MASTER_RPC_ADDRESSES, String.join(",", rpcPorts.stream().map(p -> "127.0.0.1:" + p).toList()));
+    conf.set(
+        CommonKeys.MASTER_RPC_ADDRESSES,
+        String.join(",", rpcPorts.stream().map(p -> "127.0.0.1:" + p).toList()));
     conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "20s");
     conf.set(FuseKeys.BIND_HOST, "127.0.0.1");
     conf.set(FuseKeys.WEB_PORT, "0");
@@ -76,7 +78,8 @@ public final class MiniCluster implements AutoCloseable {
     conf.set(MasterKeys.BIND_HOST, "127.0.0.1");
     conf.set(CommonKeys.MASTER_RPC_PORT, String.valueOf(rpcPorts.get(i)));
     conf.set(MasterKeys.JOURNAL_PORT, String.valueOf(journalPorts.get(i)));
-    conf.set(MasterKeys.JOURNAL_ADDRESSES,
+    conf.set(
+        MasterKeys.JOURNAL_ADDRESSES,
         String.join(",", journalPorts.stream().map(p -> "127.0.0.1:" + p).toList()));
     conf.set(MasterKeys.WEB_PORT, "0");
     conf.set(MasterKeys.JOURNAL_FOLDER, base.resolve("journal-" + i).toString());
@@ -98,7 +101,8 @@ public final class MiniCluster implements AutoCloseable {
     conf.set(WorkerKeys.DATA_READER_THREADS, "8");
     conf.set(WorkerKeys.RPC_THREADS, "8");
     if (domainSockets) {
-      conf.set(WorkerKeys.DOMAIN_SOCKET, base.resolve("worker-" + workers.size() + ".sock").toString());
+      conf.set(
+          WorkerKeys.DOMAIN_SOCKET, base.resolve("worker-" + workers.size() + ".sock").toString());
     }
     if (ssdQuota != null) {
       conf.set(WorkerKeys.PAGE_STORE_DIRS, ssdDir(workers.size()) + ":" + ssdQuota);
@@ -114,7 +118,9 @@ public final class MiniCluster implements AutoCloseable {
         masters.add(m);
         m.start();
       }
-      await().atMost(START_TIMEOUT).until(() -> masters.stream().allMatch(m -> m.notReadyReason().isEmpty()));
+      await()
+          .atMost(START_TIMEOUT)
+          .until(() -> masters.stream().allMatch(m -> m.notReadyReason().isEmpty()));
       for (int i = 0; i < workerCount; i++) {
         startWorker();
       }

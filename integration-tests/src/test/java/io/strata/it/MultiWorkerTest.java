@@ -27,7 +27,11 @@ class MultiWorkerTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = MiniCluster.builder().workers(3).property(io.strata.core.conf.WorkerKeys.PAGE_SIZE, "64KiB").start();
+    cluster =
+        MiniCluster.builder()
+            .workers(3)
+            .property(io.strata.core.conf.WorkerKeys.PAGE_SIZE, "64KiB")
+            .start();
     fs = cluster.fileSystem();
   }
 
@@ -61,11 +65,14 @@ class MultiWorkerTest {
         long pos = contents[i].length / 2;
         int n = Math.max(0, in.positionedRead(pos, chunk, 0, chunk.length));
         assertThat(Arrays.copyOf(chunk, n))
-            .isEqualTo(Arrays.copyOfRange(contents[i], (int) pos, (int) Math.min(contents[i].length, pos + 1000)));
+            .isEqualTo(
+                Arrays.copyOfRange(
+                    contents[i], (int) pos, (int) Math.min(contents[i].length, pos + 1000)));
       }
     }
     for (WorkerProcess w : cluster.workers()) {
-      assertThat(w.registry().get(WorkerMetrics.UFS_PAGE_READS).counter().count()).as("every worker owns files")
+      assertThat(w.registry().get(WorkerMetrics.UFS_PAGE_READS).counter().count())
+          .as("every worker owns files")
           .isPositive();
     }
     assertThat(fs.listStatus("/spread")).hasSize(40);
@@ -89,17 +96,20 @@ class MultiWorkerTest {
       Arrays.fill(v2, (byte) 2);
       Path file = cluster.ufsRoot().resolve("changing.bin");
       Files.write(file, v2);
-      Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
+      Files.setLastModifiedTime(
+          file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
 
       assertThat(readAll(fresh, "/changing.bin")).isEqualTo(v2);
       assertThatThrownBy(() -> old.readFully(300_000, new byte[100], 0, 100))
-          .isInstanceOfSatisfying(StrataException.class,
+          .isInstanceOfSatisfying(
+              StrataException.class,
               e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
     }
   }
 
   @Test
-  void fileChangedBehindStrata_failsTheStaleRead_thenTheNextOpenSeesTheNewVersion() throws Exception {
+  void fileChangedBehindStrata_failsTheStaleRead_thenTheNextOpenSeesTheNewVersion()
+      throws Exception {
     Path file = cluster.ufsRoot().resolve("stale.bin");
     byte[] v1 = new byte[300_000];
     Arrays.fill(v1, (byte) 1);
@@ -108,10 +118,13 @@ class MultiWorkerTest {
     byte[] v2 = new byte[200_000];
     Arrays.fill(v2, (byte) 2);
     Files.write(file, v2);
-    Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
+    Files.setLastModifiedTime(
+        file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
 
-    assertThatThrownBy(() -> readAll(fs, "/stale.bin")).isInstanceOfSatisfying(StrataException.class,
-        e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+    assertThatThrownBy(() -> readAll(fs, "/stale.bin"))
+        .isInstanceOfSatisfying(
+            StrataException.class,
+            e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
     assertThat(readAll(fs, "/stale.bin")).as("the worker dropped the stale status").isEqualTo(v2);
   }
 

@@ -43,8 +43,7 @@ class ProcessDeathTest {
   private static final int FILES = 24;
   private static final int SIZE = 700_000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private ForkedCluster cluster;
 
   @AfterEach
@@ -60,8 +59,12 @@ class ProcessDeathTest {
     return b;
   }
 
-  /** Reads random ranges of random files, checking every byte, until told to stop; errors are collected. */
-  private static void readLoop(FileSystem fs, AtomicBoolean stop, AtomicLong reads, Queue<Throwable> errors, int seed) {
+  /**
+   * Reads random ranges of random files, checking every byte, until told to stop; errors are
+   * collected.
+   */
+  private static void readLoop(
+      FileSystem fs, AtomicBoolean stop, AtomicLong reads, Queue<Throwable> errors, int seed) {
     Random r = new Random(seed);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (!stop.get() && System.nanoTime() < deadline) {
@@ -87,8 +90,13 @@ class ProcessDeathTest {
   @ParameterizedTest
   @ValueSource(strings = {"tcp", "short-circuit"})
   void workerKilled_whileEightThreadsRead_noReadFails(String transport) throws Exception {
-    var b = ForkedCluster.builder().masters(1).workers(3).dir(dir)
-        .property(WorkerKeys.PAGE_SIZE, "64KiB").property(MasterKeys.WORKER_TIMEOUT, "2s");
+    var b =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(3)
+            .dir(dir)
+            .property(WorkerKeys.PAGE_SIZE, "64KiB")
+            .property(MasterKeys.WORKER_TIMEOUT, "2s");
     if (transport.equals("short-circuit")) {
       b.domainSockets().ssd("64MiB").property(WorkerKeys.SEGMENT_SIZE, "1MiB");
     }
@@ -101,9 +109,11 @@ class ProcessDeathTest {
     conf.set(UserKeys.CLUSTER_VIEW_REFRESH, "200ms");
     conf.set(UserKeys.READ_TIMEOUT, "3s");
     conf.set(UserKeys.READ_AHEAD_MAX, "256KiB");
-    // Most of each file comes by the reader's stream, not with the open: both must survive the kill.
+    // Most of each file comes by the reader's stream, not with the open: both must survive the
+    // kill.
     conf.set(UserKeys.OPEN_FIRST_BYTES, "64KiB");
-    try (FileSystem fs = FileSystem.create(conf); MasterClient master = new MasterClient(cluster.clientConf())) {
+    try (FileSystem fs = FileSystem.create(conf);
+        MasterClient master = new MasterClient(cluster.clientConf())) {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong reads = new AtomicLong();
       Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
@@ -129,17 +139,28 @@ class ProcessDeathTest {
   }
 
   private static WorkerState state(MasterClient master, String workerId) {
-    ClusterView v = master.call("view", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
-    return v.getWorkersList().stream().filter(w -> w.getId().equals(workerId)).findFirst().orElseThrow().getState();
+    ClusterView v =
+        master.call("view", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
+    return v.getWorkersList().stream()
+        .filter(w -> w.getId().equals(workerId))
+        .findFirst()
+        .orElseThrow()
+        .getState();
   }
 
   @Test
   void writerKilledMidStream_leavesNoFileUnderTheFinalName_andNoTemporary() throws Exception {
     cluster = ForkedCluster.builder().masters(1).workers(1).dir(dir).start();
     Path folder = Files.createDirectories(cluster.ufsRoot().resolve("out"));
-    ForkedProcess writer = cluster.process("writer", SlowWriter.class.getName(),
-        Map.of(CommonKeys.MASTER_RPC_ADDRESSES.name(),
-            String.join(",", cluster.clientConf().get(CommonKeys.MASTER_RPC_ADDRESSES)), "writer.path", "/out/big.bin"));
+    ForkedProcess writer =
+        cluster.process(
+            "writer",
+            SlowWriter.class.getName(),
+            Map.of(
+                CommonKeys.MASTER_RPC_ADDRESSES.name(),
+                String.join(",", cluster.clientConf().get(CommonKeys.MASTER_RPC_ADDRESSES)),
+                "writer.path",
+                "/out/big.bin"));
     writer.start();
     writer.awaitReady(Duration.ofSeconds(60));
     await().atMost(Duration.ofSeconds(10)).until(() -> bytesIn(folder) >= 8 << 20);

@@ -25,9 +25,13 @@ class QuorumTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = ForkedCluster.builder().masters(3).workers(1)
-        .property(MasterKeys.CHECKPOINT_PERIOD_ENTRIES, "10")
-        .property(MasterKeys.LOG_SEGMENT_SIZE, "16KiB").start();
+    cluster =
+        ForkedCluster.builder()
+            .masters(3)
+            .workers(1)
+            .property(MasterKeys.CHECKPOINT_PERIOD_ENTRIES, "10")
+            .property(MasterKeys.LOG_SEGMENT_SIZE, "16KiB")
+            .start();
     shell = new ShellRunner(cluster::clientConf);
   }
 
@@ -57,8 +61,14 @@ class QuorumTest {
   void elect_makesTheNamedMasterLeader() throws Exception {
     int leader = cluster.awaitLeader(Duration.ofSeconds(30));
     int target = (leader + 2) % 3;
-    ShellRunner.Run run = shell.run("fsadmin", "journal", "quorum", "elect", "--address",
-        cluster.masterRpc(target).toString());
+    ShellRunner.Run run =
+        shell.run(
+            "fsadmin",
+            "journal",
+            "quorum",
+            "elect",
+            "--address",
+            cluster.masterRpc(target).toString());
     assertThat(run.code()).as(run.err()).isZero();
     assertThat(cluster.awaitLeader(Duration.ofSeconds(30))).isEqualTo(target);
     assertThat(info().getLeaderRpcAddress()).isEqualTo(cluster.masterRpc(target).toString());
@@ -66,11 +76,15 @@ class QuorumTest {
 
   @Test
   void mistakes_areOneLineErrors() {
-    ShellRunner.Run stranger = shell.run("fsadmin", "journal", "quorum", "elect", "--address", "127.0.0.1:1");
-    assertThat(stranger.err()).startsWith("strata: INVALID_ARGUMENT: 127.0.0.1:1 is not a master of the group");
-    ShellRunner.Run removeLeader = shell.run("fsadmin", "journal", "quorum", "remove", "--address",
-        info().getLeaderRpcAddress());
-    assertThat(removeLeader.err()).contains("FAILED_PRECONDITION", "is the leader; elect another master first");
+    ShellRunner.Run stranger =
+        shell.run("fsadmin", "journal", "quorum", "elect", "--address", "127.0.0.1:1");
+    assertThat(stranger.err())
+        .startsWith("strata: INVALID_ARGUMENT: 127.0.0.1:1 is not a master of the group");
+    ShellRunner.Run removeLeader =
+        shell.run(
+            "fsadmin", "journal", "quorum", "remove", "--address", info().getLeaderRpcAddress());
+    assertThat(removeLeader.err())
+        .contains("FAILED_PRECONDITION", "is the leader; elect another master first");
     assertThat(shell.run("fsadmin", "journal", "quorum", "elect", "--address", "nonsense").err())
         .contains("INVALID_ARGUMENT", "expected host:port");
     assertThat(shell.run("fsadmin", "journal", "quorum", "elect").err()).contains("--address");
@@ -82,10 +96,19 @@ class QuorumTest {
     int follower = (leader + 1) % 3;
     String followerRpc = cluster.masterRpc(follower).toString();
 
-    assertThat(shell.run("fsadmin", "journal", "quorum", "remove", "--address", followerRpc).code()).isZero();
-    assertThat(info().getMembersList()).extracting(QuorumMember::getRpcAddress).doesNotContain(followerRpc);
-    ShellRunner.Run lastFollower = shell.run("fsadmin", "journal", "quorum", "remove", "--address",
-        cluster.masterRpc(3 - leader - follower).toString());
+    assertThat(shell.run("fsadmin", "journal", "quorum", "remove", "--address", followerRpc).code())
+        .isZero();
+    assertThat(info().getMembersList())
+        .extracting(QuorumMember::getRpcAddress)
+        .doesNotContain(followerRpc);
+    ShellRunner.Run lastFollower =
+        shell.run(
+            "fsadmin",
+            "journal",
+            "quorum",
+            "remove",
+            "--address",
+            cluster.masterRpc(3 - leader - follower).toString());
     assertThat(lastFollower.err()).contains("would leave the leader without a follower");
 
     // Cut off from the group, the removed master notices and exits rather than linger.
@@ -93,15 +116,20 @@ class QuorumTest {
     assertThat(cluster.master(follower).exitValue()).isEqualTo(3);
 
     var formatConf = cluster.clientConf();
-    formatConf.set(MasterKeys.JOURNAL_FOLDER, cluster.masterConf(follower, cluster.masterPorts())
-        .get(MasterKeys.JOURNAL_FOLDER.name()));
+    formatConf.set(
+        MasterKeys.JOURNAL_FOLDER,
+        cluster.masterConf(follower, cluster.masterPorts()).get(MasterKeys.JOURNAL_FOLDER.name()));
     ShellRunner.Run declined = new ShellRunner(() -> formatConf).runWithInput("n\n", "format");
     assertThat(declined.out()).contains("Wipe the master journal", "not formatted");
     assertThat(new ShellRunner(() -> formatConf).run("format", "-y").out()).contains("formatted");
 
     cluster.master(follower).start();
-    await().atMost(Duration.ofSeconds(30)).until(
-        () -> shell.run("fsadmin", "journal", "quorum", "add", "--address", followerRpc).code() == 0);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                shell.run("fsadmin", "journal", "quorum", "add", "--address", followerRpc).code()
+                    == 0);
     awaitCaughtUp(followerRpc);
   }
 
@@ -114,16 +142,19 @@ class QuorumTest {
     }
     List<int[]> ports = new ArrayList<>(cluster.masterPorts());
     ports.add(ForkedCluster.newMasterPorts());
-    ForkedProcess fourth = cluster.process("master-3", ForkedCluster.MASTER_MAIN, cluster.masterConf(3, ports));
+    ForkedProcess fourth =
+        cluster.process("master-3", ForkedCluster.MASTER_MAIN, cluster.masterConf(3, ports));
     String fourthRpc = "127.0.0.1:" + ports.get(3)[0];
     try {
       fourth.start();
       fourth.awaitReady(Duration.ofSeconds(60));
-      assertThat(shell.run("fsadmin", "journal", "quorum", "add", "--address", fourthRpc).code()).isZero();
+      assertThat(shell.run("fsadmin", "journal", "quorum", "add", "--address", fourthRpc).code())
+          .isZero();
       awaitCaughtUp(fourthRpc);
       assertThat(shell.run("fsadmin", "journal", "quorum", "add", "--address", fourthRpc).err())
           .contains("ALREADY_EXISTS");
-      assertThat(shell.run("fsadmin", "journal", "quorum", "remove", "--address", fourthRpc).code()).isZero();
+      assertThat(shell.run("fsadmin", "journal", "quorum", "remove", "--address", fourthRpc).code())
+          .isZero();
     } finally {
       if (info().getMembersList().stream().anyMatch(m -> m.getRpcAddress().equals(fourthRpc))) {
         // A failure above must not leave the shared group with a fourth member for the next tests.
@@ -135,13 +166,21 @@ class QuorumTest {
 
   /**
    * Within one entry of the leader: a follower applies the leader's last entry only when a later
-   * heartbeat tells it that entry is committed, and on a loaded host healthy followers were seen
-   * at lag 1 for half a minute (a master that missed the purged log would be ~100 behind).
+   * heartbeat tells it that entry is committed, and on a loaded host healthy followers were seen at
+   * lag 1 for half a minute (a master that missed the purged log would be ~100 behind).
    */
   private static void awaitCaughtUp(String rpc) {
-    await().atMost(Duration.ofSeconds(30)).until(() -> info().getMembersList().stream()
-        .anyMatch(m -> m.getRpcAddress().equals(rpc) && m.getReachable() && m.getLag() <= 1
-            && m.getRole().equals("FOLLOWER")));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                info().getMembersList().stream()
+                    .anyMatch(
+                        m ->
+                            m.getRpcAddress().equals(rpc)
+                                && m.getReachable()
+                                && m.getLag() <= 1
+                                && m.getRole().equals("FOLLOWER")));
   }
 
   @Test
@@ -157,9 +196,13 @@ class QuorumTest {
       conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "3s");
       ShellRunner noQuorum = new ShellRunner(() -> conf);
       // A leader cut off from the others steps down once it has not heard from them for a while.
-      await().atMost(Duration.ofSeconds(30)).until(() -> noQuorum.run("fsadmin", "journal", "quorum", "info").code() == 1);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> noQuorum.run("fsadmin", "journal", "quorum", "info").code() == 1);
       ShellRunner.Run run = noQuorum.run("fsadmin", "journal", "quorum", "info");
-      assertThat(run.err()).startsWith("strata: UNAVAILABLE: no master answered").contains("no leader");
+      assertThat(run.err())
+          .startsWith("strata: UNAVAILABLE: no master answered")
+          .contains("no leader");
     } finally {
       for (int i : killed) {
         cluster.master(i).start();

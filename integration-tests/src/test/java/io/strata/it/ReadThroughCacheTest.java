@@ -1,6 +1,5 @@
 package io.strata.it;
 
-import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Random;
@@ -60,19 +60,25 @@ class ReadThroughCacheTest {
   void everyProcess_servesMetricsAndHealth() throws Exception {
     for (int port : new int[] {cluster.worker(0).webPort(), cluster.master(0).webPort()}) {
       assertThat(get(port, "/health")).isEqualTo("ok\n");
-      assertThat(get(port, "/metrics")).contains("strata_rpc_server_seconds_count", "jvm_memory_used_bytes");
+      assertThat(get(port, "/metrics"))
+          .contains("strata_rpc_server_seconds_count", "jvm_memory_used_bytes");
       assertThat(get(port, "/stacks")).contains("\"main\"");
     }
     assertThat(get(cluster.worker(0).webPort(), "/metrics"))
-        .contains("strata_worker_cache_hit_ratio", "strata_worker_pages_cached", "strata_worker_bytes_read_total");
+        .contains(
+            "strata_worker_cache_hit_ratio",
+            "strata_worker_pages_cached",
+            "strata_worker_bytes_read_total");
   }
 
   @Test
   void cacheThroughWrite_isServedFromTheCacheOnItsFirstRead() throws Exception {
     byte[] data = new byte[2 * 1024 * 1024 + 5];
     new Random(7).nextBytes(data);
-    try (FileOutStream out = fs.create("/data/cached.bin",
-        new WriteOptions(false, io.strata.core.conf.UserKeys.WriteType.CACHE_THROUGH, 0))) {
+    try (FileOutStream out =
+        fs.create(
+            "/data/cached.bin",
+            new WriteOptions(false, io.strata.core.conf.UserKeys.WriteType.CACHE_THROUGH, 0))) {
       out.write(data);
     }
     double ufsBefore = metric(WorkerMetrics.UFS_BYTES_READ);
@@ -84,9 +90,11 @@ class ReadThroughCacheTest {
   @Test
   void getStatus_ofMissingPath_failsWithNotFound() {
     assertThatThrownBy(() -> fs.getStatus("/no/such/file"))
-        .isInstanceOfSatisfying(StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));
+        .isInstanceOfSatisfying(
+            StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));
     assertThatThrownBy(() -> fs.open("/no/such/file"))
-        .isInstanceOfSatisfying(StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));
+        .isInstanceOfSatisfying(
+            StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));
   }
 
   @Test
@@ -113,13 +121,21 @@ class ReadThroughCacheTest {
   }
 
   private double cacheBytes() {
-    return cluster.worker(0).registry().get(WorkerMetrics.BYTES_READ).tag("source", "mem").counter().count();
+    return cluster
+        .worker(0)
+        .registry()
+        .get(WorkerMetrics.BYTES_READ)
+        .tag("source", "mem")
+        .counter()
+        .count();
   }
 
   private static String get(int port, String path) throws Exception {
-    HttpResponse<String> r = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
     return r.body();
   }

@@ -13,20 +13,34 @@ final class Scrape {
   private Scrape() {}
 
   static String page(int webPort, String path) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webPort + path)).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    return HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webPort + path)).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
-  /** The value of one series, e.g. {@code strata_worker_ufs_bytes_read_total{process="worker"}}; 0 if absent. */
+  /**
+   * The value of one series, e.g. {@code strata_worker_ufs_bytes_read_total{process="worker"}}; 0
+   * if absent.
+   */
   static double value(int webPort, String series) throws IOException, InterruptedException {
-    return page(webPort, "/metrics").lines().filter(l -> l.startsWith(series + " ")).findFirst()
-        .map(l -> Double.parseDouble(l.substring(series.length() + 1))).orElse(0.0);
+    return page(webPort, "/metrics")
+        .lines()
+        .filter(l -> l.startsWith(series + " "))
+        .findFirst()
+        .map(l -> Double.parseDouble(l.substring(series.length() + 1)))
+        .orElse(0.0);
   }
 
   /** How many calls of one gRPC method a server has answered. */
-  static double rpcCount(int webPort, String process, String method) throws IOException, InterruptedException {
-    String prefix = "strata_rpc_server_seconds_count{method=\"" + method + "\",process=\"" + process + "\"";
-    return page(webPort, "/metrics").lines().filter(l -> l.startsWith(prefix))
-        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+  static double rpcCount(int webPort, String process, String method)
+      throws IOException, InterruptedException {
+    String prefix =
+        "strata_rpc_server_seconds_count{method=\"" + method + "\",process=\"" + process + "\"";
+    return page(webPort, "/metrics")
+        .lines()
+        .filter(l -> l.startsWith(prefix))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
   }
 }

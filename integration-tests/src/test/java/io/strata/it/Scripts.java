@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the real {@code bin/} scripts of this checkout against the conf and logs folders of a
- * {@link ScriptConf} (as STRATA_CONF_DIR and STRATA_LOGS_DIR), with small heaps.
+ * Runs the real {@code bin/} scripts of this checkout against the conf and logs folders of a {@link
+ * ScriptConf} (as STRATA_CONF_DIR and STRATA_LOGS_DIR), with small heaps.
  */
 final class Scripts {
   static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -24,7 +24,9 @@ final class Scripts {
   private final ScriptConf site;
 
   Scripts(ScriptConf site) {
-    assertThat(ROOT.resolve("lib")).as("lib/ is built by the dist module before these tests").isDirectory();
+    assertThat(ROOT.resolve("lib"))
+        .as("lib/ is built by the dist module before these tests")
+        .isDirectory();
     this.site = site;
   }
 
@@ -36,11 +38,13 @@ final class Scripts {
   Result run(Map<String, String> env, String... command) throws Exception {
     Path out = Files.createTempFile("strata-script", ".out");
     try {
-      ProcessBuilder pb = builder(env, command).redirectErrorStream(true).redirectOutput(out.toFile());
+      ProcessBuilder pb =
+          builder(env, command).redirectErrorStream(true).redirectOutput(out.toFile());
       Process p = pb.start();
       if (!p.waitFor(120, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError(List.of(command) + " did not finish within 120 s: " + Files.readString(out));
+        throw new AssertionError(
+            List.of(command) + " did not finish within 120 s: " + Files.readString(out));
       }
       return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
     } finally {
@@ -48,7 +52,10 @@ final class Scripts {
     }
   }
 
-  /** Starts a command with the cluster's environment; its standard output is the process's input stream. */
+  /**
+   * Starts a command with the cluster's environment; its standard output is the process's input
+   * stream.
+   */
   Process start(Map<String, String> env, String... command) throws IOException {
     return builder(env, command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
   }

@@ -1,8 +1,8 @@
 package io.strata.it;
 
-import com.google.common.base.Splitter;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.common.base.Splitter;
 import io.strata.bench.cluster.ScriptConf;
 import java.io.IOException;
 import java.net.URI;
@@ -25,15 +25,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's path, through the real scripts: start a local cluster, copy a file in, read it
- * twice (the second time from the cache), stop, and leave no process behind. The cluster gets its
- * own conf folder (free loopback ports) and logs folder, as STRATA_CONF_DIR and STRATA_LOGS_DIR allow.
+ * The README's path, through the real scripts: start a local cluster, copy a file in, read it twice
+ * (the second time from the cache), stop, and leave no process behind. The cluster gets its own
+ * conf folder (free loopback ports) and logs folder, as STRATA_CONF_DIR and STRATA_LOGS_DIR allow.
  */
 class ScriptsTest {
   private static final Path ROOT = Scripts.ROOT;
 
-  @TempDir
-  Path work;
+  @TempDir Path work;
   private Path conf;
   private Path logs;
   private int workerWebPort;
@@ -79,20 +78,29 @@ class ScriptsTest {
 
     String expected = sha256(data);
     assertThat(catSha256()).isEqualTo(expected);
-    double cachedAfterFirst = metric("strata_worker_bytes_read_total{process=\"worker\",source=\"mem\"}");
+    double cachedAfterFirst =
+        metric("strata_worker_bytes_read_total{process=\"worker\",source=\"mem\"}");
     double ufsAfterFirst = metric("strata_worker_ufs_bytes_read_total{process=\"worker\"}");
     assertThat(catSha256()).isEqualTo(expected);
-    assertThat(metric("strata_worker_bytes_read_total{process=\"worker\",source=\"mem\"}") - cachedAfterFirst)
+    assertThat(
+            metric("strata_worker_bytes_read_total{process=\"worker\",source=\"mem\"}")
+                - cachedAfterFirst)
         .isEqualTo(data.length);
-    assertThat(metric("strata_worker_ufs_bytes_read_total{process=\"worker\"}")).isEqualTo(ufsAfterFirst);
+    assertThat(metric("strata_worker_ufs_bytes_read_total{process=\"worker\"}"))
+        .isEqualTo(ufsAfterFirst);
 
     Scripts.Result missing = run("bin/strata", "fs", "cat", "/missing");
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.out().strip()).isEqualTo("strata: NOT_FOUND: /missing does not exist");
 
     // The shell logs through its own provider into logs/shell.log, never onto the terminal.
-    Scripts.Result debug = run(Map.of("STRATA_JAVA_OPTS", "-Dio.strata.shell.log.level=DEBUG"),
-        "bin/strata", "fs", "ls", "/");
+    Scripts.Result debug =
+        run(
+            Map.of("STRATA_JAVA_OPTS", "-Dio.strata.shell.log.level=DEBUG"),
+            "bin/strata",
+            "fs",
+            "ls",
+            "/");
     assertThat(debug.code()).as(debug.out()).isZero();
     assertThat(debug.out()).doesNotContain("DEBUG", "SLF4J");
     assertThat(logs.resolve("shell.log")).content().contains(" DEBUG io.grpc.netty.shaded.");
@@ -130,23 +138,34 @@ class ScriptsTest {
       Files.copy(ROOT.resolve("bin").resolve(script), install.resolve("bin").resolve(script));
     }
     Files.writeString(install.resolve("lib/strata-core-0.jar"), "a jar");
-    String recordAndStop = ". bin/strata-process.sh; strata_cds_opts master >/dev/null; sleep 1.1; %s"
-        + " echo classes > \"$(strata_archive master).master.tmp\"; strata_adopt_archive master; ls lib";
-    ProcessBuilder replaced = new ProcessBuilder("bash", "-c",
-        String.format(recordAndStop, "touch lib/strata-core-0.jar;")).directory(install.toFile());
+    String recordAndStop =
+        ". bin/strata-process.sh; strata_cds_opts master >/dev/null; sleep 1.1; %s"
+            + " echo classes > \"$(strata_archive master).master.tmp\"; strata_adopt_archive master; ls lib";
+    ProcessBuilder replaced =
+        new ProcessBuilder(
+                "bash", "-c", String.format(recordAndStop, "touch lib/strata-core-0.jar;"))
+            .directory(install.toFile());
     assertThat(new String(replaced.start().getInputStream().readAllBytes(), StandardCharsets.UTF_8))
         .doesNotContain("strata-master.jsa");
-    ProcessBuilder unchanged = new ProcessBuilder("bash", "-c", String.format(recordAndStop, ""))
-        .directory(install.toFile());
-    assertThat(new String(unchanged.start().getInputStream().readAllBytes(), StandardCharsets.UTF_8))
-        .contains("strata-master.jsa").doesNotContain(".tmp", ".started");
+    ProcessBuilder unchanged =
+        new ProcessBuilder("bash", "-c", String.format(recordAndStop, ""))
+            .directory(install.toFile());
+    assertThat(
+            new String(unchanged.start().getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+        .contains("strata-master.jsa")
+        .doesNotContain(".tmp", ".started");
   }
 
   @Test
   void localHaCluster_threeMastersTwoWorkers_servesReadsAndStops() throws Exception {
-    Map<String, String> env = Map.of("STRATA_LOCAL_PORT_BASE", String.valueOf(freePortBase()),
-        "STRATA_LOCAL_DATA_DIR", work.resolve("local").toString());
-    Scripts.Result start = run(env, "bin/strata-start.sh", "local", "--masters", "3", "--workers", "2");
+    Map<String, String> env =
+        Map.of(
+            "STRATA_LOCAL_PORT_BASE",
+            String.valueOf(freePortBase()),
+            "STRATA_LOCAL_DATA_DIR",
+            work.resolve("local").toString());
+    Scripts.Result start =
+        run(env, "bin/strata-start.sh", "local", "--masters", "3", "--workers", "2");
     assertThat(start.code()).as(start.out()).isZero();
     assertThat(start.out()).contains("master-0 started", "master-2 started", "worker-1 started");
     List<Long> pids = new ArrayList<>();
@@ -158,7 +177,8 @@ class ScriptsTest {
     assertThat(report.out().lines().filter(l -> l.contains("FOLLOWER"))).hasSize(2);
     Path file = work.resolve("small.txt");
     Files.writeString(file, "replicated masters");
-    assertThat(run("bin/strata", "fs", "copyFromLocal", file.toString(), "/ha.txt").code()).isZero();
+    assertThat(run("bin/strata", "fs", "copyFromLocal", file.toString(), "/ha.txt").code())
+        .isZero();
     assertThat(run("bin/strata", "fs", "cat", "/ha.txt").out()).isEqualTo("replicated masters");
 
     Scripts.Result stop = run("bin/strata-stop.sh");
@@ -169,7 +189,10 @@ class ScriptsTest {
     assertThat(logs.resolve("local-cluster.env")).doesNotExist();
   }
 
-  /** A base port whose six ports for each of three instances (base + 1000 * i + 0..2, 10..12) are free. */
+  /**
+   * A base port whose six ports for each of three instances (base + 1000 * i + 0..2, 10..12) are
+   * free.
+   */
   private static int freePortBase() throws IOException {
     java.util.Random random = new java.util.Random();
     for (int attempt = 0; attempt < 50; attempt++) {
@@ -177,8 +200,9 @@ class ScriptsTest {
       boolean free = true;
       for (int i = 0; i < 3 && free; i++) {
         for (int off : new int[] {0, 1, 2, 10, 11, 12}) {
-          try (java.net.ServerSocket s = new java.net.ServerSocket(base + 1000 * i + off, 1,
-              java.net.InetAddress.getLoopbackAddress())) {
+          try (java.net.ServerSocket s =
+              new java.net.ServerSocket(
+                  base + 1000 * i + off, 1, java.net.InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
           } catch (IOException e) {
             free = false;
@@ -195,12 +219,17 @@ class ScriptsTest {
 
   @Test
   void badConfiguration_stopsTheStartWithOneClearLine() throws Exception {
-    Files.writeString(conf.resolve("strata-site.properties"), "strata.worker.page.sise=1MiB\n",
+    Files.writeString(
+        conf.resolve("strata-site.properties"),
+        "strata.worker.page.sise=1MiB\n",
         java.nio.file.StandardOpenOption.APPEND);
     Scripts.Result start = run("bin/strata-start.sh", "master");
     assertThat(start.code()).isEqualTo(1);
-    assertThat(start.out()).contains("master failed to start",
-        "unknown configuration key 'strata.worker.page.sise'", "did you mean 'strata.worker.page.size'");
+    assertThat(start.out())
+        .contains(
+            "master failed to start",
+            "unknown configuration key 'strata.worker.page.sise'",
+            "did you mean 'strata.worker.page.size'");
     assertThat(logs.resolve("master.pid")).doesNotExist();
   }
 
@@ -208,16 +237,21 @@ class ScriptsTest {
   void freshCheckout_buildsItselfOnFirstUse() throws Exception {
     Path checkout = Files.createDirectories(work.resolve("checkout"));
     Process ls = new ProcessBuilder("git", "-C", ROOT.toString(), "ls-files", "-z").start();
-    List<String> files = Splitter.on('\0').omitEmptyStrings()
-        .splitToList(new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-    org.junit.jupiter.api.Assumptions.assumeTrue(ls.waitFor() == 0, "needs a git checkout to copy from");
+    List<String> files =
+        Splitter.on('\0')
+            .omitEmptyStrings()
+            .splitToList(new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        ls.waitFor() == 0, "needs a git checkout to copy from");
     for (String f : files) {
       Path target = checkout.resolve(f);
       Files.createDirectories(target.getParent());
       Files.copy(ROOT.resolve(f), target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
     }
-    ProcessBuilder pb = new ProcessBuilder("bin/strata", "version").directory(checkout.toFile())
-        .redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder("bin/strata", "version")
+            .directory(checkout.toFile())
+            .redirectErrorStream(true);
     pb.environment().remove("STRATA_CONF_DIR");
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -236,11 +270,18 @@ class ScriptsTest {
   }
 
   private double metric(String series) throws Exception {
-    String body = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + workerWebPort + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
-    return body.lines().filter(l -> l.startsWith(series + " ")).findFirst()
-        .map(l -> Double.parseDouble(l.substring(series.length() + 1))).orElseThrow(() -> new AssertionError(series));
+    String body =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + workerWebPort + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return body.lines()
+        .filter(l -> l.startsWith(series + " "))
+        .findFirst()
+        .map(l -> Double.parseDouble(l.substring(series.length() + 1)))
+        .orElseThrow(() -> new AssertionError(series));
   }
 
   private static String sha256(byte[] b) throws Exception {

@@ -30,12 +30,19 @@ final class ShellRunner {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code;
-    try (ShellContext ctx = new ShellContext(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-        new PrintStream(out, true), new PrintStream(err, true), conf)) {
+    try (ShellContext ctx =
+        new ShellContext(
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+            new PrintStream(out, true),
+            new PrintStream(err, true),
+            conf)) {
       code = StrataShell.run(ctx, args);
     }
-    Run run = new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    assertThat(run.err()).as("no stack trace, at most one line").doesNotContain("\tat ")
+    Run run =
+        new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    assertThat(run.err())
+        .as("no stack trace, at most one line")
+        .doesNotContain("\tat ")
         .satisfies(e -> assertThat(e.lines().count()).isLessThanOrEqualTo(1));
     return run;
   }

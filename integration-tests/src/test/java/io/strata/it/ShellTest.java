@@ -13,8 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ShellTest {
   private static MiniCluster cluster;
 
-  @TempDir
-  Path local;
+  @TempDir Path local;
 
   @BeforeAll
   static void start() throws Exception {
@@ -52,7 +51,8 @@ class ShellTest {
     assertThat(strata("fs", "mv", "/shell/hello.txt", "/shell/sub/hello.txt").code()).isZero();
     assertThat(strata("fs", "count", "/shell").out()).contains("1            3            13000");
     assertThat(strata("fs", "du", "-s", "/shell").out()).contains("13000", "/shell");
-    assertThat(strata("fs", "ls", "-R", "/shell").out()).contains("/shell/sub/dir", "/shell/sub/hello.txt");
+    assertThat(strata("fs", "ls", "-R", "/shell").out())
+        .contains("/shell/sub/dir", "/shell/sub/hello.txt");
 
     Path back = local.resolve("back");
     assertThat(strata("fs", "copyToLocal", "/shell", back.toString()).code()).isZero();
@@ -62,7 +62,8 @@ class ShellTest {
     assertThat(rmDir.code()).isEqualTo(1);
     assertThat(rmDir.err()).startsWith("strata: IS_A_DIRECTORY:");
     assertThat(strata("fs", "rm", "-R", "/shell").code()).isZero();
-    assertThat(strata("fs", "ls", "/shell").err()).isEqualTo("strata: NOT_FOUND: /shell does not exist\n");
+    assertThat(strata("fs", "ls", "/shell").err())
+        .isEqualTo("strata: NOT_FOUND: /shell does not exist\n");
   }
 
   @Test
@@ -76,17 +77,22 @@ class ShellTest {
     ShellRunner.Run copy = strata("fs", "copyFromLocal", tree.toString(), "/trees/t1");
     assertThat(copy.out()).contains("copied 12 file(s)");
     assertThat(strata("fs", "cat", "/trees/t1/d2/f5").out()).isEqualTo("file 5");
-    ShellRunner.Run again = strata("fs", "copyFromLocal", tree.resolve("d0/f0").toString(), "/trees/t1/d0/f0");
+    ShellRunner.Run again =
+        strata("fs", "copyFromLocal", tree.resolve("d0/f0").toString(), "/trees/t1/d0/f0");
     assertThat(again.err()).startsWith("strata: ALREADY_EXISTS:");
-    assertThat(strata("fs", "copyFromLocal", "-f", tree.resolve("d1/f1").toString(), "/trees/t1/d0/f0").code())
+    assertThat(
+            strata("fs", "copyFromLocal", "-f", tree.resolve("d1/f1").toString(), "/trees/t1/d0/f0")
+                .code())
         .isZero();
     assertThat(strata("fs", "cat", "/trees/t1/d0/f0").out()).isEqualTo("file 1");
   }
 
   @Test
   void mistakes_getOneLineAndANonZeroCode() {
-    assertThat(strata("fs", "cat", "/missing").err()).isEqualTo("strata: NOT_FOUND: /missing does not exist\n");
-    assertThat(strata("fs", "ls", "relative").err()).contains("INVALID_ARGUMENT", "must be absolute");
+    assertThat(strata("fs", "cat", "/missing").err())
+        .isEqualTo("strata: NOT_FOUND: /missing does not exist\n");
+    assertThat(strata("fs", "ls", "relative").err())
+        .contains("INVALID_ARGUMENT", "must be absolute");
     assertThat(strata("fs", "cat", "/a/../../b").err()).contains("climbs above the root");
     ShellRunner.Run usage = strata("fs", "frobnicate");
     assertThat(usage.code()).isEqualTo(2);
@@ -94,14 +100,18 @@ class ShellTest {
     ShellRunner.Run typo = strata("conf", "get", "strata.worker.page.sise");
     assertThat(typo.code()).isEqualTo(1);
     assertThat(typo.err()).contains("did you mean 'strata.worker.page.size'");
-    assertThat(strata("fs", "copyFromLocal", "/no/such/local/file", "/x").err()).contains("NOT_FOUND");
+    assertThat(strata("fs", "copyFromLocal", "/no/such/local/file", "/x").err())
+        .contains("NOT_FOUND");
   }
 
   @Test
   void help_listsEveryCommand_thoughACommandLineBuildsOnlyWhatItNames() {
-    assertThat(strata("--help").out()).contains("fs", "fsadmin", "conf", "job", "fuse", "format", "version");
-    assertThat(strata("fs", "--help").out()).contains("ls", "stat", "distributedLoad", "copyFromLocal");
-    assertThat(strata("fsadmin", "journal", "quorum", "--help").out()).contains("info", "elect", "add", "remove");
+    assertThat(strata("--help").out())
+        .contains("fs", "fsadmin", "conf", "job", "fuse", "format", "version");
+    assertThat(strata("fs", "--help").out())
+        .contains("ls", "stat", "distributedLoad", "copyFromLocal");
+    assertThat(strata("fsadmin", "journal", "quorum", "--help").out())
+        .contains("info", "elect", "add", "remove");
     assertThat(strata("fuse", "umount", "--help").code()).as("an alias").isZero();
     assertThat(strata("fs", "sta", "/").err()).contains("'sta'", "strata fs --help");
   }
@@ -109,10 +119,13 @@ class ShellTest {
   @Test
   void format_isRefusedWhileAMasterRunsOnTheJournal() {
     var conf = cluster.clientConf();
-    conf.set(io.strata.core.conf.MasterKeys.JOURNAL_FOLDER, cluster.master(0).journalFolder().toString());
+    conf.set(
+        io.strata.core.conf.MasterKeys.JOURNAL_FOLDER,
+        cluster.master(0).journalFolder().toString());
     ShellRunner.Run run = new ShellRunner(() -> conf).run("format", "-y");
     assertThat(run.code()).isEqualTo(1);
-    assertThat(run.err()).contains("FAILED_PRECONDITION", "a master is running on", "stop it first");
+    assertThat(run.err())
+        .contains("FAILED_PRECONDITION", "a master is running on", "stop it first");
   }
 
   @Test
@@ -121,7 +134,8 @@ class ShellTest {
     assertThat(report.code()).isZero();
     assertThat(report.out()).contains("LEADER", "Workers: 2 live of 2", "LIVE", "Mounts:", "/");
     assertThat(strata("conf", "get", "strata.user.write.type").out()).isEqualTo("THROUGH\n");
-    assertThat(strata("conf", "get", "--source", "strata.master.rpc.addresses").out()).contains("set at runtime");
+    assertThat(strata("conf", "get", "--source", "strata.master.rpc.addresses").out())
+        .contains("set at runtime");
     assertThat(strata("version").out()).startsWith("Strata ");
     assertThat(strata("--help").out()).contains("fs", "fsadmin", "conf", "version");
     assertThat(strata("fs", "ls", "--help").out()).contains("--recursive");

@@ -9,8 +9,8 @@ import java.nio.file.Path;
 
 /**
  * A client process that writes a file and never finishes: it writes 8 MiB, says so through its
- * ready file, then keeps writing slowly (for at most ten minutes) until it is killed.
- * Usage: {@code -Dwriter.path=/strata/path SlowWriter --ready-file FILE}.
+ * ready file, then keeps writing slowly (for at most ten minutes) until it is killed. Usage: {@code
+ * -Dwriter.path=/strata/path SlowWriter --ready-file FILE}.
  */
 public final class SlowWriter {
   private SlowWriter() {}

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The per-file path: an open brings the status and the first bytes in one round trip, so reading
- * a small cached file costs one data-plane request and nothing else. Counted on the worker.
+ * The per-file path: an open brings the status and the first bytes in one round trip, so reading a
+ * small cached file costs one data-plane request and nothing else. Counted on the worker.
  */
 class SmallFilesTest {
   private static final int FILES = 10_000;
@@ -41,7 +41,8 @@ class SmallFilesTest {
   }
 
   @Test
-  void readingTenThousandSmallFilesTwice_secondPassIsOneRoundTripPerFileAndNoUfsCall() throws Exception {
+  void readingTenThousandSmallFilesTwice_secondPassIsOneRoundTripPerFileAndNoUfsCall()
+      throws Exception {
     Path folder = Files.createDirectories(cluster.ufsRoot().resolve("small"));
     Random random = new Random(9);
     byte[][] contents = new byte[FILES][];
@@ -58,7 +59,9 @@ class SmallFilesTest {
     readAll(contents);
 
     assertThat(ufsCalls()).as("UFS calls in the second pass").isEqualTo(ufsCalls);
-    assertThat(dataRequests() - requests).as("data-plane round trips in the second pass").isEqualTo(FILES);
+    assertThat(dataRequests() - requests)
+        .as("data-plane round trips in the second pass")
+        .isEqualTo(FILES);
     assertThat(workerRpcs()).as("gRPC calls in the second pass").isEqualTo(workerRpcs);
   }
 
@@ -71,22 +74,27 @@ class SmallFilesTest {
         out.write(data);
       }
       assertThat(fs.getStatus("/changing/f.bin").length()).isEqualTo(data.length);
-      assertThat(fs.listStatus("/changing")).singleElement().satisfies(f -> assertThat(f.length())
-          .isEqualTo(data.length));
+      assertThat(fs.listStatus("/changing"))
+          .singleElement()
+          .satisfies(f -> assertThat(f.length()).isEqualTo(data.length));
       try (FileInStream in = fs.open("/changing/f.bin")) {
         assertThat(in.readAllBytes()).isEqualTo(data);
       }
     }
     fs.rename("/changing/f.bin", "/changing/g.bin");
     assertThat(fs.exists("/changing/f.bin")).isFalse();
-    assertThat(fs.listStatus("/changing")).extracting(f -> f.path()).containsExactly("/changing/g.bin");
+    assertThat(fs.listStatus("/changing"))
+        .extracting(f -> f.path())
+        .containsExactly("/changing/g.bin");
     fs.delete("/changing/g.bin", false);
     assertThat(fs.exists("/changing/g.bin")).isFalse();
     assertThat(fs.listStatus("/changing")).isEmpty();
     fs.mkdir("/changing/a", false);
     assertThat(fs.listStatus("/changing/a")).isEmpty();
     fs.mkdir("/changing/a/b/c", true);
-    assertThat(fs.listStatus("/changing/a")).extracting(f -> f.path()).containsExactly("/changing/a/b");
+    assertThat(fs.listStatus("/changing/a"))
+        .extracting(f -> f.path())
+        .containsExactly("/changing/a/b");
   }
 
   private static void readAll(byte[][] contents) throws Exception {
@@ -101,17 +109,24 @@ class SmallFilesTest {
     return cluster.worker(0).registry();
   }
 
-  /** Status look-ups that missed the metadata cache (each asked the UFS) and page reads from the UFS. */
+  /**
+   * Status look-ups that missed the metadata cache (each asked the UFS) and page reads from the
+   * UFS.
+   */
   private static double ufsCalls() {
     return worker().get(WorkerMetrics.METADATA_REQUESTS).tag("result", "miss").counter().count()
         + worker().get(WorkerMetrics.UFS_PAGE_READS).counter().count();
   }
 
   private static double dataRequests() {
-    return worker().get(WorkerMetrics.DATA_REQUESTS).counters().stream().mapToDouble(c -> c.count()).sum();
+    return worker().get(WorkerMetrics.DATA_REQUESTS).counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
   private static double workerRpcs() {
-    return worker().find(RpcMetricsInterceptor.RPC_SERVER).timers().stream().mapToLong(Timer::count).sum();
+    return worker().find(RpcMetricsInterceptor.RPC_SERVER).timers().stream()
+        .mapToLong(Timer::count)
+        .sum();
   }
 }

@@ -15,7 +15,10 @@ import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** strata.user.ufs.fallback.enabled, switched on a running cluster, lets readers go on without workers. */
+/**
+ * strata.user.ufs.fallback.enabled, switched on a running cluster, lets readers go on without
+ * workers.
+ */
 class UfsFallbackTest {
   @Test
   void withNoWorkerLeft_readsFail_untilFallbackIsSwitchedOnLive() throws Exception {
@@ -26,15 +29,20 @@ class UfsFallbackTest {
       var conf = cluster.clientConf();
       conf.set(UserKeys.CONF_SYNC_INTERVAL, "200ms");
       conf.set(UserKeys.READ_TIMEOUT, "2s");
-      // The open brings no bytes: the reads below need a worker (a file that came whole is read from memory).
+      // The open brings no bytes: the reads below need a worker (a file that came whole is read
+      // from memory).
       conf.set(UserKeys.OPEN_FIRST_BYTES, "0");
-      try (FileSystem fs = FileSystem.create(conf); FileInStream in = fs.open("/f.bin")) {
+      try (FileSystem fs = FileSystem.create(conf);
+          FileInStream in = fs.open("/f.bin")) {
         cluster.worker(0).close();
         byte[] got = new byte[1000];
-        assertThatThrownBy(() -> in.readFully(5000, got, 0, got.length)).isInstanceOf(StrataException.class)
-            .satisfies(e -> assertThat(((StrataException) e).code()).isEqualTo(StatusCode.UNAVAILABLE));
-        ShellRunner.Run on = new ShellRunner(cluster::clientConf).run("conf", "updateConf",
-            UserKeys.UFS_FALLBACK.name() + "=true");
+        assertThatThrownBy(() -> in.readFully(5000, got, 0, got.length))
+            .isInstanceOf(StrataException.class)
+            .satisfies(
+                e -> assertThat(((StrataException) e).code()).isEqualTo(StatusCode.UNAVAILABLE));
+        ShellRunner.Run on =
+            new ShellRunner(cluster::clientConf)
+                .run("conf", "updateConf", UserKeys.UFS_FALLBACK.name() + "=true");
         assertThat(on.code()).as(on.err()).isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> fs.conf().get(UserKeys.UFS_FALLBACK));
         in.readFully(5000, got, 0, got.length);

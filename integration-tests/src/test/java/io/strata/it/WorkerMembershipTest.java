@@ -1,6 +1,5 @@
 package io.strata.it;
 
-import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,6 +16,7 @@ import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.MasterClient;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +32,12 @@ class WorkerMembershipTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = ForkedCluster.builder().masters(1).workers(2)
-        .property(MasterKeys.WORKER_TIMEOUT, "2s").start();
+    cluster =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(2)
+            .property(MasterKeys.WORKER_TIMEOUT, "2s")
+            .start();
     master = new MasterClient(cluster.clientConf());
     shell = new ShellRunner(cluster::clientConf);
   }
@@ -45,8 +49,13 @@ class WorkerMembershipTest {
   }
 
   private static WorkerState state(String workerId) {
-    ClusterView v = master.call("view", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
-    return v.getWorkersList().stream().filter(w -> w.getId().equals(workerId)).findFirst().orElseThrow().getState();
+    ClusterView v =
+        master.call("view", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
+    return v.getWorkersList().stream()
+        .filter(w -> w.getId().equals(workerId))
+        .findFirst()
+        .orElseThrow()
+        .getState();
   }
 
   @Test
@@ -76,7 +85,8 @@ class WorkerMembershipTest {
   @Test
   void decommissionedWorker_staysOutAcrossARestart_untilRecommissioned() throws Exception {
     String id = cluster.workerId(0);
-    assertThat(shell.run("fsadmin", "decommissionWorker", id).out()).contains("decommissioned " + id);
+    assertThat(shell.run("fsadmin", "decommissionWorker", id).out())
+        .contains("decommissioned " + id);
     assertThat(state(id)).isEqualTo(WorkerState.DECOMMISSIONED);
     cluster.worker(0).stop();
     cluster.restart(cluster.worker(0));
@@ -85,7 +95,8 @@ class WorkerMembershipTest {
         .isEqualTo("strata: NOT_FOUND: no worker 127.0.0.1:1 is registered\n");
     assertThat(shell.run("fsadmin", "recommissionWorker", id).code()).isZero();
     assertThat(state(id)).isEqualTo(WorkerState.LIVE);
-    assertThat(shell.run("fsadmin", "recommissionWorker", id).err()).contains("FAILED_PRECONDITION", "not decommissioned");
+    assertThat(shell.run("fsadmin", "recommissionWorker", id).err())
+        .contains("FAILED_PRECONDITION", "not decommissioned");
   }
 
   @Test
@@ -94,11 +105,14 @@ class WorkerMembershipTest {
     Map<String, String> conf = cluster.masterConf(1, wrong);
     // The running master lists only itself, with another journal port than this one believes.
     conf.put(MasterKeys.JOURNAL_ADDRESSES.name(), "127.0.0.1:1," + "127.0.0.1:" + wrong.get(1)[1]);
-    conf.put(CommonKeys.MASTER_RPC_ADDRESSES.name(), cluster.masterRpc(0) + ",127.0.0.1:" + wrong.get(1)[0]);
+    conf.put(
+        CommonKeys.MASTER_RPC_ADDRESSES.name(),
+        cluster.masterRpc(0) + ",127.0.0.1:" + wrong.get(1)[0]);
     ForkedProcess stray = cluster.process("stray-master", ForkedCluster.MASTER_MAIN, conf);
     stray.start();
     await().atMost(Duration.ofSeconds(30)).until(() -> !stray.isAlive());
     assertThat(stray.exitValue()).isEqualTo(2);
-    assertThat(stray.tail()).contains("is configured with masters", "list every master identically");
+    assertThat(stray.tail())
+        .contains("is configured with masters", "list every master identically");
   }
 }

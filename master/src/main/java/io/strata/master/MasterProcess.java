@@ -19,8 +19,8 @@ import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.RpcMetricsInterceptor;
 import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.UfsFactory;
-import io.strata.core.util.Periodic;
 import io.strata.core.util.DaemonThreads;
+import io.strata.core.util.Periodic;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.journal.MasterPeers;
 import io.strata.master.journal.MasterStateMachine;
@@ -69,10 +69,12 @@ public final class MasterProcess implements Service {
   private Quorum quorum;
   private volatile boolean joining;
   private final AtomicLong appliedConfVersion = new AtomicLong();
-  private final ExecutorService rpcExecutor = Executors.newFixedThreadPool(RPC_THREADS, DaemonThreads.factory("master-rpc"));
+  private final ExecutorService rpcExecutor =
+      Executors.newFixedThreadPool(RPC_THREADS, DaemonThreads.factory("master-rpc"));
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("master-duties"));
-  private final ExecutorService webExecutor = Executors.newFixedThreadPool(2, DaemonThreads.factory("master-web"));
+  private final ExecutorService webExecutor =
+      Executors.newFixedThreadPool(2, DaemonThreads.factory("master-web"));
   private Server rpcServer;
   private WebServer webServer;
   private volatile boolean closed;
@@ -92,28 +94,40 @@ public final class MasterProcess implements Service {
   }
 
   public static void main(String[] args) {
-    ProcessMain.run("master", args, conf -> new MasterProcess(conf, () -> {
-      LOG.error("this master is no longer a member of the master group (removed?); stopping. To bring it back: "
-          + "strata format -y, start it again, then fsadmin journal quorum add");
-      new Thread(() -> System.exit(3), "master-exit").start();
-    }));
+    ProcessMain.run(
+        "master",
+        args,
+        conf ->
+            new MasterProcess(
+                conf,
+                () -> {
+                  LOG.error(
+                      "this master is no longer a member of the master group (removed?); stopping. To bring it back: "
+                          + "strata format -y, start it again, then fsadmin journal quorum add");
+                  new Thread(() -> System.exit(3), "master-exit").start();
+                }));
   }
 
   @Override
   public void start() throws IOException {
     Optional<List<String>> running = PeerAgreement.verify(peers, peerClients);
     List<MasterPeers.Peer> group = peers.peers();
-    if (!MasterJournal.hasJournal(Path.of(conf.get(MasterKeys.JOURNAL_FOLDER))) && running.isPresent()
+    if (!MasterJournal.hasJournal(Path.of(conf.get(MasterKeys.JOURNAL_FOLDER)))
+        && running.isPresent()
         && !running.get().contains(peers.own().describe())) {
       group = running.get().stream().map(MasterPeers::parse).toList();
       joining = true;
-      LOG.info("joining the running master group {}; waiting until it adds this master "
-          + "(fsadmin journal quorum add --address {})", running.get(), peers.own().rpc());
+      LOG.info(
+          "joining the running master group {}; waiting until it adds this master "
+              + "(fsadmin journal quorum add --address {})",
+          running.get(),
+          peers.own().rpc());
     }
-    stateMachine.observeConf(view -> {
-      ClusterConf.apply(conf, view.getOverridesMap(), view.getVersion());
-      appliedConfVersion.set(view.getVersion());
-    });
+    stateMachine.observeConf(
+        view -> {
+          ClusterConf.apply(conf, view.getOverridesMap(), view.getVersion());
+          appliedConfVersion.set(view.getVersion());
+        });
     journal = new MasterJournal(conf, peers, group, stateMachine);
     quorum = new Quorum(journal, peerClients, clock.millis());
     journal.start();
@@ -121,28 +135,62 @@ public final class MasterProcess implements Service {
     int virtualNodes = conf.get(CommonKeys.RING_VIRTUAL_NODES);
     loads = new LoadScheduler(journal, workerStubs, virtualNodes, clock);
     LoadControl loadControl = new LoadControl(journal, workerStubs, loads, virtualNodes, clock);
-    rpcServer = GrpcServers.start(bindHost, conf.get(CommonKeys.MASTER_RPC_PORT), rpcExecutor,
-        List.of(new MasterServiceImpl(journal, liveness, quorum, loadControl, clock)),
-        new RpcMetricsInterceptor(registry, System::nanoTime), new AuditInterceptor(conf));
-    Mount root = new Mount(StrataPath.ROOT, UfsFactory.normalize(conf.get(MasterKeys.ROOT_UFS)), false);
-    Periodic.every(scheduler, "leader duties", 0, DUTY_INTERVAL_MS, TimeUnit.MILLISECONDS,
-        new LeaderDuties(journal, liveness, root, () -> conf.get(MasterKeys.WORKER_TIMEOUT), loads, clock));
+    rpcServer =
+        GrpcServers.start(
+            bindHost,
+            conf.get(CommonKeys.MASTER_RPC_PORT),
+            rpcExecutor,
+            List.of(new MasterServiceImpl(journal, liveness, quorum, loadControl, clock)),
+            new RpcMetricsInterceptor(registry, System::nanoTime),
+            new AuditInterceptor(conf));
+    Mount root =
+        new Mount(StrataPath.ROOT, UfsFactory.normalize(conf.get(MasterKeys.ROOT_UFS)), false);
+    Periodic.every(
+        scheduler,
+        "leader duties",
+        0,
+        DUTY_INTERVAL_MS,
+        TimeUnit.MILLISECONDS,
+        new LeaderDuties(
+            journal, liveness, root, () -> conf.get(MasterKeys.WORKER_TIMEOUT), loads, clock));
     Periodic.every(scheduler, "membership check", 1, 1, TimeUnit.SECONDS, this::checkMembership);
     registerGauges();
     Gauge.builder(MasterMetrics.LOAD_OPEN_FILES, loads, LoadScheduler::openFiles)
-        .description("Files load jobs have handed to workers and not yet seen finish").register(registry);
-    webServer = new WebServer(bindHost, conf.get(MasterKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
+        .description("Files load jobs have handed to workers and not yet seen finish")
+        .register(registry);
+    webServer =
+        new WebServer(
+            bindHost, conf.get(MasterKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
   }
 
   private void registerGauges() {
-    Gauge.builder(MasterMetrics.WORKERS, stateMachine, sm -> sm.read(s -> s.membership().all().stream()
-            .filter(w -> w.getState() == WorkerState.LIVE).count()))
-        .tag("state", "LIVE").description("Workers in the cluster, by state").register(registry);
-    Gauge.builder(MasterMetrics.WORKERS, stateMachine, sm -> sm.read(s -> s.membership().all().stream()
-            .filter(w -> w.getState() == WorkerState.LOST).count()))
-        .tag("state", "LOST").description("Workers in the cluster, by state").register(registry);
+    Gauge.builder(
+            MasterMetrics.WORKERS,
+            stateMachine,
+            sm ->
+                sm.read(
+                    s ->
+                        s.membership().all().stream()
+                            .filter(w -> w.getState() == WorkerState.LIVE)
+                            .count()))
+        .tag("state", "LIVE")
+        .description("Workers in the cluster, by state")
+        .register(registry);
+    Gauge.builder(
+            MasterMetrics.WORKERS,
+            stateMachine,
+            sm ->
+                sm.read(
+                    s ->
+                        s.membership().all().stream()
+                            .filter(w -> w.getState() == WorkerState.LOST)
+                            .count()))
+        .tag("state", "LOST")
+        .description("Workers in the cluster, by state")
+        .register(registry);
     Gauge.builder(MasterMetrics.IS_LEADER, journal, j -> j.isLeader() ? 1 : 0)
-        .description("1 on the leader of the master group").register(registry);
+        .description("1 on the leader of the master group")
+        .register(registry);
     ProcessConf.register(conf, registry, appliedConfVersion);
   }
 
@@ -174,8 +222,15 @@ public final class MasterProcess implements Service {
 
   @Override
   public String describe() {
-    return (joining ? "joining the group (add it with fsadmin journal quorum add), " : "") + "rpc " + peers.own().rpc().host() + ":" + rpcPort() + ", journal " + peers.own().journal()
-        + ", web " + webPort();
+    return (joining ? "joining the group (add it with fsadmin journal quorum add), " : "")
+        + "rpc "
+        + peers.own().rpc().host()
+        + ":"
+        + rpcPort()
+        + ", journal "
+        + peers.own().journal()
+        + ", web "
+        + webPort();
   }
 
   public int rpcPort() {

@@ -23,16 +23,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code strata format}: wipes this host's master journal. */
-@Command(name = "format", mixinStandardHelpOptions = true,
-    description = "Wipe the master journal in strata.master.journal.folder: the cluster state held there "
-        + "(membership, mounts, configuration, jobs) is lost. The master must be stopped.")
+@Command(
+    name = "format",
+    mixinStandardHelpOptions = true,
+    description =
+        "Wipe the master journal in strata.master.journal.folder: the cluster state held there "
+            + "(membership, mounts, configuration, jobs) is lost. The master must be stopped.")
 final class FormatCommand implements Callable<Integer> {
   /** The file Ratis keeps locked while a server uses its storage. */
   private static final String RATIS_LOCK = "in_use.lock";
 
   private final ShellContext ctx;
 
-  @Option(names = {"-y", "--yes"}, description = "Do not ask for confirmation.")
+  @Option(
+      names = {"-y", "--yes"},
+      description = "Do not ask for confirmation.")
   boolean yes;
 
   FormatCommand(ShellContext ctx) {
@@ -60,16 +65,22 @@ final class FormatCommand implements Callable<Integer> {
   }
 
   private boolean confirmed(Path folder) throws IOException {
-    ctx.out().print("Wipe the master journal in " + folder + "? The cluster state stored there is lost. [y/N] ");
+    ctx.out()
+        .print(
+            "Wipe the master journal in "
+                + folder
+                + "? The cluster state stored there is lost. [y/N] ");
     ctx.out().flush();
-    String answer = new BufferedReader(new InputStreamReader(ctx.in(), StandardCharsets.UTF_8)).readLine();
+    String answer =
+        new BufferedReader(new InputStreamReader(ctx.in(), StandardCharsets.UTF_8)).readLine();
     return answer != null && List.of("y", "yes").contains(answer.trim().toLowerCase(Locale.ROOT));
   }
 
   private static void refuseIfInUse(Path folder) throws IOException {
     try (Stream<Path> files = Files.walk(folder)) {
       for (Path lock : files.filter(p -> p.getFileName().toString().equals(RATIS_LOCK)).toList()) {
-        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE); FileLock l = ch.tryLock()) {
+        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE);
+            FileLock l = ch.tryLock()) {
           if (l == null) {
             throw inUse(folder);
           }
@@ -81,7 +92,8 @@ final class FormatCommand implements Callable<Integer> {
   }
 
   private static StrataException inUse(Path folder) {
-    return new StrataException(StatusCode.FAILED_PRECONDITION, "a master is running on " + folder + "; stop it first");
+    return new StrataException(
+        StatusCode.FAILED_PRECONDITION, "a master is running on " + folder + "; stop it first");
   }
 
   private static List<Path> list(Path folder) throws IOException {

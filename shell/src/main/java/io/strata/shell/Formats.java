@@ -42,6 +42,8 @@ public final class Formats {
   }
 
   public static String percent(long part, long whole) {
-    return whole == 0 ? "100%" : String.format(Locale.ROOT, "%d%%", Math.round(100.0 * part / whole));
+    return whole == 0
+        ? "100%"
+        : String.format(Locale.ROOT, "%d%%", Math.round(100.0 * part / whole));
   }
 }

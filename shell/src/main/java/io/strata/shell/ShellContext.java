@@ -16,8 +16,8 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * What commands share: output streams, and the configuration and clients, each created on first
- * use so that a command needing none of them starts no threads and opens no connection.
+ * What commands share: output streams, and the configuration and clients, each created on first use
+ * so that a command needing none of them starts no threads and opens no connection.
  */
 public final class ShellContext implements AutoCloseable {
   private final InputStream in;
@@ -34,7 +34,8 @@ public final class ShellContext implements AutoCloseable {
     this(InputStream.nullInputStream(), out, err, confSource);
   }
 
-  public ShellContext(InputStream in, PrintStream out, PrintStream err, Supplier<Configuration> confSource) {
+  public ShellContext(
+      InputStream in, PrintStream out, PrintStream err, Supplier<Configuration> confSource) {
     this.in = in;
     this.out = out;
     this.err = err;
@@ -68,19 +69,25 @@ public final class ShellContext implements AutoCloseable {
 
   /**
    * This shell's configuration with the cluster's overrides applied, as a client sees it; when no
-   * master answers within {@link #OVERRIDE_BUDGET}, the local configuration alone (and a note on stderr).
+   * master answers within {@link #OVERRIDE_BUDGET}, the local configuration alone (and a note on
+   * stderr).
    */
   public Configuration effectiveConf() {
     Configuration effective = conf().copy();
     try {
-      ConfigView view = master().call("getConfig", OVERRIDE_BUDGET,
-          stub -> stub.getConfig(GetConfigRequest.getDefaultInstance()));
+      ConfigView view =
+          master()
+              .call(
+                  "getConfig",
+                  OVERRIDE_BUDGET,
+                  stub -> stub.getConfig(GetConfigRequest.getDefaultInstance()));
       ClusterConf.apply(effective, view.getOverridesMap(), view.getVersion());
     } catch (StrataException e) {
       if (e.code() != StatusCode.UNAVAILABLE) {
         throw e;
       }
-      err.println("strata: note: no master answered; showing this host's configuration without cluster overrides");
+      err.println(
+          "strata: note: no master answered; showing this host's configuration without cluster overrides");
     }
     return effective;
   }

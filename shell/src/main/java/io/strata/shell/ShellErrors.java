@@ -24,15 +24,22 @@ public final class ShellErrors
   private static final Logger LOG = LoggerFactory.getLogger(ShellErrors.class);
 
   @Override
-  public int handleExecutionException(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+  public int handleExecutionException(
+      Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
     cmd.getErr().println("strata: " + describe(e));
     return EXIT_FAILURE;
   }
 
   @Override
   public int handleParseException(CommandLine.ParameterException e, String[] args) {
-    e.getCommandLine().getErr().println("strata: " + e.getMessage() + " (see '"
-        + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+    e.getCommandLine()
+        .getErr()
+        .println(
+            "strata: "
+                + e.getMessage()
+                + " (see '"
+                + e.getCommandLine().getCommandSpec().qualifiedName()
+                + " --help')");
     return EXIT_USAGE;
   }
 

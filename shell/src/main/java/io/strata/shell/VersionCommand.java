@@ -4,7 +4,10 @@ import io.strata.core.process.Version;
 import picocli.CommandLine.Command;
 
 /** {@code strata version}. */
-@Command(name = "version", mixinStandardHelpOptions = true, description = "Print the version of Strata.")
+@Command(
+    name = "version",
+    mixinStandardHelpOptions = true,
+    description = "Print the version of Strata.")
 final class VersionCommand implements Runnable {
   private final ShellContext ctx;
 

@@ -4,21 +4,27 @@ package io.strata.worker;
 public final class WorkerMetrics {
   /** Bytes sent to clients, tagged source=mem|ssd|ufs. */
   public static final String BYTES_READ = "strata.worker.bytes.read";
+
   /** Page look-ups, tagged result=hit|miss. */
   public static final String PAGE_REQUESTS = "strata.worker.page.requests";
+
   public static final String CACHE_HIT_RATIO = "strata.worker.cache.hit.ratio";
   public static final String PAGES_CACHED = "strata.worker.pages.cached";
   public static final String CACHE_USED_BYTES = "strata.worker.cache.used.bytes";
   public static final String CACHE_CAPACITY_BYTES = "strata.worker.cache.capacity.bytes";
   public static final String PAGE_EVICTIONS = "strata.worker.page.evictions";
+
   /** Per tier (tier=MEM|SSD). */
   public static final String TIER_HITS = "strata.worker.tier.hits";
+
   public static final String DEMOTIONS = "strata.worker.page.demotions";
   public static final String PROMOTIONS = "strata.worker.page.promotions";
   public static final String CHECKSUM_FAILURES = "strata.worker.page.checksum.failures";
   public static final String CACHE_BYTES_WRITTEN = "strata.worker.cache.bytes.written";
+
   /** Pages read from the UFS; a coalesced miss counts once. */
   public static final String UFS_PAGE_READS = "strata.worker.ufs.page.reads";
+
   public static final String UFS_BYTES_READ = "strata.worker.ufs.bytes.read";
   public static final String DATA_READ_LATENCY = "strata.worker.data.read";
   public static final String DATA_CONNECTIONS = "strata.worker.data.connections";

@@ -20,22 +20,22 @@ import io.strata.core.rpc.AuditInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.rpc.RpcMetricsInterceptor;
-import io.strata.core.util.Periodic;
 import io.strata.core.util.DaemonThreads;
+import io.strata.core.util.Periodic;
 import io.strata.worker.data.DataServer;
 import io.strata.worker.data.DataServerMetrics;
+import io.strata.worker.kv.KvStore;
+import io.strata.worker.kv.RocksKvStore;
 import io.strata.worker.load.FileLoader;
 import io.strata.worker.master.MasterSync;
 import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
-import io.strata.worker.kv.KvStore;
-import io.strata.worker.kv.RocksKvStore;
 import io.strata.worker.page.PageStore;
-import java.nio.file.Path;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.rpc.WorkerServiceImpl;
 import io.strata.worker.rpc.WriteSessions;
 import io.strata.worker.ufs.UfsManager;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -45,9 +45,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A worker: page store, metadata cache, data server, gRPC service, master sync and web port,
- * wired together. This is the composition root; components get their executors, allocator and
- * meter registry from here.
+ * A worker: page store, metadata cache, data server, gRPC service, master sync and web port, wired
+ * together. This is the composition root; components get their executors, allocator and meter
+ * registry from here.
  */
 public final class WorkerProcess implements Service {
   private final Configuration conf;
@@ -56,12 +56,15 @@ public final class WorkerProcess implements Service {
   private final NettyTransport transport = NettyTransport.best();
   private final EventLoopGroup boss = transport.newGroup(1, DaemonThreads.factory("data-accept"));
   private final EventLoopGroup eventLoops =
-      transport.newGroup(Math.max(2, Runtime.getRuntime().availableProcessors()), DaemonThreads.factory("data-io"));
+      transport.newGroup(
+          Math.max(2, Runtime.getRuntime().availableProcessors()),
+          DaemonThreads.factory("data-io"));
   private final ExecutorService ufsExecutor;
   private final ExecutorService loadExecutor;
   private final FileLoader loader;
   private final ExecutorService rpcExecutor;
-  private final ExecutorService webExecutor = Executors.newFixedThreadPool(2, DaemonThreads.factory("worker-web"));
+  private final ExecutorService webExecutor =
+      Executors.newFixedThreadPool(2, DaemonThreads.factory("worker-web"));
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("worker-heartbeat"));
   private final UfsManager ufs = new UfsManager();
@@ -82,10 +85,15 @@ public final class WorkerProcess implements Service {
 
   public WorkerProcess(Configuration conf) {
     this.conf = conf;
-    this.ufsExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.DATA_READER_THREADS),
-        DaemonThreads.factory("ufs-reader"));
-    this.rpcExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.RPC_THREADS), DaemonThreads.factory("worker-rpc"));
-    this.loadExecutor = Executors.newFixedThreadPool(conf.get(WorkerKeys.LOAD_THREADS), DaemonThreads.factory("loader"));
+    this.ufsExecutor =
+        Executors.newFixedThreadPool(
+            conf.get(WorkerKeys.DATA_READER_THREADS), DaemonThreads.factory("ufs-reader"));
+    this.rpcExecutor =
+        Executors.newFixedThreadPool(
+            conf.get(WorkerKeys.RPC_THREADS), DaemonThreads.factory("worker-rpc"));
+    this.loadExecutor =
+        Executors.newFixedThreadPool(
+            conf.get(WorkerKeys.LOAD_THREADS), DaemonThreads.factory("loader"));
     long pageSize = conf.get(WorkerKeys.PAGE_SIZE);
     try {
       this.store = PageStore.create(conf, allocator, registry, System::nanoTime);
@@ -93,11 +101,18 @@ public final class WorkerProcess implements Service {
       throw new java.io.UncheckedIOException("cannot open the page store: " + e.getMessage(), e);
     }
     this.fetcher = new PageFetcher(store, pageSize, ufsExecutor, allocator, registry);
-    this.metadataStore = RocksKvStore.openWithTtl(Path.of(conf.get(WorkerKeys.STATE_FOLDER)).resolve("metadata"),
-        METADATA_BLOCK_CACHE, (int) Math.min(Integer.MAX_VALUE, conf.get(WorkerKeys.METADATA_TTL).toSeconds()));
-    this.metadataCache = new MetadataCache(conf.get(WorkerKeys.METADATA_MAX_ENTRIES),
-        conf.get(WorkerKeys.METADATA_TTL), conf.get(WorkerKeys.METADATA_NEGATIVE_TTL), System::currentTimeMillis,
-        metadataStore);
+    this.metadataStore =
+        RocksKvStore.openWithTtl(
+            Path.of(conf.get(WorkerKeys.STATE_FOLDER)).resolve("metadata"),
+            METADATA_BLOCK_CACHE,
+            (int) Math.min(Integer.MAX_VALUE, conf.get(WorkerKeys.METADATA_TTL).toSeconds()));
+    this.metadataCache =
+        new MetadataCache(
+            conf.get(WorkerKeys.METADATA_MAX_ENTRIES),
+            conf.get(WorkerKeys.METADATA_TTL),
+            conf.get(WorkerKeys.METADATA_NEGATIVE_TTL),
+            System::currentTimeMillis,
+            metadataStore);
     this.metadata = new MetadataService(ufs, metadataCache, registry);
     fetcher.whenFileChanges(metadata::invalidate);
     this.loader = new FileLoader(ufs, store, pageSize, allocator, loadExecutor, registry);
@@ -108,8 +123,12 @@ public final class WorkerProcess implements Service {
 
   /** Keys whose new values must reach components that hold them. */
   private void followDynamicKeys() {
-    conf.onChange(WorkerKeys.METADATA_TTL, ttl -> metadataCache.setTtl(ttl, conf.get(WorkerKeys.METADATA_NEGATIVE_TTL)));
-    conf.onChange(WorkerKeys.METADATA_NEGATIVE_TTL, ttl -> metadataCache.setTtl(conf.get(WorkerKeys.METADATA_TTL), ttl));
+    conf.onChange(
+        WorkerKeys.METADATA_TTL,
+        ttl -> metadataCache.setTtl(ttl, conf.get(WorkerKeys.METADATA_NEGATIVE_TTL)));
+    conf.onChange(
+        WorkerKeys.METADATA_NEGATIVE_TTL,
+        ttl -> metadataCache.setTtl(conf.get(WorkerKeys.METADATA_TTL), ttl));
     conf.onChange(WorkerKeys.MEM_SIZE, store::setMemoryCapacity);
     conf.onChange(WorkerKeys.LOAD_BANDWIDTH, loader::setThrottle);
     ProcessConf.register(conf, registry, appliedConfVersion);
@@ -122,29 +141,60 @@ public final class WorkerProcess implements Service {
   @Override
   public void start() throws Exception {
     String bindHost = conf.get(WorkerKeys.BIND_HOST);
-    dataServer = new DataServer(transport, boss, eventLoops, ufs, fetcher, metadata, ufsExecutor,
-        new DataServerMetrics(registry), Math.toIntExact(conf.get(WorkerKeys.DATA_SEND_BUFFER)));
+    dataServer =
+        new DataServer(
+            transport,
+            boss,
+            eventLoops,
+            ufs,
+            fetcher,
+            metadata,
+            ufsExecutor,
+            new DataServerMetrics(registry),
+            Math.toIntExact(conf.get(WorkerKeys.DATA_SEND_BUFFER)));
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
     String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
     if (!socket.isEmpty()) {
       dataServer.listenDomainSocket(Path.of(socket).toAbsolutePath());
     }
-    WriteSessions writes = new WriteSessions(ufs, metadata, store, conf.get(WorkerKeys.PAGE_SIZE), allocator);
-    rpcServer = GrpcServers.start(bindHost, conf.get(WorkerKeys.RPC_PORT), rpcExecutor,
-        List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader)),
-        new RpcMetricsInterceptor(registry, System::nanoTime), new AuditInterceptor(conf));
-    webServer = new WebServer(bindHost, conf.get(WorkerKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
-    WorkerAddress address = WorkerAddress.newBuilder()
-        .setHost(conf.get(WorkerKeys.HOSTNAME))
-        .setRpcPort(rpcServer.getPort())
-        .setDataPort(dataServer.tcpPort())
-        .setWebPort(webServer.port())
-        .setDomainSocketPath(socket.isEmpty() ? "" : Path.of(socket).toAbsolutePath().toString())
-        .build();
-    masterSync = new MasterSync(masterClient, address, this::usage, ufs, conf.get(UserKeys.RPC_TIMEOUT), conf,
-        appliedConfVersion);
-    Periodic.every(scheduler, "master sync", 0, conf.get(WorkerKeys.HEARTBEAT_INTERVAL).toMillis(),
-        TimeUnit.MILLISECONDS, masterSync);
+    WriteSessions writes =
+        new WriteSessions(ufs, metadata, store, conf.get(WorkerKeys.PAGE_SIZE), allocator);
+    rpcServer =
+        GrpcServers.start(
+            bindHost,
+            conf.get(WorkerKeys.RPC_PORT),
+            rpcExecutor,
+            List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader)),
+            new RpcMetricsInterceptor(registry, System::nanoTime),
+            new AuditInterceptor(conf));
+    webServer =
+        new WebServer(
+            bindHost, conf.get(WorkerKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
+    WorkerAddress address =
+        WorkerAddress.newBuilder()
+            .setHost(conf.get(WorkerKeys.HOSTNAME))
+            .setRpcPort(rpcServer.getPort())
+            .setDataPort(dataServer.tcpPort())
+            .setWebPort(webServer.port())
+            .setDomainSocketPath(
+                socket.isEmpty() ? "" : Path.of(socket).toAbsolutePath().toString())
+            .build();
+    masterSync =
+        new MasterSync(
+            masterClient,
+            address,
+            this::usage,
+            ufs,
+            conf.get(UserKeys.RPC_TIMEOUT),
+            conf,
+            appliedConfVersion);
+    Periodic.every(
+        scheduler,
+        "master sync",
+        0,
+        conf.get(WorkerKeys.HEARTBEAT_INTERVAL).toMillis(),
+        TimeUnit.MILLISECONDS,
+        masterSync);
   }
 
   private WorkerUsage usage() {
@@ -169,7 +219,14 @@ public final class WorkerProcess implements Service {
 
   @Override
   public String describe() {
-    return "worker " + conf.get(WorkerKeys.HOSTNAME) + ":" + rpcPort() + ", data " + dataPort() + ", web " + webPort();
+    return "worker "
+        + conf.get(WorkerKeys.HOSTNAME)
+        + ":"
+        + rpcPort()
+        + ", data "
+        + dataPort()
+        + ", web "
+        + webPort();
   }
 
   public int rpcPort() {

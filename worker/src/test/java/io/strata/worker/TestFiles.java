@@ -19,7 +19,9 @@ import java.util.List;
 public final class TestFiles {
   private TestFiles() {}
 
-  /** A page store of {@code memBytes} in memory, and SSD folders {@code dirs} (folder:quota) if any. */
+  /**
+   * A page store of {@code memBytes} in memory, and SSD folders {@code dirs} (folder:quota) if any.
+   */
   public static PageStore pageStore(long memBytes, MeterRegistry registry, String... dirs) {
     Configuration conf = new Configuration();
     conf.set(WorkerKeys.MEM_SIZE, String.valueOf(memBytes));
@@ -34,7 +36,9 @@ public final class TestFiles {
 
   public static UfsManager ufsAt(Path root) {
     UfsManager m = new UfsManager();
-    m.update(new MountTable(List.of(new Mount(StrataPath.ROOT, UfsFactory.normalize(root.toString()), false)), 1));
+    m.update(
+        new MountTable(
+            List.of(new Mount(StrataPath.ROOT, UfsFactory.normalize(root.toString()), false)), 1));
     return m;
   }
 }

@@ -28,10 +28,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Real masters and workers, each in its own JVM, on 127.0.0.1: what fault tests kill with
- * SIGKILL and what `strata bench` measures. Every port is chosen before start and kept across
- * restarts, so a restarted process comes back at the same address (a worker keeps its identity).
- * The UFS is a folder of the work directory, {@link #ufsRoot()}.
+ * Real masters and workers, each in its own JVM, on 127.0.0.1: what fault tests kill with SIGKILL
+ * and what `strata bench` measures. Every port is chosen before start and kept across restarts, so
+ * a restarted process comes back at the same address (a worker keeps its identity). The UFS is a
+ * folder of the work directory, {@link #ufsRoot()}.
  */
 public final class ForkedCluster implements AutoCloseable {
   public static final String MASTER_MAIN = "io.strata.master.MasterProcess";
@@ -56,8 +56,19 @@ public final class ForkedCluster implements AutoCloseable {
     }
     for (int i = 0; i < spec.masters; i++) {
       int[] p = masterPorts.get(i);
-      masters.add(new Slot("master-" + i, p[0], p[1], p[2],
-          new ForkedProcess("master-" + i, MASTER_MAIN, spec.classpath, spec.jvmOptions, masterConf(i, masterPorts), dir)));
+      masters.add(
+          new Slot(
+              "master-" + i,
+              p[0],
+              p[1],
+              p[2],
+              new ForkedProcess(
+                  "master-" + i,
+                  MASTER_MAIN,
+                  spec.classpath,
+                  spec.jvmOptions,
+                  masterConf(i, masterPorts),
+                  dir)));
     }
     for (int j = 0; j < spec.workers; j++) {
       workers.add(newWorkerSlot(j));
@@ -87,11 +98,18 @@ public final class ForkedCluster implements AutoCloseable {
       conf.put(WorkerKeys.DOMAIN_SOCKET.name(), dir.resolve("worker-" + j + ".sock").toString());
     }
     if (spec.ssdQuota != null) {
-      conf.put(WorkerKeys.PAGE_STORE_DIRS.name(), dir.resolve("worker-" + j + "-ssd") + ":" + spec.ssdQuota);
+      conf.put(
+          WorkerKeys.PAGE_STORE_DIRS.name(),
+          dir.resolve("worker-" + j + "-ssd") + ":" + spec.ssdQuota);
     }
     conf.putAll(spec.conf);
     String name = "worker-" + j;
-    return new Slot(name, rpc, data, web, new ForkedProcess(name, WORKER_MAIN, spec.classpath, spec.jvmOptions, conf, dir));
+    return new Slot(
+        name,
+        rpc,
+        data,
+        web,
+        new ForkedProcess(name, WORKER_MAIN, spec.classpath, spec.jvmOptions, conf, dir));
   }
 
   /** The configuration of master {@code i} in a group whose ports are {@code ports}. */
@@ -103,7 +121,8 @@ public final class ForkedCluster implements AutoCloseable {
     conf.put(MasterKeys.JOURNAL_PORT.name(), String.valueOf(ports.get(i)[1]));
     conf.put(MasterKeys.WEB_PORT.name(), String.valueOf(ports.get(i)[2]));
     conf.put(MasterKeys.BIND_HOST.name(), "127.0.0.1");
-    conf.put(MasterKeys.JOURNAL_FOLDER.name(), dir.resolve("journal-" + ports.get(i)[1]).toString());
+    conf.put(
+        MasterKeys.JOURNAL_FOLDER.name(), dir.resolve("journal-" + ports.get(i)[1]).toString());
     conf.put(MasterKeys.ROOT_UFS.name(), ufsRoot().toString());
     conf.putAll(spec.conf);
     return conf;
@@ -212,8 +231,10 @@ public final class ForkedCluster implements AutoCloseable {
       ch = channels.computeIfAbsent(a, Channels::open);
     }
     try {
-      return Optional.of(MasterServiceGrpc.newBlockingStub(ch).withDeadlineAfter(2, TimeUnit.SECONDS)
-          .getMasterStatus(GetMasterStatusRequest.getDefaultInstance()));
+      return Optional.of(
+          MasterServiceGrpc.newBlockingStub(ch)
+              .withDeadlineAfter(2, TimeUnit.SECONDS)
+              .getMasterStatus(GetMasterStatusRequest.getDefaultInstance()));
     } catch (StatusRuntimeException e) {
       return Optional.empty();
     }
@@ -233,13 +254,16 @@ public final class ForkedCluster implements AutoCloseable {
     throw new IllegalStateException("no master leads after " + timeout);
   }
 
-  /** A process in this cluster's folder, with this cluster's classpath and JVM options, not started. */
+  /**
+   * A process in this cluster's folder, with this cluster's classpath and JVM options, not started.
+   */
   public ForkedProcess process(String name, String mainClass, Map<String, String> conf) {
     return process(name, mainClass, conf, List.of());
   }
 
   /** Like {@link #process(String, String, Map)}, with arguments of the process's own. */
-  public ForkedProcess process(String name, String mainClass, Map<String, String> conf, List<String> args) {
+  public ForkedProcess process(
+      String name, String mainClass, Map<String, String> conf, List<String> args) {
     return new ForkedProcess(name, mainClass, spec.classpath, spec.jvmOptions, conf, dir, args);
   }
 
@@ -298,8 +322,13 @@ public final class ForkedCluster implements AutoCloseable {
     private int masters = 1;
     private int workers = 1;
     private String classpath = System.getProperty("java.class.path");
-    private List<String> jvmOptions = List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    private List<String> jvmOptions =
+        List.of(
+            "-Xmx256m",
+            "-XX:MaxDirectMemorySize=256m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Xshare:auto");
     private Path dir;
     private boolean keep;
     private Duration startTimeout = Duration.ofSeconds(60);

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One Strata process in its own JVM: started with its configuration as -D properties, ready when
- * it writes its ready file, stopped with SIGTERM or killed with SIGKILL.
+ * One Strata process in its own JVM: started with its configuration as -D properties, ready when it
+ * writes its ready file, stopped with SIGTERM or killed with SIGKILL.
  */
 public final class ForkedProcess {
   private final String name;
@@ -19,14 +19,25 @@ public final class ForkedProcess {
   private final Path output;
   private Process process;
 
-  ForkedProcess(String name, String mainClass, String classpath, List<String> jvmOptions, Map<String, String> conf,
+  ForkedProcess(
+      String name,
+      String mainClass,
+      String classpath,
+      List<String> jvmOptions,
+      Map<String, String> conf,
       Path dir) {
     this(name, mainClass, classpath, jvmOptions, conf, dir, List.of());
   }
 
   /** With {@code args} after the ready file, for processes that take arguments of their own. */
-  ForkedProcess(String name, String mainClass, String classpath, List<String> jvmOptions, Map<String, String> conf,
-      Path dir, List<String> args) {
+  ForkedProcess(
+      String name,
+      String mainClass,
+      String classpath,
+      List<String> jvmOptions,
+      Map<String, String> conf,
+      Path dir,
+      List<String> args) {
     this.name = name;
     this.readyFile = dir.resolve(name + ".ready");
     this.output = dir.resolve(name + ".out");
@@ -54,16 +65,22 @@ public final class ForkedProcess {
       throw new IllegalStateException(name + " is already running");
     }
     Files.deleteIfExists(readyFile);
-    process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+    process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
+            .start();
   }
 
-  /** Waits for the ready file; fails with the process's last output if it dies or takes too long. */
+  /**
+   * Waits for the ready file; fails with the process's last output if it dies or takes too long.
+   */
   public void awaitReady(Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!Files.exists(readyFile)) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(name + " exited with " + process.exitValue() + ": " + tail());
+        throw new IllegalStateException(
+            name + " exited with " + process.exitValue() + ": " + tail());
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(name + " not ready within " + timeout + ": " + tail());

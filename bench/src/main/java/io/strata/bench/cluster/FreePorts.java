@@ -1,7 +1,7 @@
 package io.strata.bench.cluster;
 
-import com.google.common.base.Splitter;
 import com.google.common.base.CharMatcher;
+import com.google.common.base.Splitter;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -13,8 +13,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Free loopback ports for servers whose address must be known before they start. They are picked
- * below the kernel's ephemeral range: a port picked inside it may be taken, before the server
- * binds it, by any outgoing connection of the test's own processes. A port is handed out once per JVM.
+ * below the kernel's ephemeral range: a port picked inside it may be taken, before the server binds
+ * it, by any outgoing connection of the test's own processes. A port is handed out once per JVM.
  */
 public final class FreePorts {
   private static final int LOWEST = 10_000;
@@ -45,7 +45,14 @@ public final class FreePorts {
   private static int ephemeralLow() {
     try {
       String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
-      return Math.max(LOWEST + 1000, Integer.parseInt(Splitter.on(CharMatcher.whitespace()).omitEmptyStrings().split(range).iterator().next()));
+      return Math.max(
+          LOWEST + 1000,
+          Integer.parseInt(
+              Splitter.on(CharMatcher.whitespace())
+                  .omitEmptyStrings()
+                  .split(range)
+                  .iterator()
+                  .next()));
     } catch (IOException | RuntimeException e) {
       return 32768;
     }

@@ -20,21 +20,44 @@ final class Fio {
    * the reads before; otherwise fio drops them first (its default, invalidate=1), so each read of a
    * mount goes to its FUSE daemon.
    */
-  static Result read(String file, String rw, String blockSize, int jobs, int seconds, boolean pageCache) {
-    List<String> cmd = new ArrayList<>(List.of("fio", "--name=bench", "--filename=" + file, "--readonly",
-        "--invalidate=" + (pageCache ? 0 : 1),
-        "--rw=" + rw, "--bs=" + blockSize, "--numjobs=" + jobs, "--group_reporting", "--ioengine=psync",
-        "--time_based", "--runtime=" + seconds, "--output-format=json"));
-    Commands.Result r = Commands.run(cmd, Duration.ofSeconds(seconds + 120L), "fio (apt-get install fio)");
+  static Result read(
+      String file, String rw, String blockSize, int jobs, int seconds, boolean pageCache) {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "fio",
+                "--name=bench",
+                "--filename=" + file,
+                "--readonly",
+                "--invalidate=" + (pageCache ? 0 : 1),
+                "--rw=" + rw,
+                "--bs=" + blockSize,
+                "--numjobs=" + jobs,
+                "--group_reporting",
+                "--ioengine=psync",
+                "--time_based",
+                "--runtime=" + seconds,
+                "--output-format=json"));
+    Commands.Result r =
+        Commands.run(cmd, Duration.ofSeconds(seconds + 120L), "fio (apt-get install fio)");
     if (!r.ok()) {
-      throw StrataException.internal("fio failed on " + file + ": " + r.output().lines().limit(3).toList(), null);
+      throw StrataException.internal(
+          "fio failed on " + file + ": " + r.output().lines().limit(3).toList(), null);
     }
     // fio may print notes before the JSON document.
     String out = r.output();
-    JsonObject job = JsonParser.parseString(out.substring(out.indexOf('{'))).getAsJsonObject()
-        .getAsJsonArray("jobs").get(0).getAsJsonObject().getAsJsonObject("read");
+    JsonObject job =
+        JsonParser.parseString(out.substring(out.indexOf('{')))
+            .getAsJsonObject()
+            .getAsJsonArray("jobs")
+            .get(0)
+            .getAsJsonObject()
+            .getAsJsonObject("read");
     JsonObject pct = job.getAsJsonObject("clat_ns").getAsJsonObject("percentile");
-    return new Result(job.get("bw_bytes").getAsDouble() / 1e6, job.get("iops").getAsDouble(),
-        pct.get("50.000000").getAsDouble() / 1e6, pct.get("99.000000").getAsDouble() / 1e6);
+    return new Result(
+        job.get("bw_bytes").getAsDouble() / 1e6,
+        job.get("iops").getAsDouble(),
+        pct.get("50.000000").getAsDouble() / 1e6,
+        pct.get("99.000000").getAsDouble() / 1e6);
   }
 }

@@ -26,16 +26,24 @@ import picocli.CommandLine.Option;
  * kernel_cache (a C FUSE passthrough: the ceiling of any FUSE file system on this kernel). Warm
  * data: every file is read once through each path before timing.
  */
-@Command(name = "fuse", mixinStandardHelpOptions = true,
+@Command(
+    name = "fuse",
+    mixinStandardHelpOptions = true,
     description = "FUSE reads against the folder itself and against bindfs, warm.")
 public final class FuseBench implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "3", description = "Runs of each measurement.")
   int runs;
 
-  @Option(names = "--file-size", defaultValue = "256MiB", description = "The large file read by fio.")
+  @Option(
+      names = "--file-size",
+      defaultValue = "256MiB",
+      description = "The large file read by fio.")
   String fileSize;
 
-  @Option(names = "--small-files", defaultValue = "5000", description = "Files of 100 KiB read one by one.")
+  @Option(
+      names = "--small-files",
+      defaultValue = "5000",
+      description = "Files of 100 KiB read one by one.")
   int smallFiles;
 
   @Option(names = "--seconds", defaultValue = "5", description = "Length of each fio job.")
@@ -52,21 +60,33 @@ public final class FuseBench implements Callable<Integer> {
     Path work = Files.createTempDirectory("strata-bench-fuse");
     Map<String, List<Double>> ratios = new LinkedHashMap<>();
     Map<String, List<Double>> toolSeconds = new LinkedHashMap<>();
-    try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work)
-        .domainSockets().ssd("2GiB")
-        .property(WorkerKeys.MEM_SIZE, "1GiB")
-        .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=1536m")).start()) {
+    try (ForkedCluster cluster =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(1)
+            .dir(work)
+            .domainSockets()
+            .ssd("2GiB")
+            .property(WorkerKeys.MEM_SIZE, "1GiB")
+            .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=1536m"))
+            .start()) {
       Path data = cluster.ufsRoot().resolve("bench");
       writeDataset(data, ConfType.BYTES.parse(fileSize), smallFiles);
       Path strataMnt = Files.createDirectories(work.resolve("mnt-strata"));
       Path bindMnt = Files.createDirectories(work.resolve("mnt-bindfs"));
-      ForkedProcess fuse = cluster.process("fuse", "io.strata.fuse.FuseProcess", cluster.clientProperties(),
-          List.of(strataMnt.toString(), "/bench"));
+      ForkedProcess fuse =
+          cluster.process(
+              "fuse",
+              "io.strata.fuse.FuseProcess",
+              cluster.clientProperties(),
+              List.of(strataMnt.toString(), "/bench"));
       fuse.start();
       fuse.awaitReady(Duration.ofSeconds(60));
       Mounts.bindfs(data, bindMnt);
       try {
-        List<Way> ways = List.of(new Way("direct", data), new Way("bindfs", bindMnt), new Way("strata", strataMnt));
+        List<Way> ways =
+            List.of(
+                new Way("direct", data), new Way("bindfs", bindMnt), new Way("strata", strataMnt));
         for (Way w : ways) {
           ParallelReads.folder(w.root().resolve("small"), 4);
           Mounts.readWhole(w.root().resolve("big.bin"));
@@ -79,8 +99,12 @@ public final class FuseBench implements Callable<Integer> {
           timeTools(strataMnt.resolve("small"), bindMnt.resolve("small"), toolSeconds);
           Map<String, Double> s = byWay.get("strata");
           for (String m : s.keySet()) {
-            ratios.computeIfAbsent(m + "_vs_direct", k -> new ArrayList<>()).add(s.get(m) / byWay.get("direct").get(m));
-            ratios.computeIfAbsent(m + "_vs_bindfs", k -> new ArrayList<>()).add(s.get(m) / byWay.get("bindfs").get(m));
+            ratios
+                .computeIfAbsent(m + "_vs_direct", k -> new ArrayList<>())
+                .add(s.get(m) / byWay.get("direct").get(m));
+            ratios
+                .computeIfAbsent(m + "_vs_bindfs", k -> new ArrayList<>())
+                .add(s.get(m) / byWay.get("bindfs").get(m));
           }
           System.out.println("run " + run + ": " + byWay);
         }
@@ -92,18 +116,20 @@ public final class FuseBench implements Callable<Integer> {
       Trees.delete(work);
     }
     Map<String, Object> out = new LinkedHashMap<>();
-    ratios.forEach((k, v) -> {
-      Stats st = Stats.of(v);
-      System.out.println(k + ": " + st.format("x"));
-      out.put(k, st.median());
-      out.put(k + "_min", st.min());
-      out.put(k + "_max", st.max());
-    });
-    toolSeconds.forEach((k, v) -> {
-      Stats st = Stats.of(v);
-      System.out.println(k + ": " + st.format("s"));
-      out.put(k, st.median());
-    });
+    ratios.forEach(
+        (k, v) -> {
+          Stats st = Stats.of(v);
+          System.out.println(k + ": " + st.format("x"));
+          out.put(k, st.median());
+          out.put(k + "_min", st.min());
+          out.put(k + "_max", st.max());
+        });
+    toolSeconds.forEach(
+        (k, v) -> {
+          Stats st = Stats.of(v);
+          System.out.println(k + ": " + st.format("s"));
+          out.put(k, st.median());
+        });
     if (json) {
       System.out.println(Json.object(out));
     }
@@ -113,18 +139,26 @@ public final class FuseBench implements Callable<Integer> {
   /** Seconds of {@code ls -lR} and {@code stat} over the small files, through Strata and bindfs. */
   private void timeTools(Path strata, Path bindfs, Map<String, List<Double>> toolSeconds) {
     String n = String.valueOf(smallFiles);
-    toolSeconds.computeIfAbsent("lsR_" + n + "_s", k -> new ArrayList<>()).add(Mounts.timeLsR(strata));
-    toolSeconds.computeIfAbsent("lsR_" + n + "_bindfs_s", k -> new ArrayList<>()).add(Mounts.timeLsR(bindfs));
-    toolSeconds.computeIfAbsent("stat_" + n + "_s", k -> new ArrayList<>()).add(Mounts.timeStat(strata));
-    toolSeconds.computeIfAbsent("stat_" + n + "_bindfs_s", k -> new ArrayList<>()).add(Mounts.timeStat(bindfs));
+    toolSeconds
+        .computeIfAbsent("lsR_" + n + "_s", k -> new ArrayList<>())
+        .add(Mounts.timeLsR(strata));
+    toolSeconds
+        .computeIfAbsent("lsR_" + n + "_bindfs_s", k -> new ArrayList<>())
+        .add(Mounts.timeLsR(bindfs));
+    toolSeconds
+        .computeIfAbsent("stat_" + n + "_s", k -> new ArrayList<>())
+        .add(Mounts.timeStat(strata));
+    toolSeconds
+        .computeIfAbsent("stat_" + n + "_bindfs_s", k -> new ArrayList<>())
+        .add(Mounts.timeStat(bindfs));
   }
 
   /**
    * MB/s of sequential 1 MiB reads (1 and 4 jobs), IOPS of random 4 KiB reads, files/s of small
    * files. Warm means in the page cache, as the direct baseline is; the {@code _uncached} figures
    * drop the file's pages first, so a mount's reads all go through its FUSE daemon (data warm in
-   * Strata, not in the kernel: a data set larger than memory). Warm data is read again right
-   * before it is timed, not only at the start of the run.
+   * Strata, not in the kernel: a data set larger than memory). Warm data is read again right before
+   * it is timed, not only at the start of the run.
    */
   private Map<String, Double> measure(Way w) throws Exception {
     String big = w.root().resolve("big.bin").toString();

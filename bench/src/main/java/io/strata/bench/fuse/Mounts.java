@@ -13,9 +13,19 @@ import java.util.List;
 final class Mounts {
   private Mounts() {}
 
-  /** Mounts {@code source} on {@code target} with bindfs, multithreaded, kernel cache on (as Strata's default). */
+  /**
+   * Mounts {@code source} on {@code target} with bindfs, multithreaded, kernel cache on (as
+   * Strata's default).
+   */
   static void bindfs(Path source, Path target) {
-    run(List.of("bindfs", "--multithreaded", "-o", "kernel_cache", source.toString(), target.toString()),
+    run(
+        List.of(
+            "bindfs",
+            "--multithreaded",
+            "-o",
+            "kernel_cache",
+            source.toString(),
+            target.toString()),
         "bindfs (apt-get install bindfs)");
   }
 
@@ -37,7 +47,10 @@ final class Mounts {
     return time("ls -lR . > /dev/null", folder);
   }
 
-  /** Seconds that one {@code stat} of every file in {@code folder} takes (a look-up and attributes each). */
+  /**
+   * Seconds that one {@code stat} of every file in {@code folder} takes (a look-up and attributes
+   * each).
+   */
   static double timeStat(Path folder) {
     return time("stat -- * > /dev/null", folder);
   }

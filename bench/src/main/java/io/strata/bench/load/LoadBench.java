@@ -37,8 +37,11 @@ import picocli.CommandLine.Option;
  * folder onto the cache folder's file system. Also the host write amplification of the load: bytes
  * the worker process wrote (segments, index, logs) over bytes loaded.
  */
-@Command(name = "load", mixinStandardHelpOptions = true,
-    description = "distributedLoad throughput against a plain parallel copy, cold; write amplification.")
+@Command(
+    name = "load",
+    mixinStandardHelpOptions = true,
+    description =
+        "distributedLoad throughput against a plain parallel copy, cold; write amplification.")
 public final class LoadBench implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "3", description = "Runs of each measurement.")
   int runs;
@@ -49,7 +52,10 @@ public final class LoadBench implements Callable<Integer> {
   @Option(names = "--files", defaultValue = "64", description = "Files the dataset is split into.")
   int files;
 
-  @Option(names = "--copy-threads", defaultValue = "4", description = "Parallel copies of the raw baseline.")
+  @Option(
+      names = "--copy-threads",
+      defaultValue = "4",
+      description = "Parallel copies of the raw baseline.")
   int copyThreads;
 
   @Option(names = "--json", description = "Print one JSON object on the last line.")
@@ -65,9 +71,15 @@ public final class LoadBench implements Callable<Integer> {
     if (!cold) {
       System.out.println("cannot drop the page cache (needs root): figures are warm, not cold");
     }
-    try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work)
-        .ssd(((bytes * 3 / 2) >> 20) + 256 + "MiB").property(WorkerKeys.MEM_SIZE, "64MiB")
-        .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m")).start();
+    try (ForkedCluster cluster =
+            ForkedCluster.builder()
+                .masters(1)
+                .workers(1)
+                .dir(work)
+                .ssd(((bytes * 3 / 2) >> 20) + 256 + "MiB")
+                .property(WorkerKeys.MEM_SIZE, "64MiB")
+                .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m"))
+                .start();
         FileSystem fs = FileSystem.create(cluster.clientConf());
         MasterClient master = new MasterClient(cluster.clientConf())) {
       List<Path> sources = dataset(cluster.ufsRoot().resolve("load"), files, fileSize);
@@ -94,8 +106,17 @@ public final class LoadBench implements Callable<Integer> {
         loadRates.add(rate);
         rawRates.add(raw);
         wafs.add(waf);
-        System.out.printf(Locale.ROOT, "run %d: load %.0f MB/s (%d files, %.2f s), raw copy %.0f MB/s, ratio %.3f, "
-            + "WAF %.4f%n", run + 1, rate, job.getCounters().getFiles(), seconds, raw, rate / raw, waf);
+        System.out.printf(
+            Locale.ROOT,
+            "run %d: load %.0f MB/s (%d files, %.2f s), raw copy %.0f MB/s, ratio %.3f, "
+                + "WAF %.4f%n",
+            run + 1,
+            rate,
+            job.getCounters().getFiles(),
+            seconds,
+            raw,
+            rate / raw,
+            waf);
       }
       Stats r = Stats.of(ratios);
       System.out.println("load vs raw copy: " + r.format("x"));
@@ -119,8 +140,15 @@ public final class LoadBench implements Callable<Integer> {
   }
 
   private static LoadJob load(MasterClient master) throws InterruptedException {
-    LoadJob job = master.call("submitLoad", s -> s.submitLoad(SubmitLoadRequest.newBuilder().setPath("/load")
-        .setOptions(LoadOptions.newBuilder().setBatchSize(4)).build()));
+    LoadJob job =
+        master.call(
+            "submitLoad",
+            s ->
+                s.submitLoad(
+                    SubmitLoadRequest.newBuilder()
+                        .setPath("/load")
+                        .setOptions(LoadOptions.newBuilder().setBatchSize(4))
+                        .build()));
     while (job.getState() == LoadState.LOAD_RUNNING) {
       Thread.sleep(50);
       long id = job.getId();
@@ -132,7 +160,9 @@ public final class LoadBench implements Callable<Integer> {
     return job;
   }
 
-  /** Copies every file into {@code target} with several threads; MB/s. The copies are deleted after. */
+  /**
+   * Copies every file into {@code target} with several threads; MB/s. The copies are deleted after.
+   */
   private double copyAll(List<Path> sources, Path target) throws Exception {
     Files.createDirectories(target);
     ExecutorService pool = Executors.newFixedThreadPool(copyThreads);
@@ -141,10 +171,13 @@ public final class LoadBench implements Callable<Integer> {
     try {
       List<Future<Long>> copies = new ArrayList<>();
       for (Path p : sources) {
-        copies.add(pool.submit(() -> {
-          Files.copy(p, target.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-          return Files.size(p);
-        }));
+        copies.add(
+            pool.submit(
+                () -> {
+                  Files.copy(
+                      p, target.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                  return Files.size(p);
+                }));
       }
       for (Future<Long> f : copies) {
         bytes += f.get();
@@ -174,5 +207,4 @@ public final class LoadBench implements Callable<Integer> {
     }
     return out;
   }
-
 }

@@ -8,7 +8,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The raw baseline for short-circuit reads: the same bytes read from local files with plain reads. */
+/**
+ * The raw baseline for short-circuit reads: the same bytes read from local files with plain reads.
+ */
 record FileTarget(List<Path> files) implements ReadTarget {
   @Override
   public String name() {

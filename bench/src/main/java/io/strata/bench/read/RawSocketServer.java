@@ -1,8 +1,8 @@
 package io.strata.bench.read;
 
-import java.net.InetAddress;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
@@ -20,8 +20,8 @@ import java.util.List;
 /**
  * The raw baselines for the socket transports: a plain server that copies the dataset's bytes
  * (memory-mapped, so from the page cache) to a socket, over loopback TCP or a domain socket, one
- * thread per connection. Request: int32 file, int64 offset, int32 length; answer: those bytes.
- * A sequential reader asks for a whole file at once, the server streams it.
+ * thread per connection. Request: int32 file, int64 offset, int32 length; answer: those bytes. A
+ * sequential reader asks for a whole file at once, the server streams it.
  */
 final class RawSocketServer implements ReadTarget, AutoCloseable {
   private final String name;
@@ -40,9 +40,13 @@ final class RawSocketServer implements ReadTarget, AutoCloseable {
     }
     if (domainSocket) {
       Files.deleteIfExists(socketFile);
-      server = ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(UnixDomainSocketAddress.of(socketFile));
+      server =
+          ServerSocketChannel.open(StandardProtocolFamily.UNIX)
+              .bind(UnixDomainSocketAddress.of(socketFile));
     } else {
-      server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      server =
+          ServerSocketChannel.open()
+              .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     }
     address = server.getLocalAddress();
     Thread acceptor = new Thread(this::accept, name + "-accept");
@@ -106,8 +110,11 @@ final class RawSocketServer implements ReadTarget, AutoCloseable {
 
   @Override
   public Session open(int file) throws IOException {
-    SocketChannel ch = SocketChannel.open(address instanceof UnixDomainSocketAddress ? StandardProtocolFamily.UNIX
-        : StandardProtocolFamily.INET);
+    SocketChannel ch =
+        SocketChannel.open(
+            address instanceof UnixDomainSocketAddress
+                ? StandardProtocolFamily.UNIX
+                : StandardProtocolFamily.INET);
     ch.connect(address);
     if (!(address instanceof UnixDomainSocketAddress)) {
       ch.socket().setTcpNoDelay(true);

@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,8 +28,11 @@ import picocli.CommandLine.Option;
  * short-circuit — beside a raw baseline measured in the same run: a plain socket copy over loopback
  * TCP and over a domain socket, and a plain read of the same bytes from local files.
  */
-@Command(name = "read", mixinStandardHelpOptions = true,
-    description = "Warm sequential and random read speed per transport, against raw sockets and files.")
+@Command(
+    name = "read",
+    mixinStandardHelpOptions = true,
+    description =
+        "Warm sequential and random read speed per transport, against raw sockets and files.")
 public final class ReadBench implements Callable<Integer> {
   private static final int FILES = 4;
   private static final int[] THREADS = {1, 4};
@@ -38,21 +40,36 @@ public final class ReadBench implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "3", description = "Runs of every measurement.")
   int runs;
 
-  @Option(names = "--dataset", defaultValue = "256MiB", description = "Bytes of the dataset (in " + FILES + " files).")
+  @Option(
+      names = "--dataset",
+      defaultValue = "256MiB",
+      description = "Bytes of the dataset (in " + FILES + " files).")
   String dataset;
 
-  @Option(names = "--random-millis", defaultValue = "1500", description = "Length of each random-read measurement.")
+  @Option(
+      names = "--random-millis",
+      defaultValue = "1500",
+      description = "Length of each random-read measurement.")
   long randomMillis;
 
-  @Option(names = "--read-ahead", description = "The clients' strata.user.read.ahead.max (default: the key's default).")
+  @Option(
+      names = "--read-ahead",
+      description = "The clients' strata.user.read.ahead.max (default: the key's default).")
   String readAhead;
 
-  @Option(names = "--transports", split = ",", defaultValue = "tcp,uds,shortcircuit",
+  @Option(
+      names = "--transports",
+      split = ",",
+      defaultValue = "tcp,uds,shortcircuit",
       description = "Transports to measure, of tcp, uds, shortcircuit.")
   List<String> transports;
 
-  @Option(names = "--tier", defaultValue = "mem", description = "Where the worker keeps the warm dataset: mem (its "
-      + "memory tier, with a copy on SSD) or ssd (no memory tier: pages are sent from the segment files by sendfile).")
+  @Option(
+      names = "--tier",
+      defaultValue = "mem",
+      description =
+          "Where the worker keeps the warm dataset: mem (its "
+              + "memory tier, with a copy on SSD) or ssd (no memory tier: pages are sent from the segment files by sendfile).")
   String tier;
 
   @Option(names = "--json", description = "Print one JSON object on the last line.")
@@ -67,28 +84,43 @@ public final class ReadBench implements Callable<Integer> {
     long fileSize = bytes / FILES;
     Path work = Files.createTempDirectory("strata-bench-read");
     if (!tier.equals("mem") && !tier.equals("ssd")) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "--tier is mem or ssd, not " + tier);
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--tier is mem or ssd, not " + tier);
     }
     long mem = tier.equals("mem") ? bytes + (64L << 20) : 0;
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("tier", tier);
-    try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1).dir(work).domainSockets()
-        .ssd((((2 * bytes) >> 20) + 128) + "MiB").property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
-        .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20))))
-        .start()) {
+    try (ForkedCluster cluster =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(1)
+            .dir(work)
+            .domainSockets()
+            .ssd((((2 * bytes) >> 20) + 128) + "MiB")
+            .property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
+            .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20))))
+            .start()) {
       List<Path> files = dataset(cluster.ufsRoot(), fileSize);
       List<String> paths = files.stream().map(p -> "/read/" + p.getFileName()).toList();
-      try (FileSystem tcp = client(cluster, false, false); FileSystem uds = client(cluster, true, false);
+      try (FileSystem tcp = client(cluster, false, false);
+          FileSystem uds = client(cluster, true, false);
           FileSystem sc = client(cluster, true, true);
           RawSocketServer rawTcp = new RawSocketServer(false, files, null);
           RawSocketServer rawUds = new RawSocketServer(true, files, work.resolve("raw.sock"))) {
-        List<Pair> pairs = List.of(
-            new Pair("tcp", new StrataTarget("tcp", tcp, paths), rawTcp),
-            new Pair("uds", new StrataTarget("uds", uds, paths), rawUds),
-            new Pair("shortcircuit", new StrataTarget("shortcircuit", sc, paths), new FileTarget(files)))
-            .stream().filter(p -> transports.contains(p.name())).toList();
-        System.out.printf("warming %d MiB into the worker's %s, and every code path...%n", bytes >> 20,
-            tier.equals("mem") ? "memory and SSD" : "SSD");
+        List<Pair> pairs =
+            List.of(
+                    new Pair("tcp", new StrataTarget("tcp", tcp, paths), rawTcp),
+                    new Pair("uds", new StrataTarget("uds", uds, paths), rawUds),
+                    new Pair(
+                        "shortcircuit",
+                        new StrataTarget("shortcircuit", sc, paths),
+                        new FileTarget(files)))
+                .stream()
+                .filter(p -> transports.contains(p.name()))
+                .toList();
+        System.out.printf(
+            "warming %d MiB into the worker's %s, and every code path...%n",
+            bytes >> 20, tier.equals("mem") ? "memory and SSD" : "SSD");
         for (int i = 0; i < 2; i++) {
           // The second pass reads the pages back from SSD, which verifies their checksums once.
           Workloads.sequential(new StrataTarget("tcp", tcp, paths), 1, FILES);
@@ -143,8 +175,14 @@ public final class ReadBench implements Callable<Integer> {
       ratios.add(s / r);
     }
     Stats ratio = Stats.of(ratios);
-    System.out.printf(Locale.ROOT, "%-12s seq 1MiB, %d thread(s): strata %5.0f MB/s, %s %5.0f MB/s (medians); "
-        + "ratio %s%n", p.name(), threads, Stats.of(strata).median(), p.raw().name(), Stats.of(raw).median(),
+    System.out.printf(
+        Locale.ROOT,
+        "%-12s seq 1MiB, %d thread(s): strata %5.0f MB/s, %s %5.0f MB/s (medians); " + "ratio %s%n",
+        p.name(),
+        threads,
+        Stats.of(strata).median(),
+        p.raw().name(),
+        Stats.of(raw).median(),
         ratio.format("x"));
     String key = p.name() + (threads == 4 ? "" : "_" + threads + "t");
     Map<String, Object> m = new LinkedHashMap<>();
@@ -171,10 +209,19 @@ public final class ReadBench implements Callable<Integer> {
       rawP50.add(r.p50Ms());
       rawOps.add(r.opsPerSecond());
     }
-    System.out.printf(Locale.ROOT, "%-12s random 4KiB, %d thread(s): p50 %.3f ms, p99 %.3f ms, %.0f ops/s; "
-        + "%s p50 %.3f ms, %.0f ops/s (medians of %d runs)%n", p.name(), threads, Stats.of(p50).median(),
-        Stats.of(p99).median(), Stats.of(ops).median(), p.raw().name(), Stats.of(rawP50).median(),
-        Stats.of(rawOps).median(), runs);
+    System.out.printf(
+        Locale.ROOT,
+        "%-12s random 4KiB, %d thread(s): p50 %.3f ms, p99 %.3f ms, %.0f ops/s; "
+            + "%s p50 %.3f ms, %.0f ops/s (medians of %d runs)%n",
+        p.name(),
+        threads,
+        Stats.of(p50).median(),
+        Stats.of(p99).median(),
+        Stats.of(ops).median(),
+        p.raw().name(),
+        Stats.of(rawP50).median(),
+        Stats.of(rawOps).median(),
+        runs);
     String key = p.name() + (threads == 1 ? "" : "_" + threads + "t");
     Map<String, Object> m = new LinkedHashMap<>();
     m.put(key + "_p50_4k_ms", Stats.of(p50).median());
@@ -204,5 +251,4 @@ public final class ReadBench implements Callable<Integer> {
     }
     return files;
   }
-
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 final class Workloads {
   static final int SEQ_BUFFER = 1 << 20;
   static final int RANDOM_READ = 4096;
+
   /** Latencies one thread records at most in one random run. */
   private static final int MAX_SAMPLES = 2_000_000;
 
@@ -21,7 +22,10 @@ final class Workloads {
 
   private Workloads() {}
 
-  /** Every thread reads every file start to end in 1 MiB reads (starting at a file of its own); MB/s over all. */
+  /**
+   * Every thread reads every file start to end in 1 MiB reads (starting at a file of its own); MB/s
+   * over all.
+   */
   static double sequential(ReadTarget target, int threads, int fileCount) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
@@ -29,19 +33,21 @@ final class Workloads {
       long start = System.nanoTime();
       for (int t = 0; t < threads; t++) {
         int first = t;
-        parts.add(pool.submit(() -> {
-          byte[] buf = new byte[SEQ_BUFFER];
-          long bytes = 0;
-          for (int k = 0; k < fileCount; k++) {
-            try (ReadTarget.Session s = target.open((first + k) % fileCount)) {
-              int n;
-              while ((n = s.read(buf, 0, buf.length)) > 0) {
-                bytes += n;
-              }
-            }
-          }
-          return bytes;
-        }));
+        parts.add(
+            pool.submit(
+                () -> {
+                  byte[] buf = new byte[SEQ_BUFFER];
+                  long bytes = 0;
+                  for (int k = 0; k < fileCount; k++) {
+                    try (ReadTarget.Session s = target.open((first + k) % fileCount)) {
+                      int n;
+                      while ((n = s.read(buf, 0, buf.length)) > 0) {
+                        bytes += n;
+                      }
+                    }
+                  }
+                  return bytes;
+                }));
       }
       long total = 0;
       for (Future<Long> f : parts) {
@@ -54,7 +60,8 @@ final class Workloads {
   }
 
   /** Each thread reads 4 KiB at random 4 KiB-aligned offsets of random files for {@code millis}. */
-  static Random4k random(ReadTarget target, int threads, int fileCount, long fileSize, long millis) throws Exception {
+  static Random4k random(ReadTarget target, int threads, int fileCount, long fileSize, long millis)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<long[]>> parts = new ArrayList<>();
@@ -76,14 +83,15 @@ final class Workloads {
         at += s.length;
       }
       Arrays.sort(all);
-      return new Random4k(percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6, count / (millis / 1000.0));
+      return new Random4k(
+          percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6, count / (millis / 1000.0));
     } finally {
       pool.shutdownNow();
     }
   }
 
-  private static long[] randomThread(ReadTarget target, int fileCount, long fileSize, long millis, int seed)
-      throws Exception {
+  private static long[] randomThread(
+      ReadTarget target, int fileCount, long fileSize, long millis, int seed) throws Exception {
     Random r = new Random(seed);
     ReadTarget.Session[] sessions = new ReadTarget.Session[fileCount];
     for (int i = 0; i < fileCount; i++) {
@@ -113,6 +121,8 @@ final class Workloads {
   }
 
   private static double percentile(long[] sorted, double q) {
-    return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    return sorted.length == 0
+        ? Double.NaN
+        : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   }
 }

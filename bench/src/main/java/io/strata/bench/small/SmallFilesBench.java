@@ -27,21 +27,36 @@ import picocli.CommandLine.Option;
  * ceiling); and getStatus latency of entries the worker caches, by gRPC (a client that has not read
  * yet) and over the data plane (one that has), and of entries the client's own cache holds.
  */
-@Command(name = "smallfiles", mixinStandardHelpOptions = true,
-    description = "Files per second reading small files through Strata against a plain read; getStatus latency.")
+@Command(
+    name = "smallfiles",
+    mixinStandardHelpOptions = true,
+    description =
+        "Files per second reading small files through Strata against a plain read; getStatus latency.")
 public final class SmallFilesBench implements Callable<Integer> {
   private static final int[] THREADS = {1, 4};
 
-  @Option(names = "--files", defaultValue = "5000", description = "Files (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--files",
+      defaultValue = "5000",
+      description = "Files (default ${DEFAULT-VALUE}).")
   int files;
 
-  @Option(names = "--size", defaultValue = "102400", description = "Bytes per file (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--size",
+      defaultValue = "102400",
+      description = "Bytes per file (default ${DEFAULT-VALUE}).")
   int size;
 
-  @Option(names = "--runs", defaultValue = "3", description = "Runs of every measurement (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--runs",
+      defaultValue = "3",
+      description = "Runs of every measurement (default ${DEFAULT-VALUE}).")
   int runs;
 
-  @Option(names = "--status-calls", defaultValue = "20000", description = "getStatus calls timed per run.")
+  @Option(
+      names = "--status-calls",
+      defaultValue = "20000",
+      description = "getStatus calls timed per run.")
   int statusCalls;
 
   @Option(names = "--json", description = "Print one JSON object on the last line.")
@@ -53,13 +68,19 @@ public final class SmallFilesBench implements Callable<Integer> {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("files", files);
     out.put("file_bytes", size);
-    System.out.printf("Starting 1 master and 1 worker; writing %d files of %d bytes...%n", files, size);
-    try (ForkedCluster cluster = ForkedCluster.builder().masters(1).workers(1)
-        .property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
-        .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (mem + (256L << 20)))).start()) {
+    System.out.printf(
+        "Starting 1 master and 1 worker; writing %d files of %d bytes...%n", files, size);
+    try (ForkedCluster cluster =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(1)
+            .property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
+            .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (mem + (256L << 20))))
+            .start()) {
       Path folder = Files.createDirectories(cluster.ufsRoot().resolve("small"));
       List<String> paths = write(folder);
-      List<Path> files = paths.stream().map(p -> folder.resolve(p.substring(p.lastIndexOf('/') + 1))).toList();
+      List<Path> files =
+          paths.stream().map(p -> folder.resolve(p.substring(p.lastIndexOf('/') + 1))).toList();
       try (FileSystem fs = FileSystem.create(cluster.clientConf());
           FileSystem uncached = FileSystem.create(withoutClientCache(cluster.clientConf()))) {
         for (int threads : THREADS) {
@@ -76,7 +97,8 @@ public final class SmallFilesBench implements Callable<Integer> {
           report(out, "cold" + threads, cold, raw);
           report(out, "warm" + threads, warm, raw);
         }
-        // A client that has not read yet asks for statuses by gRPC; one that reads, over its data connections.
+        // A client that has not read yet asks for statuses by gRPC; one that reads, over its data
+        // connections.
         statusLatency(out, "getstatus_grpc", uncached, paths);
         ParallelReads.strata(uncached, paths.subList(0, 1), 1);
         statusLatency(out, "getstatus", uncached, paths);
@@ -108,10 +130,17 @@ public final class SmallFilesBench implements Callable<Integer> {
     return conf;
   }
 
-  private static void report(Map<String, Object> out, String name, List<Double> filesPerS, List<Double> raw) {
+  private static void report(
+      Map<String, Object> out, String name, List<Double> filesPerS, List<Double> raw) {
     Stats s = Stats.of(filesPerS);
-    String line = String.format(Locale.ROOT, "%-6s files/s: min %.0f, median %.0f, max %.0f", name, s.min(),
-        s.median(), s.max());
+    String line =
+        String.format(
+            Locale.ROOT,
+            "%-6s files/s: min %.0f, median %.0f, max %.0f",
+            name,
+            s.min(),
+            s.median(),
+            s.max());
     out.put(name + "_files_per_s", Math.round(s.median()));
     if (raw != null) {
       List<Double> ratios = new ArrayList<>();
@@ -119,13 +148,20 @@ public final class SmallFilesBench implements Callable<Integer> {
         ratios.add(filesPerS.get(i) / raw.get(i));
       }
       Stats r = Stats.of(ratios);
-      line += String.format(Locale.ROOT, "; vs raw: min %.3f, median %.3f, max %.3f", r.min(), r.median(), r.max());
+      line +=
+          String.format(
+              Locale.ROOT,
+              "; vs raw: min %.3f, median %.3f, max %.3f",
+              r.min(),
+              r.median(),
+              r.max());
       out.put(name + "_vs_raw", r.median());
     }
     System.out.println(line);
   }
 
-  private void statusLatency(Map<String, Object> out, String name, FileSystem fs, List<String> paths) {
+  private void statusLatency(
+      Map<String, Object> out, String name, FileSystem fs, List<String> paths) {
     for (String p : paths) {
       fs.getStatus(p);
     }
@@ -145,8 +181,16 @@ public final class SmallFilesBench implements Callable<Integer> {
     }
     Stats a = Stats.of(p50);
     Stats b = Stats.of(p99);
-    System.out.printf(Locale.ROOT, "%s µs: p50 median %.1f (min %.1f, max %.1f), p99 median %.1f (min %.1f, max %.1f)%n",
-        name, a.median(), a.min(), a.max(), b.median(), b.min(), b.max());
+    System.out.printf(
+        Locale.ROOT,
+        "%s µs: p50 median %.1f (min %.1f, max %.1f), p99 median %.1f (min %.1f, max %.1f)%n",
+        name,
+        a.median(),
+        a.min(),
+        a.max(),
+        b.median(),
+        b.min(),
+        b.max());
     out.put(name + "_p50_us", a.median());
     out.put(name + "_p99_us", b.median());
   }

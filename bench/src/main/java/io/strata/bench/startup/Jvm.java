@@ -11,9 +11,17 @@ final class Jvm {
   static double bareStart() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     long start = System.nanoTime();
-    Process p = new ProcessBuilder(List.of(java.toString(), "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC", "-version")).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    java.toString(),
+                    "-Xshare:auto",
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
+                    "-version"))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     if (!p.waitFor(30, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IllegalStateException("java -version did not finish within 30 s");

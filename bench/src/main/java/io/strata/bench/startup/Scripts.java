@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real {@code bin/} scripts of this install, run against a cluster of their own: a conf
- * folder with free loopback ports and a logs folder in a work folder (STRATA_CONF_DIR,
- * STRATA_LOGS_DIR), so the bench never touches the install's own cluster.
+ * The real {@code bin/} scripts of this install, run against a cluster of their own: a conf folder
+ * with free loopback ports and a logs folder in a work folder (STRATA_CONF_DIR, STRATA_LOGS_DIR),
+ * so the bench never touches the install's own cluster.
  */
 final class Scripts {
   /** What a script printed, and its wall time. */
@@ -47,7 +47,8 @@ final class Scripts {
       p.destroyForcibly();
       throw new IllegalStateException(String.join(" ", command) + " did not finish within 180 s");
     }
-    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8), (System.nanoTime() - start) / 1e9);
+    return new Result(
+        p.exitValue(), new String(out, StandardCharsets.UTF_8), (System.nanoTime() - start) / 1e9);
   }
 
   /** Runs a script that must succeed. */

@@ -24,28 +24,43 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code strata bench startup}: the everyday costs, through the real scripts with their default
- * JVM options: wall time of shell commands (median of several) beside a bare JVM start, the time
- * {@code strata-start.sh} takes to bring a master and a worker to serving, and the resident memory
- * of the master, the worker and a FUSE process after a small-files workload read through both the
- * Java client and the mount. The first start after a build records the class archives the
- * later ones map (see docs/operations.md); it is run once before measuring.
+ * {@code strata bench startup}: the everyday costs, through the real scripts with their default JVM
+ * options: wall time of shell commands (median of several) beside a bare JVM start, the time {@code
+ * strata-start.sh} takes to bring a master and a worker to serving, and the resident memory of the
+ * master, the worker and a FUSE process after a small-files workload read through both the Java
+ * client and the mount. The first start after a build records the class archives the later ones map
+ * (see docs/operations.md); it is run once before measuring.
  */
-@Command(name = "startup", mixinStandardHelpOptions = true,
-    description = "Shell command time, master and worker time to ready, and the cluster's memory after a workload.")
+@Command(
+    name = "startup",
+    mixinStandardHelpOptions = true,
+    description =
+        "Shell command time, master and worker time to ready, and the cluster's memory after a workload.")
 public final class StartupBench implements Callable<Integer> {
   private static final long SETTLE_MS = 10_000;
 
-  @Option(names = "--runs", defaultValue = "3", description = "Starts of master and worker (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--runs",
+      defaultValue = "3",
+      description = "Starts of master and worker (default ${DEFAULT-VALUE}).")
   int runs;
 
-  @Option(names = "--shell-runs", defaultValue = "10", description = "Runs of each shell command (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--shell-runs",
+      defaultValue = "10",
+      description = "Runs of each shell command (default ${DEFAULT-VALUE}).")
   int shellRuns;
 
-  @Option(names = "--files", defaultValue = "5000", description = "Files of the workload (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--files",
+      defaultValue = "5000",
+      description = "Files of the workload (default ${DEFAULT-VALUE}).")
   int files;
 
-  @Option(names = "--size", defaultValue = "102400", description = "Bytes per workload file (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--size",
+      defaultValue = "102400",
+      description = "Bytes per workload file (default ${DEFAULT-VALUE}).")
   int size;
 
   @Option(names = "--json", description = "Print one JSON object on the last line.")
@@ -73,7 +88,8 @@ public final class StartupBench implements Callable<Integer> {
       }
       report(out, "master_ready_s", master);
       report(out, "worker_ready_s", worker);
-      // Fresh JVMs compile their hot code for a few seconds; shell commands are timed on a quiet host.
+      // Fresh JVMs compile their hot code for a few seconds; shell commands are timed on a quiet
+      // host.
       Thread.sleep(SETTLE_MS);
 
       List<Double> jvm = new ArrayList<>();
@@ -82,7 +98,8 @@ public final class StartupBench implements Callable<Integer> {
       for (int i = 0; i < shellRuns; i++) {
         jvm.add(Jvm.bareStart());
         ls.add(scripts.must("bin/strata", "fs", "ls", "/").seconds());
-        confGet.add(scripts.must("bin/strata", "conf", "get", "strata.user.read.timeout").seconds());
+        confGet.add(
+            scripts.must("bin/strata", "conf", "get", "strata.user.read.timeout").seconds());
       }
       report(out, "jvm_bare_s", jvm);
       report(out, "shell_ls_s", ls);
@@ -109,7 +126,8 @@ public final class StartupBench implements Callable<Integer> {
       random.nextBytes(data);
       Files.write(ufs.resolve("small/f" + i), data);
     }
-    System.out.printf("Workload: %d files of %d bytes, read twice through the Java client...%n", files, size);
+    System.out.printf(
+        "Workload: %d files of %d bytes, read twice through the Java client...%n", files, size);
     Properties props = new Properties();
     props.setProperty("strata.conf.dir", scripts.confDir().toString());
     Configuration conf = ConfLoader.load(Map.of(), props);
@@ -127,7 +145,8 @@ public final class StartupBench implements Callable<Integer> {
     }
     Path mount = Files.createDirectories(work.resolve("mnt"));
     String fuseName = null;
-    if (Files.exists(Path.of("/dev/fuse")) && scripts.run("bin/strata-start.sh", "fuse", mount.toString()).code() == 0) {
+    if (Files.exists(Path.of("/dev/fuse"))
+        && scripts.run("bin/strata-start.sh", "fuse", mount.toString()).code() == 0) {
       fuseName = "fuse" + mount.toString().replace('/', '_');
       System.out.println("... and twice through a FUSE mount");
       for (int pass = 0; pass < 2; pass++) {
@@ -140,28 +159,44 @@ public final class StartupBench implements Callable<Integer> {
         }
       }
     } else {
-      System.out.println("no FUSE here (/dev/fuse or fusermount missing): the footprint leaves the mount out");
+      System.out.println(
+          "no FUSE here (/dev/fuse or fusermount missing): the footprint leaves the mount out");
     }
     long memTier = memTierBytes(scripts.workerWebPort());
     long total = 0;
-    for (String name : fuseName == null ? List.of("master", "worker") : List.of("master", "worker", fuseName)) {
+    for (String name :
+        fuseName == null ? List.of("master", "worker") : List.of("master", "worker", fuseName)) {
       long rss = Scripts.rss(scripts.pid(name));
       String key = (name.startsWith("fuse") ? "fuse" : name) + "_rss_mib";
       out.put(key, rss >> 20);
-      System.out.printf(Locale.ROOT, "%-7s RSS %d MiB%n", name.startsWith("fuse") ? "fuse" : name, rss >> 20);
+      System.out.printf(
+          Locale.ROOT, "%-7s RSS %d MiB%n", name.startsWith("fuse") ? "fuse" : name, rss >> 20);
       total += rss;
     }
     out.put("mem_tier_used_mib", memTier >> 20);
     out.put("cluster_rss_mib", (total - memTier) >> 20);
-    System.out.printf(Locale.ROOT, "cluster RSS %d MiB, of which the MEM tier holds %d MiB: %d MiB without it%n",
-        total >> 20, memTier >> 20, (total - memTier) >> 20);
+    System.out.printf(
+        Locale.ROOT,
+        "cluster RSS %d MiB, of which the MEM tier holds %d MiB: %d MiB without it%n",
+        total >> 20,
+        memTier >> 20,
+        (total - memTier) >> 20);
   }
 
   private static long memTierBytes(int webPort) throws Exception {
-    String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + webPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-    return (long) body.lines().filter(l -> l.startsWith("strata_worker_cache_used_bytes{") && l.contains("tier=\"MEM\""))
-        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    String body =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webPort + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return (long)
+        body.lines()
+            .filter(
+                l -> l.startsWith("strata_worker_cache_used_bytes{") && l.contains("tier=\"MEM\""))
+            .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+            .sum();
   }
 
   private static void report(Map<String, Object> out, String key, List<Double> seconds) {

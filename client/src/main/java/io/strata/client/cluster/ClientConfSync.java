@@ -8,8 +8,8 @@ import io.strata.core.proto.ConfigView;
 import io.strata.core.proto.GetConfigRequest;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.status.StrataException;
-import io.strata.core.util.Periodic;
 import io.strata.core.util.DaemonThreads;
+import io.strata.core.util.Periodic;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,7 +40,8 @@ public final class ClientConfSync implements AutoCloseable {
   /** Applies the cluster's overrides if {@code view} says they changed. */
   public void onView(ClusterView view) {
     if (!view.getConfHash().isEmpty() && !view.getConfHash().equals(appliedHash)) {
-      ConfigView c = master.call("getConfig", stub -> stub.getConfig(GetConfigRequest.getDefaultInstance()));
+      ConfigView c =
+          master.call("getConfig", stub -> stub.getConfig(GetConfigRequest.getDefaultInstance()));
       apply(c);
     }
   }
@@ -65,13 +66,19 @@ public final class ClientConfSync implements AutoCloseable {
       return;
     }
     timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("client-conf-sync"));
-    Periodic.every(timer, "configuration sync", ms, ms, TimeUnit.MILLISECONDS, () -> {
-      try {
-        refresh.run();
-      } catch (StrataException e) {
-        LOG.debug("configuration sync failed: {}", e.oneLine());
-      }
-    });
+    Periodic.every(
+        timer,
+        "configuration sync",
+        ms,
+        ms,
+        TimeUnit.MILLISECONDS,
+        () -> {
+          try {
+            refresh.run();
+          } catch (StrataException e) {
+            LOG.debug("configuration sync failed: {}", e.oneLine());
+          }
+        });
   }
 
   public long appliedVersion() {

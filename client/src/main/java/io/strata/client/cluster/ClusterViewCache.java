@@ -15,9 +15,9 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The client's copy of the cluster view and the hash ring of LIVE workers built from it. The
- * view is fetched on first use and again when it is older than the refresh interval or when a
- * caller reports a worker unreachable. Thread-safe.
+ * The client's copy of the cluster view and the hash ring of LIVE workers built from it. The view
+ * is fetched on first use and again when it is older than the refresh interval or when a caller
+ * reports a worker unreachable. Thread-safe.
  */
 public final class ClusterViewCache {
   /** One fetched view and its ring. */
@@ -30,16 +30,21 @@ public final class ClusterViewCache {
   private final Consumer<ClusterView> onFetch;
   private volatile Snapshot current;
 
-  public ClusterViewCache(MasterClient master, Duration refreshInterval, int virtualNodes, LongSupplier nanoTime) {
-    this(master, () -> refreshInterval, virtualNodes, nanoTime, v -> { });
+  public ClusterViewCache(
+      MasterClient master, Duration refreshInterval, int virtualNodes, LongSupplier nanoTime) {
+    this(master, () -> refreshInterval, virtualNodes, nanoTime, v -> {});
   }
 
   /**
    * @param refreshInterval read at each use, so it may change while running
    * @param onFetch told of every view fetched, before it is used
    */
-  public ClusterViewCache(MasterClient master, Supplier<Duration> refreshInterval, int virtualNodes,
-      LongSupplier nanoTime, Consumer<ClusterView> onFetch) {
+  public ClusterViewCache(
+      MasterClient master,
+      Supplier<Duration> refreshInterval,
+      int virtualNodes,
+      LongSupplier nanoTime,
+      Consumer<ClusterView> onFetch) {
     this.onFetch = onFetch;
     this.master = master;
     this.refreshInterval = refreshInterval;
@@ -80,10 +85,16 @@ public final class ClusterViewCache {
     if (s != seen && s != null) {
       return s;
     }
-    ClusterView view = master.call("getClusterView", stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance()));
+    ClusterView view =
+        master.call(
+            "getClusterView",
+            stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance()));
     onFetch.accept(view);
-    List<WorkerInfo> live = view.getWorkersList().stream().filter(w -> w.getState() == WorkerState.LIVE).toList();
-    s = new Snapshot(view, HashRing.of(live, WorkerInfo::getId, virtualNodes), nanoTime.getAsLong());
+    List<WorkerInfo> live =
+        view.getWorkersList().stream().filter(w -> w.getState() == WorkerState.LIVE).toList();
+    s =
+        new Snapshot(
+            view, HashRing.of(live, WorkerInfo::getId, virtualNodes), nanoTime.getAsLong());
     current = s;
     return s;
   }

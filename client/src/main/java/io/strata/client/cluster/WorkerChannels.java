@@ -24,7 +24,8 @@ public final class WorkerChannels implements AutoCloseable {
   }
 
   public WorkerServiceGrpc.WorkerServiceBlockingStub blocking(WorkerInfo w) {
-    return WorkerServiceGrpc.newBlockingStub(channel(w)).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    return WorkerServiceGrpc.newBlockingStub(channel(w))
+        .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   public WorkerServiceGrpc.WorkerServiceStub async(WorkerInfo w) {

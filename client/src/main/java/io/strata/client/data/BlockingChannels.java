@@ -2,8 +2,8 @@ package io.strata.client.data;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.util.Periodic;
 import io.strata.core.util.DaemonThreads;
+import io.strata.core.util.Periodic;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -37,7 +37,9 @@ final class BlockingChannels implements AutoCloseable {
   interface Watched {
     long blockedSinceNanos();
 
-    /** Closes the connection if the call blocked since {@code since} still is: the timeout passed. */
+    /**
+     * Closes the connection if the call blocked since {@code since} still is: the timeout passed.
+     */
     void expire(long since);
   }
 
@@ -49,14 +51,23 @@ final class BlockingChannels implements AutoCloseable {
 
   BlockingChannels(Supplier<Duration> timeout) {
     this.timeout = timeout;
-    Periodic.every(watchdog, "read watchdog", WATCH_PERIOD_MS, WATCH_PERIOD_MS, TimeUnit.MILLISECONDS, this::expireStuck);
+    Periodic.every(
+        watchdog,
+        "read watchdog",
+        WATCH_PERIOD_MS,
+        WATCH_PERIOD_MS,
+        TimeUnit.MILLISECONDS,
+        this::expireStuck);
   }
 
   Duration timeout() {
     return timeout.get();
   }
 
-  /** An idle connection to {@code worker} from the pool, or null. It may have been closed by the worker meanwhile. */
+  /**
+   * An idle connection to {@code worker} from the pool, or null. It may have been closed by the
+   * worker meanwhile.
+   */
   SocketChannel pooled(Endpoint worker) {
     BlockingQueue<SocketChannel> q = idle.get(worker);
     SocketChannel ch;
@@ -68,20 +79,25 @@ final class BlockingChannels implements AutoCloseable {
     return null;
   }
 
-  /** A new connection to {@code worker}; UNAVAILABLE if it cannot be reached, CANCELLED if the caller is interrupted. */
+  /**
+   * A new connection to {@code worker}; UNAVAILABLE if it cannot be reached, CANCELLED if the
+   * caller is interrupted.
+   */
   SocketChannel open(Endpoint worker) {
     try {
       return connect(worker);
     } catch (ClosedByInterruptException e) {
       throw interrupted(worker);
     } catch (IOException e) {
-      throw StrataException.unavailable("cannot reach worker data server " + worker + ": " + e.getMessage(), e);
+      throw StrataException.unavailable(
+          "cannot reach worker data server " + worker + ": " + e.getMessage(), e);
     }
   }
 
   /** An interrupted caller's call: not the worker's failure, so not one to fail over from. */
   static StrataException interrupted(Endpoint worker) {
-    return new StrataException(StatusCode.CANCELLED, "interrupted while talking to worker " + worker);
+    return new StrataException(
+        StatusCode.CANCELLED, "interrupted while talking to worker " + worker);
   }
 
   private static SocketChannel connect(Endpoint worker) throws IOException {
@@ -98,7 +114,9 @@ final class BlockingChannels implements AutoCloseable {
     SocketChannel ch = SocketChannel.open();
     try {
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      ch.socket().connect(new InetSocketAddress(worker.tcp().host(), worker.tcp().port()), CONNECT_TIMEOUT_MS);
+      ch.socket()
+          .connect(
+              new InetSocketAddress(worker.tcp().host(), worker.tcp().port()), CONNECT_TIMEOUT_MS);
       return ch;
     } catch (IOException | RuntimeException e) {
       ch.close();
@@ -108,7 +126,9 @@ final class BlockingChannels implements AutoCloseable {
 
   /** Takes back a connection with nothing in flight on it. */
   void give(Endpoint worker, SocketChannel ch) {
-    if (!ch.isOpen() || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER)).offer(ch)) {
+    if (!ch.isOpen()
+        || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER))
+            .offer(ch)) {
       closeQuietly(ch);
     }
   }

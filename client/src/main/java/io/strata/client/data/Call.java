@@ -37,7 +37,9 @@ abstract class Call<T> {
     throw unexpected("LEASED");
   }
 
-  /** The END frame: completes the call with what it gathered, or fails it with the worker's error. */
+  /**
+   * The END frame: completes the call with what it gathered, or fails it with the worker's error.
+   */
   abstract void end(StatusCode code, String message);
 
   void fail(StrataException e) {
@@ -45,6 +47,7 @@ abstract class Call<T> {
   }
 
   private static StrataException unexpected(String frame) {
-    return new StrataException(StatusCode.INTERNAL, "worker sent an unexpected " + frame + " frame");
+    return new StrataException(
+        StatusCode.INTERNAL, "worker sent an unexpected " + frame + " frame");
   }
 }

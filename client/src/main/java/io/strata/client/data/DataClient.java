@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  * call failed or timed out is closed, never reused. A call that makes no progress within the read
  * timeout fails with DEADLINE_EXCEEDED. Thread-safe.
  */
-@SuppressWarnings("FutureReturnValueIgnored") // close(): a closed connection fails its call through ResponseHandler
+@SuppressWarnings("FutureReturnValueIgnored") // close(): a closed connection fails its call through
+// ResponseHandler
 public final class DataClient implements AutoCloseable {
   static final int IDLE_PER_WORKER = 64;
   private static final int CONNECT_TIMEOUT_MS = 5000;
@@ -57,7 +58,10 @@ public final class DataClient implements AutoCloseable {
     this.timeout = timeout;
     this.blocking = new BlockingChannels(timeout);
     this.group = transport.newGroup(2, DaemonThreads.factory("data-client"));
-    this.tcp = bootstrap(false).option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_RCVBUF, RECEIVE_BUFFER);
+    this.tcp =
+        bootstrap(false)
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.SO_RCVBUF, RECEIVE_BUFFER);
     this.uds = bootstrap(true);
   }
 
@@ -66,21 +70,29 @@ public final class DataClient implements AutoCloseable {
         .group(group)
         .channel(transport.clientChannel(domainSocket))
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
-        .option(ChannelOption.RECVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64 << 10, 256 << 10, 1 << 20))
-        .handler(new ChannelInitializer<>() {
-          @Override
-          protected void initChannel(Channel ch) {
-            ch.pipeline().addLast("reads", new ResponseHandler());
-          }
-        });
+        .option(
+            ChannelOption.RECVBUF_ALLOCATOR,
+            new AdaptiveRecvByteBufAllocator(64 << 10, 256 << 10, 1 << 20))
+        .handler(
+            new ChannelInitializer<>() {
+              @Override
+              protected void initChannel(Channel ch) {
+                ch.pipeline().addLast("reads", new ResponseHandler());
+              }
+            });
   }
 
   /** What to read: one version of a file. */
   public record Target(String path, String fingerprint, long fileLength) {}
 
-  /** Reads into {@code dst} (from its writer index); completes with the byte count, short only at end of file. */
-  public CompletableFuture<Integer> readAsync(Endpoint worker, Target file, long offset, ByteBuf dst, int length) {
-    return read(worker, file, ReadCall.intoBuffer(requestIds.incrementAndGet(), offset, dst, length));
+  /**
+   * Reads into {@code dst} (from its writer index); completes with the byte count, short only at
+   * end of file.
+   */
+  public CompletableFuture<Integer> readAsync(
+      Endpoint worker, Target file, long offset, ByteBuf dst, int length) {
+    return read(
+        worker, file, ReadCall.intoBuffer(requestIds.incrementAndGet(), offset, dst, length));
   }
 
   private CompletableFuture<Integer> read(Endpoint worker, Target file, ReadCall call) {
@@ -91,12 +103,20 @@ public final class DataClient implements AutoCloseable {
   }
 
   /**
-   * The current status of the file at {@code path} and its first {@code firstBytes} bytes (fewer
-   * if the file is shorter), appended to {@code dst}, in one round trip on the caller's thread over
-   * a pooled blocking connection; throws the worker's StrataException.
+   * The current status of the file at {@code path} and its first {@code firstBytes} bytes (fewer if
+   * the file is shorter), appended to {@code dst}, in one round trip on the caller's thread over a
+   * pooled blocking connection; throws the worker's StrataException.
    */
-  public Opened open(Endpoint worker, String path, long syncIntervalMs, int firstBytes, ByteBuf dst) {
-    return SocketOpen.open(blocking, worker, requestIds.incrementAndGet(), path, syncIntervalMs, firstBytes, dst,
+  public Opened open(
+      Endpoint worker, String path, long syncIntervalMs, int firstBytes, ByteBuf dst) {
+    return SocketOpen.open(
+        blocking,
+        worker,
+        requestIds.incrementAndGet(),
+        path,
+        syncIntervalMs,
+        firstBytes,
+        dst,
         PooledByteBufAllocator.DEFAULT);
   }
 
@@ -108,20 +128,26 @@ public final class DataClient implements AutoCloseable {
     return new SocketStreamReader(blocking, worker, file, offset, readAhead);
   }
 
-  /** Asks a local worker, over its domain socket, where the range's pages lie on its disk (blocking). */
+  /**
+   * Asks a local worker, over its domain socket, where the range's pages lie on its disk
+   * (blocking).
+   */
   public LeaseGrant lease(Endpoint worker, Target file, long offset, long length) {
-    return await(call(worker, file, new LeaseCall(requestIds.incrementAndGet(), offset, length)), file.path());
+    return await(
+        call(worker, file, new LeaseCall(requestIds.incrementAndGet(), offset, length)),
+        file.path());
   }
 
   /**
    * Reads {@code dst.remaining()} bytes into {@code dst} on the caller's thread, over a pooled
-   * blocking connection: no event loop in between, which halves a small read's latency. Short
-   * only at end of file; throws the worker's StrataException.
+   * blocking connection: no event loop in between, which halves a small read's latency. Short only
+   * at end of file; throws the worker's StrataException.
    */
   public int read(Endpoint worker, Target file, long offset, ByteBuffer dst) {
     int length = dst.remaining();
     long end = Math.min(file.fileLength(), offset + length);
-    try (SocketStreamReader r = new SocketStreamReader(blocking, worker, file, offset, end, length)) {
+    try (SocketStreamReader r =
+        new SocketStreamReader(blocking, worker, file, offset, end, length)) {
       int done = 0;
       while (offset + done < end) {
         done += r.read(dst);
@@ -141,45 +167,68 @@ public final class DataClient implements AutoCloseable {
     if (handler == null) {
       // The connection closed after it was taken from the pool (its pipeline is emptied then).
       ch.close();
-      return CompletableFuture.failedFuture(StrataException.unavailable("connection to worker " + worker
-          + " closed before the request was sent", null));
+      return CompletableFuture.failedFuture(
+          StrataException.unavailable(
+              "connection to worker " + worker + " closed before the request was sent", null));
     }
     handler.begin(call);
-    // A pooled connection may have closed since it was checked: fail now rather than at the timeout.
-    ch.writeAndFlush(call.request(file, ch.alloc())).addListener(sent -> {
-      if (!sent.isSuccess()) {
-        call.fail(StrataException.unavailable("cannot send to worker " + worker + ": "
-            + sent.cause().getMessage(), sent.cause()));
-      }
-    });
+    // A pooled connection may have closed since it was checked: fail now rather than at the
+    // timeout.
+    ch.writeAndFlush(call.request(file, ch.alloc()))
+        .addListener(
+            sent -> {
+              if (!sent.isSuccess()) {
+                call.fail(
+                    StrataException.unavailable(
+                        "cannot send to worker " + worker + ": " + sent.cause().getMessage(),
+                        sent.cause()));
+              }
+            });
     long ms = timeout.get().toMillis();
-    var timer = ch.eventLoop().schedule(() -> {
-      if (call.done.completeExceptionally(new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker
-          + " did not answer a request for " + file.path() + " within " + ms + " ms"))) {
-        ch.close();
-      }
-    }, ms, TimeUnit.MILLISECONDS);
-    return call.done.whenComplete((n, error) -> {
-      timer.cancel(false);
-      if (error == null || cleanRefusal(error)) {
-        release(worker, ch);
-      } else {
-        ch.close();
-      }
-    });
+    var timer =
+        ch.eventLoop()
+            .schedule(
+                () -> {
+                  if (call.done.completeExceptionally(
+                      new StrataException(
+                          StatusCode.DEADLINE_EXCEEDED,
+                          "worker "
+                              + worker
+                              + " did not answer a request for "
+                              + file.path()
+                              + " within "
+                              + ms
+                              + " ms"))) {
+                    ch.close();
+                  }
+                },
+                ms,
+                TimeUnit.MILLISECONDS);
+    return call.done.whenComplete(
+        (n, error) -> {
+          timer.cancel(false);
+          if (error == null || cleanRefusal(error)) {
+            release(worker, ch);
+          } else {
+            ch.close();
+          }
+        });
   }
 
   /** A refused read (NOT_FOUND, changed file...) leaves the connection usable. */
   private static boolean cleanRefusal(Throwable error) {
-    return error instanceof StrataException se && se.code() != StatusCode.UNAVAILABLE
-        && se.code() != StatusCode.INTERNAL && se.code() != StatusCode.DEADLINE_EXCEEDED;
+    return error instanceof StrataException se
+        && se.code() != StatusCode.UNAVAILABLE
+        && se.code() != StatusCode.INTERNAL
+        && se.code() != StatusCode.DEADLINE_EXCEEDED;
   }
 
   public static <T> T await(CompletableFuture<T> f, String path) {
     try {
       return f.get();
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof StrataException s ? s
+      throw e.getCause() instanceof StrataException s
+          ? s
           : StrataException.internal("read of " + path + " failed: " + e.getCause(), e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -201,8 +250,8 @@ public final class DataClient implements AutoCloseable {
     Bootstrap b = worker.isDomainSocket() ? uds : tcp;
     ChannelFuture f = b.connect(address(worker)).awaitUninterruptibly();
     if (!f.isSuccess()) {
-      throw StrataException.unavailable("cannot reach worker data server " + worker + ": " + f.cause().getMessage(),
-          f.cause());
+      throw StrataException.unavailable(
+          "cannot reach worker data server " + worker + ": " + f.cause().getMessage(), f.cause());
     }
     return f.channel();
   }
@@ -211,12 +260,15 @@ public final class DataClient implements AutoCloseable {
     if (!worker.isDomainSocket()) {
       return new InetSocketAddress(worker.tcp().host(), worker.tcp().port());
     }
-    return transport == NettyTransport.EPOLL ? new DomainSocketAddress(worker.domainSocket())
+    return transport == NettyTransport.EPOLL
+        ? new DomainSocketAddress(worker.domainSocket())
         : UnixDomainSocketAddress.of(worker.domainSocket());
   }
 
   private void release(Endpoint worker, Channel ch) {
-    if (!ch.isActive() || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER)).offer(ch)) {
+    if (!ch.isActive()
+        || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER))
+            .offer(ch)) {
       ch.close();
     }
   }

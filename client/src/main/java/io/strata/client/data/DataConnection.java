@@ -12,38 +12,47 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One blocking connection to a worker's data server, used by one caller on its own thread:
- * request frames go out, response frames are read straight from the socket, a header at a time
- * ({@link #nextFrame}) and then their bodies. While a read blocks, the pool's watchdog may close
- * the connection once the read timeout passes ({@link #expire}), which ends the read with
+ * One blocking connection to a worker's data server, used by one caller on its own thread: request
+ * frames go out, response frames are read straight from the socket, a header at a time ({@link
+ * #nextFrame}) and then their bodies. While a read blocks, the pool's watchdog may close the
+ * connection once the read timeout passes ({@link #expire}), which ends the read with
  * DEADLINE_EXCEEDED. It goes back to the pool ({@link #release}) only with nothing in flight.
  */
 final class DataConnection implements BlockingChannels.Watched {
   private static final int PREFIX = 4 + Frames.HEADER;
   private static final int MAX_END_BODY = 1 + 2 + 1024;
+
   /**
    * Frame headers land here. Per thread, not per connection: a connection may serve a single small
-   * read, and a direct buffer of its own would cost more than the read. A header is read whole within
-   * one call, so connections sharing a thread never see each other's bytes.
+   * read, and a direct buffer of its own would cost more than the read. A header is read whole
+   * within one call, so connections sharing a thread never see each other's bytes.
    */
   private static final ThreadLocal<ByteBuffer> HEADERS =
       ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(PREFIX + MAX_END_BODY));
-  /** Requests are small: encoded on the heap, where the socket write's own buffer copies them from. */
+
+  /**
+   * Requests are small: encoded on the heap, where the socket write's own buffer copies them from.
+   */
   static final UnpooledByteBufAllocator REQUESTS = new UnpooledByteBufAllocator(false);
 
   private final BlockingChannels channels;
   private final Endpoint worker;
+
   /** The file the connection is taken for, named in its errors. */
   private final String path;
+
   private SocketChannel ch;
+
   /** The connection came from the pool and has not answered yet. */
   private boolean reused;
+
   private volatile long blockedSince;
   private volatile boolean expired;
   private byte frameType;
   private int frameBody;
 
-  private DataConnection(BlockingChannels channels, Endpoint worker, String path, SocketChannel ch, boolean reused) {
+  private DataConnection(
+      BlockingChannels channels, Endpoint worker, String path, SocketChannel ch, boolean reused) {
     this.channels = channels;
     this.worker = worker;
     this.path = path;
@@ -52,11 +61,14 @@ final class DataConnection implements BlockingChannels.Watched {
     channels.watch(this);
   }
 
-  /** A pooled connection to {@code worker}, else a new one, to ask about {@code path}; UNAVAILABLE if it cannot be reached. */
+  /**
+   * A pooled connection to {@code worker}, else a new one, to ask about {@code path}; UNAVAILABLE
+   * if it cannot be reached.
+   */
   static DataConnection take(BlockingChannels channels, Endpoint worker, String path) {
     SocketChannel pooled = channels.pooled(worker);
-    return new DataConnection(channels, worker, path, pooled != null ? pooled : channels.open(worker),
-        pooled != null);
+    return new DataConnection(
+        channels, worker, path, pooled != null ? pooled : channels.open(worker), pooled != null);
   }
 
   /**
@@ -90,8 +102,8 @@ final class DataConnection implements BlockingChannels.Watched {
   }
 
   /**
-   * Reads the next frame's header, which must answer request {@code expectedId}: then
-   * {@link #frameType} and {@link #frameBody} tell it.
+   * Reads the next frame's header, which must answer request {@code expectedId}: then {@link
+   * #frameType} and {@link #frameBody} tell it.
    */
   void nextFrame(long expectedId) {
     ByteBuffer header = fill(PREFIX);
@@ -125,10 +137,15 @@ final class DataConnection implements BlockingChannels.Watched {
     StatusCode code = StatusCode.fromNumber(body.get() & 0xFF);
     byte[] message = new byte[Math.min(body.getShort() & 0xFFFF, body.remaining())];
     body.get(message);
-    return code == StatusCode.OK ? null : new StrataException(code, new String(message, StandardCharsets.UTF_8));
+    return code == StatusCode.OK
+        ? null
+        : new StrataException(code, new String(message, StandardCharsets.UTF_8));
   }
 
-  /** The next {@code n} bytes of the stream (at most a header or an END body), in this thread's buffer. */
+  /**
+   * The next {@code n} bytes of the stream (at most a header or an END body), in this thread's
+   * buffer.
+   */
   ByteBuffer fill(int n) {
     ByteBuffer header = HEADERS.get();
     header.clear().limit(n);
@@ -195,8 +212,15 @@ final class DataConnection implements BlockingChannels.Watched {
       return BlockingChannels.interrupted(worker);
     }
     if (expired) {
-      return new StrataException(StatusCode.DEADLINE_EXCEEDED, "worker " + worker + " did not answer a request for "
-          + path + " within " + channels.timeout().toMillis() + " ms");
+      return new StrataException(
+          StatusCode.DEADLINE_EXCEEDED,
+          "worker "
+              + worker
+              + " did not answer a request for "
+              + path
+              + " within "
+              + channels.timeout().toMillis()
+              + " ms");
     }
     return StrataException.unavailable(what + ": " + e.getMessage(), e);
   }

@@ -21,7 +21,8 @@ final class LeaseCall extends Call<LeaseGrant> {
 
   @Override
   ByteBuf request(DataClient.Target file, ByteBufAllocator alloc) {
-    return new ReadRequest(requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length, true)
+    return new ReadRequest(
+            requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length, true)
         .encode(alloc);
   }
 
@@ -38,7 +39,8 @@ final class LeaseCall extends Call<LeaseGrant> {
     if (code != StatusCode.OK) {
       done.completeExceptionally(new StrataException(code, message));
     } else if (grant == null) {
-      done.completeExceptionally(new StrataException(StatusCode.INTERNAL, "worker ended a lease request with no lease"));
+      done.completeExceptionally(
+          new StrataException(StatusCode.INTERNAL, "worker ended a lease request with no lease"));
     } else {
       done.complete(grant);
     }

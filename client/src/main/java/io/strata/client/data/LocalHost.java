@@ -8,14 +8,19 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.Set;
 
-/** Whether a host name is this machine: loopback, its name, or one of its addresses. Looked up once. */
+/**
+ * Whether a host name is this machine: loopback, its name, or one of its addresses. Looked up once.
+ */
 public final class LocalHost {
   private static final Set<String> NAMES = names();
 
   private LocalHost() {}
 
   public static boolean is(String host) {
-    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || NAMES.contains(host);
+    return host.equals("localhost")
+        || host.startsWith("127.")
+        || host.equals("::1")
+        || NAMES.contains(host);
   }
 
   private static Set<String> names() {

@@ -19,10 +19,12 @@ import java.util.zip.CRC32C;
  */
 final class MappedSegment {
   private final MappedByteBuffer map;
+
   /** The owner (the client's cache of mappings) and the readers inside; the last one unmaps. */
   private final OwnedRefCount holders;
 
-  // Netty deprecates freeDirectBuffer for buffers it allocates; for a mapping it is the only unmapper
+  // Netty deprecates freeDirectBuffer for buffers it allocates; for a mapping it is the only
+  // unmapper
   // short of the JDK's internal Unsafe.
   @SuppressWarnings("deprecation")
   private MappedSegment(MappedByteBuffer map) {

@@ -8,9 +8,8 @@ import io.strata.core.status.StrataException;
 import io.strata.core.transport.ReadRequest;
 
 /**
- * One READ in flight and the buffer its bytes go to. DATA payloads are copied
- * in as they arrive off the socket (no frame reassembly); they must come in offset order without
- * gaps, or the call fails.
+ * One READ in flight and the buffer its bytes go to. DATA payloads are copied in as they arrive off
+ * the socket (no frame reassembly); they must come in offset order without gaps, or the call fails.
  */
 final class ReadCall extends Call<Integer> {
   private final long offset;
@@ -25,7 +24,10 @@ final class ReadCall extends Call<Integer> {
     this.buffer = buffer;
   }
 
-  /** Appends to {@code dst} (from its writer index); a composite takes the received buffers themselves. */
+  /**
+   * Appends to {@code dst} (from its writer index); a composite takes the received buffers
+   * themselves.
+   */
   static ReadCall intoBuffer(long requestId, long offset, ByteBuf dst, int length) {
     return new ReadCall(requestId, offset, length, dst);
   }
@@ -36,7 +38,9 @@ final class ReadCall extends Call<Integer> {
 
   @Override
   ByteBuf request(DataClient.Target file, ByteBufAllocator alloc) {
-    return new ReadRequest(requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length).encode(alloc);
+    return new ReadRequest(
+            requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length)
+        .encode(alloc);
   }
 
   @Override

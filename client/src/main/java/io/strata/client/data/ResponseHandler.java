@@ -68,10 +68,12 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
       long requestId = header.readLong();
       Call<?> c = call;
       if (c == null || requestId != c.requestId) {
-        throw new StrataException(StatusCode.INTERNAL, "worker answered request " + requestId + " unasked");
+        throw new StrataException(
+            StatusCode.INTERNAL, "worker answered request " + requestId + " unasked");
       }
       if (frameLength < Frames.HEADER || frameLength > Frames.MAX_RESPONSE_FRAME) {
-        throw new StrataException(StatusCode.INTERNAL, "response frame of " + frameLength + " bytes");
+        throw new StrataException(
+            StatusCode.INTERNAL, "response frame of " + frameLength + " bytes");
       }
       header.clear();
     }
@@ -83,8 +85,13 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
       long at = header.readLong();
       header.clear();
       if (at != current().expectedOffset()) {
-        throw new StrataException(StatusCode.INTERNAL, "worker sent bytes out of order (at " + at + ", expected "
-            + current().expectedOffset() + ")");
+        throw new StrataException(
+            StatusCode.INTERNAL,
+            "worker sent bytes out of order (at "
+                + at
+                + ", expected "
+                + current().expectedOffset()
+                + ")");
       }
       payloadLeft = body - 8L;
       if (payloadLeft == 0) {
@@ -119,7 +126,9 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     throw new StrataException(StatusCode.INTERNAL, "unknown frame type " + type + " from worker");
   }
 
-  /** Accumulates up to {@code n} bytes of {@code in} into the header buffer; true once it holds n. */
+  /**
+   * Accumulates up to {@code n} bytes of {@code in} into the header buffer; true once it holds n.
+   */
   private boolean take(ByteBuf in, int n) {
     int need = n - header.readableBytes();
     if (header.writableBytes() < need) {
@@ -147,13 +156,16 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) {
     Call<?> c = call;
     if (c != null) {
-      c.fail(StrataException.unavailable("worker closed the data connection " + ctx.channel().remoteAddress(), null));
+      c.fail(
+          StrataException.unavailable(
+              "worker closed the data connection " + ctx.channel().remoteAddress(), null));
     }
   }
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    failAndClose(ctx, StrataException.unavailable("data connection failed: " + cause.getMessage(), cause));
+    failAndClose(
+        ctx, StrataException.unavailable("data connection failed: " + cause.getMessage(), cause));
   }
 
   private void failAndClose(ChannelHandlerContext ctx, StrataException e) {

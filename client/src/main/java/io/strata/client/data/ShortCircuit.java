@@ -20,21 +20,30 @@ import org.slf4j.LoggerFactory;
  * Short-circuit reads: bytes a worker on this host holds on SSD, read by the client from the
  * worker's segment files. The client leases a span of the file over the domain socket (the worker
  * pins the segments named and says where each page lies), then copies from its own read-only
- * mappings of those files ({@link MappedSegment}). Each page is checked against its crc32c once
- * per lease before its bytes are used.
+ * mappings of those files ({@link MappedSegment}). Each page is checked against its crc32c once per
+ * lease before its bytes are used.
  *
  * <p>Anything short of a clean read — a page not on the worker's disk, an expired lease, a file
- * this process may not open (other user, other mount namespace), a bad checksum — answers
- * "cannot", and the caller reads over the socket instead; a worker whose files cannot be opened is
- * not asked again for a while. Thread-safe.
+ * this process may not open (other user, other mount namespace), a bad checksum — answers "cannot",
+ * and the caller reads over the socket instead; a worker whose files cannot be opened is not asked
+ * again for a while. Thread-safe.
  */
 public final class ShortCircuit implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShortCircuit.class);
-  /** Pages of a lease not on disk yet may be there soon (the socket read caches them): ask again after this. */
+
+  /**
+   * Pages of a lease not on disk yet may be there soon (the socket read caches them): ask again
+   * after this.
+   */
   private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   private static final Duration DISABLED_FOR = Duration.ofMinutes(1);
-  /** Before the first grant tells a worker's page size, lease spans as if pages were the smallest. */
+
+  /**
+   * Before the first grant tells a worker's page size, lease spans as if pages were the smallest.
+   */
   private static final long MIN_PAGE = 4096;
+
   private static final Duration FILE_IDLE = Duration.ofSeconds(30);
 
   /** One span of one file version on one worker. */
@@ -42,21 +51,30 @@ public final class ShortCircuit implements AutoCloseable {
 
   private final DataClient data;
   private final LongSupplier nanoTime;
-  private final Cache<LeaseKey, Lease> leases = Caffeine.newBuilder().maximumSize(4096)
-      .expireAfterWrite(Duration.ofMinutes(1)).build();
+  private final Cache<LeaseKey, Lease> leases =
+      Caffeine.newBuilder().maximumSize(4096).expireAfterWrite(Duration.ofMinutes(1)).build();
+
   /**
    * Mapped segment files. An idle one is unmapped soon: a worker deletes a segment it has evicted,
    * and a mapping would keep its blocks allocated (or, after a worker restart, show an old inode).
    */
-  private final Cache<String, MappedSegment> files = Caffeine.newBuilder().maximumSize(256)
-      .expireAfterAccess(FILE_IDLE).scheduler(Scheduler.systemScheduler())
-      .removalListener((String path, MappedSegment seg, com.github.benmanes.caffeine.cache.RemovalCause cause) -> {
-        if (seg != null) {
-          seg.retire();
-        }
-      })
-      .build();
-  private final Cache<Endpoint, Boolean> disabled = Caffeine.newBuilder().expireAfterWrite(DISABLED_FOR).build();
+  private final Cache<String, MappedSegment> files =
+      Caffeine.newBuilder()
+          .maximumSize(256)
+          .expireAfterAccess(FILE_IDLE)
+          .scheduler(Scheduler.systemScheduler())
+          .removalListener(
+              (String path,
+                  MappedSegment seg,
+                  com.github.benmanes.caffeine.cache.RemovalCause cause) -> {
+                if (seg != null) {
+                  seg.retire();
+                }
+              })
+          .build();
+
+  private final Cache<Endpoint, Boolean> disabled =
+      Caffeine.newBuilder().expireAfterWrite(DISABLED_FOR).build();
   private final Cache<Endpoint, Long> pageSizes = Caffeine.newBuilder().maximumSize(1024).build();
 
   public ShortCircuit(DataClient data, LongSupplier nanoTime) {
@@ -66,7 +84,8 @@ public final class ShortCircuit implements AutoCloseable {
 
   /**
    * Reads {@code dst.remaining()} bytes at {@code offset} (fewer at end of file) into {@code dst};
-   * returns the count, or -1 if this range cannot be read here (then {@code dst}'s content is undefined).
+   * returns the count, or -1 if this range cannot be read here (then {@code dst}'s content is
+   * undefined).
    */
   public int read(Endpoint worker, DataClient.Target file, long offset, ByteBuffer dst) {
     if (!worker.isDomainSocket() || disabled.getIfPresent(worker) != null) {
@@ -85,8 +104,11 @@ public final class ShortCircuit implements AutoCloseable {
     return dst.position() - start;
   }
 
-  /** Reads from the page holding {@code pos} up to that page's end or {@code end}; -1 if it cannot. */
-  private long readFromPage(Endpoint worker, DataClient.Target file, long pos, long end, ByteBuffer dst) {
+  /**
+   * Reads from the page holding {@code pos} up to that page's end or {@code end}; -1 if it cannot.
+   */
+  private long readFromPage(
+      Endpoint worker, DataClient.Target file, long pos, long end, ByteBuffer dst) {
     Lease lease = lease(worker, file, pos, false);
     if (lease == null) {
       return -1;
@@ -110,8 +132,9 @@ public final class ShortCircuit implements AutoCloseable {
     if (seg == null) {
       return -1;
     }
-    boolean good = (lease.verified(index) || checksumHolds(seg.crc32c(page.offset(), page.length()), page))
-        && seg.copy(page.offset() + (pos - pageStart), dst.slice(dst.position(), n));
+    boolean good =
+        (lease.verified(index) || checksumHolds(seg.crc32c(page.offset(), page.length()), page))
+            && seg.copy(page.offset() + (pos - pageStart), dst.slice(dst.position(), n));
     if (!good) {
       // Perhaps an old mapping of a segment file the worker has replaced: map it afresh next time.
       files.invalidate(segment);
@@ -147,7 +170,9 @@ public final class ShortCircuit implements AutoCloseable {
     }
   }
 
-  /** The segment's mapping, mapped afresh when the page lies past it (the worker appended since). */
+  /**
+   * The segment's mapping, mapped afresh when the page lies past it (the worker appended since).
+   */
   private MappedSegment open(Endpoint worker, String segment, LeaseGrant.Page page) {
     try {
       MappedSegment seg = files.get(segment, ShortCircuit::map);
@@ -185,8 +210,11 @@ public final class ShortCircuit implements AutoCloseable {
 
   private void disable(Endpoint worker, String why) {
     if (disabled.asMap().putIfAbsent(worker, Boolean.TRUE) == null) {
-      LOG.info("short-circuit reads from worker {} are off for {} s: {}; reading over its socket", worker,
-          DISABLED_FOR.toSeconds(), why);
+      LOG.info(
+          "short-circuit reads from worker {} are off for {} s: {}; reading over its socket",
+          worker,
+          DISABLED_FOR.toSeconds(),
+          why);
     }
   }
 

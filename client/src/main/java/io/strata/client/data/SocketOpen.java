@@ -33,9 +33,19 @@ final class SocketOpen {
     this.path = path;
   }
 
-  /** The status of {@code path} and up to {@code firstBytes} of its first bytes, appended to {@code dst}. */
-  static Opened open(BlockingChannels channels, Endpoint worker, long requestId, String path, long syncIntervalMs,
-      int firstBytes, ByteBuf dst, ByteBufAllocator alloc) {
+  /**
+   * The status of {@code path} and up to {@code firstBytes} of its first bytes, appended to {@code
+   * dst}.
+   */
+  static Opened open(
+      BlockingChannels channels,
+      Endpoint worker,
+      long requestId,
+      String path,
+      long syncIntervalMs,
+      int firstBytes,
+      ByteBuf dst,
+      ByteBufAllocator alloc) {
     OpenRequest request = new OpenRequest(requestId, path, syncIntervalMs, firstBytes);
     DataConnection conn = DataConnection.take(channels, worker, path);
     SocketOpen open = new SocketOpen(conn, requestId, path);
@@ -79,7 +89,9 @@ final class SocketOpen {
           }
           return;
         }
-        default -> throw DataConnection.protocol("unexpected frame type " + conn.frameType() + " for an open");
+        default ->
+            throw DataConnection.protocol(
+                "unexpected frame type " + conn.frameType() + " for an open");
       }
     }
   }
@@ -87,7 +99,8 @@ final class SocketOpen {
   private void readStatus() {
     int n = conn.frameBody();
     if (status != null || n > Frames.MAX_STATUS) {
-      throw DataConnection.protocol(status != null ? "two statuses for one open" : "STATUS frame of " + n + " bytes");
+      throw DataConnection.protocol(
+          status != null ? "two statuses for one open" : "STATUS frame of " + n + " bytes");
     }
     byte[] body = new byte[n];
     conn.readFully(ByteBuffer.wrap(body));
@@ -101,13 +114,23 @@ final class SocketOpen {
   private void readData(int firstBytes, ByteBufAllocator alloc) {
     int n = conn.frameBody() - 8;
     if (status == null || n < 0) {
-      throw DataConnection.protocol(status == null ? "bytes before the status" : "DATA frame of " + (n + 8) + " bytes");
+      throw DataConnection.protocol(
+          status == null ? "bytes before the status" : "DATA frame of " + (n + 8) + " bytes");
     }
     long at = conn.fill(8).getLong();
     int expected = (int) Math.min(firstBytes, status.getLength());
     if (at != received || received + n > expected) {
-      throw DataConnection.protocol(n + " bytes at " + at + " of " + path + " (expected at most " + (expected - received)
-          + " at " + received + ")");
+      throw DataConnection.protocol(
+          n
+              + " bytes at "
+              + at
+              + " of "
+              + path
+              + " (expected at most "
+              + (expected - received)
+              + " at "
+              + received
+              + ")");
     }
     if (bytes == null) {
       bytes = alloc.directBuffer(expected, expected);

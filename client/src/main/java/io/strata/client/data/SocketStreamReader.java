@@ -22,9 +22,17 @@ import java.util.ArrayDeque;
 final class SocketStreamReader implements StreamReader {
   static final int MIN_REQUEST = 4096;
   static final int MAX_REQUEST = 4 << 20;
-  /** A jump forward within this many bytes already asked for reads through them instead of starting over. */
+
+  /**
+   * A jump forward within this many bytes already asked for reads through them instead of starting
+   * over.
+   */
   static final int MAX_SKIP = 1 << 20;
-  /** Closing with at most this many bytes still coming reads them off, keeping the connection for the pool. */
+
+  /**
+   * Closing with at most this many bytes still coming reads them off, keeping the connection for
+   * the pool.
+   */
   private static final int MAX_DRAIN = 64 << 10;
 
   /** One READ sent and not yet ended. */
@@ -46,8 +54,10 @@ final class SocketStreamReader implements StreamReader {
   private final Endpoint worker;
   private final DataClient.Target file;
   private final long maxWindow;
+
   /** Where the stream stops asking: the end of the file, or of a single read. */
   private final long limit;
+
   private final ArrayDeque<Request> pending = new ArrayDeque<>();
   private DataConnection conn;
   private long nextId;
@@ -57,12 +67,22 @@ final class SocketStreamReader implements StreamReader {
   private long payloadLeft;
   private boolean spent;
 
-  SocketStreamReader(BlockingChannels channels, Endpoint worker, DataClient.Target file, long offset, long maxWindow) {
+  SocketStreamReader(
+      BlockingChannels channels,
+      Endpoint worker,
+      DataClient.Target file,
+      long offset,
+      long maxWindow) {
     this(channels, worker, file, offset, file.fileLength(), maxWindow);
   }
 
   /** A stream that ends at {@code end} (or the file's end, if sooner). */
-  SocketStreamReader(BlockingChannels channels, Endpoint worker, DataClient.Target file, long offset, long end,
+  SocketStreamReader(
+      BlockingChannels channels,
+      Endpoint worker,
+      DataClient.Target file,
+      long offset,
+      long end,
       long maxWindow) {
     this.channels = channels;
     this.worker = worker;
@@ -82,7 +102,8 @@ final class SocketStreamReader implements StreamReader {
   public int read(ByteBuffer dst) {
     int len = dst.remaining();
     if (spent) {
-      throw new StrataException(StatusCode.INTERNAL, "read of " + file.path() + " after the stream failed");
+      throw new StrataException(
+          StatusCode.INTERNAL, "read of " + file.path() + " after the stream failed");
     }
     if (len == 0 || position >= limit) {
       return 0;
@@ -124,7 +145,9 @@ final class SocketStreamReader implements StreamReader {
     return n;
   }
 
-  /** Keeps {@code window} bytes asked for ahead of the position, in requests of at most MAX_REQUEST. */
+  /**
+   * Keeps {@code window} bytes asked for ahead of the position, in requests of at most MAX_REQUEST.
+   */
   private void askAhead() {
     long end = limit;
     while (requested < end) {
@@ -141,8 +164,9 @@ final class SocketStreamReader implements StreamReader {
 
   private void send(long offset, long length) {
     long id = ++nextId;
-    conn.send(new ReadRequest(id, file.path(), file.fingerprint(), file.fileLength(), offset, length)
-        .encode(DataConnection.REQUESTS));
+    conn.send(
+        new ReadRequest(id, file.path(), file.fingerprint(), file.fileLength(), offset, length)
+            .encode(DataConnection.REQUESTS));
     pending.add(new Request(id, offset + length));
   }
 
@@ -150,7 +174,8 @@ final class SocketStreamReader implements StreamReader {
   private void nextFrame() {
     Request head = pending.peek();
     if (head == null) {
-      throw DataConnection.protocol("a frame read with no request of " + file.path() + " in flight");
+      throw DataConnection.protocol(
+          "a frame read with no request of " + file.path() + " in flight");
     }
     conn.nextFrame(head.id);
     int body = conn.frameBody();
@@ -161,8 +186,14 @@ final class SocketStreamReader implements StreamReader {
       long at = conn.fill(8).getLong();
       payloadLeft = body - 8L;
       if (at != position || position + payloadLeft > head.end) {
-        throw DataConnection.protocol("worker sent bytes out of order (" + payloadLeft + " at " + at + ", expected "
-            + position + ")");
+        throw DataConnection.protocol(
+            "worker sent bytes out of order ("
+                + payloadLeft
+                + " at "
+                + at
+                + ", expected "
+                + position
+                + ")");
       }
     } else if (conn.frameType() == Frames.END) {
       StrataException refused = conn.endStatus();
@@ -179,7 +210,10 @@ final class SocketStreamReader implements StreamReader {
     }
   }
 
-  /** False also when the worker fails meanwhile: the caller then opens another stream, whose failure it handles. */
+  /**
+   * False also when the worker fails meanwhile: the caller then opens another stream, whose failure
+   * it handles.
+   */
   @Override
   public boolean skipTo(long pos) {
     if (spent || conn == null || pos < position || pos > requested || pos - position > MAX_SKIP) {
@@ -243,5 +277,4 @@ final class SocketStreamReader implements StreamReader {
       conn = null;
     }
   }
-
 }

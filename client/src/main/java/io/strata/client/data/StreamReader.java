@@ -12,8 +12,8 @@ public interface StreamReader extends AutoCloseable {
 
   /**
    * Reads at least one byte at {@link #position()} into {@code dst} (up to its remaining room),
-   * advancing its position; blocks until some come. A direct {@code dst} takes them from the
-   * socket with no copy in between.
+   * advancing its position; blocks until some come. A direct {@code dst} takes them from the socket
+   * with no copy in between.
    */
   int read(ByteBuffer dst);
 

@@ -34,19 +34,22 @@ public final class UfsFallback implements AutoCloseable {
 
   public int read(FileInfo file, long offset, ByteBuffer dst) {
     ClusterView v = view.get();
-    MountTable.Resolution r = MountTable.fromProto(v.getMountsList(), v.getMountTableVersion())
-        .resolve(StrataPath.of(file.path()));
+    MountTable.Resolution r =
+        MountTable.fromProto(v.getMountsList(), v.getMountTableVersion())
+            .resolve(StrataPath.of(file.path()));
     UnderFileSystem ufs = open.computeIfAbsent(r.mount().ufsUri(), UfsFactory::open);
     LOG.debug("no worker could serve {}; reading the under-storage directly", file.path());
     try (UfsReader reader = ufs.openReader(r.ufsPath())) {
       int n = reader.readFully(offset, dst);
       if (!reader.currentFingerprint().equals(file.fingerprint())) {
-        throw new StrataException(StatusCode.FAILED_PRECONDITION,
+        throw new StrataException(
+            StatusCode.FAILED_PRECONDITION,
             file.path() + " changed in the under-storage while being read; open it again");
       }
       return n;
     } catch (IOException e) {
-      throw StrataException.unavailable("reading " + file.path() + " from the under-storage failed: " + e, e);
+      throw StrataException.unavailable(
+          "reading " + file.path() + " from the under-storage failed: " + e, e);
     }
   }
 

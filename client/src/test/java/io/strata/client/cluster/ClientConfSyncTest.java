@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 class ClientConfSyncTest {
   private static boolean syncThreadRuns() {
-    return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("client-conf-sync"));
+    return Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.getName().startsWith("client-conf-sync"));
   }
 
   @Test
@@ -18,9 +19,10 @@ class ClientConfSyncTest {
     Configuration conf = new Configuration();
     conf.set(UserKeys.CONF_SYNC_INTERVAL, "0s");
     try (ClientConfSync sync = new ClientConfSync(conf, null)) {
-      sync.start(() -> {
-        throw new AssertionError("no periodic refresh with an interval of 0");
-      });
+      sync.start(
+          () -> {
+            throw new AssertionError("no periodic refresh with an interval of 0");
+          });
       assertThat(syncThreadRuns()).isFalse();
     }
   }

@@ -18,8 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MappedSegmentTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final byte[] data = new byte[1 << 20];
 
@@ -43,7 +42,8 @@ class MappedSegmentTest {
     ByteBuffer dst = ByteBuffer.wrap(heap, 100, 4000);
     assertThat(seg.copy(70_000, dst)).isTrue();
     assertThat(dst.position()).as("the caller moves it").isEqualTo(100);
-    assertThat(Arrays.copyOfRange(heap, 100, 4100)).isEqualTo(Arrays.copyOfRange(data, 70_000, 74_000));
+    assertThat(Arrays.copyOfRange(heap, 100, 4100))
+        .isEqualTo(Arrays.copyOfRange(data, 70_000, 74_000));
 
     ByteBuffer direct = ByteBuffer.allocateDirect(4096);
     assertThat(seg.copy(0, direct)).isTrue();
@@ -75,20 +75,22 @@ class MappedSegmentTest {
         List<Future<Integer>> readers = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
           int seed = round * 10 + t;
-          readers.add(pool.submit(() -> {
-            Random r = new Random(seed);
-            int good = 0;
-            for (int i = 0; i < 2000; i++) {
-              int at = r.nextInt(data.length - 65536);
-              byte[] b = new byte[65536];
-              if (!seg.copy(at, ByteBuffer.wrap(b))) {
-                break;
-              }
-              assertThat(b).isEqualTo(Arrays.copyOfRange(data, at, at + b.length));
-              good++;
-            }
-            return good;
-          }));
+          readers.add(
+              pool.submit(
+                  () -> {
+                    Random r = new Random(seed);
+                    int good = 0;
+                    for (int i = 0; i < 2000; i++) {
+                      int at = r.nextInt(data.length - 65536);
+                      byte[] b = new byte[65536];
+                      if (!seg.copy(at, ByteBuffer.wrap(b))) {
+                        break;
+                      }
+                      assertThat(b).isEqualTo(Arrays.copyOfRange(data, at, at + b.length));
+                      good++;
+                    }
+                    return good;
+                  }));
         }
         Thread.sleep(round % 3);
         seg.retire();

@@ -1,10 +1,10 @@
 package io.strata.client.data;
 
-import java.net.InetAddress;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.strata.core.net.HostPort;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
@@ -28,14 +28,16 @@ final class ScriptedDataServer implements AutoCloseable {
 
   ScriptedDataServer(Script script) throws IOException {
     this.script = script;
-    server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    server =
+        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     Thread acceptor = new Thread(this::accept, "fake-data-server");
     acceptor.setDaemon(true);
     acceptor.start();
   }
 
   Endpoint endpoint() throws IOException {
-    return Endpoint.tcp(new HostPort("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort()));
+    return Endpoint.tcp(
+        new HostPort("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort()));
   }
 
   int connections() {

@@ -1,6 +1,5 @@
 package io.strata.client.data;
 
-import java.net.InetAddress;
 import static io.strata.client.data.ScriptedDataServer.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +14,7 @@ import io.strata.core.transport.Frames;
 import io.strata.core.transport.ReadRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
@@ -31,7 +31,13 @@ class SocketStreamReaderTest {
   private static final int PAGE = 64 * 1024;
 
   /** How the server answers. */
-  enum Mode { GOOD, SILENT, WRONG_ID, HANG_UP_AFTER_ONE, HANG_UP_MID_ANSWER }
+  enum Mode {
+    GOOD,
+    SILENT,
+    WRONG_ID,
+    HANG_UP_AFTER_ONE,
+    HANG_UP_MID_ANSWER
+  }
 
   private final byte[] data = new byte[3 * (1 << 20) + 4321];
   private final List<ReadRequest> requests = new CopyOnWriteArrayList<>();
@@ -93,12 +99,19 @@ class SocketStreamReaderTest {
       assertThat(readToEnd(r, 10_000)).isEqualTo(data);
       assertThat(r.position()).isEqualTo(data.length);
     }
-    assertThat(requests.get(0).length()).as("the first request asks for what the reader asked").isEqualTo(10_000);
-    assertThat(requests).extracting(ReadRequest::length).as("further ahead as requests are answered, within limits")
-        .anyMatch(n -> n >= 1 << 20).allMatch(n -> n <= SocketStreamReader.MAX_REQUEST);
+    assertThat(requests.get(0).length())
+        .as("the first request asks for what the reader asked")
+        .isEqualTo(10_000);
+    assertThat(requests)
+        .extracting(ReadRequest::length)
+        .as("further ahead as requests are answered, within limits")
+        .anyMatch(n -> n >= 1 << 20)
+        .allMatch(n -> n <= SocketStreamReader.MAX_REQUEST);
     for (int i = 1; i < requests.size(); i++) {
       ReadRequest prev = requests.get(i - 1);
-      assertThat(requests.get(i).offset()).as("contiguous").isEqualTo(prev.offset() + prev.length());
+      assertThat(requests.get(i).offset())
+          .as("contiguous")
+          .isEqualTo(prev.offset() + prev.length());
     }
   }
 
@@ -110,12 +123,15 @@ class SocketStreamReaderTest {
       assertThat(r.read(ByteBuffer.wrap(b, 0, 1))).isEqualTo(1);
       assertThat(b[0]).isEqualTo(data[start]);
       assertThat(requests).hasSize(1);
-      assertThat(requests.get(0).length()).as("at least a small page's worth").isEqualTo(SocketStreamReader.MIN_REQUEST);
+      assertThat(requests.get(0).length())
+          .as("at least a small page's worth")
+          .isEqualTo(SocketStreamReader.MIN_REQUEST);
       long ahead = r.position() + 2000;
       assertThat(r.skipTo(ahead)).isTrue();
       assertThat(r.position()).isEqualTo(ahead);
       int n = r.read(ByteBuffer.wrap(b, 0, 100));
-      assertThat(java.util.Arrays.copyOf(b, n)).isEqualTo(java.util.Arrays.copyOfRange(data, (int) ahead, (int) ahead + n));
+      assertThat(java.util.Arrays.copyOf(b, n))
+          .isEqualTo(java.util.Arrays.copyOfRange(data, (int) ahead, (int) ahead + n));
       assertThat(r.skipTo(start)).as("behind: cannot").isFalse();
       assertThat(r.skipTo(start + (2L << 20))).as("past what was asked: cannot").isFalse();
       assertThat(requests).as("skipping asked for nothing more").hasSize(1);
@@ -129,7 +145,9 @@ class SocketStreamReaderTest {
       ByteBuffer first = ByteBuffer.allocate(200_000);
       int n = r.read(first);
       assertThat(n).isPositive().isLessThanOrEqualTo(PAGE);
-      assertThat(r.skipTo(r.position() + 100_000)).as("the worker hung up before those bytes").isFalse();
+      assertThat(r.skipTo(r.position() + 100_000))
+          .as("the worker hung up before those bytes")
+          .isFalse();
     }
   }
 
@@ -147,7 +165,8 @@ class SocketStreamReaderTest {
   @Test
   void aBoundedRead_asksForExactlyItsRange_andKeepsItsConnection() {
     for (int i = 0; i < 3; i++) {
-      try (SocketStreamReader r = new SocketStreamReader(channels, endpoint, file, 5000, 5100, 100)) {
+      try (SocketStreamReader r =
+          new SocketStreamReader(channels, endpoint, file, 5000, 5100, 100)) {
         byte[] b = new byte[100];
         int done = 0;
         while (done < b.length) {
@@ -165,7 +184,8 @@ class SocketStreamReaderTest {
   void aPooledConnectionTheWorkerClosed_isReplacedUnseen() throws Exception {
     mode = Mode.HANG_UP_AFTER_ONE;
     for (int i = 0; i < 3; i++) {
-      try (SocketStreamReader r = new SocketStreamReader(channels, endpoint, file, 7000, 7100, 100)) {
+      try (SocketStreamReader r =
+          new SocketStreamReader(channels, endpoint, file, 7000, 7100, 100)) {
         byte[] b = new byte[100];
         int done = 0;
         while (done < b.length) {
@@ -175,16 +195,22 @@ class SocketStreamReaderTest {
       }
       Thread.sleep(50); // the worker's side of the pooled connection is closed by now
     }
-    assertThat(server.connections()).as("each pooled connection found closed is replaced").isEqualTo(3);
+    assertThat(server.connections())
+        .as("each pooled connection found closed is replaced")
+        .isEqualTo(3);
   }
 
   @Test
   void aSilentWorker_failsTheReadWithDeadlineExceeded() {
     mode = Mode.SILENT;
     try (SocketStreamReader r = reader(0, 1 << 20)) {
-      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100))).isInstanceOfSatisfying(StrataException.class,
-          e -> assertThat(e.code()).isEqualTo(StatusCode.DEADLINE_EXCEEDED));
-      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100))).as("spent").isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100)))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.DEADLINE_EXCEEDED));
+      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100)))
+          .as("spent")
+          .isInstanceOf(StrataException.class);
     }
   }
 
@@ -192,8 +218,9 @@ class SocketStreamReaderTest {
   void anAnswerToAnotherRequest_failsTheStreamAndDropsTheConnection() {
     mode = Mode.WRONG_ID;
     try (SocketStreamReader r = reader(0, 1 << 20)) {
-      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100))).isInstanceOfSatisfying(StrataException.class,
-          e -> assertThat(e.code()).isEqualTo(StatusCode.INTERNAL));
+      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100)))
+          .isInstanceOfSatisfying(
+              StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.INTERNAL));
     }
     mode = Mode.GOOD;
     try (SocketStreamReader r = reader(0, 1 << 20)) {
@@ -205,13 +232,16 @@ class SocketStreamReaderTest {
   @Test
   void anUnreachableWorker_isUnavailable() throws IOException {
     int port;
-    try (ServerSocketChannel gone = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+    try (ServerSocketChannel gone =
+        ServerSocketChannel.open()
+            .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
       port = ((InetSocketAddress) gone.getLocalAddress()).getPort();
     }
     Endpoint nobody = Endpoint.tcp(new HostPort("127.0.0.1", port));
     try (SocketStreamReader r = new SocketStreamReader(channels, nobody, file, 0, 1 << 20)) {
-      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100))).isInstanceOfSatisfying(StrataException.class,
-          e -> assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE));
+      assertThatThrownBy(() -> r.read(ByteBuffer.allocate(100)))
+          .isInstanceOfSatisfying(
+              StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE));
     }
   }
 }

@@ -24,8 +24,8 @@ public final class ClusterConf {
   private ClusterConf() {}
 
   /**
-   * Checks a whole update: every key known, every value of its type, every key dynamic. Refuses
-   * all of it, with one line naming each bad key, if any part is wrong.
+   * Checks a whole update: every key known, every value of its type, every key dynamic. Refuses all
+   * of it, with one line naming each bad key, if any part is wrong.
    */
   public static void validateUpdate(Map<String, String> values) {
     if (values.isEmpty()) {
@@ -36,10 +36,17 @@ public final class ClusterConf {
     for (Map.Entry<String, String> e : new TreeMap<>(values).entrySet()) {
       ConfKey<?> key = KeyRegistry.find(e.getKey()).orElse(null);
       if (key == null) {
-        problems.add("unknown key '" + e.getKey() + "'" + Suggestions.closest(e.getKey(), names())
-            .map(s -> " (did you mean '" + s + "'?)").orElse(""));
+        problems.add(
+            "unknown key '"
+                + e.getKey()
+                + "'"
+                + Suggestions.closest(e.getKey(), names())
+                    .map(s -> " (did you mean '" + s + "'?)")
+                    .orElse(""));
       } else if (!key.isDynamic()) {
-        problems.add(key.name() + " cannot change while Strata runs: set it in strata-site.properties and restart");
+        problems.add(
+            key.name()
+                + " cannot change while Strata runs: set it in strata-site.properties and restart");
       } else {
         try {
           scratch.set(key, e.getValue(), Source.CLUSTER, "update");
@@ -57,8 +64,10 @@ public final class ClusterConf {
   public static void validateUnset(Collection<String> keys) {
     List<String> unknown = keys.stream().filter(k -> KeyRegistry.find(k).isEmpty()).toList();
     if (keys.isEmpty() || !unknown.isEmpty()) {
-      throw StrataException.invalidArgument(keys.isEmpty() ? "nothing to unset: give keys"
-          : "nothing changed: unknown key " + unknown);
+      throw StrataException.invalidArgument(
+          keys.isEmpty()
+              ? "nothing to unset: give keys"
+              : "nothing changed: unknown key " + unknown);
     }
   }
 
@@ -69,8 +78,13 @@ public final class ClusterConf {
    */
   public static String hash(Map<String, String> overrides) {
     Hasher h = Hashing.murmur3_128().newHasher();
-    new TreeMap<>(overrides).forEach((k, v) -> h.putString(k, StandardCharsets.UTF_8).putByte((byte) '=')
-        .putString(v, StandardCharsets.UTF_8).putByte((byte) '\n'));
+    new TreeMap<>(overrides)
+        .forEach(
+            (k, v) ->
+                h.putString(k, StandardCharsets.UTF_8)
+                    .putByte((byte) '=')
+                    .putString(v, StandardCharsets.UTF_8)
+                    .putByte((byte) '\n'));
     return h.hash().toString().substring(0, 16);
   }
 
@@ -81,19 +95,22 @@ public final class ClusterConf {
    */
   public static void apply(Configuration conf, Map<String, String> overrides, long version) {
     Map<ConfKey<?>, String> known = new HashMap<>();
-    overrides.forEach((name, value) -> {
-      ConfKey<?> key = KeyRegistry.find(name).orElse(null);
-      if (key == null) {
-        LOG.warn("ignoring cluster override of unknown key {} (is this process older than the masters?)", name);
-        return;
-      }
-      try {
-        new Configuration().set(key, value, Source.CLUSTER, "check");
-        known.put(key, value);
-      } catch (StrataException e) {
-        LOG.warn("ignoring cluster override: {}", e.getMessage());
-      }
-    });
+    overrides.forEach(
+        (name, value) -> {
+          ConfKey<?> key = KeyRegistry.find(name).orElse(null);
+          if (key == null) {
+            LOG.warn(
+                "ignoring cluster override of unknown key {} (is this process older than the masters?)",
+                name);
+            return;
+          }
+          try {
+            new Configuration().set(key, value, Source.CLUSTER, "check");
+            known.put(key, value);
+          } catch (StrataException e) {
+            LOG.warn("ignoring cluster override: {}", e.getMessage());
+          }
+        });
     conf.replaceCluster(known, "cluster configuration v" + version);
   }
 

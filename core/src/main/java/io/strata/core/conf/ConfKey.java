@@ -6,9 +6,9 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
- * One configuration key: its name, type, default, scope, whether it may change while the
- * process runs, and what it does. Keys are declared once, as constants of the {@code *Keys}
- * classes that {@link KeyRegistry} gathers; code reads values only through these constants.
+ * One configuration key: its name, type, default, scope, whether it may change while the process
+ * runs, and what it does. Keys are declared once, as constants of the {@code *Keys} classes that
+ * {@link KeyRegistry} gathers; code reads values only through these constants.
  *
  * <p>The default is text, so it may refer to other keys as {@code ${strata.home}}.
  */
@@ -89,7 +89,10 @@ public final class ConfKey<T> {
     return description;
   }
 
-  /** The environment variable that sets this key: {@code strata.worker.page.size} is STRATA_WORKER_PAGE_SIZE. */
+  /**
+   * The environment variable that sets this key: {@code strata.worker.page.size} is
+   * STRATA_WORKER_PAGE_SIZE.
+   */
   public String environmentName() {
     return name.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
   }

@@ -12,18 +12,26 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * Builds a process's configuration from its sources, lowest precedence first: key defaults,
- * {@code strata-site.properties} in the conf folder, {@code STRATA_*} environment variables,
- * then {@code -Dstrata.*} system properties. Anything that names no key is refused.
+ * Builds a process's configuration from its sources, lowest precedence first: key defaults, {@code
+ * strata-site.properties} in the conf folder, {@code STRATA_*} environment variables, then {@code
+ * -Dstrata.*} system properties. Anything that names no key is refused.
  */
 public final class ConfLoader {
   public static final String SITE_FILE = "strata-site.properties";
 
   /** Environment variables the bin/ scripts read themselves; they are not configuration keys. */
-  private static final Set<String> SCRIPT_VARIABLES = Set.of(
-      "STRATA_JAVA_OPTS", "STRATA_MASTER_JAVA_OPTS", "STRATA_WORKER_JAVA_OPTS", "STRATA_FUSE_JAVA_OPTS",
-      "STRATA_SHELL_JAVA_OPTS", "STRATA_BENCH_JAVA_OPTS", "STRATA_JAVA", "STRATA_START_TIMEOUT",
-      "STRATA_LOCAL_PORT_BASE", "STRATA_LOCAL_DATA_DIR");
+  private static final Set<String> SCRIPT_VARIABLES =
+      Set.of(
+          "STRATA_JAVA_OPTS",
+          "STRATA_MASTER_JAVA_OPTS",
+          "STRATA_WORKER_JAVA_OPTS",
+          "STRATA_FUSE_JAVA_OPTS",
+          "STRATA_SHELL_JAVA_OPTS",
+          "STRATA_BENCH_JAVA_OPTS",
+          "STRATA_JAVA",
+          "STRATA_START_TIMEOUT",
+          "STRATA_LOCAL_PORT_BASE",
+          "STRATA_LOCAL_DATA_DIR");
 
   private static final String PREFIX = "strata.";
 
@@ -48,7 +56,8 @@ public final class ConfLoader {
     return conf;
   }
 
-  private static void applyEnvironment(Configuration conf, Map<String, String> env, Map<String, ConfKey<?>> byEnvName) {
+  private static void applyEnvironment(
+      Configuration conf, Map<String, String> env, Map<String, ConfKey<?>> byEnvName) {
     for (Map.Entry<String, String> e : env.entrySet()) {
       String name = e.getKey();
       if (!name.startsWith("STRATA_") || SCRIPT_VARIABLES.contains(name)) {
@@ -56,7 +65,8 @@ public final class ConfLoader {
       }
       ConfKey<?> key = byEnvName.get(name);
       if (key == null) {
-        throw ConfErrors.unknownKey(name, "the environment", Suggestions.closest(name, byEnvName.keySet()));
+        throw ConfErrors.unknownKey(
+            name, "the environment", Suggestions.closest(name, byEnvName.keySet()));
       }
       conf.set(key, e.getValue(), Source.ENVIRONMENT, "environment variable " + name);
     }

@@ -9,19 +9,25 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The type of a configuration value: how its text is parsed and what a person should write.
- * Parsers throw {@link IllegalArgumentException}; {@link Configuration} turns that into a
- * one-line error naming the key.
+ * The type of a configuration value: how its text is parsed and what a person should write. Parsers
+ * throw {@link IllegalArgumentException}; {@link Configuration} turns that into a one-line error
+ * naming the key.
  */
 public final class ConfType<T> {
   private static final Pattern NUMBER_UNIT = Pattern.compile("(-?\\d+(?:\\.\\d+)?)\\s*([a-zA-Z]*)");
 
   public static final ConfType<String> STRING = new ConfType<>("string", "any text", s -> s);
-  public static final ConfType<Integer> INT = new ConfType<>("integer", "a whole number", s -> Integer.parseInt(s));
-  public static final ConfType<Long> LONG = new ConfType<>("long", "a whole number", s -> Long.parseLong(s));
-  public static final ConfType<Boolean> BOOLEAN = new ConfType<>("boolean", "true or false", ConfType::parseBoolean);
+  public static final ConfType<Integer> INT =
+      new ConfType<>("integer", "a whole number", s -> Integer.parseInt(s));
+  public static final ConfType<Long> LONG =
+      new ConfType<>("long", "a whole number", s -> Long.parseLong(s));
+  public static final ConfType<Boolean> BOOLEAN =
+      new ConfType<>("boolean", "true or false", ConfType::parseBoolean);
   public static final ConfType<Duration> DURATION =
-      new ConfType<>("duration", "a duration such as 500ms, 10s, 5min, 1h (a bare number is ms)", ConfType::parseDuration);
+      new ConfType<>(
+          "duration",
+          "a duration such as 500ms, 10s, 5min, 1h (a bare number is ms)",
+          ConfType::parseDuration);
   public static final ConfType<Long> BYTES =
       new ConfType<>("bytes", "a size such as 4096, 64KB, 1MiB, 2GB", ConfType::parseBytes);
   public static final ConfType<List<String>> LIST =
@@ -40,7 +46,8 @@ public final class ConfType<T> {
   public static <E extends Enum<E>> ConfType<E> enumOf(Class<E> type) {
     E[] constants = type.getEnumConstants();
     String choices = String.join(", ", Arrays.stream(constants).map(Enum::name).toList());
-    return new ConfType<>("enum", "one of " + choices, s -> Enum.valueOf(type, s.trim().toUpperCase(Locale.ROOT)));
+    return new ConfType<>(
+        "enum", "one of " + choices, s -> Enum.valueOf(type, s.trim().toUpperCase(Locale.ROOT)));
   }
 
   public String name() {
@@ -69,7 +76,9 @@ public final class ConfType<T> {
   }
 
   private static List<String> parseList(String s) {
-    return s.isEmpty() ? List.of() : Arrays.stream(s.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
+    return s.isEmpty()
+        ? List.of()
+        : Arrays.stream(s.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
   }
 
   static Duration parseDuration(String s) {
@@ -95,14 +104,15 @@ public final class ConfType<T> {
       throw new IllegalArgumentException(s);
     }
     double n = Double.parseDouble(m.group(1));
-    long unit = switch (m.group(2).toUpperCase(Locale.ROOT)) {
-      case "", "B" -> 1L;
-      case "K", "KB", "KIB" -> 1L << 10;
-      case "M", "MB", "MIB" -> 1L << 20;
-      case "G", "GB", "GIB" -> 1L << 30;
-      case "T", "TB", "TIB" -> 1L << 40;
-      default -> throw new IllegalArgumentException(s);
-    };
+    long unit =
+        switch (m.group(2).toUpperCase(Locale.ROOT)) {
+          case "", "B" -> 1L;
+          case "K", "KB", "KIB" -> 1L << 10;
+          case "M", "MB", "MIB" -> 1L << 20;
+          case "G", "GB", "GIB" -> 1L << 30;
+          case "T", "TB", "TIB" -> 1L << 40;
+          default -> throw new IllegalArgumentException(s);
+        };
     double bytes = n * unit;
     if (bytes > Long.MAX_VALUE || bytes != Math.floor(bytes)) {
       throw new IllegalArgumentException(s);

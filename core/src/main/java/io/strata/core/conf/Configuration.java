@@ -15,10 +15,10 @@ import java.util.regex.Pattern;
 /**
  * The effective configuration of one process: every key's value and the source it came from.
  *
- * <p>Each source keeps its own layer, so removing a cluster override brings back what the site
- * file or the environment said. Values are held as text and parsed on first read; a value may
- * refer to other keys as {@code ${key}}, resolved when read. Every value is validated when it is
- * set, so a bad value fails where it enters, with a message naming the key and its origin.
+ * <p>Each source keeps its own layer, so removing a cluster override brings back what the site file
+ * or the environment said. Values are held as text and parsed on first read; a value may refer to
+ * other keys as {@code ${key}}, resolved when read. Every value is validated when it is set, so a
+ * bad value fails where it enters, with a message naming the key and its origin.
  *
  * <p>Listeners registered for a key run after its effective value changed, on the thread that
  * changed it. Thread-safe: layers are replaced copy-on-write and reads never lock.
@@ -80,37 +80,41 @@ public final class Configuration {
     set(key, value, Source.RUNTIME, Source.RUNTIME.label());
   }
 
-  /** Removes what {@code source} said of {@code key}; a lower source (or the default) shows again. */
+  /**
+   * Removes what {@code source} said of {@code key}; a lower source (or the default) shows again.
+   */
   public void unset(ConfKey<?> key, Source source) {
     update(Map.of(), List.of(new Removal(key, source)));
   }
 
   /**
-   * Makes the CLUSTER layer exactly {@code overrides} (key name to value), at once: keys set
-   * before and absent now are removed. Validated first; nothing changes if a value is bad.
+   * Makes the CLUSTER layer exactly {@code overrides} (key name to value), at once: keys set before
+   * and absent now are removed. Validated first; nothing changes if a value is bad.
    */
   public void replaceCluster(Map<ConfKey<?>, String> overrides, String origin) {
     Map<ConfKey<?>, Setting> sets = new HashMap<>();
     overrides.forEach((k, v) -> sets.put(k, new Setting(v, Source.CLUSTER, origin)));
     List<Removal> removals = new ArrayList<>();
-    layers.forEach((name, bysource) -> {
-      ConfKey<?> key = KeyRegistry.find(name).orElse(null);
-      if (key != null && bysource.containsKey(Source.CLUSTER) && !overrides.containsKey(key)) {
-        removals.add(new Removal(key, Source.CLUSTER));
-      }
-    });
+    layers.forEach(
+        (name, bysource) -> {
+          ConfKey<?> key = KeyRegistry.find(name).orElse(null);
+          if (key != null && bysource.containsKey(Source.CLUSTER) && !overrides.containsKey(key)) {
+            removals.add(new Removal(key, Source.CLUSTER));
+          }
+        });
     update(sets, removals);
   }
 
   /** The CLUSTER layer: key name to value. */
   public Map<String, String> clusterOverrides() {
     Map<String, String> out = new HashMap<>();
-    layers.forEach((name, bysource) -> {
-      Setting s = bysource.get(Source.CLUSTER);
-      if (s != null) {
-        out.put(name, s.value());
-      }
-    });
+    layers.forEach(
+        (name, bysource) -> {
+          Setting s = bysource.get(Source.CLUSTER);
+          if (s != null) {
+            out.put(name, s.value());
+          }
+        });
     return out;
   }
 
@@ -157,7 +161,9 @@ public final class Configuration {
     }
   }
 
-  /** Runs {@code listener} with the new value each time the effective value of {@code key} changes. */
+  /**
+   * Runs {@code listener} with the new value each time the effective value of {@code key} changes.
+   */
   public <T> void onChange(ConfKey<T> key, Consumer<T> listener) {
     @SuppressWarnings("unchecked")
     Consumer<Object> l = v -> listener.accept((T) v);
@@ -215,8 +221,8 @@ public final class Configuration {
     return s == null ? key.defaultValue() : s.value();
   }
 
-  private static String resolve(Map<String, EnumMap<Source, Setting>> layers, ConfKey<?> owner, String text,
-      int depth) {
+  private static String resolve(
+      Map<String, EnumMap<Source, Setting>> layers, ConfKey<?> owner, String text, int depth) {
     if (text.indexOf('$') < 0) {
       return text;
     }
@@ -227,7 +233,8 @@ public final class Configuration {
     StringBuilder out = new StringBuilder();
     while (m.find()) {
       ConfKey<?> ref = KeyRegistry.require(m.group(1), "the value of " + owner.name());
-      m.appendReplacement(out, Matcher.quoteReplacement(resolve(layers, ref, raw(layers, ref), depth + 1)));
+      m.appendReplacement(
+          out, Matcher.quoteReplacement(resolve(layers, ref, raw(layers, ref), depth + 1)));
     }
     m.appendTail(out);
     return out.toString();

@@ -6,43 +6,65 @@ import java.time.Duration;
 public final class FuseKeys {
   private FuseKeys() {}
 
-  public static final ConfKey<Boolean> KERNEL_CACHE = ConfKey.bool("strata.fuse.kernel.cache.enabled")
-      .defaultValue("true").scope(Scope.CLIENT)
-      .description("Let the kernel keep file pages in its page cache across opens (files are immutable once "
-          + "written); off, every open starts with an empty page cache. Applies at mount.")
-      .build();
+  public static final ConfKey<Boolean> KERNEL_CACHE =
+      ConfKey.bool("strata.fuse.kernel.cache.enabled")
+          .defaultValue("true")
+          .scope(Scope.CLIENT)
+          .description(
+              "Let the kernel keep file pages in its page cache across opens (files are immutable once "
+                  + "written); off, every open starts with an empty page cache. Applies at mount.")
+          .build();
 
-  public static final ConfKey<Duration> ATTR_TIMEOUT = ConfKey.duration("strata.fuse.attr.timeout")
-      .defaultValue("1s").scope(Scope.CLIENT).check(d -> !d.isNegative(), "must not be negative")
-      .description("How long the kernel trusts a file's attributes (size, mode, times) before asking again. "
-          + "Applies at mount.")
-      .build();
+  public static final ConfKey<Duration> ATTR_TIMEOUT =
+      ConfKey.duration("strata.fuse.attr.timeout")
+          .defaultValue("1s")
+          .scope(Scope.CLIENT)
+          .check(d -> !d.isNegative(), "must not be negative")
+          .description(
+              "How long the kernel trusts a file's attributes (size, mode, times) before asking again. "
+                  + "Applies at mount.")
+          .build();
 
-  public static final ConfKey<Duration> ENTRY_TIMEOUT = ConfKey.duration("strata.fuse.entry.timeout")
-      .defaultValue("1s").scope(Scope.CLIENT).check(d -> !d.isNegative(), "must not be negative")
-      .description("How long the kernel trusts a name look-up (including that a name does not exist). "
-          + "Applies at mount.")
-      .build();
+  public static final ConfKey<Duration> ENTRY_TIMEOUT =
+      ConfKey.duration("strata.fuse.entry.timeout")
+          .defaultValue("1s")
+          .scope(Scope.CLIENT)
+          .check(d -> !d.isNegative(), "must not be negative")
+          .description(
+              "How long the kernel trusts a name look-up (including that a name does not exist). "
+                  + "Applies at mount.")
+          .build();
 
-  public static final ConfKey<String> USER = ConfKey.string("strata.fuse.user")
-      .defaultValue("").scope(Scope.CLIENT)
-      .description("Show every file as owned by this local user; empty maps each file's UFS owner to the local "
-          + "user of that name, and to the user running the mount when there is none.")
-      .build();
+  public static final ConfKey<String> USER =
+      ConfKey.string("strata.fuse.user")
+          .defaultValue("")
+          .scope(Scope.CLIENT)
+          .description(
+              "Show every file as owned by this local user; empty maps each file's UFS owner to the local "
+                  + "user of that name, and to the user running the mount when there is none.")
+          .build();
 
-  public static final ConfKey<String> GROUP = ConfKey.string("strata.fuse.group")
-      .defaultValue("").scope(Scope.CLIENT)
-      .description("Like strata.fuse.user, for the group.")
-      .build();
+  public static final ConfKey<String> GROUP =
+      ConfKey.string("strata.fuse.group")
+          .defaultValue("")
+          .scope(Scope.CLIENT)
+          .description("Like strata.fuse.user, for the group.")
+          .build();
 
-  public static final ConfKey<String> BIND_HOST = ConfKey.string("strata.fuse.bind.host")
-      .defaultValue("0.0.0.0").scope(Scope.CLIENT)
-      .description("Address the FUSE process's web port listens on.")
-      .build();
+  public static final ConfKey<String> BIND_HOST =
+      ConfKey.string("strata.fuse.bind.host")
+          .defaultValue("0.0.0.0")
+          .scope(Scope.CLIENT)
+          .description("Address the FUSE process's web port listens on.")
+          .build();
 
-  public static final ConfKey<Integer> WEB_PORT = ConfKey.integer("strata.fuse.web.port")
-      .defaultValue("7720").scope(Scope.CLIENT).check(Ports::valid, Ports.MESSAGE)
-      .description("Port of the FUSE process's /metrics, /health and /stacks; 0 picks a free one. When it is "
-          + "taken (a second mount on the host), the process serves them on a free port and logs which.")
-      .build();
+  public static final ConfKey<Integer> WEB_PORT =
+      ConfKey.integer("strata.fuse.web.port")
+          .defaultValue("7720")
+          .scope(Scope.CLIENT)
+          .check(Ports::valid, Ports.MESSAGE)
+          .description(
+              "Port of the FUSE process's /metrics, /health and /stacks; 0 picks a free one. When it is "
+                  + "taken (a second mount on the host), the process serves them on a free port and logs which.")
+          .build();
 }

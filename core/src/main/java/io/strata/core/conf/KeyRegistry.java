@@ -9,13 +9,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every configuration key, gathered from the {@code *Keys} holder classes. The holders never
- * refer back here, so class initialisation has no cycle: a new holder only has to be listed in
- * {@link #HOLDERS}.
+ * Every configuration key, gathered from the {@code *Keys} holder classes. The holders never refer
+ * back here, so class initialisation has no cycle: a new holder only has to be listed in {@link
+ * #HOLDERS}.
  */
 public final class KeyRegistry {
   private static final Class<?>[] HOLDERS = {
-      CommonKeys.class, MasterKeys.class, WorkerKeys.class, UserKeys.class, FuseKeys.class,
+    CommonKeys.class, MasterKeys.class, WorkerKeys.class, UserKeys.class, FuseKeys.class,
   };
 
   private static final Map<String, ConfKey<?>> KEYS = gather();

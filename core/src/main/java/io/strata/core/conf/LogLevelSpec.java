@@ -8,7 +8,8 @@ import java.util.Set;
 
 /** The text form of strata.log.levels: {@code logger=LEVEL} entries. */
 public final class LogLevelSpec {
-  private static final Set<String> LEVELS = Set.of("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL");
+  private static final Set<String> LEVELS =
+      Set.of("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL");
 
   private LogLevelSpec() {}
 

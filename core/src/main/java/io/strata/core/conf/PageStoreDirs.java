@@ -29,7 +29,8 @@ public final class PageStoreDirs {
       if (colon <= 0) {
         throw new IllegalArgumentException(e);
       }
-      dirs.add(new Dir(Path.of(e.substring(0, colon)), ConfType.BYTES.parse(e.substring(colon + 1))));
+      dirs.add(
+          new Dir(Path.of(e.substring(0, colon)), ConfType.BYTES.parse(e.substring(colon + 1))));
     }
     return dirs;
   }

@@ -7,141 +7,224 @@ import java.util.List;
 public final class WorkerKeys {
   private WorkerKeys() {}
 
-  public static final ConfKey<String> HOSTNAME = ConfKey.string("strata.worker.hostname")
-      .defaultValue("localhost").scope(Scope.WORKER)
-      .description("Host name the worker registers under; clients connect to it. Set it on every worker host.")
-      .build();
+  public static final ConfKey<String> HOSTNAME =
+      ConfKey.string("strata.worker.hostname")
+          .defaultValue("localhost")
+          .scope(Scope.WORKER)
+          .description(
+              "Host name the worker registers under; clients connect to it. Set it on every worker host.")
+          .build();
 
-  public static final ConfKey<String> BIND_HOST = ConfKey.string("strata.worker.bind.host")
-      .defaultValue("0.0.0.0").scope(Scope.WORKER)
-      .description("Address the worker's servers listen on.")
-      .build();
+  public static final ConfKey<String> BIND_HOST =
+      ConfKey.string("strata.worker.bind.host")
+          .defaultValue("0.0.0.0")
+          .scope(Scope.WORKER)
+          .description("Address the worker's servers listen on.")
+          .build();
 
-  public static final ConfKey<Integer> RPC_PORT = ConfKey.integer("strata.worker.rpc.port")
-      .defaultValue("7710").scope(Scope.WORKER).check(Ports::valid, Ports.MESSAGE)
-      .description("Port of the worker's gRPC service (metadata and writes).")
-      .build();
+  public static final ConfKey<Integer> RPC_PORT =
+      ConfKey.integer("strata.worker.rpc.port")
+          .defaultValue("7710")
+          .scope(Scope.WORKER)
+          .check(Ports::valid, Ports.MESSAGE)
+          .description("Port of the worker's gRPC service (metadata and writes).")
+          .build();
 
-  public static final ConfKey<Integer> DATA_PORT = ConfKey.integer("strata.worker.data.port")
-      .defaultValue("7711").scope(Scope.WORKER).check(Ports::valid, Ports.MESSAGE)
-      .description("Port of the worker's Netty data server (reads).")
-      .build();
+  public static final ConfKey<Integer> DATA_PORT =
+      ConfKey.integer("strata.worker.data.port")
+          .defaultValue("7711")
+          .scope(Scope.WORKER)
+          .check(Ports::valid, Ports.MESSAGE)
+          .description("Port of the worker's Netty data server (reads).")
+          .build();
 
-  public static final ConfKey<Long> DATA_SEND_BUFFER = ConfKey.bytes("strata.worker.data.send.buffer")
-      .defaultValue("512KiB").scope(Scope.WORKER).check(b -> b >= 0 && b <= (64L << 20), "must be 0 to 64MiB")
-      .description("Socket send buffer of each data connection (SO_SNDBUF); 0 leaves it to the kernel's "
-          + "autotuning. Small enough that the bytes a reader takes are still in the CPU's cache (on loopback "
-          + "512KiB beat 4MiB by a third, see docs/performance.md); raise it for readers across links whose "
-          + "bandwidth times round trip exceeds it. Applies at start.")
-      .build();
+  public static final ConfKey<Long> DATA_SEND_BUFFER =
+      ConfKey.bytes("strata.worker.data.send.buffer")
+          .defaultValue("512KiB")
+          .scope(Scope.WORKER)
+          .check(b -> b >= 0 && b <= (64L << 20), "must be 0 to 64MiB")
+          .description(
+              "Socket send buffer of each data connection (SO_SNDBUF); 0 leaves it to the kernel's "
+                  + "autotuning. Small enough that the bytes a reader takes are still in the CPU's cache (on loopback "
+                  + "512KiB beat 4MiB by a third, see docs/performance.md); raise it for readers across links whose "
+                  + "bandwidth times round trip exceeds it. Applies at start.")
+          .build();
 
-  public static final ConfKey<Integer> WEB_PORT = ConfKey.integer("strata.worker.web.port")
-      .defaultValue("7712").scope(Scope.WORKER).check(Ports::valid, Ports.MESSAGE)
-      .description("Port serving /metrics, /health and /stacks of the worker.")
-      .build();
+  public static final ConfKey<Integer> WEB_PORT =
+      ConfKey.integer("strata.worker.web.port")
+          .defaultValue("7712")
+          .scope(Scope.WORKER)
+          .check(Ports::valid, Ports.MESSAGE)
+          .description("Port serving /metrics, /health and /stacks of the worker.")
+          .build();
 
-  public static final ConfKey<String> DOMAIN_SOCKET = ConfKey.string("strata.worker.data.domain.socket.path")
-      .defaultValue("").scope(Scope.WORKER)
-      .description("Unix domain socket the data server also listens on (clients on this host use it, and read "
-          + "cached pages straight from SSD through it); empty: TCP only. Keep it under 100 characters.")
-      .build();
+  public static final ConfKey<String> DOMAIN_SOCKET =
+      ConfKey.string("strata.worker.data.domain.socket.path")
+          .defaultValue("")
+          .scope(Scope.WORKER)
+          .description(
+              "Unix domain socket the data server also listens on (clients on this host use it, and read "
+                  + "cached pages straight from SSD through it); empty: TCP only. Keep it under 100 characters.")
+          .build();
 
-  public static final ConfKey<Long> PAGE_SIZE = ConfKey.bytes("strata.worker.page.size")
-      .defaultValue("1MiB").scope(Scope.WORKER)
-      .check(n -> n >= 4096 && n <= 64L << 20 && Long.bitCount(n) == 1, "must be a power of two from 4KiB to 64MiB")
-      .description("Size of a cached page: the unit of caching, eviction and UFS reads.")
-      .build();
+  public static final ConfKey<Long> PAGE_SIZE =
+      ConfKey.bytes("strata.worker.page.size")
+          .defaultValue("1MiB")
+          .scope(Scope.WORKER)
+          .check(
+              n -> n >= 4096 && n <= 64L << 20 && Long.bitCount(n) == 1,
+              "must be a power of two from 4KiB to 64MiB")
+          .description("Size of a cached page: the unit of caching, eviction and UFS reads.")
+          .build();
 
-  public static final ConfKey<Long> MEM_SIZE = ConfKey.bytes("strata.worker.page.store.mem.size")
-      .defaultValue("512MiB").scope(Scope.WORKER)
-      .dynamic()
-      .description("Off-heap memory for cached pages; keep -XX:MaxDirectMemorySize above it. A smaller value "
-          + "set while running evicts down to it.")
-      .build();
+  public static final ConfKey<Long> MEM_SIZE =
+      ConfKey.bytes("strata.worker.page.store.mem.size")
+          .defaultValue("512MiB")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .description(
+              "Off-heap memory for cached pages; keep -XX:MaxDirectMemorySize above it. A smaller value "
+                  + "set while running evicts down to it.")
+          .build();
 
-  public static final ConfKey<Duration> HEARTBEAT_INTERVAL = ConfKey.duration("strata.worker.heartbeat.interval")
-      .defaultValue("1s").scope(Scope.WORKER).check(d -> d.toMillis() > 0, "must be positive")
-      .description("How often the worker reports to the master.")
-      .build();
+  public static final ConfKey<Duration> HEARTBEAT_INTERVAL =
+      ConfKey.duration("strata.worker.heartbeat.interval")
+          .defaultValue("1s")
+          .scope(Scope.WORKER)
+          .check(d -> d.toMillis() > 0, "must be positive")
+          .description("How often the worker reports to the master.")
+          .build();
 
-  public static final ConfKey<Duration> METADATA_TTL = ConfKey.duration("strata.worker.metadata.cache.ttl")
-      .defaultValue("1min").scope(Scope.WORKER).check(d -> !d.isNegative(), "must not be negative")
-      .dynamic()
-      .description("How long a cached file status or directory listing is trusted before the UFS is asked again.")
-      .build();
+  public static final ConfKey<Duration> METADATA_TTL =
+      ConfKey.duration("strata.worker.metadata.cache.ttl")
+          .defaultValue("1min")
+          .scope(Scope.WORKER)
+          .check(d -> !d.isNegative(), "must not be negative")
+          .dynamic()
+          .description(
+              "How long a cached file status or directory listing is trusted before the UFS is asked again.")
+          .build();
 
   public static final ConfKey<Duration> METADATA_NEGATIVE_TTL =
       ConfKey.duration("strata.worker.metadata.cache.negative.ttl")
-          .defaultValue("5s").scope(Scope.WORKER).check(d -> !d.isNegative(), "must not be negative")
+          .defaultValue("5s")
+          .scope(Scope.WORKER)
+          .check(d -> !d.isNegative(), "must not be negative")
           .dynamic()
-      .description("How long 'does not exist' is remembered for a path.")
+          .description("How long 'does not exist' is remembered for a path.")
           .build();
 
-  public static final ConfKey<Long> METADATA_MAX_ENTRIES = ConfKey.longKey("strata.worker.metadata.cache.max.entries")
-      .defaultValue("1000000").scope(Scope.WORKER).check(n -> n > 0, "must be positive")
-      .description("Most file statuses and listings held in the worker's in-memory metadata cache.")
-      .build();
+  public static final ConfKey<Long> METADATA_MAX_ENTRIES =
+      ConfKey.longKey("strata.worker.metadata.cache.max.entries")
+          .defaultValue("1000000")
+          .scope(Scope.WORKER)
+          .check(n -> n > 0, "must be positive")
+          .description(
+              "Most file statuses and listings held in the worker's in-memory metadata cache.")
+          .build();
 
-  public static final ConfKey<Integer> LOAD_THREADS = ConfKey.integer("strata.worker.load.threads")
-      .defaultValue("4").scope(Scope.WORKER).check(n -> n > 0, "must be positive")
-      .description("Files a worker loads at once for distributedLoad jobs (each read front to back from the UFS).")
-      .build();
+  public static final ConfKey<Integer> LOAD_THREADS =
+      ConfKey.integer("strata.worker.load.threads")
+          .defaultValue("4")
+          .scope(Scope.WORKER)
+          .check(n -> n > 0, "must be positive")
+          .description(
+              "Files a worker loads at once for distributedLoad jobs (each read front to back from the UFS).")
+          .build();
 
-  public static final ConfKey<Long> LOAD_BANDWIDTH = ConfKey.bytes("strata.worker.load.bandwidth")
-      .defaultValue("0").scope(Scope.WORKER).check(n -> n >= 0, "must not be negative").dynamic()
-      .description("Most bytes per second this worker reads from the UFS for distributedLoad jobs, all jobs "
-          + "together (0: no limit besides each job's --bandwidth); lower it to throttle running loads.")
-      .build();
+  public static final ConfKey<Long> LOAD_BANDWIDTH =
+      ConfKey.bytes("strata.worker.load.bandwidth")
+          .defaultValue("0")
+          .scope(Scope.WORKER)
+          .check(n -> n >= 0, "must not be negative")
+          .dynamic()
+          .description(
+              "Most bytes per second this worker reads from the UFS for distributedLoad jobs, all jobs "
+                  + "together (0: no limit besides each job's --bandwidth); lower it to throttle running loads.")
+          .build();
 
-  public static final ConfKey<Integer> DATA_READER_THREADS = ConfKey.integer("strata.worker.data.reader.threads")
-      .defaultValue("32").scope(Scope.WORKER).check(n -> n > 0, "must be positive")
-      .description("Threads that read missed pages from the UFS; cache hits never wait for them.")
-      .build();
+  public static final ConfKey<Integer> DATA_READER_THREADS =
+      ConfKey.integer("strata.worker.data.reader.threads")
+          .defaultValue("32")
+          .scope(Scope.WORKER)
+          .check(n -> n > 0, "must be positive")
+          .description(
+              "Threads that read missed pages from the UFS; cache hits never wait for them.")
+          .build();
 
-  public static final ConfKey<Integer> RPC_THREADS = ConfKey.integer("strata.worker.rpc.threads")
-      .defaultValue("16").scope(Scope.WORKER).check(n -> n > 0, "must be positive")
-      .description("Threads serving the worker's gRPC requests (metadata look-ups and writes).")
-      .build();
+  public static final ConfKey<Integer> RPC_THREADS =
+      ConfKey.integer("strata.worker.rpc.threads")
+          .defaultValue("16")
+          .scope(Scope.WORKER)
+          .check(n -> n > 0, "must be positive")
+          .description("Threads serving the worker's gRPC requests (metadata look-ups and writes).")
+          .build();
 
   /** Which pages read from the UFS enter the cache; see the key's description. */
-  public enum AdmissionPolicy { ALWAYS, SECOND_MISS, NONE }
+  public enum AdmissionPolicy {
+    ALWAYS,
+    SECOND_MISS,
+    NONE
+  }
 
   /** How the memory tier picks pages to evict. */
-  public enum MemPolicy { LRU, TINYLFU }
+  public enum MemPolicy {
+    LRU,
+    TINYLFU
+  }
 
-  public static final ConfKey<AdmissionPolicy> ADMISSION = ConfKey.enumKey("strata.worker.page.store.admission",
-          AdmissionPolicy.class)
-      .defaultValue("ALWAYS").scope(Scope.WORKER).dynamic()
-      .description("ALWAYS caches every page read from the UFS; SECOND_MISS only pages missed twice recently (a "
-          + "one-time scan then passes without flushing the cache); NONE serves misses without caching them.")
-      .build();
+  public static final ConfKey<AdmissionPolicy> ADMISSION =
+      ConfKey.enumKey("strata.worker.page.store.admission", AdmissionPolicy.class)
+          .defaultValue("ALWAYS")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .description(
+              "ALWAYS caches every page read from the UFS; SECOND_MISS only pages missed twice recently (a "
+                  + "one-time scan then passes without flushing the cache); NONE serves misses without caching them.")
+          .build();
 
-  public static final ConfKey<MemPolicy> MEM_POLICY = ConfKey.enumKey("strata.worker.page.store.mem.policy",
-          MemPolicy.class)
-      .defaultValue("LRU").scope(Scope.WORKER)
-      .description("Eviction in the memory tier: LRU (the CLOCK approximation) or TINYLFU (Caffeine's frequency-aware "
-          + "W-TinyLFU).")
-      .build();
+  public static final ConfKey<MemPolicy> MEM_POLICY =
+      ConfKey.enumKey("strata.worker.page.store.mem.policy", MemPolicy.class)
+          .defaultValue("LRU")
+          .scope(Scope.WORKER)
+          .description(
+              "Eviction in the memory tier: LRU (the CLOCK approximation) or TINYLFU (Caffeine's frequency-aware "
+                  + "W-TinyLFU).")
+          .build();
 
-  public static final ConfKey<List<String>> PAGE_STORE_DIRS = ConfKey.list("strata.worker.page.store.dirs")
-      .defaultValue("").scope(Scope.WORKER).check(PageStoreDirs::valid, PageStoreDirs.MESSAGE)
-      .description("SSD cache folders with their quotas, e.g. /mnt/nvme0/strata:200GiB,/mnt/nvme1/strata:200GiB; "
-          + "empty keeps the cache in memory only.")
-      .build();
+  public static final ConfKey<List<String>> PAGE_STORE_DIRS =
+      ConfKey.list("strata.worker.page.store.dirs")
+          .defaultValue("")
+          .scope(Scope.WORKER)
+          .check(PageStoreDirs::valid, PageStoreDirs.MESSAGE)
+          .description(
+              "SSD cache folders with their quotas, e.g. /mnt/nvme0/strata:200GiB,/mnt/nvme1/strata:200GiB; "
+                  + "empty keeps the cache in memory only.")
+          .build();
 
-  public static final ConfKey<Long> SEGMENT_SIZE = ConfKey.bytes("strata.worker.page.store.segment.size")
-      .defaultValue("64MiB").scope(Scope.WORKER).check(n -> n >= 64 * 1024 && n <= 1L << 30,
-          "must be from 64KiB to 1GiB")
-      .description("Size of the segment files pages are appended to on SSD; eviction frees whole segments.")
-      .build();
+  public static final ConfKey<Long> SEGMENT_SIZE =
+      ConfKey.bytes("strata.worker.page.store.segment.size")
+          .defaultValue("64MiB")
+          .scope(Scope.WORKER)
+          .check(n -> n >= 64 * 1024 && n <= 1L << 30, "must be from 64KiB to 1GiB")
+          .description(
+              "Size of the segment files pages are appended to on SSD; eviction frees whole segments.")
+          .build();
 
-  public static final ConfKey<Integer> READMIT_PERCENT = ConfKey.integer("strata.worker.page.store.readmit.percent")
-      .defaultValue("0").scope(Scope.WORKER).check(n -> n >= 0 && n <= 50, "must be from 0 to 50")
-      .description("When a segment is evicted, write again its pages read since, up to this share of its size.")
-      .build();
+  public static final ConfKey<Integer> READMIT_PERCENT =
+      ConfKey.integer("strata.worker.page.store.readmit.percent")
+          .defaultValue("0")
+          .scope(Scope.WORKER)
+          .check(n -> n >= 0 && n <= 50, "must be from 0 to 50")
+          .description(
+              "When a segment is evicted, write again its pages read since, up to this share of its size.")
+          .build();
 
-  public static final ConfKey<String> STATE_FOLDER = ConfKey.string("strata.worker.state.folder")
-      .defaultValue("${strata.home}/worker-state").scope(Scope.WORKER)
-      .description("Folder of the worker's persistent metadata cache (RocksDB); one per worker.")
-      .build();
+  public static final ConfKey<String> STATE_FOLDER =
+      ConfKey.string("strata.worker.state.folder")
+          .defaultValue("${strata.home}/worker-state")
+          .scope(Scope.WORKER)
+          .description(
+              "Folder of the worker's persistent metadata cache (RocksDB); one per worker.")
+          .build();
 }

@@ -23,17 +23,30 @@ public final class WebServer implements AutoCloseable {
   /**
    * @param health empty when healthy, else why not
    */
-  public WebServer(String bindHost, int port, PrometheusMeterRegistry registry, Supplier<Optional<String>> health,
-      Executor executor) throws IOException {
+  public WebServer(
+      String bindHost,
+      int port,
+      PrometheusMeterRegistry registry,
+      Supplier<Optional<String>> health,
+      Executor executor)
+      throws IOException {
     server = HttpServer.create(new InetSocketAddress(bindHost, port), 16);
     server.setExecutor(executor);
-    server.createContext("/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8",
-        registry.scrape()));
-    server.createContext("/health", ex -> {
-      Optional<String> problem = health.get();
-      respond(ex, problem.isPresent() ? 503 : 200, "text/plain; charset=utf-8", problem.orElse("ok") + "\n");
-    });
-    server.createContext("/stacks", ex -> respond(ex, 200, "text/plain; charset=utf-8", threadDump()));
+    server.createContext(
+        "/metrics",
+        ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+    server.createContext(
+        "/health",
+        ex -> {
+          Optional<String> problem = health.get();
+          respond(
+              ex,
+              problem.isPresent() ? 503 : 200,
+              "text/plain; charset=utf-8",
+              problem.orElse("ok") + "\n");
+        });
+    server.createContext(
+        "/stacks", ex -> respond(ex, 200, "text/plain; charset=utf-8", threadDump()));
     server.start();
   }
 
@@ -46,7 +59,8 @@ public final class WebServer implements AutoCloseable {
     server.stop(0);
   }
 
-  private static void respond(HttpExchange ex, int code, String type, String body) throws IOException {
+  private static void respond(HttpExchange ex, int code, String type, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", type);
     ex.sendResponseHeaders(code, bytes.length);
@@ -58,7 +72,11 @@ public final class WebServer implements AutoCloseable {
   private static String threadDump() {
     StringBuilder sb = new StringBuilder();
     for (ThreadInfo info : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
-      sb.append('"').append(info.getThreadName()).append("\" ").append(info.getThreadState()).append('\n');
+      sb.append('"')
+          .append(info.getThreadName())
+          .append("\" ")
+          .append(info.getThreadState())
+          .append('\n');
       for (StackTraceElement e : info.getStackTrace()) {
         sb.append("    at ").append(e).append('\n');
       }

@@ -18,16 +18,20 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.concurrent.ThreadFactory;
 
-/** Netty's native epoll transport where the platform has it, NIO elsewhere; TCP and domain sockets. */
+/**
+ * Netty's native epoll transport where the platform has it, NIO elsewhere; TCP and domain sockets.
+ */
 public enum NettyTransport {
-  EPOLL, NIO;
+  EPOLL,
+  NIO;
 
   public static NettyTransport best() {
     return Epoll.isAvailable() ? EPOLL : NIO;
   }
 
   public EventLoopGroup newGroup(int threads, ThreadFactory threadFactory) {
-    IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    IoHandlerFactory factory =
+        this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     return new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
   }
 

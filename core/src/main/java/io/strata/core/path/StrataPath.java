@@ -7,9 +7,9 @@ import java.util.List;
 
 /**
  * A normalized absolute path in Strata's namespace: starts with '/', no empty, "." or ".."
- * components, no trailing slash (except the root itself). Parsing resolves "." and ".." and
- * refuses a path that would climb above the root, so no request can name anything outside a
- * mount's UFS root. Immutable.
+ * components, no trailing slash (except the root itself). Parsing resolves "." and ".." and refuses
+ * a path that would climb above the root, so no request can name anything outside a mount's UFS
+ * root. Immutable.
  */
 public final class StrataPath implements Comparable<StrataPath> {
   public static final StrataPath ROOT = new StrataPath("/");
@@ -33,7 +33,8 @@ public final class StrataPath implements Comparable<StrataPath> {
       throw StrataException.invalidArgument("path must be absolute (start with /): " + raw);
     }
     if (raw.indexOf('\0') >= 0) {
-      throw StrataException.invalidArgument("path contains a NUL character: " + raw.replace('\0', '?'));
+      throw StrataException.invalidArgument(
+          "path contains a NUL character: " + raw.replace('\0', '?'));
     }
     List<String> parts = new ArrayList<>();
     for (String part : Splitter.on('/').split(raw)) {
@@ -68,7 +69,11 @@ public final class StrataPath implements Comparable<StrataPath> {
   }
 
   public StrataPath child(String name) {
-    if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
+    if (name.isEmpty()
+        || name.equals(".")
+        || name.equals("..")
+        || name.indexOf('/') >= 0
+        || name.indexOf('\0') >= 0) {
       throw StrataException.invalidArgument("invalid file name: " + name);
     }
     return new StrataPath(isRoot() ? "/" + name : path + "/" + name);
@@ -84,7 +89,9 @@ public final class StrataPath implements Comparable<StrataPath> {
     if (!isUnder(ancestor)) {
       throw new IllegalArgumentException(path + " is not under " + ancestor);
     }
-    return ancestor.isRoot() ? path.substring(1) : path.substring(Math.min(path.length(), ancestor.path.length() + 1));
+    return ancestor.isRoot()
+        ? path.substring(1)
+        : path.substring(Math.min(path.length(), ancestor.path.length() + 1));
   }
 
   public int depth() {

@@ -42,11 +42,12 @@ final class LogLevels {
         LOG.info("log level of {} back to {}", e.getKey(), e.getValue());
       }
     }
-    wanted.forEach((logger, level) -> {
-      original.computeIfAbsent(logger, l -> LogManager.getLogger(l).getLevel());
-      Configurator.setLevel(logger, Level.toLevel(level));
-      LOG.info("log level of {} set to {}", logger, level);
-    });
+    wanted.forEach(
+        (logger, level) -> {
+          original.computeIfAbsent(logger, l -> LogManager.getLogger(l).getLevel());
+          Configurator.setLevel(logger, Level.toLevel(level));
+          LOG.info("log level of {} set to {}", logger, level);
+        });
   }
 
   private static boolean log4jCoreAvailable() {

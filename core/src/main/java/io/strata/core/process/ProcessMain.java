@@ -17,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code main} of every long-running process: load configuration, start, report readiness,
- * then run until SIGTERM, when a shutdown hook closes the process cleanly. Mistakes in
- * configuration end the process with one line on stderr and exit code 2; a failure to start
- * with exit code 1. With {@code --ready-file F} the process writes F once it serves requests,
- * which is what {@code bin/strata-start.sh} waits for.
+ * The {@code main} of every long-running process: load configuration, start, report readiness, then
+ * run until SIGTERM, when a shutdown hook closes the process cleanly. Mistakes in configuration end
+ * the process with one line on stderr and exit code 2; a failure to start with exit code 1. With
+ * {@code --ready-file F} the process writes F once it serves requests, which is what {@code
+ * bin/strata-start.sh} waits for.
  */
 public final class ProcessMain {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessMain.class);
@@ -30,16 +30,30 @@ public final class ProcessMain {
   private ProcessMain() {}
 
   public static void run(String name, String[] args, Function<Configuration, Service> factory) {
-    run(name, args, "", (conf, operands) -> {
-      if (!operands.isEmpty()) {
-        fail(2, name, "unknown argument '" + operands.get(0) + "' (usage: [--ready-file FILE])", null);
-      }
-      return factory.apply(conf);
-    });
+    run(
+        name,
+        args,
+        "",
+        (conf, operands) -> {
+          if (!operands.isEmpty()) {
+            fail(
+                2,
+                name,
+                "unknown argument '" + operands.get(0) + "' (usage: [--ready-file FILE])",
+                null);
+          }
+          return factory.apply(conf);
+        });
   }
 
-  /** A process that takes arguments of its own ({@code usage} names them); the factory gets them in order. */
-  public static void run(String name, String[] args, String usage,
+  /**
+   * A process that takes arguments of its own ({@code usage} names them); the factory gets them in
+   * order.
+   */
+  public static void run(
+      String name,
+      String[] args,
+      String usage,
       BiFunction<Configuration, List<String>, Service> factory) {
     Path readyFile = null;
     List<String> operands = new ArrayList<>();
@@ -58,18 +72,24 @@ public final class ProcessMain {
       service = factory.apply(conf, operands);
       CountDownLatch stopped = new CountDownLatch(1);
       Service s = service;
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        LOG.info("{} stopping", name);
-        s.close();
-        stopped.countDown();
-      }, name + "-shutdown"));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    LOG.info("{} stopping", name);
+                    s.close();
+                    stopped.countDown();
+                  },
+                  name + "-shutdown"));
       long start = System.nanoTime();
       service.start();
       while (service.notReadyReason().isPresent()) {
         Thread.sleep(READY_POLL_MS);
       }
-      String ready = String.format("%s ready in %.2f s: %s", name, (System.nanoTime() - start) / 1e9,
-          service.describe());
+      String ready =
+          String.format(
+              "%s ready in %.2f s: %s",
+              name, (System.nanoTime() - start) / 1e9, service.describe());
       LOG.info(ready);
       if (readyFile != null) {
         writeAtomically(readyFile, ready + "\n");

@@ -11,14 +11,14 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A consistent-hash ring: each member is placed at {@code virtualNodes} points of a 64-bit
- * circle, a key belongs to the first point at or after the key's hash. Adding or removing one of
- * N members therefore moves about 1/N of the keys, and many points per member even out the
- * share each one owns.
+ * A consistent-hash ring: each member is placed at {@code virtualNodes} points of a 64-bit circle,
+ * a key belongs to the first point at or after the key's hash. Adding or removing one of N members
+ * therefore moves about 1/N of the keys, and many points per member even out the share each one
+ * owns.
  *
- * <p>Members are placed by hashing a stable identity, so every process that builds a ring from
- * the same members agrees on every owner. Immutable and thread-safe; build a new ring when
- * membership changes.
+ * <p>Members are placed by hashing a stable identity, so every process that builds a ring from the
+ * same members agrees on every owner. Immutable and thread-safe; build a new ring when membership
+ * changes.
  */
 public final class HashRing<T> {
   private static final HashFunction HASH = Hashing.murmur3_128();
@@ -50,7 +50,8 @@ public final class HashRing<T> {
   }
 
   /** Members are ordered by identity first, so the ring does not depend on the caller's order. */
-  public static <T> HashRing<T> of(Collection<T> members, Function<T, String> identity, int virtualNodes) {
+  public static <T> HashRing<T> of(
+      Collection<T> members, Function<T, String> identity, int virtualNodes) {
     if (virtualNodes <= 0) {
       throw new IllegalArgumentException("virtualNodes must be positive");
     }

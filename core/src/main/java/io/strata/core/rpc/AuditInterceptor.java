@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class AuditInterceptor implements ServerInterceptor {
   public static final String LOGGER = "strata.audit";
   private static final Logger AUDIT = LoggerFactory.getLogger(LOGGER);
-  private static final Set<String> INTERNAL = Set.of("WorkerHeartbeat", "RegisterWorker", "GetMasterStatus",
-      "GetClusterView", "GetConfig");
+  private static final Set<String> INTERNAL =
+      Set.of("WorkerHeartbeat", "RegisterWorker", "GetMasterStatus", "GetClusterView", "GetConfig");
 
   private final Configuration conf;
 
@@ -36,7 +36,8 @@ public final class AuditInterceptor implements ServerInterceptor {
   }
 
   @Override
-  public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+  public <Q, R> ServerCall.Listener<Q> interceptCall(
+      ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
     String method = call.getMethodDescriptor().getBareMethodName();
     if (!conf.get(CommonKeys.AUDIT_ENABLED) || INTERNAL.contains(method)) {
       return next.startCall(call, headers);
@@ -44,15 +45,23 @@ public final class AuditInterceptor implements ServerInterceptor {
     String user = headers.get(UserInterceptor.USER);
     Object remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
     String[] subject = {""};
-    ServerCall.Listener<Q> listener = next.startCall(new SimpleForwardingServerCall<>(call) {
-      @Override
-      public void close(Status status, Metadata trailers) {
-        String code = trailers.get(GrpcErrors.CODE);
-        AUDIT.info("user={} ip={} op={} {} status={}", user == null ? "unknown" : user, remote, method, subject[0],
-            code != null ? code : status.isOk() ? "OK" : status.getCode().name());
-        super.close(status, trailers);
-      }
-    }, headers);
+    ServerCall.Listener<Q> listener =
+        next.startCall(
+            new SimpleForwardingServerCall<>(call) {
+              @Override
+              public void close(Status status, Metadata trailers) {
+                String code = trailers.get(GrpcErrors.CODE);
+                AUDIT.info(
+                    "user={} ip={} op={} {} status={}",
+                    user == null ? "unknown" : user,
+                    remote,
+                    method,
+                    subject[0],
+                    code != null ? code : status.isOk() ? "OK" : status.getCode().name());
+                super.close(status, trailers);
+              }
+            },
+            headers);
     return new SimpleForwardingServerCallListener<>(listener) {
       @Override
       public void onMessage(Q message) {
@@ -69,7 +78,9 @@ public final class AuditInterceptor implements ServerInterceptor {
     StringBuilder sb = new StringBuilder();
     for (String name : new String[] {"path", "src", "dst", "worker_id", "address"}) {
       FieldDescriptor f = m.getDescriptorForType().findFieldByName(name);
-      if (f != null && f.getJavaType() == FieldDescriptor.JavaType.STRING && !m.getField(f).toString().isEmpty()) {
+      if (f != null
+          && f.getJavaType() == FieldDescriptor.JavaType.STRING
+          && !m.getField(f).toString().isEmpty()) {
         sb.append(sb.length() == 0 ? "" : " ").append(name).append('=').append(m.getField(f));
       }
     }

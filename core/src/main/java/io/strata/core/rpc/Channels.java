@@ -14,13 +14,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * Creates and closes the gRPC channels of Strata's clients.
  *
- * <p>The channels share one event loop group, created with the first channel and shut down when
- * the last one closes. gRPC's own shared group lingers for a second after its last channel, and a
- * JVM exiting while its threads sit in epoll waits 300 ms for them: every shell command paid that.
+ * <p>The channels share one event loop group, created with the first channel and shut down when the
+ * last one closes. gRPC's own shared group lingers for a second after its last channel, and a JVM
+ * exiting while its threads sit in epoll waits 300 ms for them: every shell command paid that.
  */
 public final class Channels {
   /** Large enough for a write chunk or a listing batch, small enough to bound memory. */
   public static final int MAX_MESSAGE = 8 << 20;
+
   private static final int EVENT_LOOPS = Math.min(4, Runtime.getRuntime().availableProcessors());
 
   private static EventLoopGroup group;
@@ -29,7 +30,8 @@ public final class Channels {
   private Channels() {}
 
   public static ManagedChannel open(HostPort target) {
-    return NettyChannelBuilder.forAddress(target.host(), target.port(), InsecureChannelCredentials.create())
+    return NettyChannelBuilder.forAddress(
+            target.host(), target.port(), InsecureChannelCredentials.create())
         .eventLoopGroup(acquireGroup())
         .channelType(NioSocketChannel.class)
         .maxInboundMessageSize(MAX_MESSAGE)
@@ -50,8 +52,11 @@ public final class Channels {
 
   private static synchronized EventLoopGroup acquireGroup() {
     if (open++ == 0) {
-      group = new MultiThreadIoEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("strata-rpc-client", true),
-          NioIoHandler.newFactory());
+      group =
+          new MultiThreadIoEventLoopGroup(
+              EVENT_LOOPS,
+              new DefaultThreadFactory("strata-rpc-client", true),
+              NioIoHandler.newFactory());
     }
     return group;
   }

@@ -7,19 +7,23 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 
 /**
- * The one mapping between {@link StrataException} and gRPC status, both ways. The exact Strata
- * code travels in a trailer so that codes gRPC lacks (NOT_LEADER, IS_A_DIRECTORY...) survive the
- * trip; a peer without the trailer is mapped from the gRPC code.
+ * The one mapping between {@link StrataException} and gRPC status, both ways. The exact Strata code
+ * travels in a trailer so that codes gRPC lacks (NOT_LEADER, IS_A_DIRECTORY...) survive the trip; a
+ * peer without the trailer is mapped from the gRPC code.
  */
 public final class GrpcErrors {
-  static final Metadata.Key<String> CODE = Metadata.Key.of("strata-code", Metadata.ASCII_STRING_MARSHALLER);
-  static final Metadata.Key<String> LEADER = Metadata.Key.of("strata-leader", Metadata.ASCII_STRING_MARSHALLER);
+  static final Metadata.Key<String> CODE =
+      Metadata.Key.of("strata-code", Metadata.ASCII_STRING_MARSHALLER);
+  static final Metadata.Key<String> LEADER =
+      Metadata.Key.of("strata-leader", Metadata.ASCII_STRING_MARSHALLER);
 
   private GrpcErrors() {}
 
   public static StatusRuntimeException toGrpc(Throwable t) {
-    StrataException e = t instanceof StrataException se
-        ? se : StrataException.internal(t.getClass().getSimpleName() + ": " + t.getMessage(), t);
+    StrataException e =
+        t instanceof StrataException se
+            ? se
+            : StrataException.internal(t.getClass().getSimpleName() + ": " + t.getMessage(), t);
     Metadata trailers = new Metadata();
     trailers.put(CODE, e.code().name());
     e.leaderHint().ifPresent(h -> trailers.put(LEADER, h));
@@ -30,7 +34,8 @@ public final class GrpcErrors {
   public static StrataException fromGrpc(StatusRuntimeException e, String target) {
     Status status = e.getStatus();
     Metadata trailers = e.getTrailers();
-    String description = status.getDescription() == null ? status.getCode().name() : status.getDescription();
+    String description =
+        status.getDescription() == null ? status.getCode().name() : status.getDescription();
     if (trailers != null && trailers.get(CODE) != null) {
       StatusCode code = parseCode(trailers.get(CODE));
       if (code == StatusCode.NOT_LEADER) {
@@ -39,16 +44,21 @@ public final class GrpcErrors {
       return new StrataException(code, description);
     }
     if (causedByIo(e)) {
-      // grpc-java reports a connection closed mid-call as UNKNOWN "channel closed": still the network.
+      // grpc-java reports a connection closed mid-call as UNKNOWN "channel closed": still the
+      // network.
       return StrataException.unavailable("cannot reach " + target + ": " + describeCause(e), e);
     }
     return switch (status.getCode()) {
-      case UNAVAILABLE -> StrataException.unavailable("cannot reach " + target + ": " + describeCause(e), e);
-      case DEADLINE_EXCEEDED -> new StrataException(StatusCode.DEADLINE_EXCEEDED, target + " did not answer in time", e);
-      case CANCELLED -> new StrataException(StatusCode.CANCELLED, "call to " + target + " cancelled", e);
+      case UNAVAILABLE ->
+          StrataException.unavailable("cannot reach " + target + ": " + describeCause(e), e);
+      case DEADLINE_EXCEEDED ->
+          new StrataException(StatusCode.DEADLINE_EXCEEDED, target + " did not answer in time", e);
+      case CANCELLED ->
+          new StrataException(StatusCode.CANCELLED, "call to " + target + " cancelled", e);
       case NOT_FOUND -> StrataException.notFound(description);
       case ALREADY_EXISTS -> StrataException.alreadyExists(description);
-      case PERMISSION_DENIED, UNAUTHENTICATED -> new StrataException(StatusCode.PERMISSION_DENIED, description);
+      case PERMISSION_DENIED, UNAUTHENTICATED ->
+          new StrataException(StatusCode.PERMISSION_DENIED, description);
       case INVALID_ARGUMENT, OUT_OF_RANGE -> StrataException.invalidArgument(description);
       case RESOURCE_EXHAUSTED -> new StrataException(StatusCode.RESOURCE_EXHAUSTED, description);
       case FAILED_PRECONDITION -> new StrataException(StatusCode.FAILED_PRECONDITION, description);
@@ -90,7 +100,8 @@ public final class GrpcErrors {
       case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
       case UNAVAILABLE, NOT_LEADER -> Status.UNAVAILABLE;
       case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
-      case FAILED_PRECONDITION, DIRECTORY_NOT_EMPTY, IS_A_DIRECTORY, NOT_A_DIRECTORY -> Status.FAILED_PRECONDITION;
+      case FAILED_PRECONDITION, DIRECTORY_NOT_EMPTY, IS_A_DIRECTORY, NOT_A_DIRECTORY ->
+          Status.FAILED_PRECONDITION;
       case DEADLINE_EXCEEDED -> Status.DEADLINE_EXCEEDED;
       case CANCELLED -> Status.CANCELLED;
       case INTERNAL, OK -> Status.INTERNAL;

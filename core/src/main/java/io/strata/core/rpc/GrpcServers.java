@@ -15,11 +15,18 @@ public final class GrpcServers {
   private GrpcServers() {}
 
   /** Starts a server; every call passes the metrics interceptor, then the audit log. */
-  public static Server start(String bindHost, int port, Executor executor, List<BindableService> services,
-      RpcMetricsInterceptor metrics, AuditInterceptor audit) throws IOException {
-    NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
-        .executor(executor)
-        .maxInboundMessageSize(Channels.MAX_MESSAGE);
+  public static Server start(
+      String bindHost,
+      int port,
+      Executor executor,
+      List<BindableService> services,
+      RpcMetricsInterceptor metrics,
+      AuditInterceptor audit)
+      throws IOException {
+    NettyServerBuilder b =
+        NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
+            .executor(executor)
+            .maxInboundMessageSize(Channels.MAX_MESSAGE);
     for (BindableService s : services) {
       b.addService(ServerInterceptors.intercept(s, audit, metrics));
     }

@@ -20,16 +20,17 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * Calls the master group. It remembers which master answered last, follows a follower's
- * NOT_LEADER hint at once, otherwise rotates through the configured addresses with exponential
- * backoff, until the retry budget runs out. Only UNAVAILABLE and NOT_LEADER are retried: every
- * master call is idempotent, so a retry after a lost answer is harmless.
+ * Calls the master group. It remembers which master answered last, follows a follower's NOT_LEADER
+ * hint at once, otherwise rotates through the configured addresses with exponential backoff, until
+ * the retry budget runs out. Only UNAVAILABLE and NOT_LEADER are retried: every master call is
+ * idempotent, so a retry after a lost answer is harmless.
  *
  * <p>Thread-safe; channels are opened lazily and kept until {@link #close()}.
  */
 public final class MasterClient implements AutoCloseable {
   private static final long FIRST_BACKOFF_MS = 25;
-  // Low, so a client notices a new leader soon after an election; rotating through the masters is cheap.
+  // Low, so a client notices a new leader soon after an election; rotating through the masters is
+  // cheap.
   private static final long MAX_BACKOFF_MS = 250;
 
   /** Pauses between attempts; tests replace it. */
@@ -46,11 +47,19 @@ public final class MasterClient implements AutoCloseable {
   private volatile HostPort current;
 
   public MasterClient(Configuration conf) {
-    this(addresses(conf), conf.get(UserKeys.RPC_TIMEOUT), conf.get(UserKeys.RPC_RETRY_MAX_DURATION),
-        System::nanoTime, Thread::sleep);
+    this(
+        addresses(conf),
+        conf.get(UserKeys.RPC_TIMEOUT),
+        conf.get(UserKeys.RPC_RETRY_MAX_DURATION),
+        System::nanoTime,
+        Thread::sleep);
   }
 
-  public MasterClient(List<HostPort> addresses, Duration rpcTimeout, Duration retryBudget, LongSupplier nanoTime,
+  public MasterClient(
+      List<HostPort> addresses,
+      Duration rpcTimeout,
+      Duration retryBudget,
+      LongSupplier nanoTime,
       Sleeper sleeper) {
     if (addresses.isEmpty()) {
       throw StrataException.invalidArgument("no master address configured");
@@ -67,7 +76,8 @@ public final class MasterClient implements AutoCloseable {
   public static List<HostPort> addresses(Configuration conf) {
     List<String> listed = conf.get(CommonKeys.MASTER_RPC_ADDRESSES);
     if (listed.isEmpty()) {
-      return List.of(new HostPort(conf.get(CommonKeys.MASTER_HOSTNAME), conf.get(CommonKeys.MASTER_RPC_PORT)));
+      return List.of(
+          new HostPort(conf.get(CommonKeys.MASTER_HOSTNAME), conf.get(CommonKeys.MASTER_RPC_PORT)));
     }
     List<HostPort> result = new ArrayList<>();
     for (String a : listed) {
@@ -91,13 +101,15 @@ public final class MasterClient implements AutoCloseable {
       HostPort target = current;
       StrataException error;
       try {
-        MasterServiceBlockingStub stub = MasterServiceGrpc.newBlockingStub(channel(target))
-            .withDeadlineAfter(rpcTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        MasterServiceBlockingStub stub =
+            MasterServiceGrpc.newBlockingStub(channel(target))
+                .withDeadlineAfter(rpcTimeout.toMillis(), TimeUnit.MILLISECONDS);
         return rpc.apply(stub);
       } catch (StatusRuntimeException e) {
         error = GrpcErrors.fromGrpc(e, "master " + target);
         if (e.getTrailers() != null && e.getTrailers().containsKey(GrpcErrors.CODE)) {
-          fromLiveMaster = new StrataException(error.code(), "master " + target + ": " + error.getMessage());
+          fromLiveMaster =
+              new StrataException(error.code(), "master " + target + ": " + error.getMessage());
         }
       }
       if (error.code() != StatusCode.UNAVAILABLE && error.code() != StatusCode.NOT_LEADER) {
@@ -105,8 +117,17 @@ public final class MasterClient implements AutoCloseable {
       }
       if (nanoTime.getAsLong() >= deadline) {
         StrataException why = fromLiveMaster != null ? fromLiveMaster : error;
-        throw new StrataException(StatusCode.UNAVAILABLE, "no master answered " + what + " within "
-            + budget.toMillis() + " ms (masters: " + addresses + "); last error: " + why.getMessage(), why);
+        throw new StrataException(
+            StatusCode.UNAVAILABLE,
+            "no master answered "
+                + what
+                + " within "
+                + budget.toMillis()
+                + " ms (masters: "
+                + addresses
+                + "); last error: "
+                + why.getMessage(),
+            why);
       }
       HostPort hint = error.leaderHint().map(h -> HostPort.parse(h, "leader hint")).orElse(null);
       if (hint != null && !hint.equals(target)) {

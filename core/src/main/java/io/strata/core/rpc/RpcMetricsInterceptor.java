@@ -24,21 +24,24 @@ public final class RpcMetricsInterceptor implements ServerInterceptor {
   }
 
   @Override
-  public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+  public <Q, R> ServerCall.Listener<Q> interceptCall(
+      ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
     long start = nanoTime.getAsLong();
     String method = call.getMethodDescriptor().getBareMethodName();
-    return next.startCall(new SimpleForwardingServerCall<>(call) {
-      @Override
-      public void close(Status status, Metadata trailers) {
-        String code = trailers.get(GrpcErrors.CODE);
-        Timer.builder(RPC_SERVER)
-            .description("gRPC calls served, by method and outcome")
-            .tag("method", method)
-            .tag("status", code != null ? code : status.getCode().name())
-            .register(registry)
-            .record(nanoTime.getAsLong() - start, TimeUnit.NANOSECONDS);
-        super.close(status, trailers);
-      }
-    }, headers);
+    return next.startCall(
+        new SimpleForwardingServerCall<>(call) {
+          @Override
+          public void close(Status status, Metadata trailers) {
+            String code = trailers.get(GrpcErrors.CODE);
+            Timer.builder(RPC_SERVER)
+                .description("gRPC calls served, by method and outcome")
+                .tag("method", method)
+                .tag("status", code != null ? code : status.getCode().name())
+                .register(registry)
+                .record(nanoTime.getAsLong() - start, TimeUnit.NANOSECONDS);
+            super.close(status, trailers);
+          }
+        },
+        headers);
   }
 }

@@ -10,11 +10,13 @@ import io.grpc.MethodDescriptor;
 
 /** Sends the OS user running the client with every call, for the audit log. */
 final class UserInterceptor implements ClientInterceptor {
-  static final Metadata.Key<String> USER = Metadata.Key.of("strata-user", Metadata.ASCII_STRING_MARSHALLER);
+  static final Metadata.Key<String> USER =
+      Metadata.Key.of("strata-user", Metadata.ASCII_STRING_MARSHALLER);
   private static final String NAME = System.getProperty("user.name", "unknown");
 
   @Override
-  public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+  public <Q, R> ClientCall<Q, R> interceptCall(
+      MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
     return new SimpleForwardingClientCall<>(next.newCall(method, options)) {
       @Override
       public void start(Listener<R> listener, Metadata headers) {

@@ -21,7 +21,8 @@ public final class IoErrors {
       return new StrataException(StatusCode.ALREADY_EXISTS, path + " already exists", e);
     }
     if (e instanceof DirectoryNotEmptyException) {
-      return new StrataException(StatusCode.DIRECTORY_NOT_EMPTY, path + " is a non-empty directory", e);
+      return new StrataException(
+          StatusCode.DIRECTORY_NOT_EMPTY, path + " is a non-empty directory", e);
     }
     if (e instanceof NotDirectoryException) {
       return new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is not a directory", e);
@@ -29,8 +30,10 @@ public final class IoErrors {
     if (e instanceof AccessDeniedException) {
       return new StrataException(StatusCode.PERMISSION_DENIED, "permission denied: " + path, e);
     }
-    String reason = e instanceof FileSystemException fse && fse.getReason() != null
-        ? fse.getReason() : String.valueOf(e.getMessage());
+    String reason =
+        e instanceof FileSystemException fse && fse.getReason() != null
+            ? fse.getReason()
+            : String.valueOf(e.getMessage());
     if (reason.contains("No space left")) {
       return new StrataException(StatusCode.RESOURCE_EXHAUSTED, "no space left writing " + path, e);
     }

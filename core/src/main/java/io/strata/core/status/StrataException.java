@@ -3,9 +3,9 @@ package io.strata.core.status;
 import java.util.Optional;
 
 /**
- * The one exception type that crosses Strata's module and process boundaries. It carries a
- * {@link StatusCode} and a message meant for a person; it is never serialized as a Java object,
- * only as code plus message (and, for NOT_LEADER, the leader's address).
+ * The one exception type that crosses Strata's module and process boundaries. It carries a {@link
+ * StatusCode} and a message meant for a person; it is never serialized as a Java object, only as
+ * code plus message (and, for NOT_LEADER, the leader's address).
  */
 public class StrataException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -8,19 +8,21 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The data plane's wire format. Every frame is
+ *
  * <pre>
  *   int32  length      bytes that follow this field
  *   int8   type        READ | DATA | END | LEASE | LEASED | OPEN | STATUS
  *   int64  requestId   chosen by the client, echoed in every answer
  *   ...    body
  * </pre>
+ *
  * A client sends READ; the server answers with DATA frames (each: int64 file offset, then at most
- * {@link #MAX_DATA_PAYLOAD} bytes) in offset order, then one END (int8 status code, UTF-8
- * message). A LEASE (same body as READ) is answered by one LEASED frame ({@link LeaseGrant}) and
- * END. An OPEN ({@link OpenRequest}) is answered by one STATUS frame (the file's status as a
- * protobuf FileStatus), then DATA frames of the file's first bytes, then END: a small file costs
- * one round trip. Frame sizes are bounded on both sides; a frame that breaks the format closes its
- * connection and nothing else. All integers are big-endian.
+ * {@link #MAX_DATA_PAYLOAD} bytes) in offset order, then one END (int8 status code, UTF-8 message).
+ * A LEASE (same body as READ) is answered by one LEASED frame ({@link LeaseGrant}) and END. An OPEN
+ * ({@link OpenRequest}) is answered by one STATUS frame (the file's status as a protobuf
+ * FileStatus), then DATA frames of the file's first bytes, then END: a small file costs one round
+ * trip. Frame sizes are bounded on both sides; a frame that breaks the format closes its connection
+ * and nothing else. All integers are big-endian.
  */
 public final class Frames {
   public static final byte READ = 1;
@@ -33,14 +35,19 @@ public final class Frames {
 
   /** type + requestId */
   public static final int HEADER = 1 + 8;
+
   public static final int MAX_REQUEST_FRAME = 64 * 1024;
   public static final int MAX_DATA_PAYLOAD = 1 << 20;
+
   /** Largest response frame, counting its length field as Netty's frame decoder does. */
   public static final int MAX_RESPONSE_FRAME = 4 + HEADER + 8 + MAX_DATA_PAYLOAD;
+
   /** Largest STATUS body: four times the largest request, so any path a client can name fits. */
   public static final int MAX_STATUS = 4 * MAX_REQUEST_FRAME;
+
   /** The most one READ may ask for; clients split larger reads. */
   public static final long MAX_READ_LENGTH = 64L << 20;
+
   private static final int MAX_MESSAGE = 1024;
 
   private Frames() {}
@@ -56,7 +63,8 @@ public final class Frames {
   }
 
   /** The header of a DATA frame whose {@code payload} bytes the caller writes right after it. */
-  public static ByteBuf dataHeader(ByteBufAllocator alloc, long requestId, long offset, int payload) {
+  public static ByteBuf dataHeader(
+      ByteBufAllocator alloc, long requestId, long offset, int payload) {
     if (payload > MAX_DATA_PAYLOAD) {
       throw new IllegalArgumentException("DATA payload over " + MAX_DATA_PAYLOAD);
     }
@@ -78,14 +86,21 @@ public final class Frames {
   /** Decodes a request frame whose length field was stripped; throws MalformedFrameException. */
   public static Object decodeRequest(ByteBuf frame) {
     need(frame, HEADER);
-    return frame.getByte(frame.readerIndex()) == OPEN ? OpenRequest.decode(frame) : ReadRequest.decode(frame);
+    return frame.getByte(frame.readerIndex()) == OPEN
+        ? OpenRequest.decode(frame)
+        : ReadRequest.decode(frame);
   }
 
-  public static ByteBuf end(ByteBufAllocator alloc, long requestId, StatusCode code, String message) {
+  public static ByteBuf end(
+      ByteBufAllocator alloc, long requestId, StatusCode code, String message) {
     byte[] text = truncate(message == null ? "" : message);
     ByteBuf b = alloc.buffer(4 + HEADER + 1 + 2 + text.length);
-    b.writeInt(HEADER + 1 + 2 + text.length).writeByte(END).writeLong(requestId)
-        .writeByte(code.number()).writeShort(text.length).writeBytes(text);
+    b.writeInt(HEADER + 1 + 2 + text.length)
+        .writeByte(END)
+        .writeLong(requestId)
+        .writeByte(code.number())
+        .writeShort(text.length)
+        .writeBytes(text);
     return b;
   }
 

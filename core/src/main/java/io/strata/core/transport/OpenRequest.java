@@ -35,8 +35,8 @@ public record OpenRequest(long requestId, String path, long syncIntervalMs, long
       throw new MalformedFrameException("trailing bytes after a request");
     }
     if (syncIntervalMs < -1 || firstBytes < 0 || firstBytes > Frames.MAX_READ_LENGTH) {
-      throw new MalformedFrameException("OPEN out of bounds: sync interval " + syncIntervalMs + ", first bytes "
-          + firstBytes);
+      throw new MalformedFrameException(
+          "OPEN out of bounds: sync interval " + syncIntervalMs + ", first bytes " + firstBytes);
     }
     return new OpenRequest(requestId, path, syncIntervalMs, firstBytes);
   }

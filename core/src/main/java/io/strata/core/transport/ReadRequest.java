@@ -6,16 +6,23 @@ import io.netty.buffer.ByteBufAllocator;
 /**
  * READ: {@code length} bytes at {@code offset} of the file at {@code path}, in the version the
  * client saw ({@code fingerprint}, {@code fileLength}). The server never answers with bytes of
- * another version. Body: path (uint16 length + UTF-8), fingerprint (same), int64 fileLength,
- * int64 offset, int64 length.
+ * another version. Body: path (uint16 length + UTF-8), fingerprint (same), int64 fileLength, int64
+ * offset, int64 length.
  *
- * <p>LEASE has the same body and asks instead where the range's pages lie on the worker's disk
- * (see {@link LeaseGrant}); workers grant it over their domain socket only.
+ * <p>LEASE has the same body and asks instead where the range's pages lie on the worker's disk (see
+ * {@link LeaseGrant}); workers grant it over their domain socket only.
  */
-public record ReadRequest(long requestId, String path, String fingerprint, long fileLength, long offset, long length,
+public record ReadRequest(
+    long requestId,
+    String path,
+    String fingerprint,
+    long fileLength,
+    long offset,
+    long length,
     boolean lease) {
 
-  public ReadRequest(long requestId, String path, String fingerprint, long fileLength, long offset, long length) {
+  public ReadRequest(
+      long requestId, String path, String fingerprint, long fileLength, long offset, long length) {
     this(requestId, path, fingerprint, fileLength, offset, length, false);
   }
 
@@ -49,9 +56,15 @@ public record ReadRequest(long requestId, String path, String fingerprint, long 
     // A lease may name any span: the grant itself is bounded (LeaseGrant.MAX_PAGES).
     long maxLength = type == Frames.LEASE ? Long.MAX_VALUE : Frames.MAX_READ_LENGTH;
     if (fileLength < 0 || offset < 0 || length < 0 || length > maxLength) {
-      throw new MalformedFrameException("READ out of bounds: file length " + fileLength + ", offset " + offset
-          + ", length " + length);
+      throw new MalformedFrameException(
+          "READ out of bounds: file length "
+              + fileLength
+              + ", offset "
+              + offset
+              + ", length "
+              + length);
     }
-    return new ReadRequest(requestId, path, fingerprint, fileLength, offset, length, type == Frames.LEASE);
+    return new ReadRequest(
+        requestId, path, fingerprint, fileLength, offset, length, type == Frames.LEASE);
   }
 }

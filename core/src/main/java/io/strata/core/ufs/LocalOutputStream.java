@@ -9,9 +9,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.EnumSet;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -30,7 +27,8 @@ final class LocalOutputStream extends UfsOutputStream {
   private long written;
   private boolean finished;
 
-  private LocalOutputStream(Path target, Path temp, String displayPath, CreateOptions options) throws IOException {
+  private LocalOutputStream(Path target, Path temp, String displayPath, CreateOptions options)
+      throws IOException {
     this.target = target;
     this.temp = temp;
     this.displayPath = displayPath;
@@ -38,8 +36,11 @@ final class LocalOutputStream extends UfsOutputStream {
     this.out = Files.newOutputStream(temp);
   }
 
-  static LocalOutputStream open(Path target, String displayPath, CreateOptions options) throws IOException {
-    Path temp = target.resolveSibling(TEMP_PREFIX + target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
+  static LocalOutputStream open(Path target, String displayPath, CreateOptions options)
+      throws IOException {
+    Path temp =
+        target.resolveSibling(
+            TEMP_PREFIX + target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
     return new LocalOutputStream(target, temp, displayPath, options);
   }
 
@@ -121,5 +122,4 @@ final class LocalOutputStream extends UfsOutputStream {
       // A leftover temporary file is hidden from listings and harmless.
     }
   }
-
 }

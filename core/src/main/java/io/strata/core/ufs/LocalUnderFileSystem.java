@@ -18,15 +18,13 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A local (or NFS-mounted) folder as under-storage. Every path is resolved under the root, and
- * the real location (after symbolic links) of the path or its nearest existing ancestor must
- * still be under the root's real location.
+ * A local (or NFS-mounted) folder as under-storage. Every path is resolved under the root, and the
+ * real location (after symbolic links) of the path or its nearest existing ancestor must still be
+ * under the root's real location.
  */
 public final class LocalUnderFileSystem implements UnderFileSystem {
   private final Path root;
@@ -145,7 +143,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   @Override
   public void delete(StrataPath path, boolean recursive) {
     if (path.isRoot()) {
-      throw new StrataException(StatusCode.PERMISSION_DENIED, "the root of a mount cannot be deleted");
+      throw new StrataException(
+          StatusCode.PERMISSION_DENIED, "the root of a mount cannot be deleted");
     }
     Path p = resolve(path);
     try {
@@ -158,7 +157,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         Files.delete(p);
       }
     } catch (DirectoryNotEmptyException e) {
-      throw new StrataException(StatusCode.DIRECTORY_NOT_EMPTY, path + " is a non-empty directory", e);
+      throw new StrataException(
+          StatusCode.DIRECTORY_NOT_EMPTY, path + " is a non-empty directory", e);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -167,7 +167,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   @Override
   public void rename(StrataPath src, StrataPath dst) {
     if (src.isRoot() || dst.isRoot()) {
-      throw new StrataException(StatusCode.PERMISSION_DENIED, "the root of a mount cannot be renamed");
+      throw new StrataException(
+          StatusCode.PERMISSION_DENIED, "the root of a mount cannot be renamed");
     }
     if (dst.isUnder(src)) {
       throw StrataException.invalidArgument("cannot move " + src + " into itself (" + dst + ")");
@@ -184,7 +185,9 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       // Without REPLACE_EXISTING the JDK refuses an existing target, then renames in place.
       Files.move(from, to);
     } catch (IOException e) {
-      throw IoErrors.toStrata(e, e instanceof java.nio.file.FileAlreadyExistsException ? dst.toString() : src.toString());
+      throw IoErrors.toStrata(
+          e,
+          e instanceof java.nio.file.FileAlreadyExistsException ? dst.toString() : src.toString());
     }
   }
 
@@ -203,7 +206,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         Files.setOwner(p, lookUp(() -> names.lookupPrincipalByName(owner), "user", owner));
       }
       if (!group.isEmpty()) {
-        Files.getFileAttributeView(p, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+        Files.getFileAttributeView(
+                p, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
             .setGroup(lookUp(() -> names.lookupPrincipalByGroupName(group), "group", group));
       }
     } catch (IOException e) {
@@ -219,10 +223,10 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     try {
       return lookup.get();
     } catch (java.nio.file.attribute.UserPrincipalNotFoundException e) {
-      throw StrataException.invalidArgument("no " + kind + " " + name + " on the under-storage's host");
+      throw StrataException.invalidArgument(
+          "no " + kind + " " + name + " on the under-storage's host");
     }
   }
-
 
   @Override
   public void close() {}
@@ -239,7 +243,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     try {
       Path realRoot = root.toRealPath();
       if (!existing.toRealPath().startsWith(realRoot)) {
-        throw new StrataException(StatusCode.PERMISSION_DENIED, path + " leads outside the mount's under-storage");
+        throw new StrataException(
+            StatusCode.PERMISSION_DENIED, path + " leads outside the mount's under-storage");
       }
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
@@ -250,33 +255,41 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   static UfsStatus status(String name, Path p) throws IOException {
     PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class);
     long mtimeNs = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);
-    return new UfsStatus(name, a.isDirectory(), a.isDirectory() ? 0 : a.size(),
-        a.lastModifiedTime().toMillis(), PosixModes.mode(a.permissions()),
-        a.owner().getName(), a.group().getName(), fingerprint(a, mtimeNs));
+    return new UfsStatus(
+        name,
+        a.isDirectory(),
+        a.isDirectory() ? 0 : a.size(),
+        a.lastModifiedTime().toMillis(),
+        PosixModes.mode(a.permissions()),
+        a.owner().getName(),
+        a.group().getName(),
+        fingerprint(a, mtimeNs));
   }
 
   static String fingerprint(BasicFileAttributes a, long mtimeNs) {
     return a.size() + ":" + mtimeNs + ":" + a.fileKey();
   }
 
-
   private static void deleteTree(Path dir) throws IOException {
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.delete(file);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-        if (e != null) {
-          throw e;
-        }
-        Files.delete(d);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+            if (e != null) {
+              throw e;
+            }
+            Files.delete(d);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   /** Positioned reads over a FileChannel. */

@@ -10,6 +10,10 @@ public record Mount(StrataPath path, String ufsUri, boolean readOnly) {
   }
 
   public MountPoint toProto() {
-    return MountPoint.newBuilder().setPath(path.toString()).setUfsUri(ufsUri).setReadOnly(readOnly).build();
+    return MountPoint.newBuilder()
+        .setPath(path.toString())
+        .setUfsUri(ufsUri)
+        .setReadOnly(readOnly)
+        .build();
   }
 }

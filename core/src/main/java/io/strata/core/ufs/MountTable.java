@@ -8,8 +8,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The mounts of the namespace, answering which under-storage holds a Strata path. The deepest
- * mount containing the path wins. Immutable; the master's replicated state is the source.
+ * The mounts of the namespace, answering which under-storage holds a Strata path. The deepest mount
+ * containing the path wins. Immutable; the master's replicated state is the source.
  */
 public final class MountTable {
   /** A Strata path resolved to its mount and its path inside that mount's UFS. */
@@ -24,7 +24,10 @@ public final class MountTable {
   private final long version;
 
   public MountTable(List<Mount> mounts, long version) {
-    this.mounts = mounts.stream().sorted(Comparator.comparingInt((Mount m) -> m.path().depth()).reversed()).toList();
+    this.mounts =
+        mounts.stream()
+            .sorted(Comparator.comparingInt((Mount m) -> m.path().depth()).reversed())
+            .toList();
     this.version = version;
   }
 
@@ -46,6 +49,7 @@ public final class MountTable {
         return new Resolution(m, StrataPath.of("/" + path.relativeTo(m.path())));
       }
     }
-    throw new StrataException(StatusCode.UNAVAILABLE, "no mount holds " + path + " (the root is not mounted yet)");
+    throw new StrataException(
+        StatusCode.UNAVAILABLE, "no mount holds " + path + " (the root is not mounted yet)");
   }
 }

@@ -8,9 +8,12 @@ import java.util.Set;
 final class PosixModes {
   /** Each permission's bit, from 0400 (owner read) down to 0001 (others execute). */
   private static final PosixFilePermission[] BY_BIT = {
-    PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-    PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-    PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ,
+    PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+        PosixFilePermission.OTHERS_READ,
+    PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+        PosixFilePermission.GROUP_READ,
+    PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+        PosixFilePermission.OWNER_READ,
   };
 
   private PosixModes() {}

@@ -12,14 +12,17 @@ public final class UfsFactory {
   public static UnderFileSystem open(String uri) {
     return switch (scheme(uri)) {
       case "file" -> new LocalUnderFileSystem(localPath(uri));
-      default -> throw StrataException.invalidArgument(
-          "unsupported under-storage '" + uri + "' (supported: a local folder or file:// URI)");
+      default ->
+          throw StrataException.invalidArgument(
+              "unsupported under-storage '" + uri + "' (supported: a local folder or file:// URI)");
     };
   }
 
   /** The canonical form of a UFS URI: a bare local folder becomes {@code file:///folder}. */
   public static String normalize(String uri) {
-    return scheme(uri).equals("file") ? localPath(uri).toUri().toString().replaceAll("/$", "") : uri;
+    return scheme(uri).equals("file")
+        ? localPath(uri).toUri().toString().replaceAll("/$", "")
+        : uri;
   }
 
   private static String scheme(String uri) {
@@ -36,7 +39,8 @@ public final class UfsFactory {
       Path p = uri.startsWith("file:") ? Path.of(new URI(uri)) : Path.of(uri);
       return p.toAbsolutePath().normalize();
     } catch (URISyntaxException | IllegalArgumentException e) {
-      throw StrataException.invalidArgument("malformed under-storage URI '" + uri + "': " + e.getMessage());
+      throw StrataException.invalidArgument(
+          "malformed under-storage URI '" + uri + "': " + e.getMessage());
     }
   }
 }

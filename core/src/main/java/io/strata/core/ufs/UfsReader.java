@@ -7,12 +7,15 @@ import java.nio.ByteBuffer;
 /** Positioned reads of one open UFS file. Not thread-safe; one reader per thread. */
 public interface UfsReader extends Closeable {
   /**
-   * Reads up to {@code dst.remaining()} bytes at {@code position}, looping until the buffer is
-   * full or the file ends. Returns the bytes read; fewer than asked only at end of file.
+   * Reads up to {@code dst.remaining()} bytes at {@code position}, looping until the buffer is full
+   * or the file ends. Returns the bytes read; fewer than asked only at end of file.
    */
   int readFully(long position, ByteBuffer dst) throws IOException;
 
-  /** The file's fingerprint now, to check after a read that the bytes belong to the expected version. */
+  /**
+   * The file's fingerprint now, to check after a read that the bytes belong to the expected
+   * version.
+   */
   String currentFingerprint() throws IOException;
 
   @Override

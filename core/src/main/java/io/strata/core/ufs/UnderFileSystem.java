@@ -5,9 +5,9 @@ import java.io.Closeable;
 import java.util.stream.Stream;
 
 /**
- * One under-storage (a local folder, HDFS, S3...) seen from its root. Paths are relative to
- * that root, already normalized ({@link StrataPath} cannot climb above it); implementations
- * additionally refuse to follow links out of the root.
+ * One under-storage (a local folder, HDFS, S3...) seen from its root. Paths are relative to that
+ * root, already normalized ({@link StrataPath} cannot climb above it); implementations additionally
+ * refuse to follow links out of the root.
  *
  * <p>Failures are {@link io.strata.core.status.StrataException}s with the path in the message.
  * Implementations are thread-safe.
@@ -20,7 +20,8 @@ public interface UnderFileSystem extends Closeable {
 
   /**
    * The children of a directory; the caller closes the stream. A path that is a file fails with
-   * NOT_A_DIRECTORY (never lists the file itself): {@code strata fs ls} relies on it to show a file.
+   * NOT_A_DIRECTORY (never lists the file itself): {@code strata fs ls} relies on it to show a
+   * file.
    */
   Stream<UfsStatus> list(StrataPath path);
 

@@ -8,7 +8,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a local tool (fusermount, fio, a bin/ script...) to its end, its output and errors together. */
+/**
+ * Runs a local tool (fusermount, fio, a bin/ script...) to its end, its output and errors together.
+ */
 public final class Commands {
   private Commands() {}
 
@@ -34,7 +36,8 @@ public final class Commands {
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
-        throw StrataException.unavailable(what + " did not finish within " + timeout.toSeconds() + " s", null);
+        throw StrataException.unavailable(
+            what + " did not finish within " + timeout.toSeconds() + " s", null);
       }
       return new Result(p.exitValue(), out);
     } catch (IOException e) {

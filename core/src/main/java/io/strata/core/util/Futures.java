@@ -13,16 +13,19 @@ public final class Futures {
 
   /**
    * Runs {@code callback} with the future's value or failure once it ends. The future {@code
-   * whenComplete} returns would hold an exception the callback throws where no one looks; here it is
-   * logged instead.
+   * whenComplete} returns would hold an exception the callback throws where no one looks; here it
+   * is logged instead.
    */
-  public static <T> void onDone(CompletableFuture<T> future, BiConsumer<? super T, ? super Throwable> callback) {
-    var unused = future.whenComplete((value, error) -> {
-      try {
-        callback.accept(value, error);
-      } catch (RuntimeException e) {
-        LOG.error("a completion callback failed", e);
-      }
-    });
+  public static <T> void onDone(
+      CompletableFuture<T> future, BiConsumer<? super T, ? super Throwable> callback) {
+    var unused =
+        future.whenComplete(
+            (value, error) -> {
+              try {
+                callback.accept(value, error);
+              } catch (RuntimeException e) {
+                LOG.error("a completion callback failed", e);
+              }
+            });
   }
 }

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ConfLoaderTest {
-  @TempDir
-  Path confDir;
+  @TempDir Path confDir;
 
   private Configuration load(Map<String, String> env, Properties props) {
     Properties p = new Properties();
@@ -40,11 +39,13 @@ class ConfLoaderTest {
 
   @Test
   void load_sourcesOverrideInOrder_siteThenEnvironmentThenSystemProperty() throws Exception {
-    Files.writeString(confDir.resolve(ConfLoader.SITE_FILE),
+    Files.writeString(
+        confDir.resolve(ConfLoader.SITE_FILE),
         "strata.worker.page.size=2MiB\nstrata.worker.rpc.port=9000\nstrata.worker.data.port=9001\n");
-    Configuration conf = load(
-        Map.of("STRATA_WORKER_RPC_PORT", "9100", "STRATA_WORKER_WEB_PORT", "9102"),
-        props("strata.worker.web.port", "9202"));
+    Configuration conf =
+        load(
+            Map.of("STRATA_WORKER_RPC_PORT", "9100", "STRATA_WORKER_WEB_PORT", "9102"),
+            props("strata.worker.web.port", "9202"));
     assertThat(conf.get(WorkerKeys.PAGE_SIZE)).isEqualTo(2L << 20);
     assertThat(conf.source(WorkerKeys.PAGE_SIZE)).isEqualTo(Source.SITE_PROPERTIES);
     assertThat(conf.get(WorkerKeys.DATA_PORT)).isEqualTo(9001);
@@ -58,18 +59,24 @@ class ConfLoaderTest {
   void load_unknownKeyInSiteFile_isRefusedNamingKeyFileAndSuggestion() throws Exception {
     Files.writeString(confDir.resolve(ConfLoader.SITE_FILE), "strata.worker.page.sise=2MiB\n");
     assertThatThrownBy(() -> load(Map.of(), new Properties()))
-        .isInstanceOfSatisfying(StrataException.class, e -> {
-          assertThat(e.code()).isEqualTo(StatusCode.INVALID_ARGUMENT);
-          assertThat(e.getMessage())
-              .contains("strata.worker.page.sise", ConfLoader.SITE_FILE, "did you mean 'strata.worker.page.size'")
-              .doesNotContain("\n");
-        });
+        .isInstanceOfSatisfying(
+            StrataException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(StatusCode.INVALID_ARGUMENT);
+              assertThat(e.getMessage())
+                  .contains(
+                      "strata.worker.page.sise",
+                      ConfLoader.SITE_FILE,
+                      "did you mean 'strata.worker.page.size'")
+                  .doesNotContain("\n");
+            });
   }
 
   @Test
   void load_unknownEnvironmentVariable_isRefusedWithSuggestion() {
     assertThatThrownBy(() -> load(Map.of("STRATA_WORKER_PAGE_SISE", "1MiB"), new Properties()))
-        .hasMessageContaining("STRATA_WORKER_PAGE_SISE").hasMessageContaining("STRATA_WORKER_PAGE_SIZE");
+        .hasMessageContaining("STRATA_WORKER_PAGE_SISE")
+        .hasMessageContaining("STRATA_WORKER_PAGE_SIZE");
   }
 
   @Test
@@ -80,15 +87,18 @@ class ConfLoaderTest {
 
   @Test
   void load_scriptVariablesAndForeignProperties_areIgnored() {
-    Configuration conf = load(Map.of("STRATA_WORKER_JAVA_OPTS", "-Xmx1g", "PATH", "/bin"), props("java.home", "/x"));
+    Configuration conf =
+        load(Map.of("STRATA_WORKER_JAVA_OPTS", "-Xmx1g", "PATH", "/bin"), props("java.home", "/x"));
     assertThat(conf.get(WorkerKeys.PAGE_SIZE)).isEqualTo(1L << 20);
   }
 
   @Test
   void load_badValue_isRefusedNamingKeyValueAndOrigin() throws Exception {
-    Files.writeString(confDir.resolve(ConfLoader.SITE_FILE), "strata.worker.heartbeat.interval=soon\n");
+    Files.writeString(
+        confDir.resolve(ConfLoader.SITE_FILE), "strata.worker.heartbeat.interval=soon\n");
     assertThatThrownBy(() -> load(Map.of(), new Properties()))
-        .hasMessageContaining("'soon'").hasMessageContaining("strata.worker.heartbeat.interval")
+        .hasMessageContaining("'soon'")
+        .hasMessageContaining("strata.worker.heartbeat.interval")
         .hasMessageContaining("expected a duration");
   }
 
@@ -108,7 +118,8 @@ class ConfLoaderTest {
   @Test
   void confDir_fromEnvironment_locatesTheSiteFile() throws Exception {
     Files.writeString(confDir.resolve(ConfLoader.SITE_FILE), "strata.worker.rpc.port=9300\n");
-    Configuration conf = ConfLoader.load(Map.of("STRATA_CONF_DIR", confDir.toString()), new Properties());
+    Configuration conf =
+        ConfLoader.load(Map.of("STRATA_CONF_DIR", confDir.toString()), new Properties());
     assertThat(conf.get(WorkerKeys.RPC_PORT)).isEqualTo(9300);
   }
 }

@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** docs/configuration.md is generated from the registry; the build fails when the committed file is stale. */
+/**
+ * docs/configuration.md is generated from the registry; the build fails when the committed file is
+ * stale.
+ */
 class ConfigurationDocsTest {
   private static final Path DOC = Path.of("..", "docs", "configuration.md");
 
@@ -22,8 +25,9 @@ class ConfigurationDocsTest {
     }
     String committed = Files.exists(DOC) ? Files.readString(DOC, StandardCharsets.UTF_8) : "";
     assertThat(committed)
-        .as("docs/configuration.md is stale; regenerate it with "
-            + "mvn -q -pl core test -Dtest=ConfigurationDocsTest -DupdateDocs=true")
+        .as(
+            "docs/configuration.md is stale; regenerate it with "
+                + "mvn -q -pl core test -Dtest=ConfigurationDocsTest -DupdateDocs=true")
         .isEqualTo(fresh);
   }
 

@@ -11,8 +11,10 @@ class ConfigurationTest {
   void set_badValue_changesNothing() {
     Configuration conf = new Configuration();
     conf.set(WorkerKeys.RPC_PORT, "1234");
-    assertThatThrownBy(() -> conf.set(WorkerKeys.RPC_PORT, "70000")).hasMessageContaining("between 0 and 65535");
-    assertThatThrownBy(() -> conf.set(WorkerKeys.RPC_PORT, "abc")).hasMessageContaining("expected a whole number");
+    assertThatThrownBy(() -> conf.set(WorkerKeys.RPC_PORT, "70000"))
+        .hasMessageContaining("between 0 and 65535");
+    assertThatThrownBy(() -> conf.set(WorkerKeys.RPC_PORT, "abc"))
+        .hasMessageContaining("expected a whole number");
     assertThat(conf.get(WorkerKeys.RPC_PORT)).isEqualTo(1234);
   }
 
@@ -40,11 +42,16 @@ class ConfigurationTest {
   @Test
   void types_refuseMalformedText() {
     Configuration conf = new Configuration();
-    assertThatThrownBy(() -> conf.set(UserKeys.WRITE_TYPE, "SOMETIMES")).hasMessageContaining("one of THROUGH");
-    assertThatThrownBy(() -> conf.set(WorkerKeys.MEM_SIZE, "12 parsecs")).hasMessageContaining("expected a size");
-    assertThatThrownBy(() -> conf.set(WorkerKeys.MEM_SIZE, "-1MB")).hasMessageContaining("expected a size");
-    assertThatThrownBy(() -> conf.set(WorkerKeys.HEARTBEAT_INTERVAL, "1.5s")).hasMessageContaining("duration");
-    assertThatThrownBy(() -> conf.set(WorkerKeys.HEARTBEAT_INTERVAL, "0")).hasMessageContaining("must be positive");
+    assertThatThrownBy(() -> conf.set(UserKeys.WRITE_TYPE, "SOMETIMES"))
+        .hasMessageContaining("one of THROUGH");
+    assertThatThrownBy(() -> conf.set(WorkerKeys.MEM_SIZE, "12 parsecs"))
+        .hasMessageContaining("expected a size");
+    assertThatThrownBy(() -> conf.set(WorkerKeys.MEM_SIZE, "-1MB"))
+        .hasMessageContaining("expected a size");
+    assertThatThrownBy(() -> conf.set(WorkerKeys.HEARTBEAT_INTERVAL, "1.5s"))
+        .hasMessageContaining("duration");
+    assertThatThrownBy(() -> conf.set(WorkerKeys.HEARTBEAT_INTERVAL, "0"))
+        .hasMessageContaining("must be positive");
   }
 
   @Test

@@ -17,7 +17,9 @@ class KeyRegistryTest {
       assertThat(key.name()).as("name").matches("strata(\\.[a-z0-9]+)+");
       assertThat(key.description()).as(key.name()).isNotBlank().endsWith(".");
       assertThat(defaults.get(key)).as(key.name() + " default").isNotNull();
-      assertThat(envNames.add(key.environmentName())).as(key.name() + " env name is unique").isTrue();
+      assertThat(envNames.add(key.environmentName()))
+          .as(key.name() + " env name is unique")
+          .isTrue();
       assertThat(KeyRegistry.find(key.name())).contains(key);
     }
   }
@@ -25,8 +27,10 @@ class KeyRegistryTest {
   @Test
   void suggestions_findTyposButNotStrangers() {
     Set<String> names = Set.of("strata.worker.page.size", "strata.worker.rpc.port");
-    assertThat(Suggestions.closest("strata.worker.page.sise", names)).contains("strata.worker.page.size");
-    assertThat(Suggestions.closest("strata.worker.rpcport", names)).contains("strata.worker.rpc.port");
+    assertThat(Suggestions.closest("strata.worker.page.sise", names))
+        .contains("strata.worker.page.size");
+    assertThat(Suggestions.closest("strata.worker.rpcport", names))
+        .contains("strata.worker.rpc.port");
     assertThat(Suggestions.closest("completely.different", names)).isEmpty();
   }
 }

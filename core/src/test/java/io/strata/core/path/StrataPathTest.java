@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class StrataPathTest {
   @ParameterizedTest
@@ -20,8 +20,10 @@ class StrataPathTest {
   @ParameterizedTest
   @ValueSource(strings = {"", "a/b", "/..", "/a/../..", "/a/\0b"})
   void of_refusesMalformedOrEscapingPaths(String raw) {
-    assertThatThrownBy(() -> StrataPath.of(raw)).isInstanceOfSatisfying(StrataException.class,
-        e -> assertThat(e.code()).isEqualTo(StatusCode.INVALID_ARGUMENT));
+    assertThatThrownBy(() -> StrataPath.of(raw))
+        .isInstanceOfSatisfying(
+            StrataException.class,
+            e -> assertThat(e.code()).isEqualTo(StatusCode.INVALID_ARGUMENT));
   }
 
   @Test

@@ -15,7 +15,8 @@ class GrpcErrorsTest {
       if (code == StatusCode.OK) {
         continue;
       }
-      StrataException back = GrpcErrors.fromGrpc(GrpcErrors.toGrpc(new StrataException(code, "msg " + code)), "peer");
+      StrataException back =
+          GrpcErrors.fromGrpc(GrpcErrors.toGrpc(new StrataException(code, "msg " + code)), "peer");
       assertThat(back.code()).isEqualTo(code);
       assertThat(back.getMessage()).isEqualTo("msg " + code);
     }
@@ -23,25 +24,32 @@ class GrpcErrorsTest {
 
   @Test
   void notLeader_keepsTheLeaderHint() {
-    StrataException back = GrpcErrors.fromGrpc(
-        GrpcErrors.toGrpc(StrataException.notLeader("not me", "m2:7700")), "m1:7700");
+    StrataException back =
+        GrpcErrors.fromGrpc(
+            GrpcErrors.toGrpc(StrataException.notLeader("not me", "m2:7700")), "m1:7700");
     assertThat(back.leaderHint()).contains("m2:7700");
   }
 
   @Test
   void plainGrpcFailures_mapByCodeAndNameThePeer() {
-    StrataException e = GrpcErrors.fromGrpc(
-        new StatusRuntimeException(Status.UNAVAILABLE.withCause(new java.net.ConnectException("Connection refused"))),
-        "worker w1:7710");
+    StrataException e =
+        GrpcErrors.fromGrpc(
+            new StatusRuntimeException(
+                Status.UNAVAILABLE.withCause(new java.net.ConnectException("Connection refused"))),
+            "worker w1:7710");
     assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE);
     assertThat(e.getMessage()).contains("w1:7710", "Connection refused");
   }
 
   @Test
   void connectionClosedMidCall_isUnavailable() {
-    StrataException e = GrpcErrors.fromGrpc(new StatusRuntimeException(
-        Status.UNKNOWN.withDescription("channel closed").withCause(new java.nio.channels.ClosedChannelException())),
-        "master m1:7700");
+    StrataException e =
+        GrpcErrors.fromGrpc(
+            new StatusRuntimeException(
+                Status.UNKNOWN
+                    .withDescription("channel closed")
+                    .withCause(new java.nio.channels.ClosedChannelException())),
+            "master m1:7700");
     assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE);
   }
 

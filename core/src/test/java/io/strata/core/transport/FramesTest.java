@@ -44,7 +44,8 @@ class FramesTest {
     wrongType.setByte(0, 99);
     assertThatThrownBy(() -> ReadRequest.decode(wrongType)).hasMessageContaining("type 99");
     ByteBuf negative = new ReadRequest(1, "/a", "f", 10, -5, 10).encode(alloc);
-    assertThatThrownBy(() -> ReadRequest.decode(negative.skipBytes(4))).hasMessageContaining("out of bounds");
+    assertThatThrownBy(() -> ReadRequest.decode(negative.skipBytes(4)))
+        .hasMessageContaining("out of bounds");
     full.release();
     wrongType.release();
     negative.release();
@@ -57,11 +58,18 @@ class FramesTest {
     assertThat(ReadRequest.decode(wire.skipBytes(4))).isEqualTo(lease);
     wire.release();
     ByteBuf read = new ReadRequest(3, "/big", "f", 10L << 30, 0, 1L << 30).encode(alloc);
-    assertThatThrownBy(() -> ReadRequest.decode(read.skipBytes(4))).hasMessageContaining("out of bounds");
+    assertThatThrownBy(() -> ReadRequest.decode(read.skipBytes(4)))
+        .hasMessageContaining("out of bounds");
     read.release();
 
-    LeaseGrant grant = new LeaseGrant(30_000, 1 << 20, java.util.List.of("/ssd/seg-1", "/ssd/seg-2"),
-        java.util.List.of(new LeaseGrant.Page(0, 0, 36, 1 << 20, 7), new LeaseGrant.Page(5, 1, 1_048_648, 100, -3)));
+    LeaseGrant grant =
+        new LeaseGrant(
+            30_000,
+            1 << 20,
+            java.util.List.of("/ssd/seg-1", "/ssd/seg-2"),
+            java.util.List.of(
+                new LeaseGrant.Page(0, 0, 36, 1 << 20, 7),
+                new LeaseGrant.Page(5, 1, 1_048_648, 100, -3)));
     ByteBuf frame = grant.encode(alloc, 9);
     assertThat(frame.readInt()).isEqualTo(frame.readableBytes());
     assertThat(frame.readByte()).isEqualTo(Frames.LEASED);
@@ -72,13 +80,21 @@ class FramesTest {
 
   @Test
   void leaseGrant_namingAMissingSegmentOrAnOversizedPage_isMalformed() {
-    LeaseGrant bad = new LeaseGrant(30_000, 4096, java.util.List.of("/s"),
-        java.util.List.of(new LeaseGrant.Page(0, 1, 0, 10, 0)));
+    LeaseGrant bad =
+        new LeaseGrant(
+            30_000,
+            4096,
+            java.util.List.of("/s"),
+            java.util.List.of(new LeaseGrant.Page(0, 1, 0, 10, 0)));
     ByteBuf frame = bad.encode(alloc, 1).skipBytes(4 + Frames.HEADER);
     assertThatThrownBy(() -> LeaseGrant.decode(frame)).isInstanceOf(MalformedFrameException.class);
     frame.release();
-    LeaseGrant big = new LeaseGrant(30_000, 4096, java.util.List.of("/s"),
-        java.util.List.of(new LeaseGrant.Page(0, 0, 0, 8192, 0)));
+    LeaseGrant big =
+        new LeaseGrant(
+            30_000,
+            4096,
+            java.util.List.of("/s"),
+            java.util.List.of(new LeaseGrant.Page(0, 0, 0, 8192, 0)));
     ByteBuf frame2 = big.encode(alloc, 1).skipBytes(4 + Frames.HEADER);
     assertThatThrownBy(() -> LeaseGrant.decode(frame2)).hasMessageContaining("out of bounds");
     frame2.release();
@@ -87,7 +103,8 @@ class FramesTest {
   @Test
   void oversizedFrame_failsTheDecoder() {
     EmbeddedChannel ch = new EmbeddedChannel(Frames.requestFrameDecoder());
-    ByteBuf huge = Unpooled.buffer().writeInt(Frames.MAX_REQUEST_FRAME * 2).writeBytes(new byte[64]);
+    ByteBuf huge =
+        Unpooled.buffer().writeInt(Frames.MAX_REQUEST_FRAME * 2).writeBytes(new byte[64]);
     assertThatThrownBy(() -> ch.writeInbound(huge)).isInstanceOf(TooLongFrameException.class);
     ch.finishAndReleaseAll();
   }
@@ -100,7 +117,8 @@ class FramesTest {
     assertThat(end.readLong()).isEqualTo(42);
     assertThat(StatusCode.fromNumber(end.readUnsignedByte())).isEqualTo(StatusCode.NOT_FOUND);
     int n = end.readUnsignedShort();
-    assertThat(end.readCharSequence(n, StandardCharsets.UTF_8).toString()).isEqualTo("/x does not exist");
+    assertThat(end.readCharSequence(n, StandardCharsets.UTF_8).toString())
+        .isEqualTo("/x does not exist");
     end.release();
   }
 

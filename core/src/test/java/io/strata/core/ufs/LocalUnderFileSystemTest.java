@@ -18,10 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LocalUnderFileSystemTest {
-  @TempDir
-  Path root;
-  @TempDir
-  Path outside;
+  @TempDir Path root;
+  @TempDir Path outside;
   private LocalUnderFileSystem ufs;
 
   @BeforeEach
@@ -55,16 +53,21 @@ class LocalUnderFileSystemTest {
     ufs.setAttributes(p("/f"), 0640, "", "");
     UfsStatus after = ufs.getStatus(p("/f"));
     org.assertj.core.api.Assertions.assertThat(after.mode()).isEqualTo(0640);
-    org.assertj.core.api.Assertions.assertThat(after.fingerprint()).as("pages stay valid")
+    org.assertj.core.api.Assertions.assertThat(after.fingerprint())
+        .as("pages stay valid")
         .isEqualTo(before.fingerprint());
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ufs.setAttributes(p("/f"), -1, "no-such-user-x", ""))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ufs.setAttributes(p("/f"), -1, "no-such-user-x", ""))
         .hasMessageContaining("no user no-such-user-x");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ufs.setAttributes(p("/missing"), 0600, "", ""))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ufs.setAttributes(p("/missing"), 0600, "", ""))
         .hasMessageContaining("does not exist");
     if ("root".equals(System.getProperty("user.name"))) {
       ufs.setAttributes(p("/f"), -1, "nobody", "nogroup");
-      org.assertj.core.api.Assertions.assertThat(ufs.getStatus(p("/f")).owner()).isEqualTo("nobody");
-      org.assertj.core.api.Assertions.assertThat(ufs.getStatus(p("/f")).group()).isEqualTo("nogroup");
+      org.assertj.core.api.Assertions.assertThat(ufs.getStatus(p("/f")).owner())
+          .isEqualTo("nobody");
+      org.assertj.core.api.Assertions.assertThat(ufs.getStatus(p("/f")).group())
+          .isEqualTo("nogroup");
     }
   }
 
@@ -107,8 +110,9 @@ class LocalUnderFileSystemTest {
   @Test
   void create_existingWithoutOverwrite_isRefused_withOverwriteReplaces() throws IOException {
     write("/f", "one", false);
-    assertThatThrownBy(() -> write("/f", "two", false)).isInstanceOfSatisfying(StrataException.class,
-        e -> assertThat(e.code()).isEqualTo(StatusCode.ALREADY_EXISTS));
+    assertThatThrownBy(() -> write("/f", "two", false))
+        .isInstanceOfSatisfying(
+            StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.ALREADY_EXISTS));
     String before = ufs.getStatus(p("/f")).fingerprint();
     write("/f", "three", true);
     assertThat(Files.readString(root.resolve("f"))).isEqualTo("three");
@@ -129,7 +133,8 @@ class LocalUnderFileSystemTest {
     assertThat(codeOf(() -> ufs.delete(p("/d"), false))).isEqualTo(StatusCode.DIRECTORY_NOT_EMPTY);
     ufs.delete(p("/d"), true);
     assertThat(Files.exists(root.resolve("d"))).isFalse();
-    assertThat(codeOf(() -> ufs.delete(StrataPath.ROOT, true))).isEqualTo(StatusCode.PERMISSION_DENIED);
+    assertThat(codeOf(() -> ufs.delete(StrataPath.ROOT, true)))
+        .isEqualTo(StatusCode.PERMISSION_DENIED);
   }
 
   @Test
@@ -138,7 +143,8 @@ class LocalUnderFileSystemTest {
     write("/b", "2", false);
     assertThat(codeOf(() -> ufs.rename(p("/a"), p("/b")))).isEqualTo(StatusCode.ALREADY_EXISTS);
     ufs.mkdirs(p("/dir"), false);
-    assertThat(codeOf(() -> ufs.rename(p("/dir"), p("/dir/sub")))).isEqualTo(StatusCode.INVALID_ARGUMENT);
+    assertThat(codeOf(() -> ufs.rename(p("/dir"), p("/dir/sub"))))
+        .isEqualTo(StatusCode.INVALID_ARGUMENT);
     ufs.rename(p("/a"), p("/dir/a"));
     assertThat(Files.readString(root.resolve("dir/a"))).isEqualTo("1");
   }
@@ -156,16 +162,21 @@ class LocalUnderFileSystemTest {
   void symlinkOutOfTheRoot_isRefused() throws IOException {
     Files.writeString(outside.resolve("secret"), "secret");
     Files.createSymbolicLink(root.resolve("escape"), outside);
-    assertThat(codeOf(() -> ufs.openReader(p("/escape/secret")))).isEqualTo(StatusCode.PERMISSION_DENIED);
-    assertThat(codeOf(() -> ufs.create(p("/escape/new"), CreateOptions.DEFAULT))).isEqualTo(StatusCode.PERMISSION_DENIED);
+    assertThat(codeOf(() -> ufs.openReader(p("/escape/secret"))))
+        .isEqualTo(StatusCode.PERMISSION_DENIED);
+    assertThat(codeOf(() -> ufs.create(p("/escape/new"), CreateOptions.DEFAULT)))
+        .isEqualTo(StatusCode.PERMISSION_DENIED);
     assertThat(Files.exists(outside.resolve("new"))).isFalse();
   }
 
   @Test
   void factory_acceptsFoldersAndFileUris_refusesOtherSchemes() {
-    assertThat(UfsFactory.normalize(root.toString())).isEqualTo(root.toUri().toString().replaceAll("/$", ""));
-    assertThat(UfsFactory.normalize("file://" + root)).isEqualTo(UfsFactory.normalize(root.toString()));
-    assertThat(codeOf(() -> UfsFactory.open("gopher://x/y"))).isEqualTo(StatusCode.INVALID_ARGUMENT);
+    assertThat(UfsFactory.normalize(root.toString()))
+        .isEqualTo(root.toUri().toString().replaceAll("/$", ""));
+    assertThat(UfsFactory.normalize("file://" + root))
+        .isEqualTo(UfsFactory.normalize(root.toString()));
+    assertThat(codeOf(() -> UfsFactory.open("gopher://x/y")))
+        .isEqualTo(StatusCode.INVALID_ARGUMENT);
     assertThat(List.of(UfsFactory.open(root.toString()).uri())).containsExactly(ufs.uri());
   }
 }

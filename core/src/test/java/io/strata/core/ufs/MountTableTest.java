@@ -10,14 +10,18 @@ import org.junit.jupiter.api.Test;
 class MountTableTest {
   @Test
   void resolve_picksTheDeepestMount() {
-    MountTable t = new MountTable(List.of(
-        new Mount(StrataPath.ROOT, "file:///srv/root", false),
-        new Mount(StrataPath.of("/data"), "file:///srv/data", true)), 3);
+    MountTable t =
+        new MountTable(
+            List.of(
+                new Mount(StrataPath.ROOT, "file:///srv/root", false),
+                new Mount(StrataPath.of("/data"), "file:///srv/data", true)),
+            3);
     MountTable.Resolution r = t.resolve(StrataPath.of("/data/a/b"));
     assertThat(r.mount().ufsUri()).isEqualTo("file:///srv/data");
     assertThat(r.ufsPath()).isEqualTo(StrataPath.of("/a/b"));
     assertThat(r.ufsUri()).isEqualTo("file:///srv/data/a/b");
-    assertThat(t.resolve(StrataPath.of("/database")).ufsUri()).isEqualTo("file:///srv/root/database");
+    assertThat(t.resolve(StrataPath.of("/database")).ufsUri())
+        .isEqualTo("file:///srv/root/database");
     assertThat(t.resolve(StrataPath.of("/data")).ufsUri()).isEqualTo("file:///srv/data");
   }
 

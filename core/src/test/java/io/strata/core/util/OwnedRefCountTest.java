@@ -31,19 +31,21 @@ class OwnedRefCountTest {
     CountDownLatch go = new CountDownLatch(1);
     AtomicInteger sawFreed = new AtomicInteger();
     for (int t = 0; t < 4; t++) {
-      users.add(new Thread(() -> {
-        try {
-          go.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int i = 0; i < 10_000 && count.acquire(); i++) {
-          if (freed.get() != 0) {
-            sawFreed.incrementAndGet();
-          }
-          count.release();
-        }
-      }));
+      users.add(
+          new Thread(
+              () -> {
+                try {
+                  go.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                for (int i = 0; i < 10_000 && count.acquire(); i++) {
+                  if (freed.get() != 0) {
+                    sawFreed.incrementAndGet();
+                  }
+                  count.release();
+                }
+              }));
     }
     users.forEach(Thread::start);
     go.countDown();

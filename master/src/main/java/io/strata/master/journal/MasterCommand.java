@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Every change to the master's replicated state, one record per kind of log entry. Each carries
- * all the values its application needs (times included), so that every master applies it to the
- * same result.
+ * Every change to the master's replicated state, one record per kind of log entry. Each carries all
+ * the values its application needs (times included), so that every master applies it to the same
+ * result.
  *
  * <p>Java 17 has no pattern-matching switch, so exhaustiveness comes from {@link Handler}: a new
  * command adds a method there, and every handler stops compiling until it handles it.

@@ -49,17 +49,20 @@ import org.apache.ratis.util.TimeDuration;
  *
  * <p>The group a new journal starts with decides how the master behaves: a group that holds this
  * master forms (or re-forms) the cluster; a group that does not is a running cluster this master
- * joins. A joining server waits, holding no election, until the leader adds it
- * ({@code fsadmin journal quorum add}) and sends it a snapshot and the log. A journal that exists
- * already starts from the membership it recorded.
+ * joins. A joining server waits, holding no election, until the leader adds it ({@code fsadmin
+ * journal quorum add}) and sends it a snapshot and the log. A journal that exists already starts
+ * from the membership it recorded.
  */
 public final class MasterJournal implements AutoCloseable {
   /** One fixed group: a Strata cluster has exactly one master group. */
   static final RaftGroupId GROUP_ID =
-      RaftGroupId.valueOf(UUID.nameUUIDFromBytes("strata-master-group".getBytes(StandardCharsets.UTF_8)));
+      RaftGroupId.valueOf(
+          UUID.nameUUIDFromBytes("strata-master-group".getBytes(StandardCharsets.UTF_8)));
+
   private static final Duration LOCAL_TIMEOUT = Duration.ofSeconds(10);
   private static final int CLIENT_ATTEMPTS = 20;
-  private static final TimeDuration CLIENT_RETRY_SLEEP = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
+  private static final TimeDuration CLIENT_RETRY_SLEEP =
+      TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
 
   private final MasterPeers peers;
   private final MasterStateMachine stateMachine;
@@ -70,35 +73,50 @@ public final class MasterJournal implements AutoCloseable {
   private final ClientId localClientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
 
-  public MasterJournal(Configuration conf, MasterPeers peers, MasterStateMachine stateMachine) throws IOException {
+  public MasterJournal(Configuration conf, MasterPeers peers, MasterStateMachine stateMachine)
+      throws IOException {
     this(conf, peers, peers.peers(), stateMachine);
   }
 
-  public MasterJournal(Configuration conf, MasterPeers peers, List<MasterPeers.Peer> initialGroup,
-      MasterStateMachine stateMachine) throws IOException {
+  public MasterJournal(
+      Configuration conf,
+      MasterPeers peers,
+      List<MasterPeers.Peer> initialGroup,
+      MasterStateMachine stateMachine)
+      throws IOException {
     this.peers = peers;
     this.stateMachine = stateMachine;
-    List<RaftPeer> members = new ArrayList<>(initialGroup.stream().map(MasterJournal::peer).toList());
+    List<RaftPeer> members =
+        new ArrayList<>(initialGroup.stream().map(MasterJournal::peer).toList());
     if (!initialGroup.contains(peers.own())) {
-      // A joiner is in its own group only as a listener: it holds no election (which the group would
+      // A joiner is in its own group only as a listener: it holds no election (which the group
+      // would
       // answer by shutting it down) until the leader adds it as a voting member.
-      members.add(RaftPeer.newBuilder(peer(peers.own())).setStartupRole(RaftPeerRole.LISTENER).build());
+      members.add(
+          RaftPeer.newBuilder(peer(peers.own())).setStartupRole(RaftPeerRole.LISTENER).build());
     }
     this.group = RaftGroup.valueOf(GROUP_ID, members);
     this.folder = Path.of(conf.get(MasterKeys.JOURNAL_FOLDER));
     RaftProperties props = RaftSettings.from(conf, peers, folder);
-    this.server = RaftServer.newBuilder()
-        .setServerId(RaftPeerId.valueOf(peers.own().id()))
-        .setGroup(group)
-        .setStateMachine(stateMachine)
-        .setProperties(props)
-        .setOption(hasJournal(folder) ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
-        .build();
-    this.client = RaftClient.newBuilder()
-        .setRaftGroup(group)
-        .setProperties(props)
-        .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(CLIENT_ATTEMPTS, CLIENT_RETRY_SLEEP))
-        .build();
+    this.server =
+        RaftServer.newBuilder()
+            .setServerId(RaftPeerId.valueOf(peers.own().id()))
+            .setGroup(group)
+            .setStateMachine(stateMachine)
+            .setProperties(props)
+            .setOption(
+                hasJournal(folder)
+                    ? RaftStorage.StartupOption.RECOVER
+                    : RaftStorage.StartupOption.FORMAT)
+            .build();
+    this.client =
+        RaftClient.newBuilder()
+            .setRaftGroup(group)
+            .setProperties(props)
+            .setRetryPolicy(
+                RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                    CLIENT_ATTEMPTS, CLIENT_RETRY_SLEEP))
+            .build();
   }
 
   static RaftPeer peer(MasterPeers.Peer p) {
@@ -133,7 +151,10 @@ public final class MasterJournal implements AutoCloseable {
     }
   }
 
-  /** False once the Raft server stopped serving the group, e.g. after this master was removed from it. */
+  /**
+   * False once the Raft server stopped serving the group, e.g. after this master was removed from
+   * it.
+   */
   public boolean isAlive() {
     try {
       return server.getDivision(GROUP_ID).getInfo().isAlive();
@@ -175,7 +196,8 @@ public final class MasterJournal implements AutoCloseable {
 
   /** Asks the group to make {@code peerId} leader; returns once it is, or fails. */
   public void transferLeadership(RaftPeerId peerId, Duration timeout) {
-    admin("transfer leadership to " + MasterPeers.rpcAddressOf(peerId.toString()),
+    admin(
+        "transfer leadership to " + MasterPeers.rpcAddressOf(peerId.toString()),
         () -> client.admin().transferLeadership(peerId, timeout.toMillis()));
   }
 
@@ -196,8 +218,8 @@ public final class MasterJournal implements AutoCloseable {
       throw StrataException.unavailable("could not " + what + ": " + e.getMessage(), e);
     }
     if (!reply.isSuccess()) {
-      throw StrataException.unavailable("could not " + what + ": " + reply.getException().getMessage(),
-          reply.getException());
+      throw StrataException.unavailable(
+          "could not " + what + ": " + reply.getException().getMessage(), reply.getException());
     }
   }
 
@@ -218,12 +240,17 @@ public final class MasterJournal implements AutoCloseable {
     if (leader.isEmpty()) {
       throw new StrataException(StatusCode.UNAVAILABLE, "the master group has no leader yet");
     }
-    throw StrataException.notLeader("this master is not the leader; the leader is " + leader.get(), leader.get());
+    throw StrataException.notLeader(
+        "this master is not the leader; the leader is " + leader.get(), leader.get());
   }
 
   /** Proposes {@code command}, waits until it is applied, and returns what applying produced. */
   public ApplyResult submit(MasterCommand command) {
-    RaftClientReply reply = local(RaftClientRequest.writeRequestType(), CommandCodec.encode(command), "commit the change");
+    RaftClientReply reply =
+        local(
+            RaftClientRequest.writeRequestType(),
+            CommandCodec.encode(command),
+            "commit the change");
     try {
       ApplyReply r = ApplyReply.parseFrom(reply.getMessage().getContent().toByteArray());
       return new ApplyResult(StatusCode.fromNumber(r.getCode()), r.getMessage());
@@ -238,23 +265,33 @@ public final class MasterJournal implements AutoCloseable {
    * (often the dead one, just after a failover), would only add delay.
    */
   private RaftClientReply local(RaftClientRequest.Type type, byte[] content, String what) {
-    RaftClientRequest request = RaftClientRequest.newBuilder()
-        .setClientId(localClientId)
-        .setServerId(server.getId())
-        .setGroupId(GROUP_ID)
-        .setCallId(callIds.incrementAndGet())
-        .setMessage(Message.valueOf(ByteString.copyFrom(content)))
-        .setType(type)
-        .build();
+    RaftClientRequest request =
+        RaftClientRequest.newBuilder()
+            .setClientId(localClientId)
+            .setServerId(server.getId())
+            .setGroupId(GROUP_ID)
+            .setCallId(callIds.incrementAndGet())
+            .setMessage(Message.valueOf(ByteString.copyFrom(content)))
+            .setType(type)
+            .build();
     RaftClientReply reply;
     try {
-      reply = server.submitClientRequestAsync(request).get(LOCAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      reply =
+          server
+              .submitClientRequestAsync(request)
+              .get(LOCAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | IOException e) {
       Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      throw StrataException.unavailable("the master group could not " + what + ": " + cause.getMessage(), cause);
+      throw StrataException.unavailable(
+          "the master group could not " + what + ": " + cause.getMessage(), cause);
     } catch (TimeoutException e) {
-      throw StrataException.unavailable("the master group could not " + what + " within "
-          + LOCAL_TIMEOUT.toSeconds() + " s (no quorum?)", e);
+      throw StrataException.unavailable(
+          "the master group could not "
+              + what
+              + " within "
+              + LOCAL_TIMEOUT.toSeconds()
+              + " s (no quorum?)",
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StrataException(StatusCode.CANCELLED, "interrupted while waiting to " + what);
@@ -263,8 +300,8 @@ public final class MasterJournal implements AutoCloseable {
       if (reply.getNotLeaderException() != null) {
         requireLeader();
       }
-      throw StrataException.unavailable("the master group could not " + what + ": " + reply.getException(),
-          reply.getException());
+      throw StrataException.unavailable(
+          "the master group could not " + what + ": " + reply.getException(), reply.getException());
     }
     return reply;
   }
@@ -272,7 +309,8 @@ public final class MasterJournal implements AutoCloseable {
   /** The cluster view, read linearizably (after a Ratis read index). */
   public ClusterView readView() {
     StateQuery query = StateQuery.newBuilder().setClusterView(true).build();
-    RaftClientReply reply = local(RaftClientRequest.readRequestType(), query.toByteArray(), "answer");
+    RaftClientReply reply =
+        local(RaftClientRequest.readRequestType(), query.toByteArray(), "answer");
     try {
       return ClusterView.parseFrom(reply.getMessage().getContent().toByteArray());
     } catch (InvalidProtocolBufferException e) {

@@ -18,8 +18,8 @@ public record MasterPeers(List<Peer> peers, int self) {
   /** One master: where its Raft server and its gRPC service listen. */
   public record Peer(HostPort journal, HostPort rpc) {
     /**
-     * The Raft peer id: the RPC address, so that any master can turn a leader's id into the
-     * address clients should call, even for a master added to the group after it started.
+     * The Raft peer id: the RPC address, so that any master can turn a leader's id into the address
+     * clients should call, even for a master added to the group after it started.
      */
     public String id() {
       return rpc.host() + "_" + rpc.port();
@@ -37,7 +37,8 @@ public record MasterPeers(List<Peer> peers, int self) {
     if (eq < 0) {
       throw StrataException.invalidArgument("malformed master description '" + described + "'");
     }
-    return new Peer(HostPort.parse(described.substring(eq + 1), "journal address"),
+    return new Peer(
+        HostPort.parse(described.substring(eq + 1), "journal address"),
         HostPort.parse(described.substring(0, eq), "rpc address"));
   }
 
@@ -61,18 +62,33 @@ public record MasterPeers(List<Peer> peers, int self) {
       }
     }
     if (journals.size() != rpcs.size()) {
-      throw StrataException.invalidArgument(MasterKeys.JOURNAL_ADDRESSES.name() + " lists " + journals.size()
-          + " masters but " + CommonKeys.MASTER_RPC_ADDRESSES.name() + " lists " + rpcs.size()
-          + "; list every master in both, in the same order");
+      throw StrataException.invalidArgument(
+          MasterKeys.JOURNAL_ADDRESSES.name()
+              + " lists "
+              + journals.size()
+              + " masters but "
+              + CommonKeys.MASTER_RPC_ADDRESSES.name()
+              + " lists "
+              + rpcs.size()
+              + "; list every master in both, in the same order");
     }
     if (journals.stream().distinct().count() != journals.size()) {
-      throw StrataException.invalidArgument(MasterKeys.JOURNAL_ADDRESSES.name() + " lists a master twice: " + journals);
+      throw StrataException.invalidArgument(
+          MasterKeys.JOURNAL_ADDRESSES.name() + " lists a master twice: " + journals);
     }
     int self = journals.indexOf(ownJournal);
     if (self < 0) {
-      throw StrataException.invalidArgument("this master (" + ownJournal + ", from " + CommonKeys.MASTER_HOSTNAME.name()
-          + " and " + MasterKeys.JOURNAL_PORT.name() + ") is not in " + MasterKeys.JOURNAL_ADDRESSES.name()
-          + " " + journals);
+      throw StrataException.invalidArgument(
+          "this master ("
+              + ownJournal
+              + ", from "
+              + CommonKeys.MASTER_HOSTNAME.name()
+              + " and "
+              + MasterKeys.JOURNAL_PORT.name()
+              + ") is not in "
+              + MasterKeys.JOURNAL_ADDRESSES.name()
+              + " "
+              + journals);
     }
     List<Peer> peers = new ArrayList<>();
     for (int i = 0; i < journals.size(); i++) {

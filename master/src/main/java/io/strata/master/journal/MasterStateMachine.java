@@ -27,12 +27,12 @@ import org.apache.ratis.util.LifeCycle;
 
 /**
  * The master's replicated state machine. Each log entry is one {@link MasterCommand}, applied by
- * the exhaustive {@link Applier} to the {@link ClusterState} this class owns; a refused command changes nothing
- * and is refused identically on every master. Read-only questions are answered by
+ * the exhaustive {@link Applier} to the {@link ClusterState} this class owns; a refused command
+ * changes nothing and is refused identically on every master. Read-only questions are answered by
  * {@link #query} (after Ratis' read index, so they are linearizable).
  *
- * <p>Snapshots hold the whole state, in a file named by term and index with an MD5 beside it
- * (see {@link SnapshotFiles}).
+ * <p>Snapshots hold the whole state, in a file named by term and index with an MD5 beside it (see
+ * {@link SnapshotFiles}).
  */
 public final class MasterStateMachine extends BaseStateMachine {
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
@@ -40,18 +40,21 @@ public final class MasterStateMachine extends BaseStateMachine {
   private final MasterCommand.Handler<ApplyResult> applier = new Applier(state);
 
   @Override
-  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
+      throws IOException {
     super.initialize(server, groupId, raftStorage);
-    getLifeCycle().startAndTransition(() -> {
-      storage.init(raftStorage);
-      loadLatestSnapshot();
-    });
+    getLifeCycle()
+        .startAndTransition(
+            () -> {
+              storage.init(raftStorage);
+              loadLatestSnapshot();
+            });
   }
 
   /**
-   * Ratis pauses the state machine before installing a snapshot sent by the leader (a follower
-   * that fell behind the purged log, or a master just added) and calls {@link #reinitialize()}
-   * after; the lifecycle must say PAUSED in between.
+   * Ratis pauses the state machine before installing a snapshot sent by the leader (a follower that
+   * fell behind the purged log, or a master just added) and calls {@link #reinitialize()} after;
+   * the lifecycle must say PAUSED in between.
    */
   @Override
   public void pause() {
@@ -71,7 +74,8 @@ public final class MasterStateMachine extends BaseStateMachine {
   }
 
   private void loadLatestSnapshot() throws IOException {
-    // Scan the folder again: after an install the newest snapshot is one this process did not write.
+    // Scan the folder again: after an install the newest snapshot is one this process did not
+    // write.
     SingleFileSnapshotInfo latest = storage.loadLatestSnapshot();
     if (latest != null) {
       ClusterStateSnapshot snapshot = SnapshotFiles.read(latest);
@@ -92,7 +96,8 @@ public final class MasterStateMachine extends BaseStateMachine {
     LogEntryProto entry = trx.getLogEntry();
     ApplyResult result;
     try {
-      MasterCommand command = CommandCodec.decode(entry.getStateMachineLogEntry().getLogData().toByteArray());
+      MasterCommand command =
+          CommandCodec.decode(entry.getStateMachineLogEntry().getLogData().toByteArray());
       synchronized (state) {
         result = apply(command);
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
@@ -105,8 +110,13 @@ public final class MasterStateMachine extends BaseStateMachine {
       }
       result = ApplyResult.refused(StatusCode.INTERNAL, "unreadable journal entry");
     }
-    ApplyReply reply = ApplyReply.newBuilder().setCode(result.code().number()).setMessage(result.message()).build();
-    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply.toByteArray())));
+    ApplyReply reply =
+        ApplyReply.newBuilder()
+            .setCode(result.code().number())
+            .setMessage(result.message())
+            .build();
+    return CompletableFuture.completedFuture(
+        Message.valueOf(ByteString.copyFrom(reply.toByteArray())));
   }
 
   /** Applies one command; each case calls one method of the state. */
@@ -118,17 +128,22 @@ public final class MasterStateMachine extends BaseStateMachine {
   public CompletableFuture<Message> query(Message request) {
     try {
       StateQuery q = StateQuery.parseFrom(request.getContent().toByteArray());
-      ClusterView view = switch (q.getQueryCase()) {
-        case CLUSTER_VIEW -> read(ClusterState::view);
-        case QUERY_NOT_SET -> throw new InvalidProtocolBufferException("empty query");
-      };
-      return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(view.toByteArray())));
+      ClusterView view =
+          switch (q.getQueryCase()) {
+            case CLUSTER_VIEW -> read(ClusterState::view);
+            case QUERY_NOT_SET -> throw new InvalidProtocolBufferException("empty query");
+          };
+      return CompletableFuture.completedFuture(
+          Message.valueOf(ByteString.copyFrom(view.toByteArray())));
     } catch (InvalidProtocolBufferException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  /** Tells {@code observer} of the cluster configuration now and after every change (on this master). */
+  /**
+   * Tells {@code observer} of the cluster configuration now and after every change (on this
+   * master).
+   */
   public void observeConf(java.util.function.Consumer<io.strata.core.proto.ConfigView> observer) {
     synchronized (state) {
       state.conf().observe(observer);

@@ -18,12 +18,13 @@ import org.apache.ratis.util.TimeDuration;
  *
  * <p>Election timeouts default to 500–1000 ms: a dead leader is noticed within a second and a new
  * one elected in about one more round trip, which keeps failover under the 3 s aim, while staying
- * well above the GC pauses and scheduling hiccups of a busy 2-core host, so no election is held
- * for a leader that is merely slow. Pre-vote keeps a restarted or partitioned master from
- * disturbing a healthy leader.
+ * well above the GC pauses and scheduling hiccups of a busy 2-core host, so no election is held for
+ * a leader that is merely slow. Pre-vote keeps a restarted or partitioned master from disturbing a
+ * healthy leader.
  */
 final class RaftSettings {
-  private static final TimeDuration LONE_FIRST_ELECTION = TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
+  private static final TimeDuration LONE_FIRST_ELECTION =
+      TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
 
   private RaftSettings() {}
 
@@ -31,8 +32,15 @@ final class RaftSettings {
     Duration min = conf.get(MasterKeys.ELECTION_TIMEOUT_MIN);
     Duration max = conf.get(MasterKeys.ELECTION_TIMEOUT_MAX);
     if (max.compareTo(min) <= 0) {
-      throw StrataException.invalidArgument(MasterKeys.ELECTION_TIMEOUT_MAX.name() + " (" + max.toMillis()
-          + " ms) must exceed " + MasterKeys.ELECTION_TIMEOUT_MIN.name() + " (" + min.toMillis() + " ms)");
+      throw StrataException.invalidArgument(
+          MasterKeys.ELECTION_TIMEOUT_MAX.name()
+              + " ("
+              + max.toMillis()
+              + " ms) must exceed "
+              + MasterKeys.ELECTION_TIMEOUT_MIN.name()
+              + " ("
+              + min.toMillis()
+              + " ms)");
     }
     RaftProperties props = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(props, List.of(folder.toFile()));
@@ -43,8 +51,10 @@ final class RaftSettings {
     // A lone master has nobody to hear from: waiting out a full timeout before it leads only
     // delays its start (by 0.75 s on average).
     boolean alone = peers.peers().size() == 1;
-    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, alone ? LONE_FIRST_ELECTION : millis(min));
-    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, alone ? LONE_FIRST_ELECTION.multiply(2) : millis(max));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(
+        props, alone ? LONE_FIRST_ELECTION : millis(min));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(
+        props, alone ? LONE_FIRST_ELECTION.multiply(2) : millis(max));
     RaftServerConfigKeys.LeaderElection.setPreVote(props, true);
     RaftServerConfigKeys.Read.setOption(props, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
     RaftServerConfigKeys.Read.setLeaderLeaseEnabled(props, conf.get(MasterKeys.READ_LEASE));
@@ -54,7 +64,8 @@ final class RaftSettings {
     RaftServerConfigKeys.Snapshot.setRetentionFileNum(props, 2);
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(props, true);
     RaftServerConfigKeys.Log.setPurgeGap(props, (int) Math.min(Integer.MAX_VALUE, period));
-    RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf(conf.get(MasterKeys.LOG_SEGMENT_SIZE)));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(
+        props, SizeInBytes.valueOf(conf.get(MasterKeys.LOG_SEGMENT_SIZE)));
     return props;
   }
 

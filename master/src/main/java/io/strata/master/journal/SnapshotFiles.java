@@ -18,20 +18,22 @@ import org.apache.ratis.util.MD5FileUtil;
 /**
  * Writes and reads snapshot files: {@code snapshot.<term>_<index>} holding the state as one
  * protobuf message, with an MD5 file beside it. A snapshot is written to a temporary name and
- * renamed, so a crash never leaves a half-written snapshot under a real name; a snapshot whose
- * MD5 does not match fails the load rather than silently restoring damaged state.
+ * renamed, so a crash never leaves a half-written snapshot under a real name; a snapshot whose MD5
+ * does not match fails the load rather than silently restoring damaged state.
  */
 final class SnapshotFiles {
   private SnapshotFiles() {}
 
-  static SingleFileSnapshotInfo write(SimpleStateMachineStorage storage, TermIndex last, ClusterStateSnapshot snapshot)
+  static SingleFileSnapshotInfo write(
+      SimpleStateMachineStorage storage, TermIndex last, ClusterStateSnapshot snapshot)
       throws IOException {
     File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
     Path temp = file.toPath().resolveSibling(file.getName() + ".tmp");
     try (OutputStream out = Files.newOutputStream(temp)) {
       snapshot.writeTo(out);
     }
-    Files.move(temp, file.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        temp, file.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
     return new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last);
   }

@@ -69,7 +69,9 @@ final class FolderListing implements Iterator<FileStatus> {
         last = e;
       }
     }
-    throw last != null ? last : StrataException.unavailable("no live worker to list " + folder, null);
+    throw last != null
+        ? last
+        : StrataException.unavailable("no live worker to list " + folder, null);
   }
 
   private static boolean workerFailed(StrataException e) {

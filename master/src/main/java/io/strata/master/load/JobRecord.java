@@ -13,10 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running load job's record in the master journal: whether it still runs, its checkpoints and
- * its end. A checkpoint that cannot get through for a moment (no quorum) is carried by the next
- * one; the job goes on. Used by the job's runner thread; {@link Progress} is shared with readers
- * of the live figures, under its own lock.
+ * A running load job's record in the master journal: whether it still runs, its checkpoints and its
+ * end. A checkpoint that cannot get through for a moment (no quorum) is carried by the next one;
+ * the job goes on. Used by the job's runner thread; {@link Progress} is shared with readers of the
+ * live figures, under its own lock.
  */
 final class JobRecord {
   private static final Logger LOG = LoggerFactory.getLogger(JobRecord.class);
@@ -37,8 +37,11 @@ final class JobRecord {
   }
 
   boolean stillRunning() {
-    return journal.stateMachine().read(s -> s.loads().get(job.getId()))
-        .map(j -> j.getState() == LoadState.LOAD_RUNNING).orElse(false);
+    return journal
+        .stateMachine()
+        .read(s -> s.loads().get(job.getId()))
+        .map(j -> j.getState() == LoadState.LOAD_RUNNING)
+        .orElse(false);
   }
 
   /** Records the final figures (with what repair walks loaded) and returns them. */
@@ -47,7 +50,9 @@ final class JobRecord {
     synchronized (progress) {
       LoadCounters c = progress.committed();
       c = c.toBuilder().setBytesLoaded(c.getBytesLoaded() + repairLoaded).build();
-      p = new MasterCommand.LoadProgress(job.getId(), c, progress.cursor(), progress.takeNewFailures());
+      p =
+          new MasterCommand.LoadProgress(
+              job.getId(), c, progress.cursor(), progress.takeNewFailures());
     }
     for (int attempt = 1; ; attempt++) {
       try {
@@ -57,7 +62,10 @@ final class JobRecord {
         if (attempt == FINAL_CHECKPOINT_ATTEMPTS || e.code() != StatusCode.UNAVAILABLE) {
           throw e;
         }
-        LOG.warn("load job {}: cannot record its final figures yet ({}); trying again", job.getId(), e.oneLine());
+        LOG.warn(
+            "load job {}: cannot record its final figures yet ({}); trying again",
+            job.getId(),
+            e.oneLine());
         try {
           Thread.sleep(TimeUnit.SECONDS.toMillis(attempt));
         } catch (InterruptedException ie) {
@@ -76,8 +84,9 @@ final class JobRecord {
         return;
       }
       checkpointedCursor = progress.cursor();
-      p = new MasterCommand.LoadProgress(job.getId(), progress.committed(), progress.cursor(),
-          progress.takeNewFailures());
+      p =
+          new MasterCommand.LoadProgress(
+              job.getId(), progress.committed(), progress.cursor(), progress.takeNewFailures());
     }
     try {
       // A refusal means the job is no longer running: the loop sees that next and stops.
@@ -98,10 +107,14 @@ final class JobRecord {
   /** Records the job's end; if that cannot be done, the next leader resumes the job. */
   void finish(LoadState state, String message) {
     try {
-      journal.submit(new MasterCommand.FinishLoad(job.getId(), state, message, clock.millis(), null));
+      journal.submit(
+          new MasterCommand.FinishLoad(job.getId(), state, message, clock.millis(), null));
       LOG.info("load job {} of {}: {}", job.getId(), job.getPath(), message);
     } catch (StrataException e) {
-      LOG.warn("load job {}: cannot record its end ({}); the next leader resumes it", job.getId(), e.oneLine());
+      LOG.warn(
+          "load job {}: cannot record its end ({}); the next leader resumes it",
+          job.getId(),
+          e.oneLine());
     }
   }
 }

@@ -27,7 +27,11 @@ public final class LoadControl {
   private final Rings rings;
   private final Clock clock;
 
-  public LoadControl(MasterJournal journal, WorkerStubs stubs, LoadScheduler scheduler, int virtualNodes,
+  public LoadControl(
+      MasterJournal journal,
+      WorkerStubs stubs,
+      LoadScheduler scheduler,
+      int virtualNodes,
       Clock clock) {
     this.journal = journal;
     this.stubs = stubs;
@@ -40,17 +44,28 @@ public final class LoadControl {
     String path = StrataPath.of(req.getPath()).toString();
     LoadOptions o = req.getOptions();
     if (o.getReplication() < 0 || o.getBatchSize() < 0 || o.getBandwidthBytes() < 0) {
-      throw StrataException.invalidArgument("replication, batch size and bandwidth must not be negative");
+      throw StrataException.invalidArgument(
+          "replication, batch size and bandwidth must not be negative");
     }
     FileStatus status = stubs.status(rings.owner(path), path);
     if (!status.getDirectory()) {
-      throw new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is a file; distributedLoad loads a folder");
+      throw new StrataException(
+          StatusCode.NOT_A_DIRECTORY, path + " is a file; distributedLoad loads a folder");
     }
-    LoadOptions options = o.toBuilder().setReplication(Math.max(1, o.getReplication()))
-        .setBatchSize(o.getBatchSize() == 0 ? DEFAULT_BATCH : o.getBatchSize()).build();
+    LoadOptions options =
+        o.toBuilder()
+            .setReplication(Math.max(1, o.getReplication()))
+            .setBatchSize(o.getBatchSize() == 0 ? DEFAULT_BATCH : o.getBatchSize())
+            .build();
     long id = Math.max(clock.millis(), journal.stateMachine().read(s -> s.loads().lastId()) + 1);
-    LoadJob job = LoadJob.newBuilder().setId(id).setPath(path).setOptions(options).setState(LoadState.LOAD_RUNNING)
-        .setSubmittedMs(clock.millis()).build();
+    LoadJob job =
+        LoadJob.newBuilder()
+            .setId(id)
+            .setPath(path)
+            .setOptions(options)
+            .setState(LoadState.LOAD_RUNNING)
+            .setSubmittedMs(clock.millis())
+            .build();
     journal.submit(new MasterCommand.SubmitLoad(job)).orThrow();
     scheduler.lead();
     return job;
@@ -65,25 +80,45 @@ public final class LoadControl {
   public LoadJob stop(StopLoadRequest req) {
     LoadJob job = find(req.getId(), req.getPath());
     if (job.getState() != LoadState.LOAD_RUNNING) {
-      throw new StrataException(StatusCode.FAILED_PRECONDITION, "load job " + job.getId() + " of " + job.getPath()
-          + " is not running (" + LoadStates.name(job.getState()) + ")");
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
+          "load job "
+              + job.getId()
+              + " of "
+              + job.getPath()
+              + " is not running ("
+              + LoadStates.name(job.getState())
+              + ")");
     }
-    journal.submit(new MasterCommand.FinishLoad(job.getId(), LoadState.LOAD_STOPPED, "stopped by an operator",
-        clock.millis(), scheduler.live(job.getId()).orElse(null))).orThrow();
+    journal
+        .submit(
+            new MasterCommand.FinishLoad(
+                job.getId(),
+                LoadState.LOAD_STOPPED,
+                "stopped by an operator",
+                clock.millis(),
+                scheduler.live(job.getId()).orElse(null)))
+        .orThrow();
     return get(GetLoadRequest.newBuilder().setId(job.getId()).build());
   }
 
   public ListLoadsResponse list() {
-    return ListLoadsResponse.newBuilder().addAllJobs(journal.stateMachine().read(s -> s.loads().all())).build();
+    return ListLoadsResponse.newBuilder()
+        .addAllJobs(journal.stateMachine().read(s -> s.loads().all()))
+        .build();
   }
 
   private LoadJob find(long id, String path) {
     if (id != 0) {
-      return journal.stateMachine().read(s -> s.loads().get(id))
+      return journal
+          .stateMachine()
+          .read(s -> s.loads().get(id))
           .orElseThrow(() -> new StrataException(StatusCode.NOT_FOUND, "no load job " + id));
     }
     String p = StrataPath.of(path).toString();
-    return journal.stateMachine().read(s -> s.loads().latest(p))
+    return journal
+        .stateMachine()
+        .read(s -> s.loads().latest(p))
         .orElseThrow(() -> new StrataException(StatusCode.NOT_FOUND, "no load job for " + p));
   }
 }

@@ -13,9 +13,15 @@ record LoadCountersView(LoadCounters c) {
     if (c.getFiles() == 0) {
       return "no files under " + path + ": nothing to load";
     }
-    String loaded = String.format(Locale.ROOT, "%d files, %d bytes (%d read from the under-storage)", c.getFiles(),
-        c.getBytes(), c.getBytesLoaded());
-    return c.getFilesFailed() == 0 ? "loaded " + loaded : c.getFilesFailed() + " of " + c.getFiles()
-        + " files failed; done " + loaded;
+    String loaded =
+        String.format(
+            Locale.ROOT,
+            "%d files, %d bytes (%d read from the under-storage)",
+            c.getFiles(),
+            c.getBytes(),
+            c.getBytesLoaded());
+    return c.getFilesFailed() == 0
+        ? "loaded " + loaded
+        : c.getFilesFailed() + " of " + c.getFiles() + " files failed; done " + loaded;
   }
 }

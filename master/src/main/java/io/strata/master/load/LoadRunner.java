@@ -48,7 +48,9 @@ final class LoadRunner implements Runnable {
   private static final long SUSPECT_NANOS = TimeUnit.SECONDS.toNanos(3);
   private static final long RETRY_BASE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-  /** One copy of one file to load, on {@code worker}; {@code seq} is the file's number in the walk. */
+  /**
+   * One copy of one file to load, on {@code worker}; {@code seq} is the file's number in the walk.
+   */
   private record Copy(long seq, FileStatus file, String worker, int attempts, int moves) {
     Copy retried() {
       return new Copy(seq, file, worker, attempts + 1, moves);
@@ -65,8 +67,10 @@ final class LoadRunner implements Runnable {
   private static final class Track {
     final FileStatus file;
     final int copies;
+
     /** The workers given a copy: a copy that moves never lands beside another. */
     final List<String> holders;
+
     int left;
     long bytesLoaded;
     String failure;
@@ -89,7 +93,8 @@ final class LoadRunner implements Runnable {
   private final Map<String, ArrayDeque<Copy>> pending = new HashMap<>();
   private final Map<String, Integer> inFlight = new HashMap<>();
   private final Map<String, Long> suspectUntil = new HashMap<>();
-  private final PriorityQueue<Retry> retries = new PriorityQueue<>((a, b) -> Long.compare(a.atNanos, b.atNanos));
+  private final PriorityQueue<Retry> retries =
+      new PriorityQueue<>((a, b) -> Long.compare(a.atNanos, b.atNanos));
   private final int batchSize;
   private final int replication;
   private volatile boolean cancelled;
@@ -135,8 +140,11 @@ final class LoadRunner implements Runnable {
   io.strata.core.proto.LoadCounters live() {
     synchronized (progress) {
       io.strata.core.proto.LoadCounters c = progress.live();
-      return c.toBuilder().setFilesListed(job.getCounters().getFiles() + listedFiles)
-          .setBytesListed(job.getCounters().getBytes() + listedBytes).setListingDone(listingDone).build();
+      return c.toBuilder()
+          .setFilesListed(job.getCounters().getFiles() + listedFiles)
+          .setBytesListed(job.getCounters().getBytes() + listedBytes)
+          .setListingDone(listingDone)
+          .build();
     }
   }
 
@@ -158,7 +166,10 @@ final class LoadRunner implements Runnable {
   }
 
   private void execute() {
-    LOG.info("load job {}: loading {} {}", job.getId(), job.getPath(),
+    LOG.info(
+        "load job {}: loading {} {}",
+        job.getId(),
+        job.getPath(),
         job.getCursor().isEmpty() ? "" : "from after " + job.getCursor());
     TreeWalker walker = walk(job.getCursor());
     java.util.Set<String> members = rings.memberIds();
@@ -190,28 +201,38 @@ final class LoadRunner implements Runnable {
         repairs++;
         workerTrouble = false;
         members = rings.memberIds();
-        LOG.info("load job {}: a worker failed meanwhile; walking {} again so its files reach their new owners",
-            job.getId(), job.getPath());
+        LOG.info(
+            "load job {}: a worker failed meanwhile; walking {} again so its files reach their new owners",
+            job.getId(),
+            job.getPath());
         walker = walk("");
         walked = false;
         continue;
       }
       if (walked && open.isEmpty()) {
         LoadCountersView c = new LoadCountersView(record.finalCheckpoint(repairLoaded));
-        record.finish(c.failed() > 0 ? LoadState.LOAD_FAILED : LoadState.LOAD_SUCCEEDED, c.summary(job.getPath()));
+        record.finish(
+            c.failed() > 0 ? LoadState.LOAD_FAILED : LoadState.LOAD_SUCCEEDED,
+            c.summary(job.getPath()));
         return;
       }
     }
   }
 
-  /** The job's files after {@code cursor}; each folder listed by whichever of its first owners answers. */
+  /**
+   * The job's files after {@code cursor}; each folder listed by whichever of its first owners
+   * answers.
+   */
   private TreeWalker walk(String cursor) {
-    return new TreeWalker(dir -> new FolderListing(dir, () -> rings.owners(dir, LIST_CANDIDATES), stubs::listPage),
-        job.getPath(), cursor);
+    return new TreeWalker(
+        dir -> new FolderListing(dir, () -> rings.owners(dir, LIST_CANDIDATES), stubs::listPage),
+        job.getPath(),
+        cursor);
   }
 
   private boolean needsRepair(java.util.Set<String> membersAtStart) {
-    return repairs < MAX_REPAIRS && (workerTrouble || !rings.memberIds().containsAll(membersAtStart));
+    return repairs < MAX_REPAIRS
+        && (workerTrouble || !rings.memberIds().containsAll(membersAtStart));
   }
 
   private void admit(FileStatus f) {
@@ -248,7 +269,8 @@ final class LoadRunner implements Runnable {
     // A copy sent to a worker that has left moves to another worker's queue, which may be new.
     for (String workerId : new ArrayList<>(pending.keySet())) {
       ArrayDeque<Copy> q = pending.get(workerId);
-      while (!q.isEmpty() && inFlight.getOrDefault(workerId, 0) < IN_FLIGHT_PER_WORKER
+      while (!q.isEmpty()
+          && inFlight.getOrDefault(workerId, 0) < IN_FLIGHT_PER_WORKER
           && (q.size() >= batchSize || flush)) {
         List<Copy> batch = new ArrayList<>();
         while (batch.size() < batchSize && !q.isEmpty()) {
@@ -265,22 +287,30 @@ final class LoadRunner implements Runnable {
       moveAll(workerId, batch, "worker " + workerId + " left the cluster");
       return;
     }
-    LoadFilesRequest.Builder req = LoadFilesRequest.newBuilder().setJobId(job.getId())
-        .setForce(job.getOptions().getForce()).setVerify(job.getOptions().getVerify())
-        .setBandwidthBytes(bandwidthShare());
+    LoadFilesRequest.Builder req =
+        LoadFilesRequest.newBuilder()
+            .setJobId(job.getId())
+            .setForce(job.getOptions().getForce())
+            .setVerify(job.getOptions().getVerify())
+            .setBandwidthBytes(bandwidthShare());
     batch.forEach(c -> req.addFiles(c.file));
     inFlight.merge(workerId, 1, Integer::sum);
-    Futures.onDone(stubs.load(w, req.build()), (response, error) -> events.add(() -> answered(workerId, batch,
-        response, error)));
+    Futures.onDone(
+        stubs.load(w, req.build()),
+        (response, error) -> events.add(() -> answered(workerId, batch, response, error)));
   }
 
-  /** Each live worker's share of the job's bandwidth (0: unlimited); never rounds a limit down to none. */
+  /**
+   * Each live worker's share of the job's bandwidth (0: unlimited); never rounds a limit down to
+   * none.
+   */
   private long bandwidthShare() {
     long total = job.getOptions().getBandwidthBytes();
     return total <= 0 ? 0 : Math.max(1, total / Math.max(1, rings.liveCount()));
   }
 
-  private void answered(String workerId, List<Copy> batch, LoadFilesResponse response, Throwable error) {
+  private void answered(
+      String workerId, List<Copy> batch, LoadFilesResponse response, Throwable error) {
     inFlight.merge(workerId, -1, Integer::sum);
     if (error != null) {
       suspectUntil.put(workerId, System.nanoTime() + SUSPECT_NANOS);
@@ -298,8 +328,7 @@ final class LoadRunner implements Runnable {
         if (c.attempts + 1 >= MAX_ATTEMPTS) {
           copyEnded(c, 0, why);
         } else {
-          retries.add(new Retry(System.nanoTime() + (RETRY_BASE_NANOS << c.attempts),
-              c.retried()));
+          retries.add(new Retry(System.nanoTime() + (RETRY_BASE_NANOS << c.attempts), c.retried()));
         }
       }
     }
@@ -308,7 +337,12 @@ final class LoadRunner implements Runnable {
   /** The copies of a worker that failed or left go to the next workers on the ring. */
   private void moveAll(String workerId, List<Copy> batch, String why) {
     workerTrouble = true;
-    LOG.info("load job {}: {} files move away from worker {}: {}", job.getId(), batch.size(), workerId, why);
+    LOG.info(
+        "load job {}: {} files move away from worker {}: {}",
+        job.getId(),
+        batch.size(),
+        workerId,
+        why);
     for (Copy c : batch) {
       Track t = open.get(c.seq);
       if (t == null) {
@@ -325,12 +359,20 @@ final class LoadRunner implements Runnable {
     }
   }
 
-  /** The first worker in the file's ring order not holding a copy, preferring those not suspected of being down. */
+  /**
+   * The first worker in the file's ring order not holding a copy, preferring those not suspected of
+   * being down.
+   */
   private String nextHolder(String path, List<String> holders) {
     long now = System.nanoTime();
-    List<String> free = rings.owners(path, Integer.MAX_VALUE).stream().map(WorkerInfo::getId)
-        .filter(id -> !holders.contains(id)).toList();
-    return free.stream().filter(id -> suspectUntil.getOrDefault(id, now) - now <= 0).findFirst()
+    List<String> free =
+        rings.owners(path, Integer.MAX_VALUE).stream()
+            .map(WorkerInfo::getId)
+            .filter(id -> !holders.contains(id))
+            .toList();
+    return free.stream()
+        .filter(id -> suspectUntil.getOrDefault(id, now) - now <= 0)
+        .findFirst()
         .orElse(free.isEmpty() ? null : free.get(0));
   }
 
@@ -354,8 +396,10 @@ final class LoadRunner implements Runnable {
         return;
       }
       synchronized (progress) {
-        progress.finish(c.seq, new Progress.Finished(t.file.getPath(), t.file.getLength() * t.copies, t.bytesLoaded,
-            t.failure));
+        progress.finish(
+            c.seq,
+            new Progress.Finished(
+                t.file.getPath(), t.file.getLength() * t.copies, t.bytesLoaded, t.failure));
       }
     }
   }

@@ -8,12 +8,14 @@ import java.util.TreeMap;
 
 /**
  * A job's progress in the walk's order. Files finish out of order; the checkpoint only moves over
- * an unbroken run of finished files, so that a new leader resuming after the cursor misses
- * nothing (and redoes at most what finished beyond it, cheaply: cached pages are skipped).
- * Not thread-safe: the job's runner owns it.
+ * an unbroken run of finished files, so that a new leader resuming after the cursor misses nothing
+ * (and redoes at most what finished beyond it, cheaply: cached pages are skipped). Not thread-safe:
+ * the job's runner owns it.
  */
 final class Progress {
-  /** One finished file: its bytes (per copy), bytes read from the UFS, and why it failed, if it did. */
+  /**
+   * One finished file: its bytes (per copy), bytes read from the UFS, and why it failed, if it did.
+   */
   record Finished(String path, long bytes, long bytesLoaded, String failure) {}
 
   private final TreeMap<Long, Finished> ahead = new TreeMap<>();
@@ -38,7 +40,8 @@ final class Progress {
       committed = add(committed, done);
       cursor = done.path();
       if (done.failure() != null) {
-        newFailures.add(LoadFailure.newBuilder().setPath(done.path()).setReason(done.failure()).build());
+        newFailures.add(
+            LoadFailure.newBuilder().setPath(done.path()).setReason(done.failure()).build());
       }
     }
   }
@@ -69,18 +72,29 @@ final class Progress {
   }
 
   private static LoadCounters add(LoadCounters c, Finished f) {
-    return c.toBuilder().setFiles(c.getFiles() + 1).setFilesFailed(c.getFilesFailed() + (f.failure() != null ? 1 : 0))
-        .setBytes(c.getBytes() + f.bytes()).setBytesLoaded(c.getBytesLoaded() + f.bytesLoaded()).build();
+    return c.toBuilder()
+        .setFiles(c.getFiles() + 1)
+        .setFilesFailed(c.getFilesFailed() + (f.failure() != null ? 1 : 0))
+        .setBytes(c.getBytes() + f.bytes())
+        .setBytesLoaded(c.getBytesLoaded() + f.bytesLoaded())
+        .build();
   }
 
   private static LoadCounters subtract(LoadCounters c, Finished f) {
-    return c.toBuilder().setFiles(c.getFiles() - 1).setFilesFailed(c.getFilesFailed() - (f.failure() != null ? 1 : 0))
-        .setBytes(c.getBytes() - f.bytes()).setBytesLoaded(c.getBytesLoaded() - f.bytesLoaded()).build();
+    return c.toBuilder()
+        .setFiles(c.getFiles() - 1)
+        .setFilesFailed(c.getFilesFailed() - (f.failure() != null ? 1 : 0))
+        .setBytes(c.getBytes() - f.bytes())
+        .setBytesLoaded(c.getBytesLoaded() - f.bytesLoaded())
+        .build();
   }
 
   private static LoadCounters merge(LoadCounters a, LoadCounters b) {
-    return LoadCounters.newBuilder().setFiles(a.getFiles() + b.getFiles())
-        .setFilesFailed(a.getFilesFailed() + b.getFilesFailed()).setBytes(a.getBytes() + b.getBytes())
-        .setBytesLoaded(a.getBytesLoaded() + b.getBytesLoaded()).build();
+    return LoadCounters.newBuilder()
+        .setFiles(a.getFiles() + b.getFiles())
+        .setFilesFailed(a.getFilesFailed() + b.getFilesFailed())
+        .setBytes(a.getBytes() + b.getBytes())
+        .setBytesLoaded(a.getBytesLoaded() + b.getBytesLoaded())
+        .build();
   }
 }

@@ -26,8 +26,14 @@ final class Rings {
   private synchronized HashRing<WorkerInfo> current() {
     long v = journal.stateMachine().read(s -> s.membership().version());
     if (v != version) {
-      List<WorkerInfo> live = journal.stateMachine().read(s -> s.membership().all().stream()
-          .filter(w -> w.getState() == WorkerState.LIVE).toList());
+      List<WorkerInfo> live =
+          journal
+              .stateMachine()
+              .read(
+                  s ->
+                      s.membership().all().stream()
+                          .filter(w -> w.getState() == WorkerState.LIVE)
+                          .toList());
       ring = HashRing.of(live, WorkerInfo::getId, virtualNodes);
       version = v;
     }
@@ -53,7 +59,9 @@ final class Rings {
   }
 
   java.util.Set<String> memberIds() {
-    return current().members().stream().map(WorkerInfo::getId).collect(java.util.stream.Collectors.toSet());
+    return current().members().stream()
+        .map(WorkerInfo::getId)
+        .collect(java.util.stream.Collectors.toSet());
   }
 
   int liveCount() {

@@ -1,11 +1,11 @@
 package io.strata.master.load;
 
-import java.util.List;
 import com.google.common.base.Splitter;
 import io.strata.core.proto.FileStatus;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
 
@@ -36,7 +36,9 @@ final class TreeWalker implements Iterator<FileStatus> {
       }
       FileStatus s = top.next();
       if (s.getDirectory()) {
-        if (cursor.isEmpty() || cursor.startsWith(s.getPath() + "/") || PathOrder.compare(s.getPath(), cursor) > 0) {
+        if (cursor.isEmpty()
+            || cursor.startsWith(s.getPath() + "/")
+            || PathOrder.compare(s.getPath(), cursor) > 0) {
           stack.push(lister.apply(s.getPath()));
         }
       } else if (cursor.isEmpty() || PathOrder.compare(s.getPath(), cursor) > 0) {

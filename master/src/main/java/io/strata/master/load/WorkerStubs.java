@@ -28,25 +28,36 @@ public final class WorkerStubs implements AutoCloseable {
   private final Map<HostPort, ManagedChannel> channels = new ConcurrentHashMap<>();
 
   private ManagedChannel channel(WorkerInfo w) {
-    return channels.computeIfAbsent(new HostPort(w.getAddress().getHost(), w.getAddress().getRpcPort()),
-        Channels::open);
+    return channels.computeIfAbsent(
+        new HostPort(w.getAddress().getHost(), w.getAddress().getRpcPort()), Channels::open);
   }
 
   public FileStatus status(WorkerInfo w, String path) {
     try {
-      return WorkerServiceGrpc.newBlockingStub(channel(w)).withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-          .getStatus(GetStatusRequest.newBuilder().setPath(path).build()).getStatus();
+      return WorkerServiceGrpc.newBlockingStub(channel(w))
+          .withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .getStatus(GetStatusRequest.newBuilder().setPath(path).build())
+          .getStatus();
     } catch (StatusRuntimeException e) {
       throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
     }
   }
 
-  /** One page of a directory's children (sorted by name): those after {@code startAfter}, at most {@code limit}. */
+  /**
+   * One page of a directory's children (sorted by name): those after {@code startAfter}, at most
+   * {@code limit}.
+   */
   public List<FileStatus> listPage(WorkerInfo w, String path, String startAfter, int limit) {
     List<FileStatus> children = new ArrayList<>();
     try {
-      WorkerServiceGrpc.newBlockingStub(channel(w)).withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-          .listStatus(ListStatusRequest.newBuilder().setPath(path).setStartAfter(startAfter).setLimit(limit).build())
+      WorkerServiceGrpc.newBlockingStub(channel(w))
+          .withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .listStatus(
+              ListStatusRequest.newBuilder()
+                  .setPath(path)
+                  .setStartAfter(startAfter)
+                  .setLimit(limit)
+                  .build())
           .forEachRemaining(page -> children.addAll(page.getChildrenList()));
     } catch (StatusRuntimeException e) {
       throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
@@ -56,24 +67,30 @@ public final class WorkerStubs implements AutoCloseable {
 
   public CompletableFuture<LoadFilesResponse> load(WorkerInfo w, LoadFilesRequest req) {
     CompletableFuture<LoadFilesResponse> f = new CompletableFuture<>();
-    WorkerServiceGrpc.newStub(channel(w)).withDeadlineAfter(LOAD_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-        .loadFiles(req, new io.grpc.stub.StreamObserver<>() {
-          @Override
-          public void onNext(LoadFilesResponse value) {
-            f.complete(value);
-          }
+    WorkerServiceGrpc.newStub(channel(w))
+        .withDeadlineAfter(LOAD_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+        .loadFiles(
+            req,
+            new io.grpc.stub.StreamObserver<>() {
+              @Override
+              public void onNext(LoadFilesResponse value) {
+                f.complete(value);
+              }
 
-          @Override
-          public void onError(Throwable t) {
-            f.completeExceptionally(t instanceof StatusRuntimeException e ? GrpcErrors.fromGrpc(e, "worker " + w.getId())
-                : StrataException.unavailable("worker " + w.getId() + ": " + t, t));
-          }
+              @Override
+              public void onError(Throwable t) {
+                f.completeExceptionally(
+                    t instanceof StatusRuntimeException e
+                        ? GrpcErrors.fromGrpc(e, "worker " + w.getId())
+                        : StrataException.unavailable("worker " + w.getId() + ": " + t, t));
+              }
 
-          @Override
-          public void onCompleted() {
-            f.completeExceptionally(StrataException.internal("worker " + w.getId() + " sent no answer", null));
-          }
-        });
+              @Override
+              public void onCompleted() {
+                f.completeExceptionally(
+                    StrataException.internal("worker " + w.getId() + " sent no answer", null));
+              }
+            });
     return f;
   }
 

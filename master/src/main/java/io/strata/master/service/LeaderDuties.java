@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What only the leader does, checked on every tick: when it becomes leader, give every worker a
  * grace period and make the root mount match configuration; then mark workers that fell silent
- * LOST, and keep a runner on every running load job (resuming those a previous leader ran). Runs on one scheduler thread, so ticks never overlap.
+ * LOST, and keep a runner on every running load job (resuming those a previous leader ran). Runs on
+ * one scheduler thread, so ticks never overlap.
  */
 public final class LeaderDuties implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
@@ -33,8 +34,13 @@ public final class LeaderDuties implements Runnable {
   private boolean leading;
   private boolean rootSettled;
 
-  public LeaderDuties(MasterJournal journal, WorkerLiveness liveness, Mount rootMount, Supplier<Duration> workerTimeout,
-      LoadScheduler loads, Clock clock) {
+  public LeaderDuties(
+      MasterJournal journal,
+      WorkerLiveness liveness,
+      Mount rootMount,
+      Supplier<Duration> workerTimeout,
+      LoadScheduler loads,
+      Clock clock) {
     this.journal = journal;
     this.liveness = liveness;
     this.rootMount = rootMount;
@@ -63,8 +69,10 @@ public final class LeaderDuties implements Runnable {
     if (!leading) {
       leading = true;
       rootSettled = false;
-      liveness.startGracePeriod(journal.stateMachine().read(s -> s.membership().all().stream()
-          .map(WorkerInfo::getId).toList()));
+      liveness.startGracePeriod(
+          journal
+              .stateMachine()
+              .read(s -> s.membership().all().stream().map(WorkerInfo::getId).toList()));
       LOG.info("this master leads the group");
     }
     if (!rootSettled) {
@@ -75,8 +83,14 @@ public final class LeaderDuties implements Runnable {
   }
 
   private void settleRoot() {
-    Optional<Mount> current = journal.stateMachine().read(s -> s.mounts().all().stream()
-        .filter(m -> m.path().equals(StrataPath.ROOT)).findFirst());
+    Optional<Mount> current =
+        journal
+            .stateMachine()
+            .read(
+                s ->
+                    s.mounts().all().stream()
+                        .filter(m -> m.path().equals(StrataPath.ROOT))
+                        .findFirst());
     if (current.isEmpty() || !current.get().equals(rootMount)) {
       journal.submit(new MasterCommand.AddMount(rootMount, true)).orThrow();
       LOG.info("root mounted from {}", rootMount.ufsUri());
@@ -85,8 +99,15 @@ public final class LeaderDuties implements Runnable {
   }
 
   private void markSilentWorkersLost() {
-    List<String> live = journal.stateMachine().read(s -> s.membership().all().stream()
-        .filter(w -> w.getState() == WorkerState.LIVE).map(WorkerInfo::getId).toList());
+    List<String> live =
+        journal
+            .stateMachine()
+            .read(
+                s ->
+                    s.membership().all().stream()
+                        .filter(w -> w.getState() == WorkerState.LIVE)
+                        .map(WorkerInfo::getId)
+                        .toList());
     Duration timeout = workerTimeout.get();
     for (String id : liveness.silent(live, timeout.toNanos())) {
       LOG.warn("worker {} silent for over {} ms: marking it LOST", id, timeout.toMillis());

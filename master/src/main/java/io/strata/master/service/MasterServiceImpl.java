@@ -1,33 +1,39 @@
 package io.strata.master.service;
 
 import io.grpc.stub.StreamObserver;
+import io.strata.core.conf.ClusterConf;
 import io.strata.core.process.Version;
+import io.strata.core.proto.AddMasterRequest;
+import io.strata.core.proto.AddMasterResponse;
 import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.ClusterView;
-import io.strata.core.proto.GetClusterReportRequest;
-import io.strata.core.proto.GetClusterViewRequest;
-import io.strata.core.conf.ClusterConf;
-import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.ConfigView;
-import io.strata.core.proto.GetConfigRequest;
-import io.strata.core.proto.UnsetConfRequest;
-import io.strata.core.proto.UpdateConfRequest;
-import io.strata.core.proto.AddMasterResponse;
 import io.strata.core.proto.DecommissionWorkerRequest;
 import io.strata.core.proto.DecommissionWorkerResponse;
 import io.strata.core.proto.ElectLeaderRequest;
 import io.strata.core.proto.ElectLeaderResponse;
+import io.strata.core.proto.GetClusterReportRequest;
+import io.strata.core.proto.GetClusterViewRequest;
+import io.strata.core.proto.GetConfigRequest;
+import io.strata.core.proto.GetLoadRequest;
 import io.strata.core.proto.GetMasterStatusRequest;
 import io.strata.core.proto.GetQuorumInfoRequest;
+import io.strata.core.proto.ListLoadsRequest;
+import io.strata.core.proto.ListLoadsResponse;
+import io.strata.core.proto.LoadJob;
+import io.strata.core.proto.MasterServiceGrpc;
 import io.strata.core.proto.MasterStatus;
 import io.strata.core.proto.QuorumInfo;
 import io.strata.core.proto.RecommissionWorkerRequest;
 import io.strata.core.proto.RecommissionWorkerResponse;
-import io.strata.core.proto.RemoveMasterRequest;
-import io.strata.core.proto.RemoveMasterResponse;
-import io.strata.core.proto.MasterServiceGrpc;
 import io.strata.core.proto.RegisterWorkerRequest;
 import io.strata.core.proto.RegisterWorkerResponse;
+import io.strata.core.proto.RemoveMasterRequest;
+import io.strata.core.proto.RemoveMasterResponse;
+import io.strata.core.proto.StopLoadRequest;
+import io.strata.core.proto.SubmitLoadRequest;
+import io.strata.core.proto.UnsetConfRequest;
+import io.strata.core.proto.UpdateConfRequest;
 import io.strata.core.proto.WorkerHeartbeatRequest;
 import io.strata.core.proto.WorkerHeartbeatResponse;
 import io.strata.core.proto.WorkerInfo;
@@ -38,12 +44,6 @@ import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.load.LoadControl;
-import io.strata.core.proto.GetLoadRequest;
-import io.strata.core.proto.ListLoadsRequest;
-import io.strata.core.proto.ListLoadsResponse;
-import io.strata.core.proto.LoadJob;
-import io.strata.core.proto.StopLoadRequest;
-import io.strata.core.proto.SubmitLoadRequest;
 import io.strata.master.state.Membership;
 import java.time.Clock;
 import java.util.List;
@@ -51,9 +51,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The master's gRPC service. Every call is answered by the leader; followers refuse with
- * NOT_LEADER naming it. Heartbeats only touch leader-local memory unless they change a worker's
- * state.
+ * The master's gRPC service. Every call is answered by the leader; followers refuse with NOT_LEADER
+ * naming it. Heartbeats only touch leader-local memory unless they change a worker's state.
  */
 public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImplBase {
   private final MasterJournal journal;
@@ -62,7 +61,11 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
   private final Quorum quorum;
   private final Clock clock;
 
-  public MasterServiceImpl(MasterJournal journal, WorkerLiveness liveness, Quorum quorum, LoadControl loads,
+  public MasterServiceImpl(
+      MasterJournal journal,
+      WorkerLiveness liveness,
+      Quorum quorum,
+      LoadControl loads,
       Clock clock) {
     this.loads = loads;
     this.journal = journal;
@@ -72,121 +75,175 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
   }
 
   @Override
-  public void registerWorker(RegisterWorkerRequest req, StreamObserver<RegisterWorkerResponse> out) {
-    Rpc.unary(out, "registerWorker", () -> {
-      journal.requireLeader();
-      if (req.getAddress().getHost().isEmpty() || req.getAddress().getRpcPort() <= 0) {
-        throw StrataException.invalidArgument("a worker must register with its host and RPC port");
-      }
-      String id = Membership.idOf(req.getAddress());
-      Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(id));
-      boolean unchanged = known.isPresent() && known.get().getState() == WorkerState.LIVE
-          && known.get().getAddress().equals(req.getAddress());
-      if (!unchanged) {
-        journal.submit(new MasterCommand.RegisterWorker(req.getAddress(), clock.millis())).orThrow();
-      }
-      liveness.beat(id, req.getUsage(), "");
-      return RegisterWorkerResponse.newBuilder().setWorkerId(id).build();
-    });
+  public void registerWorker(
+      RegisterWorkerRequest req, StreamObserver<RegisterWorkerResponse> out) {
+    Rpc.unary(
+        out,
+        "registerWorker",
+        () -> {
+          journal.requireLeader();
+          if (req.getAddress().getHost().isEmpty() || req.getAddress().getRpcPort() <= 0) {
+            throw StrataException.invalidArgument(
+                "a worker must register with its host and RPC port");
+          }
+          String id = Membership.idOf(req.getAddress());
+          Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(id));
+          boolean unchanged =
+              known.isPresent()
+                  && known.get().getState() == WorkerState.LIVE
+                  && known.get().getAddress().equals(req.getAddress());
+          if (!unchanged) {
+            journal
+                .submit(new MasterCommand.RegisterWorker(req.getAddress(), clock.millis()))
+                .orThrow();
+          }
+          liveness.beat(id, req.getUsage(), "");
+          return RegisterWorkerResponse.newBuilder().setWorkerId(id).build();
+        });
   }
 
   @Override
-  public void workerHeartbeat(WorkerHeartbeatRequest req, StreamObserver<WorkerHeartbeatResponse> out) {
-    Rpc.unary(out, "workerHeartbeat", () -> {
-      journal.requireLeader();
-      Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(req.getWorkerId()));
-      WorkerHeartbeatResponse.Builder reply = WorkerHeartbeatResponse.newBuilder();
-      if (known.isEmpty()) {
-        return reply.setCommand(WorkerHeartbeatResponse.Command.REGISTER).build();
-      }
-      liveness.beat(req.getWorkerId(), req.getUsage(), req.getConfHash());
-      if (known.get().getState() == WorkerState.LOST) {
-        journal.submit(new MasterCommand.WorkerBack(req.getWorkerId(), clock.millis())).orThrow();
-      }
-      return journal.stateMachine().read(s -> reply
-          .setMembershipVersion(s.membership().version())
-          .setMountTableVersion(s.mounts().version())
-          .setConfHash(s.conf().hash())
-          .build());
-    });
+  public void workerHeartbeat(
+      WorkerHeartbeatRequest req, StreamObserver<WorkerHeartbeatResponse> out) {
+    Rpc.unary(
+        out,
+        "workerHeartbeat",
+        () -> {
+          journal.requireLeader();
+          Optional<WorkerInfo> known =
+              journal.stateMachine().read(s -> s.membership().get(req.getWorkerId()));
+          WorkerHeartbeatResponse.Builder reply = WorkerHeartbeatResponse.newBuilder();
+          if (known.isEmpty()) {
+            return reply.setCommand(WorkerHeartbeatResponse.Command.REGISTER).build();
+          }
+          liveness.beat(req.getWorkerId(), req.getUsage(), req.getConfHash());
+          if (known.get().getState() == WorkerState.LOST) {
+            journal
+                .submit(new MasterCommand.WorkerBack(req.getWorkerId(), clock.millis()))
+                .orThrow();
+          }
+          return journal
+              .stateMachine()
+              .read(
+                  s ->
+                      reply
+                          .setMembershipVersion(s.membership().version())
+                          .setMountTableVersion(s.mounts().version())
+                          .setConfHash(s.conf().hash())
+                          .build());
+        });
   }
 
   @Override
   public void getClusterView(GetClusterViewRequest req, StreamObserver<ClusterView> out) {
-    Rpc.unary(out, "getClusterView", () -> {
-      journal.requireLeader();
-      return journal.readView();
-    });
+    Rpc.unary(
+        out,
+        "getClusterView",
+        () -> {
+          journal.requireLeader();
+          return journal.readView();
+        });
   }
 
   @Override
   public void getClusterReport(GetClusterReportRequest req, StreamObserver<ClusterReport> out) {
-    Rpc.unary(out, "getClusterReport", () -> {
-      journal.requireLeader();
-      ClusterView view = journal.readView();
-      MasterStatus self = quorum.localStatus();
-      ClusterReport.Builder report = ClusterReport.newBuilder()
-          .setVersion(Version.VERSION)
-          .setLeaderStartedAtMs(self.getStartedAtMs())
-          .setLeaderRpcAddress(self.getRpcAddress())
-          .addAllMounts(view.getMountsList())
-          .addAllMasters(quorum.info().getMembersList())
-          .setConfHash(view.getConfHash())
-          .setConfVersion(journal.stateMachine().read(st -> st.conf().version()));
-      for (WorkerInfo w : view.getWorkersList()) {
-        WorkerReport.Builder wr = WorkerReport.newBuilder().setInfo(w).setLastHeartbeatAgeMs(-1);
-        liveness.last(w.getId()).ifPresent(b -> wr.setUsage(b.usage()).setLastHeartbeatAgeMs(liveness.ageMillis(b))
-            .setConfHash(b.confHash()));
-        report.addWorkers(wr);
-      }
-      return report.build();
-    });
+    Rpc.unary(
+        out,
+        "getClusterReport",
+        () -> {
+          journal.requireLeader();
+          ClusterView view = journal.readView();
+          MasterStatus self = quorum.localStatus();
+          ClusterReport.Builder report =
+              ClusterReport.newBuilder()
+                  .setVersion(Version.VERSION)
+                  .setLeaderStartedAtMs(self.getStartedAtMs())
+                  .setLeaderRpcAddress(self.getRpcAddress())
+                  .addAllMounts(view.getMountsList())
+                  .addAllMasters(quorum.info().getMembersList())
+                  .setConfHash(view.getConfHash())
+                  .setConfVersion(journal.stateMachine().read(st -> st.conf().version()));
+          for (WorkerInfo w : view.getWorkersList()) {
+            WorkerReport.Builder wr =
+                WorkerReport.newBuilder().setInfo(w).setLastHeartbeatAgeMs(-1);
+            liveness
+                .last(w.getId())
+                .ifPresent(
+                    b ->
+                        wr.setUsage(b.usage())
+                            .setLastHeartbeatAgeMs(liveness.ageMillis(b))
+                            .setConfHash(b.confHash()));
+            report.addWorkers(wr);
+          }
+          return report.build();
+        });
   }
 
   @Override
-  public void decommissionWorker(DecommissionWorkerRequest req, StreamObserver<DecommissionWorkerResponse> out) {
-    Rpc.unary(out, "decommissionWorker", () -> {
-      journal.requireLeader();
-      journal.submit(new MasterCommand.DecommissionWorker(req.getWorkerId(), clock.millis())).orThrow();
-      return DecommissionWorkerResponse.getDefaultInstance();
-    });
+  public void decommissionWorker(
+      DecommissionWorkerRequest req, StreamObserver<DecommissionWorkerResponse> out) {
+    Rpc.unary(
+        out,
+        "decommissionWorker",
+        () -> {
+          journal.requireLeader();
+          journal
+              .submit(new MasterCommand.DecommissionWorker(req.getWorkerId(), clock.millis()))
+              .orThrow();
+          return DecommissionWorkerResponse.getDefaultInstance();
+        });
   }
 
   @Override
-  public void recommissionWorker(RecommissionWorkerRequest req, StreamObserver<RecommissionWorkerResponse> out) {
-    Rpc.unary(out, "recommissionWorker", () -> {
-      journal.requireLeader();
-      journal.submit(new MasterCommand.RecommissionWorker(req.getWorkerId(), clock.millis())).orThrow();
-      return RecommissionWorkerResponse.getDefaultInstance();
-    });
+  public void recommissionWorker(
+      RecommissionWorkerRequest req, StreamObserver<RecommissionWorkerResponse> out) {
+    Rpc.unary(
+        out,
+        "recommissionWorker",
+        () -> {
+          journal.requireLeader();
+          journal
+              .submit(new MasterCommand.RecommissionWorker(req.getWorkerId(), clock.millis()))
+              .orThrow();
+          return RecommissionWorkerResponse.getDefaultInstance();
+        });
   }
 
   @Override
   public void getConfig(GetConfigRequest req, StreamObserver<ConfigView> out) {
-    Rpc.unary(out, "getConfig", () -> {
-      journal.requireLeader();
-      return journal.stateMachine().read(s -> s.conf().view());
-    });
+    Rpc.unary(
+        out,
+        "getConfig",
+        () -> {
+          journal.requireLeader();
+          return journal.stateMachine().read(s -> s.conf().view());
+        });
   }
 
   @Override
   public void updateConf(UpdateConfRequest req, StreamObserver<ConfigView> out) {
-    Rpc.unary(out, "updateConf", () -> {
-      journal.requireLeader();
-      ClusterConf.validateUpdate(req.getValuesMap());
-      journal.submit(new MasterCommand.SetConf(Map.copyOf(req.getValuesMap()))).orThrow();
-      return journal.stateMachine().read(s -> s.conf().view());
-    });
+    Rpc.unary(
+        out,
+        "updateConf",
+        () -> {
+          journal.requireLeader();
+          ClusterConf.validateUpdate(req.getValuesMap());
+          journal.submit(new MasterCommand.SetConf(Map.copyOf(req.getValuesMap()))).orThrow();
+          return journal.stateMachine().read(s -> s.conf().view());
+        });
   }
 
   @Override
   public void unsetConf(UnsetConfRequest req, StreamObserver<ConfigView> out) {
-    Rpc.unary(out, "unsetConf", () -> {
-      journal.requireLeader();
-      ClusterConf.validateUnset(req.getKeysList());
-      journal.submit(new MasterCommand.UnsetConf(List.copyOf(req.getKeysList()))).orThrow();
-      return journal.stateMachine().read(s -> s.conf().view());
-    });
+    Rpc.unary(
+        out,
+        "unsetConf",
+        () -> {
+          journal.requireLeader();
+          ClusterConf.validateUnset(req.getKeysList());
+          journal.submit(new MasterCommand.UnsetConf(List.copyOf(req.getKeysList()))).orThrow();
+          return journal.stateMachine().read(s -> s.conf().view());
+        });
   }
 
   @Override
@@ -201,57 +258,78 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
 
   @Override
   public void electLeader(ElectLeaderRequest req, StreamObserver<ElectLeaderResponse> out) {
-    Rpc.unary(out, "electLeader", () -> {
-      quorum.elect(req.getAddress());
-      return ElectLeaderResponse.getDefaultInstance();
-    });
+    Rpc.unary(
+        out,
+        "electLeader",
+        () -> {
+          quorum.elect(req.getAddress());
+          return ElectLeaderResponse.getDefaultInstance();
+        });
   }
 
   @Override
   public void addMaster(AddMasterRequest req, StreamObserver<AddMasterResponse> out) {
-    Rpc.unary(out, "addMaster", () -> {
-      quorum.add(req.getAddress());
-      return AddMasterResponse.getDefaultInstance();
-    });
+    Rpc.unary(
+        out,
+        "addMaster",
+        () -> {
+          quorum.add(req.getAddress());
+          return AddMasterResponse.getDefaultInstance();
+        });
   }
 
   @Override
   public void removeMaster(RemoveMasterRequest req, StreamObserver<RemoveMasterResponse> out) {
-    Rpc.unary(out, "removeMaster", () -> {
-      quorum.remove(req.getAddress());
-      return RemoveMasterResponse.getDefaultInstance();
-    });
+    Rpc.unary(
+        out,
+        "removeMaster",
+        () -> {
+          quorum.remove(req.getAddress());
+          return RemoveMasterResponse.getDefaultInstance();
+        });
   }
 
   @Override
   public void submitLoad(SubmitLoadRequest req, StreamObserver<LoadJob> out) {
-    Rpc.unary(out, "submitLoad", () -> {
-      journal.requireLeader();
-      return loads.submit(req);
-    });
+    Rpc.unary(
+        out,
+        "submitLoad",
+        () -> {
+          journal.requireLeader();
+          return loads.submit(req);
+        });
   }
 
   @Override
   public void getLoad(GetLoadRequest req, StreamObserver<LoadJob> out) {
-    Rpc.unary(out, "getLoad", () -> {
-      journal.requireLeader();
-      return loads.get(req);
-    });
+    Rpc.unary(
+        out,
+        "getLoad",
+        () -> {
+          journal.requireLeader();
+          return loads.get(req);
+        });
   }
 
   @Override
   public void stopLoad(StopLoadRequest req, StreamObserver<LoadJob> out) {
-    Rpc.unary(out, "stopLoad", () -> {
-      journal.requireLeader();
-      return loads.stop(req);
-    });
+    Rpc.unary(
+        out,
+        "stopLoad",
+        () -> {
+          journal.requireLeader();
+          return loads.stop(req);
+        });
   }
 
   @Override
   public void listLoads(ListLoadsRequest req, StreamObserver<ListLoadsResponse> out) {
-    Rpc.unary(out, "listLoads", () -> {
-      journal.requireLeader();
-      return loads.list();
-    });
+    Rpc.unary(
+        out,
+        "listLoads",
+        () -> {
+          journal.requireLeader();
+          return loads.list();
+        });
   }
 }

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * Before a master starts, it asks every configured peer that already runs which masters that peer
  * was configured with, and refuses to start on a disagreement: a mistyped address would otherwise
  * split the masters into groups that never form a quorum, silently. Lists agree when they are
- * equal, or when one holds the other with the same pairing of RPC and journal addresses (a
- * master being added to or removed from the group).
+ * equal, or when one holds the other with the same pairing of RPC and journal addresses (a master
+ * being added to or removed from the group).
  *
  * <p>It also learns how a master with no journal yet should start: if a running peer leads or
  * follows in a group that does not hold this master, this master is joining, and starts with that
@@ -28,7 +28,10 @@ public final class PeerAgreement {
 
   private PeerAgreement() {}
 
-  /** Checks every reachable peer; returns the current members of a running group, if a peer reported them. */
+  /**
+   * Checks every reachable peer; returns the current members of a running group, if a peer reported
+   * them.
+   */
   public static Optional<List<String>> verify(MasterPeers own, PeerClients clients) {
     List<String> mine = own.describeAll();
     Optional<List<String>> running = Optional.empty();
@@ -44,11 +47,20 @@ public final class PeerAgreement {
         continue;
       }
       if (!agree(mine, theirs.getConfiguredMastersList())) {
-        throw StrataException.invalidArgument("the master at " + peer.rpc() + " is configured with masters "
-            + theirs.getConfiguredMastersList() + " but this one with " + mine + "; list every master identically in "
-            + CommonKeys.MASTER_RPC_ADDRESSES.name() + " and " + MasterKeys.JOURNAL_ADDRESSES.name());
+        throw StrataException.invalidArgument(
+            "the master at "
+                + peer.rpc()
+                + " is configured with masters "
+                + theirs.getConfiguredMastersList()
+                + " but this one with "
+                + mine
+                + "; list every master identically in "
+                + CommonKeys.MASTER_RPC_ADDRESSES.name()
+                + " and "
+                + MasterKeys.JOURNAL_ADDRESSES.name());
       }
-      if (running.isEmpty() && theirs.getMembersCount() > 0
+      if (running.isEmpty()
+          && theirs.getMembersCount() > 0
           && (theirs.getRole().equals("LEADER") || theirs.getRole().equals("FOLLOWER"))) {
         running = Optional.of(theirs.getMembersList());
       }

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
 public final class PeerClients implements AutoCloseable {
   private final Map<HostPort, ManagedChannel> channels = new ConcurrentHashMap<>();
 
-  /** The status a master reports of itself; throws StrataException if it does not answer in time. */
+  /**
+   * The status a master reports of itself; throws StrataException if it does not answer in time.
+   */
   public MasterStatus status(HostPort master, Duration timeout) {
     try {
       return MasterServiceGrpc.newBlockingStub(channels.computeIfAbsent(master, Channels::open))

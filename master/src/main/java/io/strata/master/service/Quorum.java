@@ -37,14 +37,17 @@ public final class Quorum {
   /** This master's own status. */
   public MasterStatus localStatus() {
     MasterPeers.Peer own = journal.peers().own();
-    MasterStatus.Builder b = MasterStatus.newBuilder()
-        .setRpcAddress(own.rpc().toString())
-        .setJournalAddress(own.journal().toString())
-        .addAllConfiguredMasters(journal.peers().describeAll())
-        .setStartedAtMs(startedAtMs)
-        .setVersion(Version.VERSION);
+    MasterStatus.Builder b =
+        MasterStatus.newBuilder()
+            .setRpcAddress(own.rpc().toString())
+            .setJournalAddress(own.journal().toString())
+            .addAllConfiguredMasters(journal.peers().describeAll())
+            .setStartedAtMs(startedAtMs)
+            .setVersion(Version.VERSION);
     try {
-      b.setRole(journal.role()).setTerm(journal.term()).setLastAppliedIndex(journal.lastAppliedIndex());
+      b.setRole(journal.role())
+          .setTerm(journal.term())
+          .setLastAppliedIndex(journal.lastAppliedIndex());
       journal.leaderRpcAddress().ifPresent(b::setLeaderRpcAddress);
       for (RaftPeer p : journal.currentPeers()) {
         b.addMembers(MasterPeers.rpcAddressOf(p.getId().toString()) + "=" + p.getAddress());
@@ -59,14 +62,23 @@ public final class Quorum {
   public QuorumInfo info() {
     journal.requireLeader();
     MasterStatus leader = localStatus();
-    QuorumInfo.Builder info = QuorumInfo.newBuilder()
-        .setLeaderRpcAddress(leader.getRpcAddress()).setTerm(leader.getTerm());
+    QuorumInfo.Builder info =
+        QuorumInfo.newBuilder()
+            .setLeaderRpcAddress(leader.getRpcAddress())
+            .setTerm(leader.getTerm());
     for (RaftPeer p : journal.currentPeers()) {
       HostPort rpc = MasterPeers.rpcAddressOf(p.getId().toString());
-      QuorumMember.Builder m = QuorumMember.newBuilder().setRpcAddress(rpc.toString()).setJournalAddress(p.getAddress());
+      QuorumMember.Builder m =
+          QuorumMember.newBuilder().setRpcAddress(rpc.toString()).setJournalAddress(p.getAddress());
       try {
-        MasterStatus s = rpc.toString().equals(leader.getRpcAddress()) ? leader : peers.status(rpc, STATUS_TIMEOUT);
-        m.setReachable(true).setRole(s.getRole()).setTerm(s.getTerm()).setLastAppliedIndex(s.getLastAppliedIndex())
+        MasterStatus s =
+            rpc.toString().equals(leader.getRpcAddress())
+                ? leader
+                : peers.status(rpc, STATUS_TIMEOUT);
+        m.setReachable(true)
+            .setRole(s.getRole())
+            .setTerm(s.getTerm())
+            .setLastAppliedIndex(s.getLastAppliedIndex())
             .setLag(Math.max(0, leader.getLastAppliedIndex() - s.getLastAppliedIndex()));
       } catch (StrataException e) {
         m.setReachable(false).setRole("UNAVAILABLE").setError(e.getMessage());
@@ -79,7 +91,9 @@ public final class Quorum {
   public void elect(String address) {
     journal.requireLeader();
     RaftPeer target = member(address);
-    if (MasterPeers.rpcAddressOf(target.getId().toString()).toString().equals(journal.peers().own().rpc().toString())) {
+    if (MasterPeers.rpcAddressOf(target.getId().toString())
+        .toString()
+        .equals(journal.peers().own().rpc().toString())) {
       return;
     }
     journal.transferLeadership(target.getId(), TRANSFER_TIMEOUT);
@@ -95,12 +109,21 @@ public final class Quorum {
     try {
       joining = peers.status(rpc, STATUS_TIMEOUT);
     } catch (StrataException e) {
-      throw StrataException.unavailable("no master answers at " + rpcAddress + "; start it first (with the new "
-          + "address lists) and try again", e);
+      throw StrataException.unavailable(
+          "no master answers at "
+              + rpcAddress
+              + "; start it first (with the new "
+              + "address lists) and try again",
+          e);
     }
     List<RaftPeer> members = new ArrayList<>(journal.currentPeers());
-    members.add(RaftPeer.newBuilder().setId(new MasterPeers.Peer(HostPort.parse(joining.getJournalAddress(), "journal"),
-        rpc).id()).setAddress(joining.getJournalAddress()).build());
+    members.add(
+        RaftPeer.newBuilder()
+            .setId(
+                new MasterPeers.Peer(HostPort.parse(joining.getJournalAddress(), "journal"), rpc)
+                    .id())
+            .setAddress(joining.getJournalAddress())
+            .build());
     journal.setMembers(members);
   }
 
@@ -108,29 +131,45 @@ public final class Quorum {
     journal.requireLeader();
     RaftPeer target = member(address);
     if (target.getId().toString().equals(journal.peers().own().id())) {
-      throw new StrataException(StatusCode.FAILED_PRECONDITION,
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
           address + " is the leader; elect another master first (fsadmin journal quorum elect)");
     }
     List<RaftPeer> members = new ArrayList<>(journal.currentPeers());
     members.remove(target);
     if (members.size() < 2) {
-      throw new StrataException(StatusCode.FAILED_PRECONDITION,
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
           "removing " + address + " would leave the leader without a follower");
     }
     journal.setMembers(members);
   }
 
   private RaftPeer member(String address) {
-    return find(address).orElseThrow(() -> StrataException.invalidArgument(address + " is not a master of the "
-        + "group (members: " + journal.currentPeers().stream()
-        .map(p -> MasterPeers.rpcAddressOf(p.getId().toString()) + "/" + p.getAddress()).toList() + ")"));
+    return find(address)
+        .orElseThrow(
+            () ->
+                StrataException.invalidArgument(
+                    address
+                        + " is not a master of the "
+                        + "group (members: "
+                        + journal.currentPeers().stream()
+                            .map(
+                                p ->
+                                    MasterPeers.rpcAddressOf(p.getId().toString())
+                                        + "/"
+                                        + p.getAddress())
+                            .toList()
+                        + ")"));
   }
 
   private Optional<RaftPeer> find(String address) {
     HostPort.parse(address, "master address");
     return journal.currentPeers().stream()
-        .filter(p -> p.getAddress().equals(address)
-            || MasterPeers.rpcAddressOf(p.getId().toString()).toString().equals(address))
+        .filter(
+            p ->
+                p.getAddress().equals(address)
+                    || MasterPeers.rpcAddressOf(p.getId().toString()).toString().equals(address))
         .findFirst();
   }
 }

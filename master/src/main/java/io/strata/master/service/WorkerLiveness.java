@@ -13,7 +13,9 @@ import java.util.function.LongSupplier;
  * journaled: only the transitions it causes (LOST, back to LIVE) are log entries. Thread-safe.
  */
 public final class WorkerLiveness {
-  /** A heartbeat: when it arrived (monotonic ns), the usage and the configuration hash it carried. */
+  /**
+   * A heartbeat: when it arrived (monotonic ns), the usage and the configuration hash it carried.
+   */
   public record Beat(long nanos, WorkerUsage usage, String confHash) {}
 
   private final Map<String, Beat> beats = new ConcurrentHashMap<>();
@@ -36,8 +38,8 @@ public final class WorkerLiveness {
   }
 
   /**
-   * A new leader knows nothing of heartbeats: every worker gets a full timeout from now to show
-   * up before it can be marked LOST.
+   * A new leader knows nothing of heartbeats: every worker gets a full timeout from now to show up
+   * before it can be marked LOST.
    */
   public void startGracePeriod(Collection<String> workerIds) {
     beats.clear();
@@ -54,10 +56,13 @@ public final class WorkerLiveness {
   public List<String> silent(Collection<String> candidates, long timeoutNanos) {
     long now = nanoTime.getAsLong();
     return candidates.stream()
-        .filter(id -> {
-          Beat b = beats.computeIfAbsent(id, k -> new Beat(now, WorkerUsage.getDefaultInstance(), ""));
-          return now - b.nanos() > timeoutNanos;
-        })
+        .filter(
+            id -> {
+              Beat b =
+                  beats.computeIfAbsent(
+                      id, k -> new Beat(now, WorkerUsage.getDefaultInstance(), ""));
+              return now - b.nanos() > timeoutNanos;
+            })
         .toList();
   }
 }

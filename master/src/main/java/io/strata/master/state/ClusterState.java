@@ -4,14 +4,14 @@ import com.google.common.hash.Hashing;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.journal.ClusterStateSnapshot;
 import io.strata.core.proto.journal.ConfOverride;
+import io.strata.core.ufs.Mount;
 import java.util.Map;
 import java.util.TreeMap;
-import io.strata.core.ufs.Mount;
 
 /**
  * Everything the master group replicates: membership, mounts, configuration overrides and load
- * jobs. Small by design: no per-file state. Not thread-safe; the state machine
- * owns it and serializes access.
+ * jobs. Small by design: no per-file state. Not thread-safe; the state machine owns it and
+ * serializes access.
  */
 public final class ClusterState {
   private final Membership membership = new Membership();
@@ -36,22 +36,24 @@ public final class ClusterState {
   }
 
   public ClusterView view() {
-    ClusterView.Builder b = ClusterView.newBuilder()
-        .setMembershipVersion(membership.version())
-        .setMountTableVersion(mounts.version())
-        .addAllWorkers(membership.all())
-        .setConfHash(conf.hash());
+    ClusterView.Builder b =
+        ClusterView.newBuilder()
+            .setMembershipVersion(membership.version())
+            .setMountTableVersion(mounts.version())
+            .addAllWorkers(membership.all())
+            .setConfHash(conf.hash());
     mounts.all().forEach(m -> b.addMounts(m.toProto()));
     return b.build();
   }
 
   public ClusterStateSnapshot snapshot() {
-    ClusterStateSnapshot.Builder b = ClusterStateSnapshot.newBuilder()
-        .addAllWorkers(membership.all())
-        .setMembershipVersion(membership.version())
-        .setMountTableVersion(mounts.version())
-        .setConfVersion(conf.version())
-        .addAllLoads(loads.all());
+    ClusterStateSnapshot.Builder b =
+        ClusterStateSnapshot.newBuilder()
+            .addAllWorkers(membership.all())
+            .setMembershipVersion(membership.version())
+            .setMountTableVersion(mounts.version())
+            .setConfVersion(conf.version())
+            .addAllLoads(loads.all());
     mounts.all().forEach(m -> b.addMounts(m.toProto()));
     conf.values().forEach((k, v) -> b.addConf(ConfOverride.newBuilder().setKey(k).setValue(v)));
     return b.build();
@@ -59,7 +61,8 @@ public final class ClusterState {
 
   public void restore(ClusterStateSnapshot s) {
     membership.restore(s.getWorkersList(), s.getMembershipVersion());
-    mounts.restore(s.getMountsList().stream().map(Mount::fromProto).toList(), s.getMountTableVersion());
+    mounts.restore(
+        s.getMountsList().stream().map(Mount::fromProto).toList(), s.getMountTableVersion());
     Map<String, String> overrides = new TreeMap<>();
     s.getConfList().forEach(o -> overrides.put(o.getKey(), o.getValue()));
     conf.restore(overrides, s.getConfVersion());

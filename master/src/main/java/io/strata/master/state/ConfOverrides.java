@@ -8,15 +8,15 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * The cluster's configuration overrides: key to value, with a version that grows with every
- * change and a hash processes compare. Values were checked on the leader before they were
- * journaled. Not thread-safe: only the state machine touches it. An optional observer (the
- * master's own configuration) hears of every change, on every master.
+ * The cluster's configuration overrides: key to value, with a version that grows with every change
+ * and a hash processes compare. Values were checked on the leader before they were journaled. Not
+ * thread-safe: only the state machine touches it. An optional observer (the master's own
+ * configuration) hears of every change, on every master.
  */
 public final class ConfOverrides {
   private final TreeMap<String, String> values = new TreeMap<>();
   private long version;
-  private Consumer<ConfigView> observer = v -> { };
+  private Consumer<ConfigView> observer = v -> {};
 
   public void observe(Consumer<ConfigView> o) {
     this.observer = o;
@@ -46,7 +46,11 @@ public final class ConfOverrides {
   }
 
   public ConfigView view() {
-    return ConfigView.newBuilder().putAllOverrides(values).setVersion(version).setHash(hash()).build();
+    return ConfigView.newBuilder()
+        .putAllOverrides(values)
+        .setVersion(version)
+        .setHash(hash())
+        .build();
   }
 
   public String hash() {

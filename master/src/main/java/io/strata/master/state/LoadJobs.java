@@ -12,13 +12,14 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * distributedLoad jobs: the running ones, with their last checkpoint, and the latest finished
- * ones. Per job the state is small and bounded (counters, a cursor, the first failures); no
- * per-file state. Not thread-safe: only the state machine touches it.
+ * distributedLoad jobs: the running ones, with their last checkpoint, and the latest finished ones.
+ * Per job the state is small and bounded (counters, a cursor, the first failures); no per-file
+ * state. Not thread-safe: only the state machine touches it.
  */
 public final class LoadJobs {
   /** Failures kept per job; the counters count every one. */
   public static final int MAX_FAILURES = 100;
+
   /** Finished jobs kept for status and listing. */
   static final int MAX_FINISHED = 50;
 
@@ -30,17 +31,24 @@ public final class LoadJobs {
     }
     Optional<LoadJob> running = running(job.getPath());
     if (running.isPresent()) {
-      return ApplyResult.refused(StatusCode.ALREADY_EXISTS, "job " + running.get().getId() + " is already loading "
-          + job.getPath() + "; follow it with --progress or stop it with --stop");
+      return ApplyResult.refused(
+          StatusCode.ALREADY_EXISTS,
+          "job "
+              + running.get().getId()
+              + " is already loading "
+              + job.getPath()
+              + "; follow it with --progress or stop it with --stop");
     }
     jobs.put(job.getId(), job.toBuilder().setState(LoadState.LOAD_RUNNING).build());
     return ApplyResult.OK;
   }
 
-  public ApplyResult progress(long id, LoadCounters counters, String cursor, List<LoadFailure> failures) {
+  public ApplyResult progress(
+      long id, LoadCounters counters, String cursor, List<LoadFailure> failures) {
     LoadJob job = jobs.get(id);
     if (job == null || job.getState() != LoadState.LOAD_RUNNING) {
-      return ApplyResult.refused(StatusCode.FAILED_PRECONDITION, "load job " + id + " is not running");
+      return ApplyResult.refused(
+          StatusCode.FAILED_PRECONDITION, "load job " + id + " is not running");
     }
     LoadJob.Builder b = job.toBuilder().setCounters(counters).setCursor(cursor);
     for (LoadFailure f : failures) {
@@ -54,14 +62,16 @@ public final class LoadJobs {
     return ApplyResult.OK;
   }
 
-  public ApplyResult finish(long id, LoadState state, String message, long timeMs, LoadCounters counters) {
+  public ApplyResult finish(
+      long id, LoadState state, String message, long timeMs, LoadCounters counters) {
     LoadJob job = jobs.get(id);
     if (job == null) {
       return ApplyResult.refused(StatusCode.NOT_FOUND, "no load job " + id);
     }
     if (job.getState() != LoadState.LOAD_RUNNING) {
-      return ApplyResult.refused(StatusCode.FAILED_PRECONDITION, "load job " + id + " already ended ("
-          + LoadStates.name(job.getState()) + ")");
+      return ApplyResult.refused(
+          StatusCode.FAILED_PRECONDITION,
+          "load job " + id + " already ended (" + LoadStates.name(job.getState()) + ")");
     }
     LoadJob.Builder b = job.toBuilder().setState(state).setMessage(message).setFinishedMs(timeMs);
     if (counters != null) {
@@ -73,8 +83,11 @@ public final class LoadJobs {
   }
 
   private void dropOldFinished() {
-    List<Long> finished = jobs.values().stream().filter(j -> j.getState() != LoadState.LOAD_RUNNING)
-        .map(LoadJob::getId).toList();
+    List<Long> finished =
+        jobs.values().stream()
+            .filter(j -> j.getState() != LoadState.LOAD_RUNNING)
+            .map(LoadJob::getId)
+            .toList();
     for (int i = 0; i < finished.size() - MAX_FINISHED; i++) {
       jobs.remove(finished.get(i));
     }
@@ -90,7 +103,8 @@ public final class LoadJobs {
   }
 
   public Optional<LoadJob> running(String path) {
-    return jobs.values().stream().filter(j -> j.getPath().equals(path) && j.getState() == LoadState.LOAD_RUNNING)
+    return jobs.values().stream()
+        .filter(j -> j.getPath().equals(path) && j.getState() == LoadState.LOAD_RUNNING)
         .findFirst();
   }
 

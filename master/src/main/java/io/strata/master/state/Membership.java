@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The workers of the cluster and the state of each (LIVE, LOST, DECOMMISSIONED). A worker's id
- * is "host:rpcPort", so a worker restarted at the same address keeps its place on the ring.
- * The version grows with every change, so clients can tell their view is stale.
+ * The workers of the cluster and the state of each (LIVE, LOST, DECOMMISSIONED). A worker's id is
+ * "host:rpcPort", so a worker restarted at the same address keeps its place on the ring. The
+ * version grows with every change, so clients can tell their view is stale.
  *
  * <p>Not thread-safe: only the state machine touches it, under its lock.
  */
@@ -28,9 +28,8 @@ public final class Membership {
   public ApplyResult register(WorkerAddress address, long timeMs) {
     String id = idOf(address);
     WorkerInfo old = workers.get(id);
-    WorkerInfo.Builder next = old == null
-        ? WorkerInfo.newBuilder().setId(id).setRegisteredAtMs(timeMs)
-        : old.toBuilder();
+    WorkerInfo.Builder next =
+        old == null ? WorkerInfo.newBuilder().setId(id).setRegisteredAtMs(timeMs) : old.toBuilder();
     next.setAddress(address);
     if (old == null || old.getState() == WorkerState.LOST) {
       next.setState(WorkerState.LIVE).setStateChangedAtMs(timeMs);
@@ -62,15 +61,18 @@ public final class Membership {
     return set(old, WorkerState.DECOMMISSIONED, timeMs);
   }
 
-  /** Brings a decommissioned worker back into the ring (it is LIVE again; LOST if it went silent). */
+  /**
+   * Brings a decommissioned worker back into the ring (it is LIVE again; LOST if it went silent).
+   */
   public ApplyResult recommission(String id, long timeMs) {
     WorkerInfo old = workers.get(id);
     if (old == null) {
       return ApplyResult.refused(StatusCode.NOT_FOUND, "no worker " + id + " is registered");
     }
     if (old.getState() != WorkerState.DECOMMISSIONED) {
-      return ApplyResult.refused(StatusCode.FAILED_PRECONDITION, "worker " + id + " is " + old.getState()
-          + ", not decommissioned");
+      return ApplyResult.refused(
+          StatusCode.FAILED_PRECONDITION,
+          "worker " + id + " is " + old.getState() + ", not decommissioned");
     }
     return set(old, WorkerState.LIVE, timeMs);
   }

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.TreeMap;
 
 /**
- * The mount table: which under-storage is attached at which Strata path. The root mount comes
- * from configuration and cannot be removed. Not thread-safe: only the state machine touches it.
+ * The mount table: which under-storage is attached at which Strata path. The root mount comes from
+ * configuration and cannot be removed. Not thread-safe: only the state machine touches it.
  */
 public final class Mounts {
   private final TreeMap<StrataPath, Mount> mounts = new TreeMap<>();
@@ -19,7 +19,8 @@ public final class Mounts {
   public ApplyResult add(Mount mount, boolean replace) {
     Mount old = mounts.get(mount.path());
     if (old != null && !replace) {
-      return ApplyResult.refused(StatusCode.ALREADY_EXISTS, "a mount already exists at " + mount.path());
+      return ApplyResult.refused(
+          StatusCode.ALREADY_EXISTS, "a mount already exists at " + mount.path());
     }
     if (!mount.path().isRoot() && !mounts.containsKey(StrataPath.ROOT)) {
       return ApplyResult.refused(StatusCode.FAILED_PRECONDITION, "the root must be mounted first");

@@ -46,7 +46,8 @@ class ApplierScenarioTest {
     assertThat(s.membership().get("h:1").orElseThrow().getState()).isEqualTo(WorkerState.LIVE);
     assertThat(s.membership().get("h:1").orElseThrow().getStateChangedAtMs()).isEqualTo(300);
     apply(s, new DecommissionWorker("h:3", 400));
-    assertThat(s.membership().get("h:3").orElseThrow().getState()).isEqualTo(WorkerState.DECOMMISSIONED);
+    assertThat(s.membership().get("h:3").orElseThrow().getState())
+        .isEqualTo(WorkerState.DECOMMISSIONED);
     assertThat(apply(s, new WorkerLost("h:9", 500)).code()).isEqualTo(StatusCode.NOT_FOUND);
     assertThat(s.membership().version()).isEqualTo(v + 3);
   }
@@ -55,7 +56,8 @@ class ApplierScenarioTest {
   void mounts_refuseDuplicatesAndRootRemoval_replaceWhenAsked() throws Exception {
     ClusterState s = new ClusterState();
     Mount data = new Mount(StrataPath.of("/data"), "file:///d", true);
-    assertThat(apply(s, new AddMount(data, false)).code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(apply(s, new AddMount(data, false)).code())
+        .isEqualTo(StatusCode.FAILED_PRECONDITION);
     assertThat(apply(s, new AddMount(ROOT, false)).ok()).isTrue();
     assertThat(apply(s, new AddMount(data, false)).ok()).isTrue();
     assertThat(apply(s, new AddMount(data, false)).code()).isEqualTo(StatusCode.ALREADY_EXISTS);
@@ -76,7 +78,10 @@ class ApplierScenarioTest {
     apply(s, new MasterCommand.SetConf(java.util.Map.of("strata.worker.metadata.cache.ttl", "5s")));
     assertThat(s.conf().version()).as("setting the same value again is no change").isEqualTo(1);
     assertThat(s.view().getConfHash()).isNotEqualTo(empty);
-    apply(s, new MasterCommand.UnsetConf(List.of("strata.worker.metadata.cache.ttl", "strata.log.levels")));
+    apply(
+        s,
+        new MasterCommand.UnsetConf(
+            List.of("strata.worker.metadata.cache.ttl", "strata.log.levels")));
     assertThat(s.conf().values()).isEmpty();
     assertThat(s.conf().version()).isEqualTo(2);
     assertThat(s.conf().hash()).isEqualTo(empty);
@@ -85,10 +90,16 @@ class ApplierScenarioTest {
   @Test
   void snapshot_restoresToTheSameDigest() throws Exception {
     ClusterState s = new ClusterState();
-    for (MasterCommand c : List.of(new AddMount(ROOT, false), new RegisterWorker(worker(1), 1),
-        new RegisterWorker(worker(5), 2), new WorkerLost("h:5", 3),
-        new AddMount(new Mount(StrataPath.of("/x"), "file:///x", false), false),
-        new MasterCommand.SetConf(java.util.Map.of("strata.audit.log.enabled", "true", "strata.log.levels", "a=INFO")))) {
+    for (MasterCommand c :
+        List.of(
+            new AddMount(ROOT, false),
+            new RegisterWorker(worker(1), 1),
+            new RegisterWorker(worker(5), 2),
+            new WorkerLost("h:5", 3),
+            new AddMount(new Mount(StrataPath.of("/x"), "file:///x", false), false),
+            new MasterCommand.SetConf(
+                java.util.Map.of(
+                    "strata.audit.log.enabled", "true", "strata.log.levels", "a=INFO")))) {
       apply(s, c);
     }
     ClusterState restored = new ClusterState();
@@ -100,7 +111,11 @@ class ApplierScenarioTest {
   }
 
   private static io.strata.core.proto.LoadJob loadJob(long id, String path) {
-    return io.strata.core.proto.LoadJob.newBuilder().setId(id).setPath(path).setSubmittedMs(id).build();
+    return io.strata.core.proto.LoadJob.newBuilder()
+        .setId(id)
+        .setPath(path)
+        .setSubmittedMs(id)
+        .build();
   }
 
   private static io.strata.core.proto.LoadCounters files(long n) {
@@ -108,16 +123,24 @@ class ApplierScenarioTest {
   }
 
   @Test
-  void loadJobs_oneRunningPerPath_checkpoints_capFailures_andEndOnce_acrossASnapshot() throws Exception {
+  void loadJobs_oneRunningPerPath_checkpoints_capFailures_andEndOnce_acrossASnapshot()
+      throws Exception {
     ClusterState s = new ClusterState();
     assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(10, "/a"))).ok()).isTrue();
-    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(11, "/a"))).message()).contains("job 10 is already loading /a");
-    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(10, "/b"))).code()).isEqualTo(StatusCode.ALREADY_EXISTS);
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(11, "/a"))).message())
+        .contains("job 10 is already loading /a");
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(10, "/b"))).code())
+        .isEqualTo(StatusCode.ALREADY_EXISTS);
     List<io.strata.core.proto.LoadFailure> many = new java.util.ArrayList<>();
     for (int i = 0; i < 150; i++) {
-      many.add(io.strata.core.proto.LoadFailure.newBuilder().setPath("/a/f" + i).setReason("bad").build());
+      many.add(
+          io.strata.core.proto.LoadFailure.newBuilder()
+              .setPath("/a/f" + i)
+              .setReason("bad")
+              .build());
     }
-    assertThat(apply(s, new MasterCommand.LoadProgress(10, files(500), "/a/f499", many)).ok()).isTrue();
+    assertThat(apply(s, new MasterCommand.LoadProgress(10, files(500), "/a/f499", many)).ok())
+        .isTrue();
     io.strata.core.proto.LoadJob job = s.loads().get(10).orElseThrow();
     assertThat(job.getCursor()).isEqualTo("/a/f499");
     assertThat(job.getFailuresCount()).isEqualTo(io.strata.master.state.LoadJobs.MAX_FAILURES);
@@ -125,16 +148,35 @@ class ApplierScenarioTest {
     ClusterState restored = new ClusterState();
     restored.restore(s.snapshot());
     assertThat(restored.digest()).isEqualTo(s.digest());
-    assertThat(restored.loads().runningJobs()).extracting(io.strata.core.proto.LoadJob::getId).containsExactly(10L);
+    assertThat(restored.loads().runningJobs())
+        .extracting(io.strata.core.proto.LoadJob::getId)
+        .containsExactly(10L);
 
-    assertThat(apply(s, new MasterCommand.FinishLoad(10, io.strata.core.proto.LoadState.LOAD_STOPPED, "stopped", 900,
-        files(600))).ok()).isTrue();
+    assertThat(
+            apply(
+                    s,
+                    new MasterCommand.FinishLoad(
+                        10,
+                        io.strata.core.proto.LoadState.LOAD_STOPPED,
+                        "stopped",
+                        900,
+                        files(600)))
+                .ok())
+        .isTrue();
     assertThat(s.loads().get(10).orElseThrow().getCounters().getFiles()).isEqualTo(600);
-    assertThat(apply(s, new MasterCommand.FinishLoad(10, io.strata.core.proto.LoadState.LOAD_SUCCEEDED, "", 901, null))
-        .code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
-    assertThat(apply(s, new MasterCommand.LoadProgress(10, files(700), "/a/z", List.of())).ok()).isFalse();
+    assertThat(
+            apply(
+                    s,
+                    new MasterCommand.FinishLoad(
+                        10, io.strata.core.proto.LoadState.LOAD_SUCCEEDED, "", 901, null))
+                .code())
+        .isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(apply(s, new MasterCommand.LoadProgress(10, files(700), "/a/z", List.of())).ok())
+        .isFalse();
     assertThat(s.loads().runningJobs()).isEmpty();
-    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(12, "/a"))).ok()).as("a path may be loaded again").isTrue();
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(12, "/a"))).ok())
+        .as("a path may be loaded again")
+        .isTrue();
     assertThat(s.loads().latest("/a").orElseThrow().getId()).isEqualTo(12);
   }
 }

@@ -23,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A real single-peer Ratis group on loopback, restarted from its own journal folder. */
 class MasterJournalTest {
-  @TempDir
-  Path folder;
+  @TempDir Path folder;
 
   private Configuration conf(int port) {
     Configuration c = new Configuration();
@@ -55,7 +54,8 @@ class MasterJournalTest {
     String digest;
     ClusterView view;
     try (MasterJournal j = start(conf(port))) {
-      j.submit(new MasterCommand.AddMount(new Mount(StrataPath.ROOT, "file:///srv", false), false)).orThrow();
+      j.submit(new MasterCommand.AddMount(new Mount(StrataPath.ROOT, "file:///srv", false), false))
+          .orThrow();
       for (int i = 1; i <= 12; i++) {
         WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
         j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
@@ -86,8 +86,10 @@ class MasterJournalTest {
       WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(1).build();
       j.submit(new MasterCommand.RegisterWorker(a, 0)).orThrow();
       for (int i = 0; i < 600; i++) {
-        MasterCommand change = i % 2 == 0 ? new MasterCommand.DecommissionWorker("w:1", i)
-            : new MasterCommand.RecommissionWorker("w:1", i);
+        MasterCommand change =
+            i % 2 == 0
+                ? new MasterCommand.DecommissionWorker("w:1", i)
+                : new MasterCommand.RecommissionWorker("w:1", i);
         j.submit(change).orThrow();
       }
     }

@@ -28,7 +28,9 @@ class MasterPeersTest {
 
   @Test
   void group_pairsAddressesByPosition_andFindsItself() {
-    MasterPeers peers = MasterPeers.fromConf(conf("m2", 7701, "m1:7701,m2:7701,m3:7701", "m1:7700,m2:7700,m3:7700"));
+    MasterPeers peers =
+        MasterPeers.fromConf(
+            conf("m2", 7701, "m1:7701,m2:7701,m3:7701", "m1:7700,m2:7700,m3:7700"));
     assertThat(peers.self()).isEqualTo(1);
     assertThat(peers.own().rpc().toString()).isEqualTo("m2:7700");
   }
@@ -36,10 +38,14 @@ class MasterPeersTest {
   @Test
   void listsThatDisagree_areRefused() {
     assertThatThrownBy(() -> MasterPeers.fromConf(conf("m1", 7701, "m1:7701,m2:7701", "m1:7700")))
-        .hasMessageContaining("lists 2 masters but").hasMessageContaining("lists 1");
-    assertThatThrownBy(() -> MasterPeers.fromConf(conf("m9", 7701, "m1:7701,m2:7701", "m1:7700,m2:7700")))
-        .hasMessageContaining("this master (m9:7701").hasMessageContaining("is not in");
-    assertThatThrownBy(() -> MasterPeers.fromConf(conf("m1", 7701, "m1:7701,m1:7701", "m1:7700,m2:7700")))
+        .hasMessageContaining("lists 2 masters but")
+        .hasMessageContaining("lists 1");
+    assertThatThrownBy(
+            () -> MasterPeers.fromConf(conf("m9", 7701, "m1:7701,m2:7701", "m1:7700,m2:7700")))
+        .hasMessageContaining("this master (m9:7701")
+        .hasMessageContaining("is not in");
+    assertThatThrownBy(
+            () -> MasterPeers.fromConf(conf("m1", 7701, "m1:7701,m1:7701", "m1:7700,m2:7700")))
         .hasMessageContaining("twice");
   }
 }

@@ -37,7 +37,10 @@ class FolderListingTest {
     if (dead.contains(w.getId())) {
       throw StrataException.unavailable("worker " + w.getId() + " is down", null);
     }
-    return children.stream().filter(c -> c.getName().compareTo(startAfter) > 0).limit(limit).toList();
+    return children.stream()
+        .filter(c -> c.getName().compareTo(startAfter) > 0)
+        .limit(limit)
+        .toList();
   }
 
   private List<String> names(FolderListing listing) {
@@ -70,13 +73,15 @@ class FolderListingTest {
   void whenNoOwnerAnswers_theListingFailsWithTheLastError_andARefusalIsNotRetried() {
     dead.addAll(List.of("w1", "w2", "w3"));
     assertThatThrownBy(() -> new FolderListing("/d", () -> owners, this::page).hasNext())
-        .isInstanceOfSatisfying(StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE))
+        .isInstanceOfSatisfying(
+            StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE))
         .hasMessageContaining("w3");
     asked.clear();
-    FolderListing.PageSource refusing = (w, f, after, limit) -> {
-      asked.add(w.getId());
-      throw StrataException.notFound(f + " does not exist");
-    };
+    FolderListing.PageSource refusing =
+        (w, f, after, limit) -> {
+          asked.add(w.getId());
+          throw StrataException.notFound(f + " does not exist");
+        };
     assertThatThrownBy(() -> new FolderListing("/d", () -> owners, refusing).hasNext())
         .hasMessageContaining("does not exist");
     assertThat(asked).containsExactly("w1");

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class WalkAndProgressTest {
   /** A tree of folders: path → sorted children. */
   private final Map<String, List<FileStatus>> tree = new TreeMap<>();
+
   private final List<String> listed = new ArrayList<>();
 
   private void file(String path) {
@@ -32,8 +33,13 @@ class WalkAndProgressTest {
       dir(parent);
     }
     tree.put(path, new ArrayList<>());
-    add(parent, FileStatus.newBuilder().setPath(path).setName(path.substring(path.lastIndexOf('/') + 1))
-        .setDirectory(true).build());
+    add(
+        parent,
+        FileStatus.newBuilder()
+            .setPath(path)
+            .setName(path.substring(path.lastIndexOf('/') + 1))
+            .setDirectory(true)
+            .build());
   }
 
   private void add(String parent, FileStatus s) {
@@ -45,10 +51,14 @@ class WalkAndProgressTest {
   private List<String> walk(String cursor) {
     listed.clear();
     List<String> out = new ArrayList<>();
-    Iterator<FileStatus> w = new TreeWalker(p -> {
-      listed.add(p);
-      return tree.getOrDefault(p, List.of()).iterator();
-    }, "/r", cursor);
+    Iterator<FileStatus> w =
+        new TreeWalker(
+            p -> {
+              listed.add(p);
+              return tree.getOrDefault(p, List.of()).iterator();
+            },
+            "/r",
+            cursor);
     w.forEachRemaining(s -> out.add(s.getPath()));
     return out;
   }
@@ -58,7 +68,8 @@ class WalkAndProgressTest {
     for (String p : List.of("/r/a/x", "/r/a/y", "/r/b/c/z", "/r/b/d", "/r/e", "/r/a10/q")) {
       file(p);
     }
-    assertThat(walk("")).containsExactly("/r/a/x", "/r/a/y", "/r/a10/q", "/r/b/c/z", "/r/b/d", "/r/e");
+    assertThat(walk(""))
+        .containsExactly("/r/a/x", "/r/a/y", "/r/a10/q", "/r/b/c/z", "/r/b/d", "/r/e");
     assertThat(walk("/r/a10/q")).containsExactly("/r/b/c/z", "/r/b/d", "/r/e");
     assertThat(listed).as("folders wholly before the cursor are not listed").doesNotContain("/r/a");
     assertThat(walk("/r/b/c/z")).containsExactly("/r/b/d", "/r/e");
@@ -67,7 +78,8 @@ class WalkAndProgressTest {
 
   @Test
   void checkpoint_movesOnlyOverAnUnbrokenRunOfFinishedFiles() {
-    Progress p = new Progress(LoadCounters.newBuilder().setFiles(5).setBytes(50).build(), "/r/before");
+    Progress p =
+        new Progress(LoadCounters.newBuilder().setFiles(5).setBytes(50).build(), "/r/before");
     p.finish(1, new Progress.Finished("/r/b", 10, 10, null));
     p.finish(2, new Progress.Finished("/r/c", 10, 0, "gone"));
     assertThat(p.cursor()).isEqualTo("/r/before");

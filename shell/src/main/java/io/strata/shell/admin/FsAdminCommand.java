@@ -8,10 +8,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code strata fsadmin}: operating the cluster. */
-@Command(name = "fsadmin", mixinStandardHelpOptions = true, description = "Inspect and operate the cluster.")
+@Command(
+    name = "fsadmin",
+    mixinStandardHelpOptions = true,
+    description = "Inspect and operate the cluster.")
 public final class FsAdminCommand implements Runnable {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static CommandLine build(ShellContext ctx, List<String> words) {
     return new CommandTree()

@@ -14,19 +14,24 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code strata fsadmin journal quorum info|elect|add|remove}: the master group. */
-@Command(name = "journal", mixinStandardHelpOptions = true, description = "Operate the masters' replicated journal.")
+@Command(
+    name = "journal",
+    mixinStandardHelpOptions = true,
+    description = "Operate the masters' replicated journal.")
 final class JournalCommand implements Runnable {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   static CommandLine build(ShellContext ctx, List<String> words) {
     return new CommandTree()
-        .group(QuorumGroup.class, rest -> new CommandTree()
-            .leaf(Info.class, () -> new Info(ctx))
-            .leaf(Elect.class, () -> new Elect(ctx))
-            .leaf(Add.class, () -> new Add(ctx))
-            .leaf(Remove.class, () -> new Remove(ctx))
-            .build(new QuorumGroup(), rest))
+        .group(
+            QuorumGroup.class,
+            rest ->
+                new CommandTree()
+                    .leaf(Info.class, () -> new Info(ctx))
+                    .leaf(Elect.class, () -> new Elect(ctx))
+                    .leaf(Add.class, () -> new Add(ctx))
+                    .leaf(Remove.class, () -> new Remove(ctx))
+                    .build(new QuorumGroup(), rest))
         .build(new JournalCommand(), words);
   }
 
@@ -35,10 +40,12 @@ final class JournalCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  @Command(name = "quorum", mixinStandardHelpOptions = true, description = "The masters of the Raft group.")
+  @Command(
+      name = "quorum",
+      mixinStandardHelpOptions = true,
+      description = "The masters of the Raft group.")
   static final class QuorumGroup implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
@@ -48,7 +55,10 @@ final class JournalCommand implements Runnable {
 
   /** --address, checked to be host:port before anything is sent. */
   static class Target {
-    @Option(names = "--address", required = true, paramLabel = "HOST:PORT",
+    @Option(
+        names = "--address",
+        required = true,
+        paramLabel = "HOST:PORT",
         description = "A master's RPC address (or its journal address).")
     String address;
 
@@ -58,8 +68,11 @@ final class JournalCommand implements Runnable {
     }
   }
 
-  @Command(name = "info", mixinStandardHelpOptions = true,
-      description = "Every master of the group: address, role, term, last applied index, lag behind the leader.")
+  @Command(
+      name = "info",
+      mixinStandardHelpOptions = true,
+      description =
+          "Every master of the group: address, role, term, last applied index, lag behind the leader.")
   static final class Info implements Runnable {
     private final ShellContext ctx;
 
@@ -69,13 +82,19 @@ final class JournalCommand implements Runnable {
 
     @Override
     public void run() {
-      QuorumInfo info = ctx.master().call("getQuorumInfo", s -> s.getQuorumInfo(GetQuorumInfoRequest.getDefaultInstance()));
+      QuorumInfo info =
+          ctx.master()
+              .call(
+                  "getQuorumInfo", s -> s.getQuorumInfo(GetQuorumInfoRequest.getDefaultInstance()));
       ctx.out().println("Leader " + info.getLeaderRpcAddress() + ", term " + info.getTerm());
       QuorumTable.print(ctx.out(), info.getMembersList());
     }
   }
 
-  @Command(name = "elect", mixinStandardHelpOptions = true, description = "Make the given master the leader.")
+  @Command(
+      name = "elect",
+      mixinStandardHelpOptions = true,
+      description = "Make the given master the leader.")
   static final class Elect extends Target implements Runnable {
     private final ShellContext ctx;
 
@@ -86,12 +105,17 @@ final class JournalCommand implements Runnable {
     @Override
     public void run() {
       String a = checked();
-      ctx.master().call("electLeader", s -> s.electLeader(ElectLeaderRequest.newBuilder().setAddress(a).build()));
+      ctx.master()
+          .call(
+              "electLeader",
+              s -> s.electLeader(ElectLeaderRequest.newBuilder().setAddress(a).build()));
       ctx.out().println(a + " is now the leader");
     }
   }
 
-  @Command(name = "add", mixinStandardHelpOptions = true,
+  @Command(
+      name = "add",
+      mixinStandardHelpOptions = true,
       description = "Add a running master (started with the new address lists) to the group.")
   static final class Add extends Target implements Runnable {
     private final ShellContext ctx;
@@ -103,12 +127,16 @@ final class JournalCommand implements Runnable {
     @Override
     public void run() {
       String a = checked();
-      ctx.master().call("addMaster", s -> s.addMaster(AddMasterRequest.newBuilder().setAddress(a).build()));
+      ctx.master()
+          .call("addMaster", s -> s.addMaster(AddMasterRequest.newBuilder().setAddress(a).build()));
       ctx.out().println("added " + a + " to the group");
     }
   }
 
-  @Command(name = "remove", mixinStandardHelpOptions = true, description = "Remove a master from the group.")
+  @Command(
+      name = "remove",
+      mixinStandardHelpOptions = true,
+      description = "Remove a master from the group.")
   static final class Remove extends Target implements Runnable {
     private final ShellContext ctx;
 
@@ -119,7 +147,10 @@ final class JournalCommand implements Runnable {
     @Override
     public void run() {
       String a = checked();
-      ctx.master().call("removeMaster", s -> s.removeMaster(RemoveMasterRequest.newBuilder().setAddress(a).build()));
+      ctx.master()
+          .call(
+              "removeMaster",
+              s -> s.removeMaster(RemoveMasterRequest.newBuilder().setAddress(a).build()));
       ctx.out().println("removed " + a + " from the group");
     }
   }

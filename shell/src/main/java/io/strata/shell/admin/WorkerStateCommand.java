@@ -11,12 +11,18 @@ import picocli.CommandLine.Parameters;
 final class WorkerStateCommand {
   private WorkerStateCommand() {}
 
-  @Command(name = "decommissionWorker", mixinStandardHelpOptions = true,
-      description = "Take a worker out of every client's ring (it keeps running; its cache is no longer read).")
+  @Command(
+      name = "decommissionWorker",
+      mixinStandardHelpOptions = true,
+      description =
+          "Take a worker out of every client's ring (it keeps running; its cache is no longer read).")
   static final class Decommission implements Runnable {
     private final ShellContext ctx;
 
-    @Parameters(index = "0", paramLabel = "HOST:PORT", description = "The worker, as fsadmin report lists it.")
+    @Parameters(
+        index = "0",
+        paramLabel = "HOST:PORT",
+        description = "The worker, as fsadmin report lists it.")
     String worker;
 
     Decommission(ShellContext ctx) {
@@ -26,19 +32,32 @@ final class WorkerStateCommand {
     @Override
     public void run() {
       HostPort.parse(worker, "worker");
-      ctx.master().call("decommissionWorker", s -> s.decommissionWorker(
-          DecommissionWorkerRequest.newBuilder().setWorkerId(worker).build()));
-      ctx.out().println("decommissioned " + worker + "; clients drop it from their ring within "
-          + "strata.user.cluster.view.refresh.interval");
+      ctx.master()
+          .call(
+              "decommissionWorker",
+              s ->
+                  s.decommissionWorker(
+                      DecommissionWorkerRequest.newBuilder().setWorkerId(worker).build()));
+      ctx.out()
+          .println(
+              "decommissioned "
+                  + worker
+                  + "; clients drop it from their ring within "
+                  + "strata.user.cluster.view.refresh.interval");
     }
   }
 
-  @Command(name = "recommissionWorker", mixinStandardHelpOptions = true,
+  @Command(
+      name = "recommissionWorker",
+      mixinStandardHelpOptions = true,
       description = "Bring a decommissioned worker back into the ring.")
   static final class Recommission implements Runnable {
     private final ShellContext ctx;
 
-    @Parameters(index = "0", paramLabel = "HOST:PORT", description = "The worker, as fsadmin report lists it.")
+    @Parameters(
+        index = "0",
+        paramLabel = "HOST:PORT",
+        description = "The worker, as fsadmin report lists it.")
     String worker;
 
     Recommission(ShellContext ctx) {
@@ -48,8 +67,12 @@ final class WorkerStateCommand {
     @Override
     public void run() {
       HostPort.parse(worker, "worker");
-      ctx.master().call("recommissionWorker", s -> s.recommissionWorker(
-          RecommissionWorkerRequest.newBuilder().setWorkerId(worker).build()));
+      ctx.master()
+          .call(
+              "recommissionWorker",
+              s ->
+                  s.recommissionWorker(
+                      RecommissionWorkerRequest.newBuilder().setWorkerId(worker).build()));
       ctx.out().println("recommissioned " + worker);
     }
   }

@@ -7,11 +7,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code strata conf}: configuration, this host's and the cluster's. */
-@Command(name = "conf", mixinStandardHelpOptions = true,
+@Command(
+    name = "conf",
+    mixinStandardHelpOptions = true,
     description = "Read configuration, and change dynamic keys on the running cluster.")
 public final class ConfCommand implements Runnable {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static CommandLine build(ShellContext ctx, List<String> words) {
     return new CommandTree()

@@ -9,12 +9,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code strata conf list [--scope master|worker|client]}. */
-@Command(name = "list", mixinStandardHelpOptions = true,
-    description = "List every key with its effective value, its source, and whether it may change while running.")
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description =
+        "List every key with its effective value, its source, and whether it may change while running.")
 final class ConfListCommand implements Runnable {
   private final ShellContext ctx;
 
-  @Option(names = "--scope", paramLabel = "SCOPE", description = "Only keys read by: master, worker or client.")
+  @Option(
+      names = "--scope",
+      paramLabel = "SCOPE",
+      description = "Only keys read by: master, worker or client.")
   Scope scope;
 
   ConfListCommand(ShellContext ctx) {
@@ -29,8 +35,13 @@ final class ConfListCommand implements Runnable {
       if (scope != null && !key.scope().appliesTo(scope)) {
         continue;
       }
-      ctx.out().printf("%-52s %-30s %-22s %s%n", key.name(), conf.getText(key), conf.source(key).label(),
-          key.isDynamic() ? "yes" : "restart");
+      ctx.out()
+          .printf(
+              "%-52s %-30s %-22s %s%n",
+              key.name(),
+              conf.getText(key),
+              conf.source(key).label(),
+              key.isDynamic() ? "yes" : "restart");
     }
   }
 }

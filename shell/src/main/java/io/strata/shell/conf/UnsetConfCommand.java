@@ -8,8 +8,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata conf unset KEY ...}. */
-@Command(name = "unset", mixinStandardHelpOptions = true,
-    description = "Remove cluster overrides: each process goes back to its own configuration for these keys.")
+@Command(
+    name = "unset",
+    mixinStandardHelpOptions = true,
+    description =
+        "Remove cluster overrides: each process goes back to its own configuration for these keys.")
 final class UnsetConfCommand implements Runnable {
   private final ShellContext ctx;
 
@@ -22,7 +25,17 @@ final class UnsetConfCommand implements Runnable {
 
   @Override
   public void run() {
-    ConfigView view = ctx.master().call("unsetConf", s -> s.unsetConf(UnsetConfRequest.newBuilder().addAllKeys(keys).build()));
-    ctx.out().println("unset " + String.join(", ", keys) + " (cluster configuration version " + view.getVersion() + ")");
+    ConfigView view =
+        ctx.master()
+            .call(
+                "unsetConf",
+                s -> s.unsetConf(UnsetConfRequest.newBuilder().addAllKeys(keys).build()));
+    ctx.out()
+        .println(
+            "unset "
+                + String.join(", ", keys)
+                + " (cluster configuration version "
+                + view.getVersion()
+                + ")");
   }
 }

@@ -11,9 +11,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata conf updateConf KEY=VALUE ...} (also {@code strata fsadmin updateConf}). */
-@Command(name = "updateConf", mixinStandardHelpOptions = true,
-    description = "Change dynamic keys on the running cluster, all together or not at all; every master, worker "
-        + "and client applies them without a restart.")
+@Command(
+    name = "updateConf",
+    mixinStandardHelpOptions = true,
+    description =
+        "Change dynamic keys on the running cluster, all together or not at all; every master, worker "
+            + "and client applies them without a restart.")
 public final class UpdateConfCommand implements Runnable {
   private final ShellContext ctx;
 
@@ -30,14 +33,25 @@ public final class UpdateConfCommand implements Runnable {
     for (String a : assignments) {
       int eq = a.indexOf('=');
       if (eq <= 0) {
-        throw StrataException.invalidArgument("expected KEY=VALUE, got '" + a + "'; nothing changed");
+        throw StrataException.invalidArgument(
+            "expected KEY=VALUE, got '" + a + "'; nothing changed");
       }
       values.put(a.substring(0, eq).trim(), a.substring(eq + 1).trim());
     }
-    ConfigView view = ctx.master().call("updateConf",
-        s -> s.updateConf(UpdateConfRequest.newBuilder().putAllValues(values).build()));
-    ctx.out().println("updated " + String.join(", ", values.keySet()) + " (cluster configuration version "
-        + view.getVersion() + ", hash " + view.getHash() + "); workers apply it with their next heartbeat, "
-        + "clients within strata.user.conf.sync.interval");
+    ConfigView view =
+        ctx.master()
+            .call(
+                "updateConf",
+                s -> s.updateConf(UpdateConfRequest.newBuilder().putAllValues(values).build()));
+    ctx.out()
+        .println(
+            "updated "
+                + String.join(", ", values.keySet())
+                + " (cluster configuration version "
+                + view.getVersion()
+                + ", hash "
+                + view.getHash()
+                + "); workers apply it with their next heartbeat, "
+                + "clients within strata.user.conf.sync.interval");
   }
 }

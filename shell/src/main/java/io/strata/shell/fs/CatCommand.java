@@ -8,7 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs cat}. */
-@Command(name = "cat", mixinStandardHelpOptions = true, description = "Print files to standard output.")
+@Command(
+    name = "cat",
+    mixinStandardHelpOptions = true,
+    description = "Print files to standard output.")
 final class CatCommand implements java.util.concurrent.Callable<Integer> {
   private final ShellContext ctx;
 

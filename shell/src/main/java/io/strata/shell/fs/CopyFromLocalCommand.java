@@ -4,9 +4,9 @@ import io.strata.client.FileInfo;
 import io.strata.client.FileOutStream;
 import io.strata.client.WriteOptions;
 import io.strata.core.conf.UserKeys.WriteType;
+import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.path.StrataPath;
 import io.strata.shell.Formats;
 import io.strata.shell.ShellContext;
 import java.io.IOException;
@@ -22,17 +22,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs copyFromLocal}. */
-@Command(name = "copyFromLocal", aliases = "put", mixinStandardHelpOptions = true,
+@Command(
+    name = "copyFromLocal",
+    aliases = "put",
+    mixinStandardHelpOptions = true,
     description = "Copy a local file or directory into Strata (and so into the under-storage).")
 final class CopyFromLocalCommand implements Callable<Integer> {
   private final ShellContext ctx;
   private long files;
   private long bytes;
 
-  @Option(names = {"-f", "--overwrite"}, description = "Replace files that already exist.")
+  @Option(
+      names = {"-f", "--overwrite"},
+      description = "Replace files that already exist.")
   boolean overwrite;
 
-  @Option(names = "--write-type", description = "THROUGH or CACHE_THROUGH (default: strata.user.write.type).")
+  @Option(
+      names = "--write-type",
+      description = "THROUGH or CACHE_THROUGH (default: strata.user.write.type).")
   WriteType writeType;
 
   @Parameters(index = "0", paramLabel = "LOCAL", description = "Local file or directory.")
@@ -62,8 +69,10 @@ final class CopyFromLocalCommand implements Callable<Integer> {
       copyFile(local, target);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    ctx.out().printf("copied %d file(s), %s, from %s to %s in %.2f s%n", files, Formats.bytes(bytes), local, target,
-        seconds);
+    ctx.out()
+        .printf(
+            "copied %d file(s), %s, from %s to %s in %.2f s%n",
+            files, Formats.bytes(bytes), local, target, seconds);
     return 0;
   }
 
@@ -86,7 +95,8 @@ final class CopyFromLocalCommand implements Callable<Integer> {
   }
 
   private void copyFile(Path file, StrataPath target) throws IOException {
-    FileOutStream out = ctx.fs().create(target.toString(), new WriteOptions(overwrite, writeType, 0));
+    FileOutStream out =
+        ctx.fs().create(target.toString(), new WriteOptions(overwrite, writeType, 0));
     try (InputStream in = Files.newInputStream(file)) {
       bytes += in.transferTo(out);
       out.close();

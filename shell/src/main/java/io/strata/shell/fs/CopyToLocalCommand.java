@@ -16,14 +16,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs copyToLocal}. */
-@Command(name = "copyToLocal", aliases = "get", mixinStandardHelpOptions = true,
+@Command(
+    name = "copyToLocal",
+    aliases = "get",
+    mixinStandardHelpOptions = true,
     description = "Copy a Strata file or directory to the local file system.")
 final class CopyToLocalCommand implements Callable<Integer> {
   private final ShellContext ctx;
   private long files;
   private long bytes;
 
-  @Option(names = {"-f", "--overwrite"}, description = "Replace local files that already exist.")
+  @Option(
+      names = {"-f", "--overwrite"},
+      description = "Replace local files that already exist.")
   boolean overwrite;
 
   @Parameters(index = "0", paramLabel = "SRC", description = "Strata path.")
@@ -39,11 +44,16 @@ final class CopyToLocalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     FileInfo root = ctx.fs().getStatus(src);
-    Path target = Files.isDirectory(local) ? local.resolve(root.name().isEmpty() ? "root" : root.name()) : local;
+    Path target =
+        Files.isDirectory(local)
+            ? local.resolve(root.name().isEmpty() ? "root" : root.name())
+            : local;
     long start = System.nanoTime();
     copy(root, target);
-    ctx.out().printf("copied %d file(s), %s, from %s to %s in %.2f s%n", files, Formats.bytes(bytes), src, target,
-        (System.nanoTime() - start) / 1e9);
+    ctx.out()
+        .printf(
+            "copied %d file(s), %s, from %s to %s in %.2f s%n",
+            files, Formats.bytes(bytes), src, target, (System.nanoTime() - start) / 1e9);
     return 0;
   }
 
@@ -59,8 +69,11 @@ final class CopyToLocalCommand implements Callable<Integer> {
       throw StrataException.alreadyExists("local file " + to + " exists; use -f to replace it");
     }
     // Written beside the target and moved into place, so a failed copy leaves no partial file.
-    Path temp = Files.createTempFile(to.toAbsolutePath().getParent(), "." + to.getFileName(), ".strata-tmp");
-    try (FileInStream in = ctx.fs().open(from.path()); OutputStream out = Files.newOutputStream(temp)) {
+    Path temp =
+        Files.createTempFile(
+            to.toAbsolutePath().getParent(), "." + to.getFileName(), ".strata-tmp");
+    try (FileInStream in = ctx.fs().open(from.path());
+        OutputStream out = Files.newOutputStream(temp)) {
       bytes += in.transferTo(out);
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(temp);

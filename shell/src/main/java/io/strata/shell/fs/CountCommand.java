@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs count}. */
-@Command(name = "count", mixinStandardHelpOptions = true,
+@Command(
+    name = "count",
+    mixinStandardHelpOptions = true,
     description = "Count the files, folders and bytes under a path.")
 final class CountCommand implements Runnable {
   private final ShellContext ctx;
@@ -21,10 +23,13 @@ final class CountCommand implements Runnable {
   @Override
   public void run() {
     long[] totals = new long[3];
-    Walk.all(ctx.fs(), ctx.fs().getStatus(path), (FileInfo f) -> {
-      totals[f.directory() ? 1 : 0]++;
-      totals[2] += f.directory() ? 0 : f.length();
-    });
+    Walk.all(
+        ctx.fs(),
+        ctx.fs().getStatus(path),
+        (FileInfo f) -> {
+          totals[f.directory() ? 1 : 0]++;
+          totals[2] += f.directory() ? 0 : f.length();
+        });
     ctx.out().printf("%-12s %-12s %s%n", "Files", "Folders", "Bytes");
     ctx.out().printf("%-12d %-12d %d%n", totals[0], totals[1], totals[2]);
   }

@@ -18,23 +18,37 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs distributedLoad}. */
-@Command(name = "distributedLoad", mixinStandardHelpOptions = true,
-    description = {"Warm a folder into the workers' caches, as a job of the master group that survives the loss of "
-        + "any process.", "Without --submit, waits and shows its progress; the exit code is 0 only if every file "
-        + "was loaded."})
+@Command(
+    name = "distributedLoad",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Warm a folder into the workers' caches, as a job of the master group that survives the loss of "
+          + "any process.",
+      "Without --submit, waits and shows its progress; the exit code is 0 only if every file "
+          + "was loaded."
+    })
 final class DistributedLoadCommand implements Callable<Integer> {
   private final ShellContext ctx;
 
   @Parameters(paramLabel = "PATH", description = "The Strata folder to load.")
   String path;
 
-  @Option(names = "--replication", defaultValue = "1", description = "Copies: the owner and the next N-1 workers.")
+  @Option(
+      names = "--replication",
+      defaultValue = "1",
+      description = "Copies: the owner and the next N-1 workers.")
   int replication;
 
-  @Option(names = "--batch-size", defaultValue = "100", description = "Files per task handed to a worker.")
+  @Option(
+      names = "--batch-size",
+      defaultValue = "100",
+      description = "Files per task handed to a worker.")
   int batchSize;
 
-  @Option(names = "--bandwidth", paramLabel = "RATE", description = "Most bytes per second for the job, e.g. 200MiB.")
+  @Option(
+      names = "--bandwidth",
+      paramLabel = "RATE",
+      description = "Most bytes per second for the job, e.g. 200MiB.")
   String bandwidth;
 
   @Option(names = "--verify", description = "Workers read back what they loaded and check it.")
@@ -69,20 +83,41 @@ final class DistributedLoadCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     LoadJob job;
     if (mode != null && mode.stop) {
-      job = ctx.master().call("stopLoad", s -> s.stopLoad(StopLoadRequest.newBuilder().setPath(path).build()));
+      job =
+          ctx.master()
+              .call(
+                  "stopLoad", s -> s.stopLoad(StopLoadRequest.newBuilder().setPath(path).build()));
       return report(job);
     }
     if (mode != null && mode.progress) {
-      job = ctx.master().call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setPath(path).build()));
+      job =
+          ctx.master()
+              .call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setPath(path).build()));
     } else {
-      LoadOptions options = LoadOptions.newBuilder().setReplication(replication).setBatchSize(batchSize)
-          .setBandwidthBytes(bandwidth == null ? 0 : ConfType.BYTES.parse(bandwidth)).setVerify(verify).setForce(force)
-          .build();
-      job = ctx.master().call("submitLoad", s -> s.submitLoad(SubmitLoadRequest.newBuilder().setPath(path)
-          .setOptions(options).build()));
+      LoadOptions options =
+          LoadOptions.newBuilder()
+              .setReplication(replication)
+              .setBatchSize(batchSize)
+              .setBandwidthBytes(bandwidth == null ? 0 : ConfType.BYTES.parse(bandwidth))
+              .setVerify(verify)
+              .setForce(force)
+              .build();
+      job =
+          ctx.master()
+              .call(
+                  "submitLoad",
+                  s ->
+                      s.submitLoad(
+                          SubmitLoadRequest.newBuilder()
+                              .setPath(path)
+                              .setOptions(options)
+                              .build()));
       if (mode != null && mode.submit) {
-        ctx.out().println(json ? "{\"id\":" + job.getId() + ",\"path\":\"" + job.getPath() + "\"}"
-            : "submitted load job " + job.getId() + " for " + job.getPath());
+        ctx.out()
+            .println(
+                json
+                    ? "{\"id\":" + job.getId() + ",\"path\":\"" + job.getPath() + "\"}"
+                    : "submitted load job " + job.getId() + " for " + job.getPath());
         return 0;
       }
     }
@@ -92,7 +127,9 @@ final class DistributedLoadCommand implements Callable<Integer> {
       while (!LoadReport.finished(job)) {
         Thread.sleep(500);
         long id = job.getId();
-        job = ctx.master().call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setId(id).build()));
+        job =
+            ctx.master()
+                .call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setId(id).build()));
       }
     }
     return report(job);

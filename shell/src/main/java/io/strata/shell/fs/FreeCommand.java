@@ -7,8 +7,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs free}. */
-@Command(name = "free", mixinStandardHelpOptions = true,
-    description = "Drop the cached pages of files (every file below a directory); the UFS keeps the data.")
+@Command(
+    name = "free",
+    mixinStandardHelpOptions = true,
+    description =
+        "Drop the cached pages of files (every file below a directory); the UFS keeps the data.")
 final class FreeCommand implements Runnable {
   private final ShellContext ctx;
 

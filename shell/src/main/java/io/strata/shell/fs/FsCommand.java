@@ -7,10 +7,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code strata fs}: file operations on the Strata namespace. */
-@Command(name = "fs", mixinStandardHelpOptions = true, description = "Work with files and directories in Strata.")
+@Command(
+    name = "fs",
+    mixinStandardHelpOptions = true,
+    description = "Work with files and directories in Strata.")
 public final class FsCommand implements Runnable {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static CommandLine build(ShellContext ctx, List<String> words) {
     return new CommandTree()

@@ -7,11 +7,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs head}. */
-@Command(name = "head", mixinStandardHelpOptions = true, description = "Print the first bytes of a file.")
+@Command(
+    name = "head",
+    mixinStandardHelpOptions = true,
+    description = "Print the first bytes of a file.")
 final class HeadCommand implements Runnable {
   private final ShellContext ctx;
 
-  @Option(names = {"-c", "--bytes"}, defaultValue = "1024", description = "How many bytes (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = {"-c", "--bytes"},
+      defaultValue = "1024",
+      description = "How many bytes (default ${DEFAULT-VALUE}).")
   int bytes;
 
   @Parameters(index = "0", paramLabel = "PATH", description = "A Strata file.")

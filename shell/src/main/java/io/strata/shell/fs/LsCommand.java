@@ -1,9 +1,9 @@
 package io.strata.shell.fs;
 
 import io.strata.client.FileInfo;
-import io.strata.shell.Formats;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.shell.Formats;
 import io.strata.shell.HelpOnly;
 import io.strata.shell.ShellContext;
 import java.util.List;
@@ -13,18 +13,23 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs ls}. */
-@Command(name = "ls",
-    description = "List a directory, or show a file: mode, owner, group, size, modification time, path.")
+@Command(
+    name = "ls",
+    description =
+        "List a directory, or show a file: mode, owner, group, size, modification time, path.")
 final class LsCommand implements Runnable {
   private final ShellContext ctx;
 
-  @Mixin
-  HelpOnly help;
+  @Mixin HelpOnly help;
 
-  @Option(names = {"-R", "--recursive"}, description = "List subdirectories too.")
+  @Option(
+      names = {"-R", "--recursive"},
+      description = "List subdirectories too.")
   boolean recursive;
 
-  @Option(names = {"-h", "--human-readable"}, description = "Sizes as 1.5MiB rather than bytes.")
+  @Option(
+      names = {"-h", "--human-readable"},
+      description = "Sizes as 1.5MiB rather than bytes.")
   boolean human;
 
   @Parameters(arity = "1..*", paramLabel = "PATH", description = "Strata paths.")
@@ -34,7 +39,9 @@ final class LsCommand implements Runnable {
     this.ctx = ctx;
   }
 
-  /** Lists first: a directory, the usual case, then costs one call; a file answers NOT_A_DIRECTORY. */
+  /**
+   * Lists first: a directory, the usual case, then costs one call; a file answers NOT_A_DIRECTORY.
+   */
   @Override
   public void run() {
     for (String path : paths) {
@@ -62,7 +69,14 @@ final class LsCommand implements Runnable {
   }
 
   private void print(FileInfo f) {
-    ctx.out().printf("%s  %-8s %-8s %12s  %s  %s%n", Formats.mode(f.mode(), f.directory()), f.owner(), f.group(),
-        Formats.size(f.length(), human), Formats.time(f.mtimeMs()), f.path());
+    ctx.out()
+        .printf(
+            "%s  %-8s %-8s %12s  %s  %s%n",
+            Formats.mode(f.mode(), f.directory()),
+            f.owner(),
+            f.group(),
+            Formats.size(f.length(), human),
+            Formats.time(f.mtimeMs()),
+            f.path());
   }
 }

@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs mkdir}. */
-@Command(name = "mkdir", mixinStandardHelpOptions = true,
+@Command(
+    name = "mkdir",
+    mixinStandardHelpOptions = true,
     description = "Create directories, and any missing parents; fails if one already exists.")
 final class MkdirCommand implements Runnable {
   private final ShellContext ctx;

@@ -5,7 +5,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs mv}. */
-@Command(name = "mv", mixinStandardHelpOptions = true, description = "Rename a file or directory (within one mount).")
+@Command(
+    name = "mv",
+    mixinStandardHelpOptions = true,
+    description = "Rename a file or directory (within one mount).")
 final class MvCommand implements Runnable {
   private final ShellContext ctx;
 

@@ -10,11 +10,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs rm}. */
-@Command(name = "rm", mixinStandardHelpOptions = true, description = "Delete files, or directories with -R.")
+@Command(
+    name = "rm",
+    mixinStandardHelpOptions = true,
+    description = "Delete files, or directories with -R.")
 final class RmCommand implements Runnable {
   private final ShellContext ctx;
 
-  @Option(names = {"-R", "-r", "--recursive"}, description = "Delete directories and everything in them.")
+  @Option(
+      names = {"-R", "-r", "--recursive"},
+      description = "Delete directories and everything in them.")
   boolean recursive;
 
   @Parameters(arity = "1..*", paramLabel = "PATH", description = "Strata paths.")
@@ -29,7 +34,8 @@ final class RmCommand implements Runnable {
     for (String path : paths) {
       FileInfo info = ctx.fs().getStatus(path);
       if (info.directory() && !recursive) {
-        throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory; use rm -R to delete it");
+        throw new StrataException(
+            StatusCode.IS_A_DIRECTORY, path + " is a directory; use rm -R to delete it");
       }
       ctx.fs().delete(path, recursive);
       ctx.out().println("deleted " + path);

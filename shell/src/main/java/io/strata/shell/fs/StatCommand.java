@@ -8,7 +8,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata fs stat}. */
-@Command(name = "stat", mixinStandardHelpOptions = true,
+@Command(
+    name = "stat",
+    mixinStandardHelpOptions = true,
     description = "Show everything Strata knows of a path, including how much of it is cached.")
 final class StatCommand implements Runnable {
   private final ShellContext ctx;
@@ -35,7 +37,12 @@ final class StatCommand implements Runnable {
     out.println("group:       " + f.group());
     out.println("ufs:         " + f.ufsPath());
     if (!f.directory()) {
-      out.println("cached:      " + f.cachedBytes() + " bytes (" + Formats.percent(f.cachedBytes(), f.length()) + ")");
+      out.println(
+          "cached:      "
+              + f.cachedBytes()
+              + " bytes ("
+              + Formats.percent(f.cachedBytes(), f.length())
+              + ")");
       out.println("fingerprint: " + f.fingerprint());
     }
   }

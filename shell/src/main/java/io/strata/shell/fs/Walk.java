@@ -8,7 +8,9 @@ import java.util.function.Consumer;
 final class Walk {
   private Walk() {}
 
-  /** Visits {@code root} and, if it is a directory, everything below it (parents before children). */
+  /**
+   * Visits {@code root} and, if it is a directory, everything below it (parents before children).
+   */
   static void all(FileSystem fs, FileInfo root, Consumer<FileInfo> visitor) {
     visitor.accept(root);
     if (root.directory()) {

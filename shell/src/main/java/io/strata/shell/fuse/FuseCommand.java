@@ -20,10 +20,12 @@ import picocli.CommandLine.Parameters;
  * stopped by {@code bin/strata-start.sh fuse} and {@code bin/strata-stop.sh fuse}, which these
  * commands run, so that either way leaves the same pid files and logs.
  */
-@Command(name = "fuse", mixinStandardHelpOptions = true, description = "Mount Strata as a local file system.")
+@Command(
+    name = "fuse",
+    mixinStandardHelpOptions = true,
+    description = "Mount Strata as a local file system.")
 public final class FuseCommand implements Runnable {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static CommandLine build(ShellContext ctx, List<String> words) {
     return new CommandTree()
@@ -38,19 +40,29 @@ public final class FuseCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** Runs a script of bin/, passing its output on; a failure ends the command with the script's last line. */
+  /**
+   * Runs a script of bin/, passing its output on; a failure ends the command with the script's last
+   * line.
+   */
   static void script(ShellContext ctx, String name, List<String> args) {
     String home = System.getProperty("strata.home");
     if (home == null) {
-      throw StrataException.invalidArgument("strata fuse needs an installation: run it as bin/strata fuse ...");
+      throw StrataException.invalidArgument(
+          "strata fuse needs an installation: run it as bin/strata fuse ...");
     }
     List<String> cmd = new ArrayList<>(List.of(Path.of(home, "bin", name).toString()));
     cmd.addAll(args);
     Commands.Result r = Commands.run(cmd, Duration.ofMinutes(5), name);
     if (!r.ok()) {
-      // The process's own one-line error ("strata fuse: ...") says why; else the script's last line.
-      String why = r.output().lines().filter(l -> l.startsWith("strata ")).reduce((a, b) -> b)
-          .or(() -> r.output().lines().reduce((a, b) -> b)).orElse(name + " failed");
+      // The process's own one-line error ("strata fuse: ...") says why; else the script's last
+      // line.
+      String why =
+          r.output()
+              .lines()
+              .filter(l -> l.startsWith("strata "))
+              .reduce((a, b) -> b)
+              .or(() -> r.output().lines().reduce((a, b) -> b))
+              .orElse(name + " failed");
       throw withItsCode(why.replaceFirst("^strata[^:]*: ", ""));
     }
     if (!r.output().isEmpty()) {
@@ -63,7 +75,8 @@ public final class FuseCommand implements Runnable {
     int colon = line.indexOf(": ");
     if (colon > 0) {
       try {
-        return new StrataException(StatusCode.valueOf(line.substring(0, colon)), line.substring(colon + 2));
+        return new StrataException(
+            StatusCode.valueOf(line.substring(0, colon)), line.substring(colon + 2));
       } catch (IllegalArgumentException notACode) {
         // Plain text.
       }
@@ -71,7 +84,9 @@ public final class FuseCommand implements Runnable {
     return new StrataException(StatusCode.FAILED_PRECONDITION, line);
   }
 
-  @Command(name = "mount", mixinStandardHelpOptions = true,
+  @Command(
+      name = "mount",
+      mixinStandardHelpOptions = true,
       description = "Mount a Strata folder on an empty local folder, in a process of its own.")
   static final class MountCommand implements Runnable {
     private final ShellContext ctx;
@@ -79,7 +94,11 @@ public final class FuseCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "MOUNT_POINT", description = "An empty local folder.")
     Path mountPoint;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "STRATA_FOLDER", defaultValue = "/",
+    @Parameters(
+        index = "1",
+        arity = "0..1",
+        paramLabel = "STRATA_FOLDER",
+        defaultValue = "/",
         description = "The folder to mount (default: /).")
     String folder;
 
@@ -100,7 +119,10 @@ public final class FuseCommand implements Runnable {
     }
   }
 
-  @Command(name = "unmount", aliases = "umount", mixinStandardHelpOptions = true,
+  @Command(
+      name = "unmount",
+      aliases = "umount",
+      mixinStandardHelpOptions = true,
       description = "Unmount: stops the mount's process; readers still inside get an error.")
   static final class UnmountCommand implements Runnable {
     private final ShellContext ctx;
@@ -124,7 +146,10 @@ public final class FuseCommand implements Runnable {
     }
   }
 
-  @Command(name = "list", mixinStandardHelpOptions = true, description = "The Strata mounts of this host.")
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      description = "The Strata mounts of this host.")
   static final class ListCommand implements Runnable {
     private final ShellContext ctx;
 
@@ -141,8 +166,13 @@ public final class FuseCommand implements Runnable {
       }
       ctx.out().printf("%-40s %-24s %-5s %s%n", "MOUNT POINT", "SOURCE", "MODE", "STATE");
       for (MountPoint.Mount m : mounts) {
-        ctx.out().printf("%-40s %-24s %-5s %s%n", m.target(), m.source(), m.readOnly() ? "ro" : "rw",
-            m.alive() ? "ok" : "stale (its process is gone; 'strata fuse unmount' clears it)");
+        ctx.out()
+            .printf(
+                "%-40s %-24s %-5s %s%n",
+                m.target(),
+                m.source(),
+                m.readOnly() ? "ro" : "rw",
+                m.alive() ? "ok" : "stale (its process is gone; 'strata fuse unmount' clears it)");
       }
     }
   }

@@ -13,10 +13,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code strata job}: the master group's jobs (distributedLoad). */
-@Command(name = "job", mixinStandardHelpOptions = true, description = "List, inspect and stop jobs of the master group.")
+@Command(
+    name = "job",
+    mixinStandardHelpOptions = true,
+    description = "List, inspect and stop jobs of the master group.")
 public final class JobCommand implements Runnable {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static CommandLine build(ShellContext ctx, List<String> words) {
     return new CommandTree()
@@ -31,7 +33,10 @@ public final class JobCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  @Command(name = "list", mixinStandardHelpOptions = true, description = "Running jobs and the latest finished ones.")
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      description = "Running jobs and the latest finished ones.")
   static final class ListJobs implements Runnable {
     private final ShellContext ctx;
 
@@ -41,8 +46,10 @@ public final class JobCommand implements Runnable {
 
     @Override
     public void run() {
-      List<LoadJob> jobs = ctx.master().call("listLoads", s -> s.listLoads(ListLoadsRequest.getDefaultInstance()))
-          .getJobsList();
+      List<LoadJob> jobs =
+          ctx.master()
+              .call("listLoads", s -> s.listLoads(ListLoadsRequest.getDefaultInstance()))
+              .getJobsList();
       if (jobs.isEmpty()) {
         ctx.out().println("no jobs");
         return;
@@ -52,7 +59,10 @@ public final class JobCommand implements Runnable {
     }
   }
 
-  @Command(name = "status", mixinStandardHelpOptions = true, description = "A job's progress or final report.")
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description = "A job's progress or final report.")
   static final class JobStatus implements Runnable {
     private final ShellContext ctx;
 
@@ -68,7 +78,9 @@ public final class JobCommand implements Runnable {
 
     @Override
     public void run() {
-      LoadJob job = ctx.master().call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setId(id).build()));
+      LoadJob job =
+          ctx.master()
+              .call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setId(id).build()));
       if (json) {
         ctx.out().println(LoadReport.json(job));
       } else {
@@ -77,7 +89,10 @@ public final class JobCommand implements Runnable {
     }
   }
 
-  @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop a running job; what it did stays done.")
+  @Command(
+      name = "stop",
+      mixinStandardHelpOptions = true,
+      description = "Stop a running job; what it did stays done.")
   static final class StopJob implements Runnable {
     private final ShellContext ctx;
 
@@ -90,7 +105,9 @@ public final class JobCommand implements Runnable {
 
     @Override
     public void run() {
-      LoadJob job = ctx.master().call("stopLoad", s -> s.stopLoad(StopLoadRequest.newBuilder().setId(id).build()));
+      LoadJob job =
+          ctx.master()
+              .call("stopLoad", s -> s.stopLoad(StopLoadRequest.newBuilder().setId(id).build()));
       LoadReport.print(job, ctx.out());
     }
   }

@@ -19,23 +19,40 @@ public final class LoadFollower {
 
   private LoadFollower() {}
 
-  public static LoadJob follow(MasterClient master, LoadJob job, PrintStream out) throws InterruptedException {
-    ProgressBar bar = new ProgressBarBuilder().setTaskName("load " + job.getId())
-        .setConsumer(new DelegatingProgressBarConsumer(line -> {
-          out.print("\r" + line);
-          out.flush();
-        }, WIDTH))
-        .setUnit(" MiB", 1 << 20).showSpeed().setInitialMax(-1).setUpdateIntervalMillis((int) POLL_MS).build();
+  public static LoadJob follow(MasterClient master, LoadJob job, PrintStream out)
+      throws InterruptedException {
+    ProgressBar bar =
+        new ProgressBarBuilder()
+            .setTaskName("load " + job.getId())
+            .setConsumer(
+                new DelegatingProgressBarConsumer(
+                    line -> {
+                      out.print("\r" + line);
+                      out.flush();
+                    },
+                    WIDTH))
+            .setUnit(" MiB", 1 << 20)
+            .showSpeed()
+            .setInitialMax(-1)
+            .setUpdateIntervalMillis((int) POLL_MS)
+            .build();
     try {
       LoadJob current = job;
       while (!LoadReport.finished(current)) {
         Thread.sleep(POLL_MS);
-        current = master.call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setId(job.getId()).build()));
+        current =
+            master.call(
+                "getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setId(job.getId()).build()));
         LoadCounters c = current.getCounters();
         bar.maxHint(c.getListingDone() ? c.getBytesListed() : -1);
         bar.stepTo(c.getBytes());
-        bar.setExtraMessage(String.format(" files %d/%d%s, %d failed", c.getFiles(), c.getFilesListed(),
-            c.getListingDone() ? "" : "+", c.getFilesFailed()));
+        bar.setExtraMessage(
+            String.format(
+                " files %d/%d%s, %d failed",
+                c.getFiles(),
+                c.getFilesListed(),
+                c.getListingDone() ? "" : "+",
+                c.getFilesFailed()));
       }
       bar.stepTo(current.getCounters().getBytes());
       return current;

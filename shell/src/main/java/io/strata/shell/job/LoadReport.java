@@ -33,17 +33,27 @@ public final class LoadReport {
   public static void print(LoadJob job, PrintStream out) {
     LoadCounters c = job.getCounters();
     double s = seconds(job);
-    out.printf(Locale.ROOT, "load job %d of %s: %s%n", job.getId(), job.getPath(), state(job.getState()));
+    out.printf(
+        Locale.ROOT, "load job %d of %s: %s%n", job.getId(), job.getPath(), state(job.getState()));
     if (!job.getMessage().isEmpty()) {
       out.println("  " + job.getMessage());
     }
     out.printf(Locale.ROOT, "  files:      %d done, %d failed%n", c.getFiles(), c.getFilesFailed());
-    out.printf(Locale.ROOT, "  bytes:      %s (%s read from the under-storage; replication %d)%n", Formats.bytes(c.getBytes()),
-        Formats.bytes(c.getBytesLoaded()), job.getOptions().getReplication());
-    out.printf(Locale.ROOT, "  time:       %.1f s, %s/s%n", s, Formats.bytes((long) (c.getBytes() / s)));
+    out.printf(
+        Locale.ROOT,
+        "  bytes:      %s (%s read from the under-storage; replication %d)%n",
+        Formats.bytes(c.getBytes()),
+        Formats.bytes(c.getBytesLoaded()),
+        job.getOptions().getReplication());
+    out.printf(
+        Locale.ROOT, "  time:       %.1f s, %s/s%n", s, Formats.bytes((long) (c.getBytes() / s)));
     if (c.getFilesFailed() > 0) {
-      out.println("  failed files" + (c.getFilesFailed() > job.getFailuresCount() ? " (the first "
-          + job.getFailuresCount() + ")" : "") + ":");
+      out.println(
+          "  failed files"
+              + (c.getFilesFailed() > job.getFailuresCount()
+                  ? " (the first " + job.getFailuresCount() + ")"
+                  : "")
+              + ":");
       for (LoadFailure f : job.getFailuresList()) {
         out.println("    " + f.getPath() + ": " + f.getReason());
       }
@@ -63,21 +73,42 @@ public final class LoadReport {
     m.put("bytes_loaded", c.getBytesLoaded());
     m.put("seconds", seconds(job));
     m.put("bytes_per_second", (long) (c.getBytes() / seconds(job)));
-    String fields = m.entrySet().stream().map(e -> quote(e.getKey()) + ":" + value(e.getValue()))
-        .collect(Collectors.joining(","));
-    List<String> failures = job.getFailuresList().stream()
-        .map(f -> "{\"path\":" + quote(f.getPath()) + ",\"reason\":" + quote(f.getReason()) + "}").toList();
+    String fields =
+        m.entrySet().stream()
+            .map(e -> quote(e.getKey()) + ":" + value(e.getValue()))
+            .collect(Collectors.joining(","));
+    List<String> failures =
+        job.getFailuresList().stream()
+            .map(
+                f ->
+                    "{\"path\":" + quote(f.getPath()) + ",\"reason\":" + quote(f.getReason()) + "}")
+            .toList();
     return "{" + fields + ",\"failures\":[" + String.join(",", failures) + "]}";
   }
 
   public static String row(LoadJob job) {
     LoadCounters c = job.getCounters();
-    return String.format(Locale.ROOT, "%-15d %-10s %8d %8d %10s  %s", job.getId(), state(job.getState()), c.getFiles(),
-        c.getFilesFailed(), Formats.bytes(c.getBytes()), job.getPath());
+    return String.format(
+        Locale.ROOT,
+        "%-15d %-10s %8d %8d %10s  %s",
+        job.getId(),
+        state(job.getState()),
+        c.getFiles(),
+        c.getFilesFailed(),
+        Formats.bytes(c.getBytes()),
+        job.getPath());
   }
 
   public static String header() {
-    return String.format(Locale.ROOT, "%-15s %-10s %8s %8s %10s  %s", "ID", "STATE", "FILES", "FAILED", "BYTES", "PATH");
+    return String.format(
+        Locale.ROOT,
+        "%-15s %-10s %8s %8s %10s  %s",
+        "ID",
+        "STATE",
+        "FILES",
+        "FAILED",
+        "BYTES",
+        "PATH");
   }
 
   private static String value(Object v) {

@@ -40,7 +40,8 @@ final class ShellLogFile {
       open();
     }
     if (toStderr) {
-      System.err.println("strata: " + level + " " + message + (thrown == null ? "" : ": " + thrown));
+      System.err.println(
+          "strata: " + level + " " + message + (thrown == null ? "" : ": " + thrown));
       return;
     }
     out.println(Instant.now() + " " + level + " " + logger + " - " + message);
@@ -54,18 +55,27 @@ final class ShellLogFile {
     try {
       Path file = Path.of(path);
       moveAsideIfFull(file);
-      out = new PrintStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND), false,
-          StandardCharsets.UTF_8);
+      out =
+          new PrintStream(
+              Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND),
+              false,
+              StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
       toStderr = true;
     }
   }
 
-  /** Another command may be moving it at the same moment: then its move stands, and this one appends. */
+  /**
+   * Another command may be moving it at the same moment: then its move stands, and this one
+   * appends.
+   */
   private void moveAsideIfFull(Path file) {
     try {
       if (Files.size(file) > maxBytes) {
-        Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            file,
+            file.resolveSibling(file.getFileName() + ".1"),
+            StandardCopyOption.REPLACE_EXISTING);
       }
     } catch (IOException | RuntimeException e) {
       // No file yet, or it was just moved.

@@ -15,9 +15,9 @@ import org.slf4j.spi.SLF4JServiceProvider;
 /**
  * The shell's logging: messages at or above {@code io.strata.shell.log.level} (WARN unless set) go
  * to the file {@code io.strata.shell.log.file}, which the first message of a command truncates, so
- * it holds the last command that logged anything. A shell command is a short-lived JVM, and
- * setting up log4j (scanning the class path for providers and properties, a logger context) cost
- * a tenth of its wall time; this costs nothing until something is logged.
+ * it holds the last command that logged anything. A shell command is a short-lived JVM, and setting
+ * up log4j (scanning the class path for providers and properties, a logger context) cost a tenth of
+ * its wall time; this costs nothing until something is logged.
  *
  * <p>Chosen with {@code -Dslf4j.provider=io.strata.shell.log.ShellLogProvider} by {@code
  * bin/strata}; deliberately not listed in META-INF/services, where it would compete with log4j in

@@ -53,8 +53,8 @@ final class ShellLogger extends LegacyAbstractLogger {
   }
 
   @Override
-  protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] args,
-      Throwable thrown) {
+  protected void handleNormalizedLoggingCall(
+      Level level, Marker marker, String pattern, Object[] args, Throwable thrown) {
     file.write(level, name, MessageFormatter.basicArrayFormat(pattern, args), thrown);
   }
 }

@@ -15,8 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.event.Level;
 
 class ShellLogProviderTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @AfterEach
   void clearProperties() {
@@ -48,7 +47,8 @@ class ShellLogProviderTest {
     log.error("failed", new IllegalStateException("boom"));
 
     String text = Files.readString(file);
-    assertThat(text).contains("WARN io.strata.Example - worker w1 did not answer")
+    assertThat(text)
+        .contains("WARN io.strata.Example - worker w1 did not answer")
         .contains("ERROR io.strata.Example - failed")
         .contains("java.lang.IllegalStateException: boom")
         .contains("at io.strata.shell.log.ShellLogProviderTest")
@@ -62,7 +62,8 @@ class ShellLogProviderTest {
     logger(file, null).warn("second command");
     assertThat(Files.readString(file)).contains("first command", "second command");
 
-    new ShellLogFile(file.toString(), 100).write(Level.WARN, "io.strata.Example", "third command", null);
+    new ShellLogFile(file.toString(), 100)
+        .write(Level.WARN, "io.strata.Example", "third command", null);
     assertThat(Files.readString(file)).contains("third command").doesNotContain("first command");
     assertThat(dir.resolve("shell.log.1")).content().contains("first command", "second command");
   }
@@ -73,7 +74,8 @@ class ShellLogProviderTest {
     Logger log = logger(file, "debug");
     log.debug("details {} and {}", "a", "b");
     log.trace("too fine");
-    assertThat(Files.readString(file)).contains("DEBUG io.strata.Example - details a and b")
+    assertThat(Files.readString(file))
+        .contains("DEBUG io.strata.Example - details a and b")
         .doesNotContain("too fine");
     assertThat(ShellLogProvider.parseLevel("nonsense")).isEqualTo(Level.WARN);
     assertThat(ShellLogProvider.parseLevel(" Error ")).isEqualTo(Level.ERROR);
@@ -91,6 +93,8 @@ class ShellLogProviderTest {
       System.setErr(saved);
     }
     assertThat(captured.toString(StandardCharsets.UTF_8))
-        .isEqualTo("strata: WARN cannot reach m1: java.lang.IllegalStateException: refused" + System.lineSeparator());
+        .isEqualTo(
+            "strata: WARN cannot reach m1: java.lang.IllegalStateException: refused"
+                + System.lineSeparator());
   }
 }

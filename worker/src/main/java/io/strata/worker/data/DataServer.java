@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * The worker's data server: Netty on TCP, and on a Unix domain socket when a path is given;
- * epoll where available. One pipeline ({@link DataServerInitializer}) serves both.
+ * The worker's data server: Netty on TCP, and on a Unix domain socket when a path is given; epoll
+ * where available. One pipeline ({@link DataServerInitializer}) serves both.
  */
 public final class DataServer implements AutoCloseable {
   private final NettyTransport transport;
@@ -32,17 +32,25 @@ public final class DataServer implements AutoCloseable {
   private int tcpPort = -1;
   private Path socketFile;
 
-  public DataServer(NettyTransport transport, EventLoopGroup boss, EventLoopGroup workers, UfsManager ufs,
-      PageFetcher fetcher, MetadataService metadata, Executor metadataExecutor, DataServerMetrics metrics,
+  public DataServer(
+      NettyTransport transport,
+      EventLoopGroup boss,
+      EventLoopGroup workers,
+      UfsManager ufs,
+      PageFetcher fetcher,
+      MetadataService metadata,
+      Executor metadataExecutor,
+      DataServerMetrics metrics,
       int sendBuffer) {
     this.transport = transport;
     this.sendBuffer = sendBuffer;
     this.boss = boss;
     this.workers = workers;
     this.leases = new LeaseDesk(fetcher, System::nanoTime);
-    this.initializer = new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases, metadata,
-        metadataExecutor),
-        metrics);
+    this.initializer =
+        new DataServerInitializer(
+            () -> new ReadHandler(ufs, fetcher, metrics, leases, metadata, metadataExecutor),
+            metrics);
   }
 
   public void listenTcp(String bindHost, int port) throws InterruptedException {
@@ -54,18 +62,22 @@ public final class DataServer implements AutoCloseable {
   public void listenDomainSocket(Path path) throws Exception {
     Files.deleteIfExists(path);
     Files.createDirectories(path.toAbsolutePath().getParent());
-    java.net.SocketAddress address = transport == NettyTransport.EPOLL ? new DomainSocketAddress(path.toFile())
-        : java.net.UnixDomainSocketAddress.of(path);
+    java.net.SocketAddress address =
+        transport == NettyTransport.EPOLL
+            ? new DomainSocketAddress(path.toFile())
+            : java.net.UnixDomainSocketAddress.of(path);
     listening.add(bootstrap(true).bind(address).sync().channel());
     socketFile = path;
   }
 
   private ServerBootstrap bootstrap(boolean domainSocket) {
-    ServerBootstrap b = new ServerBootstrap()
-        .group(boss, workers)
-        .channel(transport.serverChannel(domainSocket))
-        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
-        .childHandler(initializer);
+    ServerBootstrap b =
+        new ServerBootstrap()
+            .group(boss, workers)
+            .channel(transport.serverChannel(domainSocket))
+            .childOption(
+                ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
+            .childHandler(initializer);
     return sendBuffer > 0 ? b.childOption(ChannelOption.SO_SNDBUF, sendBuffer) : b;
   }
 

@@ -27,6 +27,7 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
   }
 
   static boolean isDomainSocket(Channel ch) {
-    return ch instanceof DomainSocketChannel || ch.localAddress() instanceof UnixDomainSocketAddress;
+    return ch instanceof DomainSocketChannel
+        || ch.localAddress() instanceof UnixDomainSocketAddress;
   }
 }

@@ -5,10 +5,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.strata.core.status.StatusCode;
 import io.strata.worker.WorkerMetrics;
+import io.strata.worker.read.PageFetcher;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import io.strata.worker.read.PageFetcher;
 
 /** The data server's meters, registered once and shared by every connection. */
 public final class DataServerMetrics {
@@ -21,23 +21,43 @@ public final class DataServerMetrics {
 
   public DataServerMetrics(MeterRegistry registry) {
     for (PageFetcher.Source source : PageFetcher.Source.values()) {
-      bytes.put(source, Counter.builder(WorkerMetrics.BYTES_READ).tag("source", source.name().toLowerCase(Locale.ROOT))
-          .description("Bytes sent to readers, by where the page came from").register(registry));
+      bytes.put(
+          source,
+          Counter.builder(WorkerMetrics.BYTES_READ)
+              .tag("source", source.name().toLowerCase(Locale.ROOT))
+              .description("Bytes sent to readers, by where the page came from")
+              .register(registry));
     }
     for (StatusCode code : StatusCode.values()) {
-      latency.put(code, Timer.builder(WorkerMetrics.DATA_READ_LATENCY).tag("status", code.name())
-          .description("Data-plane READ requests, by outcome").register(registry));
+      latency.put(
+          code,
+          Timer.builder(WorkerMetrics.DATA_READ_LATENCY)
+              .tag("status", code.name())
+              .description("Data-plane READ requests, by outcome")
+              .register(registry));
     }
-    tcpConnections = Counter.builder(WorkerMetrics.DATA_CONNECTIONS).tag("transport", "tcp")
-        .description("Data connections accepted, by transport").register(registry);
-    domainSocketConnections = Counter.builder(WorkerMetrics.DATA_CONNECTIONS).tag("transport", "domain_socket")
-        .description("Data connections accepted, by transport").register(registry);
+    tcpConnections =
+        Counter.builder(WorkerMetrics.DATA_CONNECTIONS)
+            .tag("transport", "tcp")
+            .description("Data connections accepted, by transport")
+            .register(registry);
+    domainSocketConnections =
+        Counter.builder(WorkerMetrics.DATA_CONNECTIONS)
+            .tag("transport", "domain_socket")
+            .description("Data connections accepted, by transport")
+            .register(registry);
     for (String kind : new String[] {"read", "open", "lease"}) {
-      requests.put(kind, Counter.builder(WorkerMetrics.DATA_REQUESTS).tag("kind", kind)
-          .description("Data-plane requests (round trips), by kind").register(registry));
+      requests.put(
+          kind,
+          Counter.builder(WorkerMetrics.DATA_REQUESTS)
+              .tag("kind", kind)
+              .description("Data-plane requests (round trips), by kind")
+              .register(registry));
     }
-    leases = Counter.builder(WorkerMetrics.SHORT_CIRCUIT_LEASES)
-        .description("Short-circuit leases granted to local readers").register(registry);
+    leases =
+        Counter.builder(WorkerMetrics.SHORT_CIRCUIT_LEASES)
+            .description("Short-circuit leases granted to local readers")
+            .register(registry);
   }
 
   Counter connections(boolean domainSocket) {

@@ -29,7 +29,8 @@ final class LeaseDesk implements AutoCloseable {
 
   private final PageFetcher fetcher;
   private final LongSupplier nanoTime;
-  private final ExecutorService threads = Executors.newFixedThreadPool(2, DaemonThreads.factory("lease"));
+  private final ExecutorService threads =
+      Executors.newFixedThreadPool(2, DaemonThreads.factory("lease"));
 
   LeaseDesk(PageFetcher fetcher, LongSupplier nanoTime) {
     this.fetcher = fetcher;

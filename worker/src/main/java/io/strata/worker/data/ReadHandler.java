@@ -1,18 +1,18 @@
 package io.strata.worker.data;
 
-import io.strata.core.util.Futures;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.proto.FileStatus;
 import io.strata.core.transport.Frames;
 import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
+import io.strata.core.util.Futures;
+import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.PageId;
 import io.strata.worker.read.PageFetcher;
-import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher.Fetched;
 import io.strata.worker.ufs.UfsManager;
 import java.io.IOException;
@@ -29,15 +29,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves READ requests of one connection, one at a time in arrival order. Pages the cache holds
- * are sent at once from the event loop; misses are fetched on the UFS executor and the reply
- * resumes on the event loop when they arrive. Memory pages go out as retained slices, SSD pages
- * verified before as file regions (sendfile), neither copied by the worker.
- * A broken frame closes the connection; an error reading a file ends that request with its code.
- * LEASE requests are answered from the {@link LeaseDesk}, on domain-socket connections only: a
- * client across the network cannot open this host's files. An OPEN is answered with the file's
- * status (from the metadata cache's memory on the event loop, else looked up on the metadata
- * executor) and then served as a READ of the file's first bytes.
+ * Serves READ requests of one connection, one at a time in arrival order. Pages the cache holds are
+ * sent at once from the event loop; misses are fetched on the UFS executor and the reply resumes on
+ * the event loop when they arrive. Memory pages go out as retained slices, SSD pages verified
+ * before as file regions (sendfile), neither copied by the worker. A broken frame closes the
+ * connection; an error reading a file ends that request with its code. LEASE requests are answered
+ * from the {@link LeaseDesk}, on domain-socket connections only: a client across the network cannot
+ * open this host's files. An OPEN is answered with the file's status (from the metadata cache's
+ * memory on the event loop, else looked up on the metadata executor) and then served as a READ of
+ * the file's first bytes.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // close(): what follows a close is channelInactive's
 final class ReadHandler extends SimpleChannelInboundHandler<Object> {
@@ -52,8 +52,13 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
   private final ArrayDeque<Object> queue = new ArrayDeque<>();
   private boolean busy;
 
-  ReadHandler(UfsManager ufs, PageFetcher fetcher, DataServerMetrics metrics, LeaseDesk leases,
-      MetadataService metadata, Executor metadataExecutor) {
+  ReadHandler(
+      UfsManager ufs,
+      PageFetcher fetcher,
+      DataServerMetrics metrics,
+      LeaseDesk leases,
+      MetadataService metadata,
+      Executor metadataExecutor) {
     this.ufs = ufs;
     this.fetcher = fetcher;
     this.metrics = metrics;
@@ -99,7 +104,8 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
 
   private PageFetcher.Target target(String path, String fingerprint, long fileLength) {
     UfsManager.Resolved file = ufs.resolve(StrataPath.of(path));
-    return new PageFetcher.Target(file, fingerprint, fileLength, PageId.FileKey.of(file.ufsUri(), fingerprint));
+    return new PageFetcher.Target(
+        file, fingerprint, fileLength, PageId.FileKey.of(file.ufsUri(), fingerprint));
   }
 
   private void open(ChannelHandlerContext ctx, OpenRequest req) {
@@ -109,8 +115,11 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
     try {
       StrataPath path = StrataPath.of(req.path());
       Optional<FileStatus> cached = metadata.statusInMemory(path, req.syncIntervalMs());
-      status = cached.isPresent() ? CompletableFuture.completedFuture(cached.get())
-          : CompletableFuture.supplyAsync(() -> metadata.getStatus(path, req.syncIntervalMs()), metadataExecutor);
+      status =
+          cached.isPresent()
+              ? CompletableFuture.completedFuture(cached.get())
+              : CompletableFuture.supplyAsync(
+                  () -> metadata.getStatus(path, req.syncIntervalMs()), metadataExecutor);
     } catch (StrataException e) {
       end(ctx, req.requestId(), e.code(), e.getMessage(), started);
       return;
@@ -122,21 +131,30 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
       opened(ctx, req, status, started);
       return;
     }
-    Futures.onDone(status, (s, e) -> {
-      try {
-        ctx.executor().execute(() -> opened(ctx, req, status, started));
-      } catch (RejectedExecutionException stopping) {
-        // The connection goes with the server.
-      }
-    });
+    Futures.onDone(
+        status,
+        (s, e) -> {
+          try {
+            ctx.executor().execute(() -> opened(ctx, req, status, started));
+          } catch (RejectedExecutionException stopping) {
+            // The connection goes with the server.
+          }
+        });
   }
 
-  private void opened(ChannelHandlerContext ctx, OpenRequest req, CompletableFuture<FileStatus> found, long started) {
+  private void opened(
+      ChannelHandlerContext ctx,
+      OpenRequest req,
+      CompletableFuture<FileStatus> found,
+      long started) {
     FileStatus status;
     PageFetcher.Target target;
     try {
       status = found.join();
-      target = status.getDirectory() ? null : target(req.path(), status.getFingerprint(), status.getLength());
+      target =
+          status.getDirectory()
+              ? null
+              : target(req.path(), status.getFingerprint(), status.getLength());
     } catch (RuntimeException e) {
       StrataException se = unwrap(e);
       end(ctx, req.requestId(), se.code(), se.getMessage(), started);
@@ -144,7 +162,11 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
     }
     byte[] encoded = status.toByteArray();
     if (encoded.length > Frames.MAX_STATUS) {
-      end(ctx, req.requestId(), StatusCode.INVALID_ARGUMENT, "the status of " + req.path() + " is too large to send",
+      end(
+          ctx,
+          req.requestId(),
+          StatusCode.INVALID_ARGUMENT,
+          "the status of " + req.path() + " is too large to send",
           started);
       return;
     }
@@ -154,8 +176,12 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
       end(ctx, req.requestId(), StatusCode.OK, "", started);
       return;
     }
-    serve(ctx, new ReadRequest(req.requestId(), req.path(), status.getFingerprint(), status.getLength(), 0, first),
-        target, started);
+    serve(
+        ctx,
+        new ReadRequest(
+            req.requestId(), req.path(), status.getFingerprint(), status.getLength(), 0, first),
+        target,
+        started);
   }
 
   private static StrataException unwrap(Throwable t) {
@@ -163,7 +189,8 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
     return c instanceof StrataException se ? se : StrataException.internal(String.valueOf(c), c);
   }
 
-  private void serve(ChannelHandlerContext ctx, ReadRequest req, PageFetcher.Target target, long started) {
+  private void serve(
+      ChannelHandlerContext ctx, ReadRequest req, PageFetcher.Target target, long started) {
     long end = Math.min(req.fileLength(), req.offset() + req.length());
     List<CompletableFuture<Fetched>> pages = new ArrayList<>();
     long pageSize = fetcher.pageSize();
@@ -175,30 +202,45 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
     new Reply(ctx, req, pages, end, started).send();
   }
 
-  private void lease(ChannelHandlerContext ctx, ReadRequest req, PageFetcher.Target target, long started) {
+  private void lease(
+      ChannelHandlerContext ctx, ReadRequest req, PageFetcher.Target target, long started) {
     if (!DataServerInitializer.isDomainSocket(ctx.channel())) {
-      end(ctx, req.requestId(), StatusCode.FAILED_PRECONDITION, "short-circuit leases are granted over the domain socket only",
+      end(
+          ctx,
+          req.requestId(),
+          StatusCode.FAILED_PRECONDITION,
+          "short-circuit leases are granted over the domain socket only",
           started);
       return;
     }
-    Futures.onDone(leases.grantAsync(target, req), (grant, error) -> {
-      try {
-        ctx.executor().execute(() -> {
-          if (error != null) {
-            end(ctx, req.requestId(), StatusCode.INTERNAL, "cannot grant a lease: " + error.getMessage(), started);
-            return;
+    Futures.onDone(
+        leases.grantAsync(target, req),
+        (grant, error) -> {
+          try {
+            ctx.executor()
+                .execute(
+                    () -> {
+                      if (error != null) {
+                        end(
+                            ctx,
+                            req.requestId(),
+                            StatusCode.INTERNAL,
+                            "cannot grant a lease: " + error.getMessage(),
+                            started);
+                        return;
+                      }
+                      ctx.write(grant.encode(ctx.alloc(), req.requestId()), ctx.voidPromise());
+                      metrics.leases().increment();
+                      end(ctx, req.requestId(), StatusCode.OK, "", started);
+                    });
+          } catch (RejectedExecutionException e) {
+            // The server is stopping; the pins simply expire.
           }
-          ctx.write(grant.encode(ctx.alloc(), req.requestId()), ctx.voidPromise());
-          metrics.leases().increment();
-          end(ctx, req.requestId(), StatusCode.OK, "", started);
         });
-      } catch (RejectedExecutionException e) {
-        // The server is stopping; the pins simply expire.
-      }
-    });
   }
 
-  private void end(ChannelHandlerContext ctx, long requestId, StatusCode code, String message, long started) {
+  private void end(
+      ChannelHandlerContext ctx, long requestId, StatusCode code, String message, long started) {
     ctx.writeAndFlush(Frames.end(ctx.alloc(), requestId, code, message), ctx.voidPromise());
     metrics.latency(code).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     next(ctx);
@@ -206,7 +248,8 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    LOG.debug("closing data connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+    LOG.debug(
+        "closing data connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
     ctx.close();
   }
 
@@ -219,7 +262,12 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
     private final long started;
     private int next;
 
-    Reply(ChannelHandlerContext ctx, ReadRequest req, List<CompletableFuture<Fetched>> pages, long end, long started) {
+    Reply(
+        ChannelHandlerContext ctx,
+        ReadRequest req,
+        List<CompletableFuture<Fetched>> pages,
+        long end,
+        long started) {
       this.ctx = ctx;
       this.req = req;
       this.pages = pages;
@@ -244,8 +292,10 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
           page = f.join();
         } catch (RuntimeException e) {
           releaseFrom(next + 1);
-          StrataException se = e.getCause() instanceof StrataException s ? s
-              : StrataException.internal(String.valueOf(e.getCause()), e.getCause());
+          StrataException se =
+              e.getCause() instanceof StrataException s
+                  ? s
+                  : StrataException.internal(String.valueOf(e.getCause()), e.getCause());
           if (se.code() == StatusCode.INTERNAL) {
             LOG.warn("reading {} failed", req.path(), e.getCause());
           }
@@ -257,7 +307,12 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
         } catch (IOException e) {
           releaseFrom(next + 1);
           LOG.warn("cannot read a cached page of {}: {}", req.path(), e.toString());
-          end(ctx, req.requestId(), StatusCode.INTERNAL, "cannot read a cached page: " + e.getMessage(), started);
+          end(
+              ctx,
+              req.requestId(),
+              StatusCode.INTERNAL,
+              "cannot read a cached page: " + e.getMessage(),
+              started);
           return;
         }
         next++;
@@ -293,11 +348,13 @@ final class ReadHandler extends SimpleChannelInboundHandler<Object> {
 
     private void releaseFrom(int first) {
       for (int i = first; i < pages.size(); i++) {
-        Futures.onDone(pages.get(i), (page, error) -> {
-          if (page != null) {
-            page.release();
-          }
-        });
+        Futures.onDone(
+            pages.get(i),
+            (page, error) -> {
+              if (page != null) {
+                page.release();
+              }
+            });
       }
     }
   }

@@ -6,7 +6,10 @@ import io.netty.handler.codec.MessageToMessageDecoder;
 import io.strata.core.transport.Frames;
 import java.util.List;
 
-/** Turns one request frame into a ReadRequest or an OpenRequest; a malformed frame fails the pipeline. */
+/**
+ * Turns one request frame into a ReadRequest or an OpenRequest; a malformed frame fails the
+ * pipeline.
+ */
 final class ReadRequestDecoder extends MessageToMessageDecoder<ByteBuf> {
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf frame, List<Object> out) {

@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Every key and value layout the worker stores, in one place. All integers big-endian, so keys
- * sort by their numeric parts.
+ * Every key and value layout the worker stores, in one place. All integers big-endian, so keys sort
+ * by their numeric parts.
  *
  * <pre>
  * store                   key                                     value
@@ -25,7 +25,12 @@ public final class KeyLayout {
   private KeyLayout() {}
 
   public static byte[] pageKey(PageId id) {
-    return ByteBuffer.allocate(25).put(PAGE).putLong(id.keyHigh()).putLong(id.keyLow()).putLong(id.index()).array();
+    return ByteBuffer.allocate(25)
+        .put(PAGE)
+        .putLong(id.keyHigh())
+        .putLong(id.keyLow())
+        .putLong(id.index())
+        .array();
   }
 
   public static PageId pageIdOf(byte[] key) {

@@ -3,8 +3,8 @@ package io.strata.worker.kv;
 import java.util.function.BiConsumer;
 
 /**
- * The small key-value interface the worker's persistent state sits on: get, put, delete, a scan
- * by prefix, and batches. Keys and values are bytes; their layouts are in {@link KeyLayout}.
+ * The small key-value interface the worker's persistent state sits on: get, put, delete, a scan by
+ * prefix, and batches. Keys and values are bytes; their layouts are in {@link KeyLayout}.
  * Implementations are thread-safe; {@link RocksKvStore} persists, {@link MemoryKvStore} does not,
  * and one test suite runs against both.
  */

@@ -7,7 +7,8 @@ import java.util.function.BiConsumer;
 
 /** A {@link KvStore} in memory: for tests and for a worker configured without persistent state. */
 public final class MemoryKvStore implements KvStore {
-  private final ConcurrentSkipListMap<byte[], byte[]> map = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+  private final ConcurrentSkipListMap<byte[], byte[]> map =
+      new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
 
   @Override
   public byte[] get(byte[] key) {
@@ -56,6 +57,7 @@ public final class MemoryKvStore implements KvStore {
   }
 
   static boolean startsWith(byte[] key, byte[] prefix) {
-    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    return key.length >= prefix.length
+        && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 }

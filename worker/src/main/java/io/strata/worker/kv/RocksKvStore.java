@@ -36,23 +36,32 @@ public final class RocksKvStore implements KvStore {
   private RocksKvStore(Path dir, long blockCacheBytes, int ttlSeconds) {
     this.dir = dir;
     this.blockCache = new LRUCache(blockCacheBytes);
-    this.options = new Options()
-        .setCreateIfMissing(true)
-        .setMaxOpenFiles(256)
-        .setKeepLogFileNum(2)
-        .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache).setFilterPolicy(
-            new org.rocksdb.BloomFilter(10, false)));
+    this.options =
+        new Options()
+            .setCreateIfMissing(true)
+            .setMaxOpenFiles(256)
+            .setKeepLogFileNum(2)
+            .setTableFormatConfig(
+                new BlockBasedTableConfig()
+                    .setBlockCache(blockCache)
+                    .setFilterPolicy(new org.rocksdb.BloomFilter(10, false)));
     try {
       Files.createDirectories(dir);
-      this.db = ttlSeconds > 0 ? TtlDB.open(options, dir.toString(), ttlSeconds, false)
-          : RocksDB.open(options, dir.toString());
+      this.db =
+          ttlSeconds > 0
+              ? TtlDB.open(options, dir.toString(), ttlSeconds, false)
+              : RocksDB.open(options, dir.toString());
     } catch (RocksDBException | java.io.IOException e) {
       options.close();
       blockCache.close();
-      String why = e.getMessage() != null && e.getMessage().contains("lock")
-          ? " (is another worker using this folder?)" : "";
-      throw new StrataException(StatusCode.FAILED_PRECONDITION, "cannot open the store in " + dir + ": "
-          + e.getMessage() + why, e);
+      String why =
+          e.getMessage() != null && e.getMessage().contains("lock")
+              ? " (is another worker using this folder?)"
+              : "";
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
+          "cannot open the store in " + dir + ": " + e.getMessage() + why,
+          e);
     }
   }
 
@@ -95,7 +104,8 @@ public final class RocksKvStore implements KvStore {
 
   @Override
   public void scan(byte[] prefix, BiConsumer<byte[], byte[]> visitor) {
-    try (ReadOptions ro = new ReadOptions().setFillCache(false); RocksIterator it = db.newIterator(ro)) {
+    try (ReadOptions ro = new ReadOptions().setFillCache(false);
+        RocksIterator it = db.newIterator(ro)) {
       for (it.seek(prefix); it.isValid() && MemoryKvStore.startsWith(it.key(), prefix); it.next()) {
         visitor.accept(it.key(), it.value());
       }
@@ -136,6 +146,7 @@ public final class RocksKvStore implements KvStore {
   }
 
   private StrataException failure(String what, RocksDBException e) {
-    return StrataException.internal("cannot " + what + " the store in " + dir + ": " + e.getMessage(), e);
+    return StrataException.internal(
+        "cannot " + what + " the store in " + dir + ": " + e.getMessage(), e);
   }
 }

@@ -39,29 +39,45 @@ public final class FileLoader {
   private final long pageSize;
   private final ByteBufAllocator allocator;
   private final Executor executor;
+
   /** The worker-wide throttle (strata.worker.load.bandwidth), null when unlimited. */
   private volatile RateLimiter throttle;
+
   private final Cache<Long, RateLimiter> jobLimits =
       Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
   private final Counter files;
   private final Counter bytes;
 
-  public FileLoader(UfsManager ufs, PageStore store, long pageSize, ByteBufAllocator allocator, Executor executor,
+  public FileLoader(
+      UfsManager ufs,
+      PageStore store,
+      long pageSize,
+      ByteBufAllocator allocator,
+      Executor executor,
       MeterRegistry registry) {
     this.ufs = ufs;
     this.store = store;
     this.pageSize = pageSize;
     this.allocator = allocator;
     this.executor = executor;
-    this.files = Counter.builder(WorkerMetrics.LOAD_FILES).description("Files loaded for distributedLoad jobs")
+    this.files =
+        Counter.builder(WorkerMetrics.LOAD_FILES)
+            .description("Files loaded for distributedLoad jobs")
+            .register(registry);
+    this.bytes =
+        Counter.builder(WorkerMetrics.LOAD_BYTES)
+            .description("Bytes read from the UFS into the cache for distributedLoad jobs")
+            .register(registry);
+    io.micrometer.core.instrument.Gauge.builder(
+            WorkerMetrics.LOAD_THROTTLE, this, FileLoader::throttle)
+        .description("The worker-wide limit on load reads, bytes per second (0: none)")
         .register(registry);
-    this.bytes = Counter.builder(WorkerMetrics.LOAD_BYTES)
-        .description("Bytes read from the UFS into the cache for distributedLoad jobs").register(registry);
-    io.micrometer.core.instrument.Gauge.builder(WorkerMetrics.LOAD_THROTTLE, this, FileLoader::throttle)
-        .description("The worker-wide limit on load reads, bytes per second (0: none)").register(registry);
   }
 
-  /** Bytes per second for all loads on this worker together; 0 lifts the limit. Takes effect at once. */
+  /**
+   * Bytes per second for all loads on this worker together; 0 lifts the limit. Takes effect at
+   * once.
+   */
   public void setThrottle(long bytesPerSecond) {
     RateLimiter current = throttle;
     if (bytesPerSecond <= 0) {
@@ -83,16 +99,23 @@ public final class FileLoader {
     RateLimiter limiter = jobLimiter(req.getJobId(), req.getBandwidthBytes());
     List<CompletableFuture<LoadFileResult>> results = new ArrayList<>();
     for (FileStatus f : req.getFilesList()) {
-      results.add(CompletableFuture.supplyAsync(() -> loadOne(f, req.getForce(), req.getVerify(), limiter), executor));
+      results.add(
+          CompletableFuture.supplyAsync(
+              () -> loadOne(f, req.getForce(), req.getVerify(), limiter), executor));
     }
-    return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(v -> {
-      LoadFilesResponse.Builder b = LoadFilesResponse.newBuilder();
-      results.forEach(r -> b.addResults(r.join()));
-      return b.build();
-    });
+    return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+        .thenApply(
+            v -> {
+              LoadFilesResponse.Builder b = LoadFilesResponse.newBuilder();
+              results.forEach(r -> b.addResults(r.join()));
+              return b.build();
+            });
   }
 
-  /** One limiter per job, shared by all of its batches in flight here; null when the job has no limit. */
+  /**
+   * One limiter per job, shared by all of its batches in flight here; null when the job has no
+   * limit.
+   */
   private RateLimiter jobLimiter(long jobId, long bytesPerSecond) {
     if (bytesPerSecond <= 0) {
       return null;
@@ -113,13 +136,16 @@ public final class FileLoader {
     } catch (StrataException e) {
       r.setOk(false).setCode(e.code().number()).setError(e.getMessage());
     } catch (IOException | RuntimeException e) {
-      r.setOk(false).setCode(StatusCode.UNAVAILABLE.number()).setError(String.valueOf(e.getMessage()));
+      r.setOk(false)
+          .setCode(StatusCode.UNAVAILABLE.number())
+          .setError(String.valueOf(e.getMessage()));
     }
     return r.build();
   }
 
   /** Returns the bytes read from the UFS (pages already cached are skipped). */
-  private long loadPages(FileStatus f, boolean force, boolean verify, RateLimiter limiter) throws IOException {
+  private long loadPages(FileStatus f, boolean force, boolean verify, RateLimiter limiter)
+      throws IOException {
     UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
     PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint());
     long pages = (f.getLength() + pageSize - 1) / pageSize;
@@ -141,16 +167,19 @@ public final class FileLoader {
         ByteBuf page = allocator.directBuffer(length, length);
         try {
           page.writerIndex(reader.readFully(i * pageSize, page.nioBuffer(0, length)));
-          if (page.readableBytes() != length || !reader.currentFingerprint().equals(f.getFingerprint())) {
-            throw new StrataException(StatusCode.FAILED_PRECONDITION, f.getPath()
-                + " changed in the under-storage while it was loaded");
+          if (page.readableBytes() != length
+              || !reader.currentFingerprint().equals(f.getFingerprint())) {
+            throw new StrataException(
+                StatusCode.FAILED_PRECONDITION,
+                f.getPath() + " changed in the under-storage while it was loaded");
           }
           if (force) {
             store.remove(id);
           }
           if (!store.admit(id, page, true)) {
-            throw new StrataException(StatusCode.RESOURCE_EXHAUSTED, "the cache of this worker has no room for "
-                + f.getPath());
+            throw new StrataException(
+                StatusCode.RESOURCE_EXHAUSTED,
+                "the cache of this worker has no room for " + f.getPath());
           }
           if (verify) {
             verify(id, page, f.getPath());
@@ -171,12 +200,14 @@ public final class FileLoader {
       stored = store.readFromDisk(id);
     }
     if (stored == null) {
-      throw new StrataException(StatusCode.INTERNAL, "verify: a page of " + path + " is not in the cache after loading");
+      throw new StrataException(
+          StatusCode.INTERNAL, "verify: a page of " + path + " is not in the cache after loading");
     }
     try {
       if (crc(stored) != crc(loaded)) {
         store.remove(id);
-        throw new StrataException(StatusCode.INTERNAL, "verify: a page of " + path + " reads back differently");
+        throw new StrataException(
+            StatusCode.INTERNAL, "verify: a page of " + path + " reads back differently");
       }
     } finally {
       stored.release();

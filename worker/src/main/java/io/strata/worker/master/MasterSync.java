@@ -4,8 +4,8 @@ import io.strata.core.conf.ClusterConf;
 import io.strata.core.conf.Configuration;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.ConfigView;
-import io.strata.core.proto.GetConfigRequest;
 import io.strata.core.proto.GetClusterViewRequest;
+import io.strata.core.proto.GetConfigRequest;
 import io.strata.core.proto.RegisterWorkerRequest;
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerHeartbeatRequest;
@@ -42,8 +42,14 @@ public final class MasterSync implements Runnable {
   private volatile String workerId;
   private boolean outage;
 
-  public MasterSync(MasterClient master, WorkerAddress address, Supplier<WorkerUsage> usage, UfsManager ufs,
-      Duration callBudget, Configuration conf, AtomicLong appliedConfVersion) {
+  public MasterSync(
+      MasterClient master,
+      WorkerAddress address,
+      Supplier<WorkerUsage> usage,
+      UfsManager ufs,
+      Duration callBudget,
+      Configuration conf,
+      AtomicLong appliedConfVersion) {
     this.conf = conf;
     this.appliedConfVersion = appliedConfVersion;
     this.master = master;
@@ -80,8 +86,18 @@ public final class MasterSync implements Runnable {
   }
 
   private void register() {
-    String id = master.call("registerWorker", callBudget, stub -> stub.registerWorker(
-        RegisterWorkerRequest.newBuilder().setAddress(address).setUsage(usage.get()).build())).getWorkerId();
+    String id =
+        master
+            .call(
+                "registerWorker",
+                callBudget,
+                stub ->
+                    stub.registerWorker(
+                        RegisterWorkerRequest.newBuilder()
+                            .setAddress(address)
+                            .setUsage(usage.get())
+                            .build()))
+            .getWorkerId();
     refreshMounts();
     refreshConf();
     workerId = id;
@@ -89,9 +105,17 @@ public final class MasterSync implements Runnable {
   }
 
   private void heartbeat() {
-    WorkerHeartbeatResponse reply = master.call("workerHeartbeat", callBudget, stub -> stub.workerHeartbeat(
-        WorkerHeartbeatRequest.newBuilder().setWorkerId(workerId).setUsage(usage.get())
-            .setConfHash(appliedConfHash).build()));
+    WorkerHeartbeatResponse reply =
+        master.call(
+            "workerHeartbeat",
+            callBudget,
+            stub ->
+                stub.workerHeartbeat(
+                    WorkerHeartbeatRequest.newBuilder()
+                        .setWorkerId(workerId)
+                        .setUsage(usage.get())
+                        .setConfHash(appliedConfHash)
+                        .build()));
     if (reply.getCommand() == WorkerHeartbeatResponse.Command.REGISTER) {
       LOG.info("the master does not know this worker; registering again");
       register();
@@ -106,7 +130,9 @@ public final class MasterSync implements Runnable {
   }
 
   private void refreshConf() {
-    ConfigView view = master.call("getConfig", callBudget, stub -> stub.getConfig(GetConfigRequest.getDefaultInstance()));
+    ConfigView view =
+        master.call(
+            "getConfig", callBudget, stub -> stub.getConfig(GetConfigRequest.getDefaultInstance()));
     ClusterConf.apply(conf, view.getOverridesMap(), view.getVersion());
     appliedConfHash = view.getHash();
     appliedConfVersion.set(view.getVersion());
@@ -114,8 +140,11 @@ public final class MasterSync implements Runnable {
   }
 
   private void refreshMounts() {
-    ClusterView view = master.call("getClusterView", callBudget,
-        stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance()));
+    ClusterView view =
+        master.call(
+            "getClusterView",
+            callBudget,
+            stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance()));
     ufs.update(MountTable.fromProto(view.getMountsList(), view.getMountTableVersion()));
   }
 }

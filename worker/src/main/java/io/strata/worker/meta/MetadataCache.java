@@ -17,13 +17,14 @@ import java.util.function.LongSupplier;
  * Cached UFS metadata, keyed by full UFS URI: file statuses (and "does not exist", for a shorter
  * time, in memory only) and directory listings. A bounded in-memory cache (Caffeine) sits over a
  * persistent store ({@link KvStore}, RocksDB's TTL database in a worker) that holds far more
- * entries than the heap could and survives restarts. Each entry remembers when it was read from
- * the UFS (wall clock), so it stops being served once older than the TTL in force, also after a
+ * entries than the heap could and survives restarts. Each entry remembers when it was read from the
+ * UFS (wall clock), so it stops being served once older than the TTL in force, also after a
  * restart, and a request may demand fresher data still. Thread-safe.
  */
 public final class MetadataCache {
   /** Listings longer than this are not cached: one huge directory must not crowd out the rest. */
   static final int MAX_CACHED_LISTING = 100_000;
+
   /** Listings longer than this stay in memory only. */
   static final int MAX_STORED_LISTING = 10_000;
 
@@ -39,22 +40,25 @@ public final class MetadataCache {
   private volatile Duration ttl;
   private volatile Duration negativeTtl;
 
-  public MetadataCache(long maxEntries, Duration ttl, Duration negativeTtl, LongSupplier nowMs, KvStore store) {
+  public MetadataCache(
+      long maxEntries, Duration ttl, Duration negativeTtl, LongSupplier nowMs, KvStore store) {
     this.nowMs = nowMs;
     this.store = store;
     this.ttl = ttl;
     this.negativeTtl = negativeTtl;
-    this.statuses = Caffeine.newBuilder()
-        .maximumSize(maxEntries)
-        .ticker(() -> nowMs.getAsLong() * 1_000_000)
-        .expireAfter(new ExpireByAge<StatusEntry>(e -> ttlOf(e), StatusEntry::loadedAtMs))
-        .build();
-    this.listings = Caffeine.newBuilder()
-        .maximumWeight(maxEntries)
-        .weigher((String k, ListingEntry e) -> Math.max(1, e.children().size()))
-        .ticker(() -> nowMs.getAsLong() * 1_000_000)
-        .expireAfter(new ExpireByAge<ListingEntry>(e -> this.ttl, ListingEntry::loadedAtMs))
-        .build();
+    this.statuses =
+        Caffeine.newBuilder()
+            .maximumSize(maxEntries)
+            .ticker(() -> nowMs.getAsLong() * 1_000_000)
+            .expireAfter(new ExpireByAge<StatusEntry>(e -> ttlOf(e), StatusEntry::loadedAtMs))
+            .build();
+    this.listings =
+        Caffeine.newBuilder()
+            .maximumWeight(maxEntries)
+            .weigher((String k, ListingEntry e) -> Math.max(1, e.children().size()))
+            .ticker(() -> nowMs.getAsLong() * 1_000_000)
+            .expireAfter(new ExpireByAge<ListingEntry>(e -> this.ttl, ListingEntry::loadedAtMs))
+            .build();
   }
 
   /** New TTLs apply at once: entries older than them are no longer served. */
@@ -99,7 +103,9 @@ public final class MetadataCache {
   public void putStatus(String ufsUri, FileStatus status, long loadedAtMs) {
     statuses.put(ufsUri, new StatusEntry(status, loadedAtMs));
     if (status != null) {
-      store.put(KeyLayout.metadataKey(KeyLayout.FILE_STATUS, ufsUri), encode(loadedAtMs, status.toByteArray()));
+      store.put(
+          KeyLayout.metadataKey(KeyLayout.FILE_STATUS, ufsUri),
+          encode(loadedAtMs, status.toByteArray()));
     }
   }
 
@@ -122,8 +128,11 @@ public final class MetadataCache {
     }
     listings.put(ufsUri, new ListingEntry(List.copyOf(children), loadedAtMs));
     if (children.size() <= MAX_STORED_LISTING) {
-      store.put(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri),
-          encode(loadedAtMs, ListStatusResponse.newBuilder().addAllChildren(children).build().toByteArray()));
+      store.put(
+          KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri),
+          encode(
+              loadedAtMs,
+              ListStatusResponse.newBuilder().addAllChildren(children).build().toByteArray()));
     }
   }
 
@@ -131,9 +140,10 @@ public final class MetadataCache {
   public void invalidate(String ufsUri) {
     statuses.invalidate(ufsUri);
     listings.invalidate(ufsUri);
-    store.write(new KvStore.Batch()
-        .delete(KeyLayout.metadataKey(KeyLayout.FILE_STATUS, ufsUri))
-        .delete(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri)));
+    store.write(
+        new KvStore.Batch()
+            .delete(KeyLayout.metadataKey(KeyLayout.FILE_STATUS, ufsUri))
+            .delete(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri)));
   }
 
   public long memoryEntries() {
@@ -157,7 +167,9 @@ public final class MetadataCache {
     private final java.util.function.Function<E, Duration> ttlOf;
     private final java.util.function.ToLongFunction<E> loadedAt;
 
-    ExpireByAge(java.util.function.Function<E, Duration> ttlOf, java.util.function.ToLongFunction<E> loadedAt) {
+    ExpireByAge(
+        java.util.function.Function<E, Duration> ttlOf,
+        java.util.function.ToLongFunction<E> loadedAt) {
       this.ttlOf = ttlOf;
       this.loadedAt = loadedAt;
     }

@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * File statuses and listings for the paths this worker owns: from the cache when fresh enough,
- * else from the UFS (and then cached). Changes made through this worker invalidate what they
- * touch. Thread-safe.
+ * File statuses and listings for the paths this worker owns: from the cache when fresh enough, else
+ * from the UFS (and then cached). Changes made through this worker invalidate what they touch.
+ * Thread-safe.
  */
 public final class MetadataService {
   private final UfsManager ufs;
@@ -27,16 +27,23 @@ public final class MetadataService {
   public MetadataService(UfsManager ufs, MetadataCache cache, MeterRegistry registry) {
     this.ufs = ufs;
     this.cache = cache;
-    this.hits = Counter.builder(WorkerMetrics.METADATA_REQUESTS).tag("result", "hit")
-        .description("Metadata look-ups, by whether the cache answered").register(registry);
-    this.misses = Counter.builder(WorkerMetrics.METADATA_REQUESTS).tag("result", "miss")
-        .description("Metadata look-ups, by whether the cache answered").register(registry);
+    this.hits =
+        Counter.builder(WorkerMetrics.METADATA_REQUESTS)
+            .tag("result", "hit")
+            .description("Metadata look-ups, by whether the cache answered")
+            .register(registry);
+    this.misses =
+        Counter.builder(WorkerMetrics.METADATA_REQUESTS)
+            .tag("result", "miss")
+            .description("Metadata look-ups, by whether the cache answered")
+            .register(registry);
   }
 
   /**
    * The status of {@code path}; NOT_FOUND if it does not exist.
    *
-   * @param syncIntervalMs re-read the UFS if the cached entry is older than this (-1: trust the TTL)
+   * @param syncIntervalMs re-read the UFS if the cached entry is older than this (-1: trust the
+   *     TTL)
    */
   public FileStatus getStatus(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);
@@ -92,10 +99,11 @@ public final class MetadataService {
     long loadedAt = cache.now();
     List<FileStatus> children;
     try (Stream<UfsStatus> stream = r.ufs().list(r.ufsPath())) {
-      children = stream
-          .map(s -> toProto(path.child(s.name()), r.ufsUri() + "/" + s.name(), s))
-          .sorted(java.util.Comparator.comparing(FileStatus::getName))
-          .toList();
+      children =
+          stream
+              .map(s -> toProto(path.child(s.name()), r.ufsUri() + "/" + s.name(), s))
+              .sorted(java.util.Comparator.comparing(FileStatus::getName))
+              .toList();
     }
     cache.putListing(r.ufsUri(), children, loadedAt);
     return children;

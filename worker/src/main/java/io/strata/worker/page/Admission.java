@@ -10,11 +10,15 @@ import com.google.common.hash.Funnel;
  */
 public final class Admission {
   /** The admission policies strata.worker.page.store.admission names. */
-  public enum Policy { ALWAYS, SECOND_MISS, NONE }
+  public enum Policy {
+    ALWAYS,
+    SECOND_MISS,
+    NONE
+  }
 
   static final int WINDOW = 1_000_000;
-  private static final Funnel<PageId> FUNNEL = (id, into) -> into.putLong(id.keyHigh()).putLong(id.keyLow())
-      .putLong(id.index());
+  private static final Funnel<PageId> FUNNEL =
+      (id, into) -> into.putLong(id.keyHigh()).putLong(id.keyLow()).putLong(id.index());
 
   private BloomFilter<PageId> seen = newFilter();
   private int added;

@@ -37,11 +37,13 @@ final class ClockMemTier implements MemTier {
   @Override
   public ByteBuf get(PageId id) {
     ByteBuf[] found = new ByteBuf[1];
-    slots.computeIfPresent(id, (k, slot) -> {
-      found[0] = slot.page.retainedDuplicate();
-      slot.referenced = true;
-      return slot;
-    });
+    slots.computeIfPresent(
+        id,
+        (k, slot) -> {
+          found[0] = slot.page.retainedDuplicate();
+          slot.referenced = true;
+          return slot;
+        });
     return found[0];
   }
 

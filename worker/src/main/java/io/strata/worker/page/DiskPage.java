@@ -26,11 +26,14 @@ public final class DiskPage {
     return location.length();
   }
 
-  /** Bytes {@code [from, from + count)} of the page as a file region that Netty sends by sendfile. */
+  /**
+   * Bytes {@code [from, from + count)} of the page as a file region that Netty sends by sendfile.
+   */
   public FileRegion region(int from, int count) {
     checkRange(from, count);
     if (!segment.retain()) {
-      throw new IllegalStateException("segment " + segment.path + " closed under a page that held it");
+      throw new IllegalStateException(
+          "segment " + segment.path + " closed under a page that held it");
     }
     return new SegmentRegion(segment, location.offset() + from, count);
   }
@@ -53,7 +56,8 @@ public final class DiskPage {
 
   private void checkRange(int from, int count) {
     if (from < 0 || count < 0 || from + count > location.length()) {
-      throw new IndexOutOfBoundsException(from + "+" + count + " of a page of " + location.length());
+      throw new IndexOutOfBoundsException(
+          from + "+" + count + " of a page of " + location.length());
     }
   }
 

@@ -11,7 +11,9 @@ import io.netty.buffer.ByteBuf;
  * page is never freed between a look-up and its retain. Thread-safe.
  */
 public interface MemTier extends AutoCloseable {
-  /** The page with a reference (and reader index) of the caller's own, or null; records the access. */
+  /**
+   * The page with a reference (and reader index) of the caller's own, or null; records the access.
+   */
   ByteBuf get(PageId id);
 
   boolean contains(PageId id);

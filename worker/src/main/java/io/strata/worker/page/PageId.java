@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * One page: a fixed-size slice of one version of one UFS file. The file key is a 128-bit hash of
- * the UFS URI and the file's fingerprint, so a changed file's pages get new ids and stale bytes
- * are never found.
+ * the UFS URI and the file's fingerprint, so a changed file's pages get new ids and stale bytes are
+ * never found.
  */
 public record PageId(long keyHigh, long keyLow, long index) {
 
@@ -15,7 +15,9 @@ public record PageId(long keyHigh, long keyLow, long index) {
   public record FileKey(long high, long low) {
     public static FileKey of(String ufsUri, String fingerprint) {
       Hasher h = Hashing.murmur3_128().newHasher();
-      h.putString(ufsUri, StandardCharsets.UTF_8).putByte((byte) 0).putString(fingerprint, StandardCharsets.UTF_8);
+      h.putString(ufsUri, StandardCharsets.UTF_8)
+          .putByte((byte) 0)
+          .putString(fingerprint, StandardCharsets.UTF_8);
       byte[] b = h.hash().asBytes();
       return new FileKey(toLong(b, 0), toLong(b, 8));
     }

@@ -19,7 +19,12 @@ public record PageLocation(long segment, long offset, int length, int crc, boole
 
   /** The index entry (see {@code KeyLayout}): segment, offset, length, crc. */
   byte[] encode() {
-    return ByteBuffer.allocate(24).putLong(segment).putLong(offset).putInt(length).putInt(crc).array();
+    return ByteBuffer.allocate(24)
+        .putLong(segment)
+        .putLong(offset)
+        .putInt(length)
+        .putInt(crc)
+        .array();
   }
 
   static PageLocation decode(byte[] v) {

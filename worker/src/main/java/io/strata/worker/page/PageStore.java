@@ -15,9 +15,9 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The worker's cache: a memory tier (optional) above SSD tiers (optional; at least one of the
- * two). A page admitted from the UFS enters memory and is written at once to one SSD folder (chosen
- * by hashing the page), so the memory tier holds the hot subset of what SSD holds: evicting a page
+ * The worker's cache: a memory tier (optional) above SSD tiers (optional; at least one of the two).
+ * A page admitted from the UFS enters memory and is written at once to one SSD folder (chosen by
+ * hashing the page), so the memory tier holds the hot subset of what SSD holds: evicting a page
  * from memory demotes it to SSD-only without a write, a worker killed at any moment keeps its
  * cache, and every page is written to SSD exactly once. A page read from SSD is promoted back to
  * memory. With no SSD folder, memory is the whole cache. Thread-safe.
@@ -31,7 +31,10 @@ public final class PageStore implements AutoCloseable {
   private final Supplier<WorkerKeys.AdmissionPolicy> policy;
   private final TierMetrics memMetrics;
 
-  PageStore(MemTier mem, List<SsdTier> ssds, Supplier<WorkerKeys.AdmissionPolicy> policy,
+  PageStore(
+      MemTier mem,
+      List<SsdTier> ssds,
+      Supplier<WorkerKeys.AdmissionPolicy> policy,
       java.util.function.Function<MemTier, TierMetrics> memMetrics) {
     this.mem = mem;
     this.ssds = List.copyOf(ssds);
@@ -40,28 +43,45 @@ public final class PageStore implements AutoCloseable {
   }
 
   /** The store a worker's configuration describes; SSD folders are recovered before it returns. */
-  public static PageStore create(Configuration conf, ByteBufAllocator allocator, MeterRegistry registry,
-      LongSupplier nanoTime) throws IOException {
+  public static PageStore create(
+      Configuration conf, ByteBufAllocator allocator, MeterRegistry registry, LongSupplier nanoTime)
+      throws IOException {
     List<SsdTier> ssds = new ArrayList<>();
     for (PageStoreDirs.Dir d : PageStoreDirs.parse(conf.get(WorkerKeys.PAGE_STORE_DIRS))) {
-      ssds.add(SsdTier.open(d.path(), d.quota(), conf.get(WorkerKeys.SEGMENT_SIZE),
-          conf.get(WorkerKeys.READMIT_PERCENT), RocksKvStore.open(d.path().resolve("index"), INDEX_CACHE_BYTES),
-          allocator, nanoTime, registry));
+      ssds.add(
+          SsdTier.open(
+              d.path(),
+              d.quota(),
+              conf.get(WorkerKeys.SEGMENT_SIZE),
+              conf.get(WorkerKeys.READMIT_PERCENT),
+              RocksKvStore.open(d.path().resolve("index"), INDEX_CACHE_BYTES),
+              allocator,
+              nanoTime,
+              registry));
     }
     long memSize = conf.get(WorkerKeys.MEM_SIZE);
     PageStore[] store = new PageStore[1];
     MemTier mem = null;
     if (memSize > 0) {
       java.util.function.Consumer<PageId> onEvict = id -> store[0].evictedFromMemory(id);
-      mem = conf.get(WorkerKeys.MEM_POLICY) == WorkerKeys.MemPolicy.TINYLFU
-          ? new TinyLfuMemTier(memSize, onEvict) : new ClockMemTier(memSize, onEvict);
+      mem =
+          conf.get(WorkerKeys.MEM_POLICY) == WorkerKeys.MemPolicy.TINYLFU
+              ? new TinyLfuMemTier(memSize, onEvict)
+              : new ClockMemTier(memSize, onEvict);
     }
     if (mem == null && ssds.isEmpty()) {
-      throw io.strata.core.status.StrataException.invalidArgument(WorkerKeys.MEM_SIZE.name() + " is 0 and "
-          + WorkerKeys.PAGE_STORE_DIRS.name() + " is empty: the worker would have no cache");
+      throw io.strata.core.status.StrataException.invalidArgument(
+          WorkerKeys.MEM_SIZE.name()
+              + " is 0 and "
+              + WorkerKeys.PAGE_STORE_DIRS.name()
+              + " is empty: the worker would have no cache");
     }
-    store[0] = new PageStore(mem, ssds, () -> conf.get(WorkerKeys.ADMISSION),
-        m -> new TierMetrics(registry, "MEM", null, m::used, m::capacity, m::pages));
+    store[0] =
+        new PageStore(
+            mem,
+            ssds,
+            () -> conf.get(WorkerKeys.ADMISSION),
+            m -> new TierMetrics(registry, "MEM", null, m::used, m::capacity, m::pages));
     return store[0];
   }
 
@@ -69,7 +89,10 @@ public final class PageStore implements AutoCloseable {
     (onDisk(id) ? memMetrics.demotions : memMetrics.evictions).increment();
   }
 
-  /** The page from memory, with a reference for the caller; null if memory does not hold it. Never blocks. */
+  /**
+   * The page from memory, with a reference for the caller; null if memory does not hold it. Never
+   * blocks.
+   */
   public ByteBuf getFromMemory(PageId id) {
     ByteBuf page = mem == null ? null : mem.get(id);
     if (page != null) {
@@ -86,7 +109,10 @@ public final class PageStore implements AutoCloseable {
     return (mem != null && mem.contains(id)) || onDisk(id);
   }
 
-  /** Where the page lies on SSD, pinned there until {@code untilNanos}; empty if no SSD tier holds it. */
+  /**
+   * Where the page lies on SSD, pinned there until {@code untilNanos}; empty if no SSD tier holds
+   * it.
+   */
   public java.util.Optional<SsdTier.Pinned> pinOnDisk(PageId id, long untilNanos) {
     return ssds.isEmpty() ? java.util.Optional.empty() : ssdOf(id).pin(id, untilNanos);
   }
@@ -100,8 +126,8 @@ public final class PageStore implements AutoCloseable {
   }
 
   /**
-   * Reads a page from SSD (blocking), checksum verified, and promotes it to memory; null if SSD does
-   * not hold it or the copy was corrupt (dropped and counted).
+   * Reads a page from SSD (blocking), checksum verified, and promotes it to memory; null if SSD
+   * does not hold it or the copy was corrupt (dropped and counted).
    */
   public ByteBuf readFromDisk(PageId id) {
     if (ssds.isEmpty()) {
@@ -117,7 +143,8 @@ public final class PageStore implements AutoCloseable {
 
   /**
    * Admits a page read from the UFS (blocking: it is written to SSD), if the admission policy
-   * agrees or {@code force} (a client asked to cache what it writes). The caller keeps its reference.
+   * agrees or {@code force} (a client asked to cache what it writes). The caller keeps its
+   * reference.
    */
   public boolean admit(PageId id, ByteBuf page, boolean force) {
     if (!force && !admission.admit(id, Admission.Policy.valueOf(policy.get().name()))) {
@@ -148,12 +175,23 @@ public final class PageStore implements AutoCloseable {
   public List<TierUsage> tiers() {
     List<TierUsage> out = new ArrayList<>();
     if (mem != null) {
-      out.add(TierUsage.newBuilder().setTier("MEM").setCapacityBytes(mem.capacity()).setUsedBytes(mem.used())
-          .setPages(mem.pages()).build());
+      out.add(
+          TierUsage.newBuilder()
+              .setTier("MEM")
+              .setCapacityBytes(mem.capacity())
+              .setUsedBytes(mem.used())
+              .setPages(mem.pages())
+              .build());
     }
     for (SsdTier s : ssds) {
-      out.add(TierUsage.newBuilder().setTier("SSD").setDir(s.dir().toString()).setCapacityBytes(s.capacity())
-          .setUsedBytes(s.used()).setPages(s.pages()).build());
+      out.add(
+          TierUsage.newBuilder()
+              .setTier("SSD")
+              .setDir(s.dir().toString())
+              .setCapacityBytes(s.capacity())
+              .setUsedBytes(s.used())
+              .setPages(s.pages())
+              .build());
     }
     return out;
   }

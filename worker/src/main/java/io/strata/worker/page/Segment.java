@@ -12,9 +12,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One segment file: page records appended until it reaches the segment size, then sealed and
- * never written again. Evicting a segment deletes the whole file. Reads are positioned and may
- * run concurrently with the one appender.
+ * One segment file: page records appended until it reaches the segment size, then sealed and never
+ * written again. Evicting a segment deletes the whole file. Reads are positioned and may run
+ * concurrently with the one appender.
  *
  * <p>The file channel is reference-counted: the tier holds one reference until it closes or deletes
  * the segment, and each {@link DiskPage} on its way to a socket holds another, so that a page being
@@ -24,16 +24,23 @@ final class Segment {
   final long id;
   final Path path;
   private final FileChannel channel;
+
   /** The pages of this segment the index points to. */
   final Set<PageId> pages = ConcurrentHashMap.newKeySet();
+
   /** Pages read since this segment became old: candidates to re-admit when it is evicted. */
   final Set<PageId> hot = ConcurrentHashMap.newKeySet();
+
   private final OwnedRefCount references;
   private volatile long size;
   private volatile boolean sealed;
   volatile long lastAccessNanos;
-  /** Leased to readers outside the process until then (System.nanoTime scale): the file must stay. */
+
+  /**
+   * Leased to readers outside the process until then (System.nanoTime scale): the file must stay.
+   */
   volatile long pinnedUntilNanos;
+
   volatile boolean leased;
 
   private Segment(long id, Path path, FileChannel channel, long size, boolean sealed, long now) {
@@ -48,11 +55,15 @@ final class Segment {
 
   /** {@code <root>/segments/<xx>/<yy>/seg-<id>}: two levels keep directories small. */
   static Path pathOf(Path root, long id) {
-    return root.resolve("segments").resolve(String.format("%02x", (id >> 16) & 0xff))
-        .resolve(String.format("%02x", (id >> 8) & 0xff)).resolve("seg-" + id);
+    return root.resolve("segments")
+        .resolve(String.format("%02x", (id >> 16) & 0xff))
+        .resolve(String.format("%02x", (id >> 8) & 0xff))
+        .resolve("seg-" + id);
   }
 
-  /** The index entry of a segment (see {@code KeyLayout}): sealed or not, and its size when sealed. */
+  /**
+   * The index entry of a segment (see {@code KeyLayout}): sealed or not, and its size when sealed.
+   */
   static byte[] state(boolean sealed, long size) {
     return ByteBuffer.allocate(9).put((byte) (sealed ? 1 : 0)).putLong(size).array();
   }
@@ -60,15 +71,18 @@ final class Segment {
   static Segment create(Path root, long id, long now) throws IOException {
     Path p = pathOf(root, id);
     Files.createDirectories(p.getParent());
-    FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    FileChannel ch =
+        FileChannel.open(
+            p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     return new Segment(id, p, ch, 0, false, now);
   }
 
   static Segment open(Path root, long id, boolean sealed, long now) throws IOException {
     Path p = pathOf(root, id);
-    FileChannel ch = sealed ? FileChannel.open(p, StandardOpenOption.READ)
-        : FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel ch =
+        sealed
+            ? FileChannel.open(p, StandardOpenOption.READ)
+            : FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
     return new Segment(id, p, ch, ch.size(), sealed, now);
   }
 

@@ -5,15 +5,18 @@ import java.util.zip.CRC32C;
 
 /**
  * The record format of segment files. A segment is a sequence of records, each
+ *
  * <pre>
  *   int32 magic 'STPG' | int64 keyHigh | int64 keyLow | int64 pageIndex | int32 length | int32 crc32c | data
  * </pre>
+ *
  * The header lets a segment be read back without the index: a worker that died while appending
  * keeps every record whose header and checksum hold, and cuts the file at the first that does not.
  */
 final class SegmentFormat {
   static final int MAGIC = 0x53545047;
   static final int HEADER = 4 + 8 + 8 + 8 + 4 + 4;
+
   /** No page is larger (the page size is at most 64 MiB). */
   static final int MAX_PAGE = 64 << 20;
 
@@ -24,7 +27,12 @@ final class SegmentFormat {
 
   static ByteBuffer header(PageId id, int length, int crc) {
     ByteBuffer b = ByteBuffer.allocate(HEADER);
-    b.putInt(MAGIC).putLong(id.keyHigh()).putLong(id.keyLow()).putLong(id.index()).putInt(length).putInt(crc);
+    b.putInt(MAGIC)
+        .putLong(id.keyHigh())
+        .putLong(id.keyLow())
+        .putLong(id.index())
+        .putInt(length)
+        .putInt(crc);
     return b.flip();
   }
 

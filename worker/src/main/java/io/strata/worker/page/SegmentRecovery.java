@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brings a cache folder back at start, trusting nothing it cannot check:
+ *
  * <ol>
  *   <li>a sealed segment whose file is as long as recorded is taken as it is;
  *   <li>any other segment (being written when the worker died) is read record by record: records
@@ -24,13 +25,18 @@ import org.slf4j.LoggerFactory;
  *   <li>segment files with no state (dropped while pinned) or no indexed page, and segment states
  *       without a file, are deleted.
  * </ol>
- * Afterwards every segment file on disk is in the index, and the bytes the tier reports as used
- * are the bytes of its files.
+ *
+ * Afterwards every segment file on disk is in the index, and the bytes the tier reports as used are
+ * the bytes of its files.
  */
 final class SegmentRecovery {
   private static final Logger LOG = LoggerFactory.getLogger(SegmentRecovery.class);
 
-  record Result(Map<Long, Segment> segments, Map<PageId, PageLocation> locations, long nextSegmentId, long millis) {}
+  record Result(
+      Map<Long, Segment> segments,
+      Map<PageId, PageLocation> locations,
+      long nextSegmentId,
+      long millis) {}
 
   private final Path dir;
   private final KvStore index;
@@ -45,9 +51,12 @@ final class SegmentRecovery {
   Result run() throws IOException {
     long started = System.nanoTime();
     Map<Long, byte[]> states = new HashMap<>();
-    index.scan(KeyLayout.prefix(KeyLayout.SEGMENT), (k, v) -> states.put(KeyLayout.segmentOf(k), v));
+    index.scan(
+        KeyLayout.prefix(KeyLayout.SEGMENT), (k, v) -> states.put(KeyLayout.segmentOf(k), v));
     Map<PageId, PageLocation> indexed = new HashMap<>();
-    index.scan(KeyLayout.prefix(KeyLayout.PAGE), (k, v) -> indexed.put(KeyLayout.pageIdOf(k), PageLocation.decode(v)));
+    index.scan(
+        KeyLayout.prefix(KeyLayout.PAGE),
+        (k, v) -> indexed.put(KeyLayout.pageIdOf(k), PageLocation.decode(v)));
     KvStore.Batch fixes = new KvStore.Batch();
     Map<Long, Segment> segments = new HashMap<>();
     long maxId = states.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
@@ -75,15 +84,16 @@ final class SegmentRecovery {
     }
     states.keySet().forEach(id -> fixes.delete(KeyLayout.segmentKey(id)));
     Map<PageId, PageLocation> locations = new HashMap<>();
-    indexed.forEach((page, loc) -> {
-      Segment seg = segments.get(loc.segment());
-      if (seg == null || loc.offset() + loc.length() > seg.size()) {
-        fixes.delete(KeyLayout.pageKey(page));
-      } else {
-        locations.put(page, loc);
-        seg.pages.add(page);
-      }
-    });
+    indexed.forEach(
+        (page, loc) -> {
+          Segment seg = segments.get(loc.segment());
+          if (seg == null || loc.offset() + loc.length() > seg.size()) {
+            fixes.delete(KeyLayout.pageKey(page));
+          } else {
+            locations.put(page, loc);
+            seg.pages.add(page);
+          }
+        });
     for (Segment seg : Map.copyOf(segments).values()) {
       if (seg.pages.isEmpty()) {
         segments.remove(seg.id);
@@ -96,7 +106,8 @@ final class SegmentRecovery {
   }
 
   /** Keeps the valid prefix of a segment that was not sealed; cuts the rest. */
-  private void rescan(Segment seg, Map<PageId, PageLocation> indexed, KvStore.Batch fixes) throws IOException {
+  private void rescan(Segment seg, Map<PageId, PageLocation> indexed, KvStore.Batch fixes)
+      throws IOException {
     long pos = 0;
     ByteBuffer header = ByteBuffer.allocate(SegmentFormat.HEADER);
     while (pos + SegmentFormat.HEADER <= seg.size()) {
@@ -119,8 +130,11 @@ final class SegmentRecovery {
       pos += SegmentFormat.HEADER + h.length();
     }
     if (pos < seg.size()) {
-      LOG.warn("segment {} was being written when the worker stopped: {} torn bytes after offset {} dropped",
-          seg.path, seg.size() - pos, pos);
+      LOG.warn(
+          "segment {} was being written when the worker stopped: {} torn bytes after offset {} dropped",
+          seg.path,
+          seg.size() - pos,
+          pos);
       seg.truncate(pos);
     }
   }
@@ -131,7 +145,8 @@ final class SegmentRecovery {
       return java.util.List.of();
     }
     try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(Files::isRegularFile)
+      return files
+          .filter(Files::isRegularFile)
           .map(p -> p.getFileName().toString())
           .filter(n -> n.matches("seg-\\d+"))
           .map(n -> Long.parseLong(n.substring(4)))

@@ -21,22 +21,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One cache folder on SSD, laid out for write amplification 1. Pages are appended as records to
- * the active segment file; a full segment is sealed and never written again. When the folder's
- * quota would be exceeded, the coldest sealed segment (least recently read) is evicted whole: its
- * pages leave the index and the file is unlinked. The SSD thus sees large sequential writes and
+ * One cache folder on SSD, laid out for write amplification 1. Pages are appended as records to the
+ * active segment file; a full segment is sealed and never written again. When the folder's quota
+ * would be exceeded, the coldest sealed segment (least recently read) is evicted whole: its pages
+ * leave the index and the file is unlinked. The SSD thus sees large sequential writes and
  * whole-file deletes only. Optionally a few hot pages of an evicted segment are written again.
  *
- * <p>The index ({@code page → segment, offset, length, crc32c}) lives in memory and in a
- * {@link KvStore}; {@link SegmentRecovery} rebuilds and checks it at start. Every read into memory
- * verifies the page's crc32c; a page that fails is dropped (and counted) so the caller reads the UFS
- * instead. A page verified once may then be sent straight from its file ({@link #diskPage}).
+ * <p>The index ({@code page → segment, offset, length, crc32c}) lives in memory and in a {@link
+ * KvStore}; {@link SegmentRecovery} rebuilds and checks it at start. Every read into memory
+ * verifies the page's crc32c; a page that fails is dropped (and counted) so the caller reads the
+ * UFS instead. A page verified once may then be sent straight from its file ({@link #diskPage}).
  *
- * <p>Short-circuit readers in other processes read segment files themselves under a lease
- * ({@link #pin}): a pinned segment is not chosen for eviction, and a pinned segment that loses its
- * last page keeps its file (and its share of the quota) until the pin expires.
+ * <p>Short-circuit readers in other processes read segment files themselves under a lease ({@link
+ * #pin}): a pinned segment is not chosen for eviction, and a pinned segment that loses its last
+ * page keeps its file (and its share of the quota) until the pin expires.
  *
- * <p>Thread-safe: reads run concurrently; writes, removals, pins and evictions hold the tier's lock.
+ * <p>Thread-safe: reads run concurrently; writes, removals, pins and evictions hold the tier's
+ * lock.
  */
 public final class SsdTier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SsdTier.class);
@@ -52,17 +53,27 @@ public final class SsdTier implements AutoCloseable {
   private final TierMetrics metrics;
   private final Map<PageId, PageLocation> locations = new ConcurrentHashMap<>();
   private final Map<Long, Segment> segments = new ConcurrentHashMap<>();
+
   /** Segments forgotten by the index while pinned: deleted once their pin expires. */
   private final List<Segment> retired = new ArrayList<>();
+
   private final AtomicLong used = new AtomicLong();
   private Segment active;
   private long nextSegmentId;
   private volatile long failedAtNanos = -1;
 
-  SsdTier(Path dir, long quota, long segmentSize, int readmitPercent, KvStore index, ByteBufAllocator allocator,
-      LongSupplier nanoTime, MeterRegistry registry) {
+  SsdTier(
+      Path dir,
+      long quota,
+      long segmentSize,
+      int readmitPercent,
+      KvStore index,
+      ByteBufAllocator allocator,
+      LongSupplier nanoTime,
+      MeterRegistry registry) {
     if (quota < 2 * segmentSize) {
-      throw new IllegalArgumentException("the quota of " + dir + " must hold at least two segments");
+      throw new IllegalArgumentException(
+          "the quota of " + dir + " must hold at least two segments");
     }
     this.dir = dir;
     this.quota = quota;
@@ -71,20 +82,35 @@ public final class SsdTier implements AutoCloseable {
     this.index = index;
     this.allocator = allocator;
     this.nanoTime = nanoTime;
-    this.metrics = new TierMetrics(registry, "SSD", dir.toString(), used::get, () -> quota, locations::size);
+    this.metrics =
+        new TierMetrics(registry, "SSD", dir.toString(), used::get, () -> quota, locations::size);
   }
 
   /** Opens the folder, recovering its index and segments (see {@link SegmentRecovery}). */
-  public static SsdTier open(Path dir, long quota, long segmentSize, int readmitPercent, KvStore index,
-      ByteBufAllocator allocator, LongSupplier nanoTime, MeterRegistry registry) throws IOException {
-    SsdTier tier = new SsdTier(dir, quota, segmentSize, readmitPercent, index, allocator, nanoTime, registry);
+  public static SsdTier open(
+      Path dir,
+      long quota,
+      long segmentSize,
+      int readmitPercent,
+      KvStore index,
+      ByteBufAllocator allocator,
+      LongSupplier nanoTime,
+      MeterRegistry registry)
+      throws IOException {
+    SsdTier tier =
+        new SsdTier(dir, quota, segmentSize, readmitPercent, index, allocator, nanoTime, registry);
     SegmentRecovery.Result r = new SegmentRecovery(dir, index, nanoTime).run();
     tier.segments.putAll(r.segments());
     tier.locations.putAll(r.locations());
     tier.used.set(r.segments().values().stream().mapToLong(Segment::size).sum());
     tier.nextSegmentId = r.nextSegmentId();
-    LOG.info("cache folder {}: {} pages in {} segments, {} bytes, recovered in {} ms", dir, tier.locations.size(),
-        tier.segments.size(), tier.used.get(), r.millis());
+    LOG.info(
+        "cache folder {}: {} pages in {} segments, {} bytes, recovered in {} ms",
+        dir,
+        tier.locations.size(),
+        tier.segments.size(),
+        tier.used.get(),
+        r.millis());
     return tier;
   }
 
@@ -100,10 +126,16 @@ public final class SsdTier implements AutoCloseable {
     return Optional.ofNullable(locations.get(id));
   }
 
-  /** Where a page lies, for a reader in another process; its segment file stays until the pin expires. */
+  /**
+   * Where a page lies, for a reader in another process; its segment file stays until the pin
+   * expires.
+   */
   public record Pinned(Path segment, PageLocation location) {}
 
-  /** Pins the page's segment until {@code untilNanos} (never shortening a pin); empty if the page is not here. */
+  /**
+   * Pins the page's segment until {@code untilNanos} (never shortening a pin); empty if the page is
+   * not here.
+   */
   public synchronized Optional<Pinned> pin(PageId id, long untilNanos) {
     if (!retired.isEmpty()) {
       deleteExpiredRetired();
@@ -127,16 +159,19 @@ public final class SsdTier implements AutoCloseable {
   /** Deletes the retired segments whose pins have expired. */
   private void deleteExpiredRetired() {
     long now = nanoTime.getAsLong();
-    retired.removeIf(s -> {
-      if (pinned(s, now)) {
-        return false;
-      }
-      deleteFile(s);
-      return true;
-    });
+    retired.removeIf(
+        s -> {
+          if (pinned(s, now)) {
+            return false;
+          }
+          deleteFile(s);
+          return true;
+        });
   }
 
-  /** The page's bytes, checksum verified; null if absent, evicted meanwhile, unreadable or corrupt. */
+  /**
+   * The page's bytes, checksum verified; null if absent, evicted meanwhile, unreadable or corrupt.
+   */
   public ByteBuf read(PageId id) {
     PageLocation loc = locations.get(id);
     Segment seg = loc == null ? null : segments.get(loc.segment());
@@ -150,7 +185,10 @@ public final class SsdTier implements AutoCloseable {
       if (n != loc.length() || SegmentFormat.crc(buf.nioBuffer()) != loc.crc()) {
         buf.release();
         metrics.checksumFailures.increment();
-        LOG.warn("cached page {} in {} failed its checksum; dropped, it will be read from the UFS", id, seg.path);
+        LOG.warn(
+            "cached page {} in {} failed its checksum; dropped, it will be read from the UFS",
+            id,
+            seg.path);
         remove(id);
         return null;
       }
@@ -208,8 +246,12 @@ public final class SsdTier implements AutoCloseable {
       return append(id, page);
     } catch (IOException e) {
       failedAtNanos = nanoTime.getAsLong();
-      LOG.error("cache folder {} cannot be written ({}); pages are served from memory and the UFS, "
-          + "retrying in {} s", dir, e.getMessage(), TimeUnit.NANOSECONDS.toSeconds(RETRY_AFTER_FAILURE_NANOS));
+      LOG.error(
+          "cache folder {} cannot be written ({}); pages are served from memory and the UFS, "
+              + "retrying in {} s",
+          dir,
+          e.getMessage(),
+          TimeUnit.NANOSECONDS.toSeconds(RETRY_AFTER_FAILURE_NANOS));
       return false;
     }
   }
@@ -261,8 +303,11 @@ public final class SsdTier implements AutoCloseable {
   /** Evicts the least recently read sealed segment; false if there is none. */
   private boolean evictColdest() throws IOException {
     long now = nanoTime.getAsLong();
-    Segment victim = segments.values().stream().filter(s -> s != active && s.sealed() && !pinned(s, now))
-        .min(Comparator.comparingLong(s -> s.lastAccessNanos)).orElse(null);
+    Segment victim =
+        segments.values().stream()
+            .filter(s -> s != active && s.sealed() && !pinned(s, now))
+            .min(Comparator.comparingLong(s -> s.lastAccessNanos))
+            .orElse(null);
     if (victim == null) {
       return false;
     }

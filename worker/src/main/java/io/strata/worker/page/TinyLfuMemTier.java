@@ -8,9 +8,9 @@ import java.util.function.Consumer;
 
 /**
  * The frequency-aware memory tier: Caffeine's W-TinyLFU, which admits a new page only if it is
- * likely to be read more than the page it would push out, so one scan over a large dataset does
- * not flush pages read again and again. Caffeine records reads through bounded buffers that drop
- * rather than block.
+ * likely to be read more than the page it would push out, so one scan over a large dataset does not
+ * flush pages read again and again. Caffeine records reads through bounded buffers that drop rather
+ * than block.
  */
 final class TinyLfuMemTier implements MemTier {
   private final Cache<PageId, ByteBuf> pages;
@@ -18,28 +18,34 @@ final class TinyLfuMemTier implements MemTier {
 
   TinyLfuMemTier(long capacity, Consumer<PageId> onEvict) {
     this.capacity = capacity;
-    this.pages = Caffeine.newBuilder()
-        .maximumWeight(capacity)
-        .weigher((PageId id, ByteBuf page) -> page.readableBytes())
-        .executor(Runnable::run)
-        .removalListener((PageId id, ByteBuf page, RemovalCause cause) -> {
-          if (page != null) {
-            page.release();
-          }
-          if (cause.wasEvicted()) {
-            onEvict.accept(id);
-          }
-        })
-        .build();
+    this.pages =
+        Caffeine.newBuilder()
+            .maximumWeight(capacity)
+            .weigher((PageId id, ByteBuf page) -> page.readableBytes())
+            .executor(Runnable::run)
+            .removalListener(
+                (PageId id, ByteBuf page, RemovalCause cause) -> {
+                  if (page != null) {
+                    page.release();
+                  }
+                  if (cause.wasEvicted()) {
+                    onEvict.accept(id);
+                  }
+                })
+            .build();
   }
 
   @Override
   public ByteBuf get(PageId id) {
     ByteBuf[] found = new ByteBuf[1];
-    pages.asMap().computeIfPresent(id, (k, page) -> {
-      found[0] = page.retainedDuplicate();
-      return page;
-    });
+    pages
+        .asMap()
+        .computeIfPresent(
+            id,
+            (k, page) -> {
+              found[0] = page.retainedDuplicate();
+              return page;
+            });
     return found[0];
   }
 

@@ -47,12 +47,25 @@ public final class RestartProbe {
     long crashPages = tier.pages();
     tier.close();
     page.release();
-    System.out.printf(Locale.ROOT, "{\"restart_pages\":%d,\"restart_clean_s\":%.3f,\"restart_after_kill_s\":%.3f,"
-        + "\"pages_after_kill\":%d}%n", cleanPages, cleanSeconds, crashSeconds, crashPages);
+    System.out.printf(
+        Locale.ROOT,
+        "{\"restart_pages\":%d,\"restart_clean_s\":%.3f,\"restart_after_kill_s\":%.3f,"
+            + "\"pages_after_kill\":%d}%n",
+        cleanPages,
+        cleanSeconds,
+        crashSeconds,
+        crashPages);
   }
 
   private static SsdTier open(Path dir, long quota) throws java.io.IOException {
-    return SsdTier.open(dir, quota, SEGMENT, 0, RocksKvStore.open(dir.resolve("index"), 32 << 20),
-        PooledByteBufAllocator.DEFAULT, System::nanoTime, new SimpleMeterRegistry());
+    return SsdTier.open(
+        dir,
+        quota,
+        SEGMENT,
+        0,
+        RocksKvStore.open(dir.resolve("index"), 32 << 20),
+        PooledByteBufAllocator.DEFAULT,
+        System::nanoTime,
+        new SimpleMeterRegistry());
   }
 }

@@ -21,24 +21,27 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 /**
  * Gets pages: from memory at once when cached there; as a place in a segment file when on SSD and
  * verified before (the event loop then sends it by sendfile); else, on the I/O executor (never on a
  * network thread), from SSD (checksum verified, promoted) or from the UFS, page-aligned, admitting
- * what it read.
- * Concurrent requests of one page that is not in memory share one disk or UFS read: the first
- * caller starts a {@link Load}, later callers subscribe to it.
+ * what it read. Concurrent requests of one page that is not in memory share one disk or UFS read:
+ * the first caller starts a {@link Load}, later callers subscribe to it.
  *
- * <p>Every page handed out carries a reference of its own that the caller must release. The
- * loader keeps its reference until every subscriber has taken theirs, so no page is freed while
- * a subscriber is still about to retain it.
+ * <p>Every page handed out carries a reference of its own that the caller must release. The loader
+ * keeps its reference until every subscriber has taken theirs, so no page is freed while a
+ * subscriber is still about to retain it.
  */
 public final class PageFetcher {
   /** Where a page came from. */
-  public enum Source { MEM, SSD, UFS }
+  public enum Source {
+    MEM,
+    SSD,
+    UFS
+  }
 
   /**
    * A page and where it came from: its bytes in memory, or (from SSD, its checksum verified by an
@@ -55,16 +58,21 @@ public final class PageFetcher {
 
     /**
      * Below this, a range of a page on SSD is copied rather than sent by sendfile: a few KiB cost
-     * less to copy than a separate system call and TCP segment between the frame header and the end.
+     * less to copy than a separate system call and TCP segment between the frame header and the
+     * end.
      */
     static final int SENDFILE_MIN_BYTES = 64 << 10;
 
-    /** Bytes {@code [from, from + count)} to write to a channel, holding a reference of their own. */
+    /**
+     * Bytes {@code [from, from + count)} to write to a channel, holding a reference of their own.
+     */
     public Object slice(ByteBufAllocator allocator, int from, int count) throws IOException {
       if (page != null) {
         return page.retainedSlice(from, count);
       }
-      return count < SENDFILE_MIN_BYTES ? disk.copy(allocator, from, count) : disk.region(from, count);
+      return count < SENDFILE_MIN_BYTES
+          ? disk.copy(allocator, from, count)
+          : disk.region(from, count);
     }
 
     public void release() {
@@ -95,22 +103,37 @@ public final class PageFetcher {
     this.fileChanged = listener;
   }
 
-  public PageFetcher(PageStore store, long pageSize, Executor ufsExecutor, ByteBufAllocator allocator,
+  public PageFetcher(
+      PageStore store,
+      long pageSize,
+      Executor ufsExecutor,
+      ByteBufAllocator allocator,
       MeterRegistry registry) {
     this.store = store;
     this.pageSize = pageSize;
     this.ufsExecutor = ufsExecutor;
     this.allocator = allocator;
-    this.hits = Counter.builder(WorkerMetrics.PAGE_REQUESTS).tag("result", "hit")
-        .description("Page look-ups, by whether the cache held the page").register(registry);
-    this.misses = Counter.builder(WorkerMetrics.PAGE_REQUESTS).tag("result", "miss")
-        .description("Page look-ups, by whether the cache held the page").register(registry);
-    this.ufsPageReads = Counter.builder(WorkerMetrics.UFS_PAGE_READS)
-        .description("Pages read from the under-storage (a coalesced miss counts once)").register(registry);
-    this.ufsBytes = Counter.builder(WorkerMetrics.UFS_BYTES_READ)
-        .description("Bytes read from the under-storage").register(registry);
+    this.hits =
+        Counter.builder(WorkerMetrics.PAGE_REQUESTS)
+            .tag("result", "hit")
+            .description("Page look-ups, by whether the cache held the page")
+            .register(registry);
+    this.misses =
+        Counter.builder(WorkerMetrics.PAGE_REQUESTS)
+            .tag("result", "miss")
+            .description("Page look-ups, by whether the cache held the page")
+            .register(registry);
+    this.ufsPageReads =
+        Counter.builder(WorkerMetrics.UFS_PAGE_READS)
+            .description("Pages read from the under-storage (a coalesced miss counts once)")
+            .register(registry);
+    this.ufsBytes =
+        Counter.builder(WorkerMetrics.UFS_BYTES_READ)
+            .description("Bytes read from the under-storage")
+            .register(registry);
     Gauge.builder(WorkerMetrics.CACHE_HIT_RATIO, this, PageFetcher::hitRatio)
-        .description("Share of page look-ups the cache answered").register(registry);
+        .description("Share of page look-ups the cache answered")
+        .register(registry);
   }
 
   public long pageSize() {
@@ -143,9 +166,12 @@ public final class PageFetcher {
     }
   }
 
-  /** Where page {@code index} lies on SSD, pinned there until {@code untilNanos}; empty if not on SSD. */
-  public java.util.Optional<io.strata.worker.page.SsdTier.Pinned> pinOnDisk(Target target, long index,
-      long untilNanos) {
+  /**
+   * Where page {@code index} lies on SSD, pinned there until {@code untilNanos}; empty if not on
+   * SSD.
+   */
+  public java.util.Optional<io.strata.worker.page.SsdTier.Pinned> pinOnDisk(
+      Target target, long index, long untilNanos) {
     return store.pinOnDisk(target.key().page(index), untilNanos);
   }
 
@@ -212,7 +238,8 @@ public final class PageFetcher {
     long offset = index * pageSize;
     int length = (int) Math.min(pageSize, target.fileLength() - offset);
     if (length <= 0) {
-      throw StrataException.invalidArgument("page " + index + " is past the end of " + target.file().path());
+      throw StrataException.invalidArgument(
+          "page " + index + " is past the end of " + target.file().path());
     }
     ByteBuf page = allocator.directBuffer(length, length);
     try (UfsReader reader = target.file().ufs().openReader(target.file().ufsPath())) {
@@ -221,11 +248,13 @@ public final class PageFetcher {
       if (!reader.currentFingerprint().equals(target.fingerprint())) {
         // The status the reader opened with is stale: the next open must see the new version.
         fileChanged.accept(target.file().path());
-        throw new StrataException(StatusCode.FAILED_PRECONDITION,
+        throw new StrataException(
+            StatusCode.FAILED_PRECONDITION,
             target.file().path() + " changed in the under-storage while being read; open it again");
       }
       if (n != length) {
-        throw StrataException.internal("short read of " + target.file().path() + " at " + offset, null);
+        throw StrataException.internal(
+            "short read of " + target.file().path() + " at " + offset, null);
       }
       ufsPageReads.increment();
       ufsBytes.increment(n);

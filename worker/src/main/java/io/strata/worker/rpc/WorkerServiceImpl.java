@@ -1,6 +1,5 @@
 package io.strata.worker.rpc;
 
-import io.strata.core.util.Futures;
 import io.grpc.stub.StreamObserver;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.DeleteRequest;
@@ -13,21 +12,22 @@ import io.strata.core.proto.GetStatusResponse;
 import io.strata.core.proto.InvalidateMetadataRequest;
 import io.strata.core.proto.InvalidateMetadataResponse;
 import io.strata.core.proto.ListStatusRequest;
+import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.LoadFilesRequest;
 import io.strata.core.proto.LoadFilesResponse;
-import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.MkdirRequest;
 import io.strata.core.proto.MkdirResponse;
 import io.strata.core.proto.RenameRequest;
+import io.strata.core.proto.RenameResponse;
 import io.strata.core.proto.SetAttributesRequest;
 import io.strata.core.proto.SetAttributesResponse;
-import io.strata.core.proto.RenameResponse;
 import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.proto.WriteRequest;
 import io.strata.core.proto.WriteResponse;
 import io.strata.core.rpc.Rpc;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Futures;
 import io.strata.worker.load.FileLoader;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.PageId;
@@ -48,7 +48,11 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
   private final WriteSessions writes;
   private final FileLoader loader;
 
-  public WorkerServiceImpl(UfsManager ufs, MetadataService metadata, PageFetcher fetcher, WriteSessions writes,
+  public WorkerServiceImpl(
+      UfsManager ufs,
+      MetadataService metadata,
+      PageFetcher fetcher,
+      WriteSessions writes,
       FileLoader loader) {
     this.ufs = ufs;
     this.metadata = metadata;
@@ -59,29 +63,44 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
 
   @Override
   public void loadFiles(LoadFilesRequest req, StreamObserver<LoadFilesResponse> out) {
-    Futures.onDone(loader.load(req), (response, error) -> {
-      if (error != null) {
-        Rpc.fail(out, "loadFiles", error instanceof RuntimeException re ? re : new RuntimeException(error));
-      } else {
-        out.onNext(response);
-        out.onCompleted();
-      }
-    });
+    Futures.onDone(
+        loader.load(req),
+        (response, error) -> {
+          if (error != null) {
+            Rpc.fail(
+                out,
+                "loadFiles",
+                error instanceof RuntimeException re ? re : new RuntimeException(error));
+          } else {
+            out.onNext(response);
+            out.onCompleted();
+          }
+        });
   }
 
   @Override
   public void getStatus(GetStatusRequest req, StreamObserver<GetStatusResponse> out) {
-    Rpc.unary(out, "getStatus", () -> {
-      StrataPath path = StrataPath.of(req.getPath());
-      FileStatus status = metadata.getStatus(path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs()));
-      if (req.getIncludeCacheInfo() && !status.getDirectory()) {
-        UfsManager.Resolved file = ufs.resolve(path);
-        long cached = fetcher.cachedBytes(new PageFetcher.Target(file, status.getFingerprint(), status.getLength(),
-            PageId.FileKey.of(file.ufsUri(), status.getFingerprint())));
-        status = status.toBuilder().setCachedBytes(cached).build();
-      }
-      return GetStatusResponse.newBuilder().setStatus(status).build();
-    });
+    Rpc.unary(
+        out,
+        "getStatus",
+        () -> {
+          StrataPath path = StrataPath.of(req.getPath());
+          FileStatus status =
+              metadata.getStatus(
+                  path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs()));
+          if (req.getIncludeCacheInfo() && !status.getDirectory()) {
+            UfsManager.Resolved file = ufs.resolve(path);
+            long cached =
+                fetcher.cachedBytes(
+                    new PageFetcher.Target(
+                        file,
+                        status.getFingerprint(),
+                        status.getLength(),
+                        PageId.FileKey.of(file.ufsUri(), status.getFingerprint())));
+            status = status.toBuilder().setCachedBytes(cached).build();
+          }
+          return GetStatusResponse.newBuilder().setStatus(status).build();
+        });
   }
 
   @Override
@@ -89,15 +108,21 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
     List<FileStatus> children;
     try {
       StrataPath path = StrataPath.of(req.getPath());
-      children = page(metadata.list(path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs())),
-          req.getStartAfter(), req.getLimit());
+      children =
+          page(
+              metadata.list(
+                  path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs())),
+              req.getStartAfter(),
+              req.getLimit());
     } catch (RuntimeException e) {
       Rpc.fail(out, "listStatus", e);
       return;
     }
     for (int i = 0; i < children.size(); i += LIST_BATCH) {
-      out.onNext(ListStatusResponse.newBuilder()
-          .addAllChildren(children.subList(i, Math.min(children.size(), i + LIST_BATCH))).build());
+      out.onNext(
+          ListStatusResponse.newBuilder()
+              .addAllChildren(children.subList(i, Math.min(children.size(), i + LIST_BATCH)))
+              .build());
     }
     if (children.isEmpty()) {
       out.onNext(ListStatusResponse.getDefaultInstance());
@@ -127,69 +152,87 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
 
   @Override
   public void mkdir(MkdirRequest req, StreamObserver<MkdirResponse> out) {
-    Rpc.unary(out, "mkdir", () -> {
-      UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
-      r.requireWritable();
-      try {
-        r.ufs().mkdirs(r.ufsPath(), req.getParents());
-      } finally {
-        // With parents every ancestor may be new, and its parent's listing stale.
-        for (StrataPath p = r.path(); ; p = p.parent()) {
-          metadata.invalidate(p);
-          if (!req.getParents() || p.isRoot()) {
-            break;
+    Rpc.unary(
+        out,
+        "mkdir",
+        () -> {
+          UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+          r.requireWritable();
+          try {
+            r.ufs().mkdirs(r.ufsPath(), req.getParents());
+          } finally {
+            // With parents every ancestor may be new, and its parent's listing stale.
+            for (StrataPath p = r.path(); ; p = p.parent()) {
+              metadata.invalidate(p);
+              if (!req.getParents() || p.isRoot()) {
+                break;
+              }
+            }
           }
-        }
-      }
-      return MkdirResponse.getDefaultInstance();
-    });
+          return MkdirResponse.getDefaultInstance();
+        });
   }
 
   @Override
   public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
-    Rpc.unary(out, "delete", () -> {
-      UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
-      r.requireWritable();
-      try {
-        r.ufs().delete(r.ufsPath(), req.getRecursive());
-      } finally {
-        metadata.invalidate(r.path());
-      }
-      return DeleteResponse.getDefaultInstance();
-    });
+    Rpc.unary(
+        out,
+        "delete",
+        () -> {
+          UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+          r.requireWritable();
+          try {
+            r.ufs().delete(r.ufsPath(), req.getRecursive());
+          } finally {
+            metadata.invalidate(r.path());
+          }
+          return DeleteResponse.getDefaultInstance();
+        });
   }
 
   @Override
   public void setAttributes(SetAttributesRequest req, StreamObserver<SetAttributesResponse> out) {
-    Rpc.unary(out, "setAttributes", () -> {
-      UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
-      r.requireWritable();
-      try {
-        r.ufs().setAttributes(r.ufsPath(), req.hasMode() ? req.getMode() & 0777 : -1, req.getOwner(), req.getGroup());
-      } finally {
-        metadata.invalidate(r.path());
-      }
-      return SetAttributesResponse.getDefaultInstance();
-    });
+    Rpc.unary(
+        out,
+        "setAttributes",
+        () -> {
+          UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+          r.requireWritable();
+          try {
+            r.ufs()
+                .setAttributes(
+                    r.ufsPath(),
+                    req.hasMode() ? req.getMode() & 0777 : -1,
+                    req.getOwner(),
+                    req.getGroup());
+          } finally {
+            metadata.invalidate(r.path());
+          }
+          return SetAttributesResponse.getDefaultInstance();
+        });
   }
 
   @Override
   public void rename(RenameRequest req, StreamObserver<RenameResponse> out) {
-    Rpc.unary(out, "rename", () -> {
-      UfsManager.Resolved src = ufs.resolve(StrataPath.of(req.getSrc()));
-      UfsManager.Resolved dst = ufs.resolve(StrataPath.of(req.getDst()));
-      if (!src.mount().equals(dst.mount())) {
-        throw StrataException.invalidArgument("cannot rename across mounts: " + src.path() + " -> " + dst.path());
-      }
-      src.requireWritable();
-      try {
-        src.ufs().rename(src.ufsPath(), dst.ufsPath());
-      } finally {
-        metadata.invalidate(src.path());
-        metadata.invalidate(dst.path());
-      }
-      return RenameResponse.getDefaultInstance();
-    });
+    Rpc.unary(
+        out,
+        "rename",
+        () -> {
+          UfsManager.Resolved src = ufs.resolve(StrataPath.of(req.getSrc()));
+          UfsManager.Resolved dst = ufs.resolve(StrataPath.of(req.getDst()));
+          if (!src.mount().equals(dst.mount())) {
+            throw StrataException.invalidArgument(
+                "cannot rename across mounts: " + src.path() + " -> " + dst.path());
+          }
+          src.requireWritable();
+          try {
+            src.ufs().rename(src.ufsPath(), dst.ufsPath());
+          } finally {
+            metadata.invalidate(src.path());
+            metadata.invalidate(dst.path());
+          }
+          return RenameResponse.getDefaultInstance();
+        });
   }
 
   @Override
@@ -199,27 +242,40 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
 
   @Override
   public void free(FreeRequest req, StreamObserver<FreeResponse> out) {
-    Rpc.unary(out, "free", () -> {
-      StrataPath path = StrataPath.of(req.getPath());
-      FileStatus status = metadata.getStatus(path, -1);
-      if (status.getDirectory()) {
-        throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory; free its files one by one");
-      }
-      UfsManager.Resolved file = ufs.resolve(path);
-      long freed = fetcher.free(new PageFetcher.Target(file, status.getFingerprint(), status.getLength(),
-          PageId.FileKey.of(file.ufsUri(), status.getFingerprint())));
-      return FreeResponse.newBuilder().setFreedBytes(freed).build();
-    });
+    Rpc.unary(
+        out,
+        "free",
+        () -> {
+          StrataPath path = StrataPath.of(req.getPath());
+          FileStatus status = metadata.getStatus(path, -1);
+          if (status.getDirectory()) {
+            throw new StrataException(
+                StatusCode.IS_A_DIRECTORY, path + " is a directory; free its files one by one");
+          }
+          UfsManager.Resolved file = ufs.resolve(path);
+          long freed =
+              fetcher.free(
+                  new PageFetcher.Target(
+                      file,
+                      status.getFingerprint(),
+                      status.getLength(),
+                      PageId.FileKey.of(file.ufsUri(), status.getFingerprint())));
+          return FreeResponse.newBuilder().setFreedBytes(freed).build();
+        });
   }
 
   @Override
-  public void invalidateMetadata(InvalidateMetadataRequest req, StreamObserver<InvalidateMetadataResponse> out) {
-    Rpc.unary(out, "invalidateMetadata", () -> {
-      for (String p : req.getPathsList()) {
-        metadata.invalidate(StrataPath.of(p));
-      }
-      return InvalidateMetadataResponse.getDefaultInstance();
-    });
+  public void invalidateMetadata(
+      InvalidateMetadataRequest req, StreamObserver<InvalidateMetadataResponse> out) {
+    Rpc.unary(
+        out,
+        "invalidateMetadata",
+        () -> {
+          for (String p : req.getPathsList()) {
+            metadata.invalidate(StrataPath.of(p));
+          }
+          return InvalidateMetadataResponse.getDefaultInstance();
+        });
   }
 
   private static long syncInterval(boolean given, long value) {

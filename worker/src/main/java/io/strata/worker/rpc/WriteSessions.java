@@ -26,10 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Streams of file data written through this worker. The first message names the file; data goes
- * to a temporary UFS name and is published on completion, so a writer that dies or cancels leaves
- * nothing under the final name. With CACHE_THROUGH the written pages are admitted to the cache
- * once the file is published (its fingerprint is known only then), up to a bound per write.
+ * Streams of file data written through this worker. The first message names the file; data goes to
+ * a temporary UFS name and is published on completion, so a writer that dies or cancels leaves
+ * nothing under the final name. With CACHE_THROUGH the written pages are admitted to the cache once
+ * the file is published (its fingerprint is known only then), up to a bound per write.
  */
 public final class WriteSessions {
   private static final Logger LOG = LoggerFactory.getLogger(WriteSessions.class);
@@ -40,7 +40,11 @@ public final class WriteSessions {
   private final long pageSize;
   private final ByteBufAllocator allocator;
 
-  public WriteSessions(UfsManager ufs, MetadataService metadata, PageStore store, long pageSize,
+  public WriteSessions(
+      UfsManager ufs,
+      MetadataService metadata,
+      PageStore store,
+      long pageSize,
       ByteBufAllocator allocator) {
     this.ufs = ufs;
     this.metadata = metadata;
@@ -96,7 +100,8 @@ public final class WriteSessions {
       file = ufs.resolve(StrataPath.of(h.getPath()));
       file.requireWritable();
       cacheThrough = h.getWriteType() == WriteType.CACHE_THROUGH;
-      stream = file.ufs().create(file.ufsPath(), new CreateOptions(h.getOverwrite(), true, h.getMode()));
+      stream =
+          file.ufs().create(file.ufsPath(), new CreateOptions(h.getOverwrite(), true, h.getMode()));
     }
 
     /** Copies written bytes into page-sized direct buffers, while they fit in the cache. */

@@ -11,12 +11,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The worker's view of the mount table, and one open {@link UnderFileSystem} per UFS root.
- * The table comes from the master and is replaced whole when its version changes. Thread-safe.
+ * The worker's view of the mount table, and one open {@link UnderFileSystem} per UFS root. The
+ * table comes from the master and is replaced whole when its version changes. Thread-safe.
  */
 public final class UfsManager implements AutoCloseable {
   /** A Strata path resolved to the UFS that holds it. */
-  public record Resolved(StrataPath path, UnderFileSystem ufs, StrataPath ufsPath, String ufsUri, Mount mount) {
+  public record Resolved(
+      StrataPath path, UnderFileSystem ufs, StrataPath ufsPath, String ufsUri, Mount mount) {
     public void requireWritable() {
       if (mount.readOnly()) {
         throw new StrataException(StatusCode.PERMISSION_DENIED, path + " is on a read-only mount");

@@ -6,13 +6,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
 import io.strata.core.status.StatusCode;
 import io.strata.core.transport.Frames;
-import io.strata.core.proto.FileStatus;
 import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
 import io.strata.worker.TestFiles;
@@ -37,8 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadHandlerTest {
   private static final int PAGE = 4096;
 
-  @TempDir
-  Path root;
+  @TempDir Path root;
   private byte[] data;
   private PageStore store;
   private UfsManager ufs;
@@ -46,7 +45,8 @@ class ReadHandlerTest {
   private String fingerprint;
 
   /** What came back for one request: the STATUS of an OPEN (else null), DATA bytes, END. */
-  @SuppressWarnings("ArrayRecordComponent") // compared through its accessor, never by the record's equals
+  @SuppressWarnings(
+      "ArrayRecordComponent") // compared through its accessor, never by the record's equals
   record Reply(FileStatus status, byte[] bytes, StatusCode code, String message) {}
 
   private SimpleMeterRegistry registry;
@@ -59,13 +59,25 @@ class ReadHandlerTest {
     registry = new SimpleMeterRegistry();
     store = TestFiles.pageStore(1 << 20, registry);
     ufs = TestFiles.ufsAt(root);
-    PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher fetcher =
+        new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     DataServerMetrics metrics = new DataServerMetrics(registry);
     LeaseDesk leases = new LeaseDesk(fetcher, System::nanoTime);
-    MetadataService metadata = new MetadataService(ufs, new MetadataCache(1000, Duration.ofMinutes(1),
-        Duration.ofSeconds(5), System::currentTimeMillis, new MemoryKvStore()), registry);
-    channel = new EmbeddedChannel(new DataServerInitializer(() -> new ReadHandler(ufs, fetcher, metrics, leases,
-        metadata, Runnable::run), metrics));
+    MetadataService metadata =
+        new MetadataService(
+            ufs,
+            new MetadataCache(
+                1000,
+                Duration.ofMinutes(1),
+                Duration.ofSeconds(5),
+                System::currentTimeMillis,
+                new MemoryKvStore()),
+            registry);
+    channel =
+        new EmbeddedChannel(
+            new DataServerInitializer(
+                () -> new ReadHandler(ufs, fetcher, metrics, leases, metadata, Runnable::run),
+                metrics));
     UfsManager.Resolved file = ufs.resolve(StrataPath.of("/f"));
     fingerprint = file.ufs().getStatus(file.ufsPath()).fingerprint();
   }
@@ -119,8 +131,11 @@ class ReadHandlerTest {
         } else {
           assertThat(type).isEqualTo(Frames.END);
           StatusCode code = StatusCode.fromNumber(frame.readUnsignedByte());
-          String message = frame.readCharSequence(frame.readUnsignedShort(), java.nio.charset.StandardCharsets.UTF_8)
-              .toString();
+          String message =
+              frame
+                  .readCharSequence(
+                      frame.readUnsignedShort(), java.nio.charset.StandardCharsets.UTF_8)
+                  .toString();
           assertThat(all.isReadable()).isFalse();
           return new Reply(status, bytes.toByteArray(), code, message);
         }
@@ -145,9 +160,12 @@ class ReadHandlerTest {
     Reply statusOnly = open("/f", 0);
     assertThat(statusOnly.status().getPath()).isEqualTo("/f");
     assertThat(statusOnly.bytes()).isEmpty();
-    assertThat(registry.get("strata.worker.metadata.requests").tag("result", "miss").counter().count())
-        .as("only the first open asked the UFS").isEqualTo(1);
-    assertThat(registry.get("strata.worker.data.requests").tag("kind", "open").counter().count()).isEqualTo(3);
+    assertThat(
+            registry.get("strata.worker.metadata.requests").tag("result", "miss").counter().count())
+        .as("only the first open asked the UFS")
+        .isEqualTo(1);
+    assertThat(registry.get("strata.worker.data.requests").tag("kind", "open").counter().count())
+        .isEqualTo(3);
   }
 
   @Test

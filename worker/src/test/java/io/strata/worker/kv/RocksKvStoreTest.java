@@ -8,8 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RocksKvStoreTest extends KvStoreContract {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Override
   KvStore open() {

@@ -18,15 +18,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MetadataServiceTest {
-  @TempDir
-  Path root;
+  @TempDir Path root;
   private final AtomicLong now = new AtomicLong(1_000_000);
   private final KvStore store = new MemoryKvStore();
   private MetadataService meta;
 
   @BeforeEach
   void setUp() {
-    MetadataCache cache = new MetadataCache(1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get, store);
+    MetadataCache cache =
+        new MetadataCache(1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get, store);
     meta = new MetadataService(TestFiles.ufsAt(root), cache, new SimpleMeterRegistry());
   }
 
@@ -41,10 +41,14 @@ class MetadataServiceTest {
     assertThat(first.getLength()).isEqualTo(3);
     Files.writeString(root.resolve("a"), "three");
     assertThat(meta.getStatus(StrataPath.of("/a"), -1).getLength()).as("still cached").isEqualTo(3);
-    assertThat(meta.getStatus(StrataPath.of("/a"), 0).getLength()).as("sync forces a look-up").isEqualTo(5);
+    assertThat(meta.getStatus(StrataPath.of("/a"), 0).getLength())
+        .as("sync forces a look-up")
+        .isEqualTo(5);
     Files.writeString(root.resolve("a"), "seven!!");
     advance(Duration.ofSeconds(61));
-    assertThat(meta.getStatus(StrataPath.of("/a"), -1).getLength()).as("after the TTL").isEqualTo(7);
+    assertThat(meta.getStatus(StrataPath.of("/a"), -1).getLength())
+        .as("after the TTL")
+        .isEqualTo(7);
   }
 
   @Test
@@ -52,18 +56,25 @@ class MetadataServiceTest {
     Files.writeString(root.resolve("kept"), "12345");
     meta.getStatus(StrataPath.of("/kept"), -1);
     Files.writeString(root.resolve("kept"), "1234567");
-    MetadataService restarted = new MetadataService(TestFiles.ufsAt(root),
-        new MetadataCache(1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get, store), new SimpleMeterRegistry());
-    assertThat(restarted.getStatus(StrataPath.of("/kept"), -1).getLength()).as("from the store").isEqualTo(5);
+    MetadataService restarted =
+        new MetadataService(
+            TestFiles.ufsAt(root),
+            new MetadataCache(1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get, store),
+            new SimpleMeterRegistry());
+    assertThat(restarted.getStatus(StrataPath.of("/kept"), -1).getLength())
+        .as("from the store")
+        .isEqualTo(5);
     advance(Duration.ofSeconds(61));
     assertThat(restarted.getStatus(StrataPath.of("/kept"), -1).getLength()).isEqualTo(7);
   }
 
   @Test
   void missingPath_isRememberedForTheShorterNegativeTtl() throws Exception {
-    assertThatThrownBy(() -> meta.getStatus(StrataPath.of("/late"), -1)).hasMessageContaining("does not exist");
+    assertThatThrownBy(() -> meta.getStatus(StrataPath.of("/late"), -1))
+        .hasMessageContaining("does not exist");
     Files.writeString(root.resolve("late"), "x");
-    assertThatThrownBy(() -> meta.getStatus(StrataPath.of("/late"), -1)).hasMessageContaining("does not exist");
+    assertThatThrownBy(() -> meta.getStatus(StrataPath.of("/late"), -1))
+        .hasMessageContaining("does not exist");
     advance(Duration.ofSeconds(6));
     assertThat(meta.getStatus(StrataPath.of("/late"), -1).getLength()).isEqualTo(1);
   }
@@ -72,11 +83,15 @@ class MetadataServiceTest {
   void listing_isCached_untilInvalidatedByAChangeToAChild() throws Exception {
     Files.createDirectory(root.resolve("d"));
     Files.writeString(root.resolve("d/x"), "x");
-    assertThat(meta.list(StrataPath.of("/d"), -1)).extracting(FileStatus::getName).containsExactly("x");
+    assertThat(meta.list(StrataPath.of("/d"), -1))
+        .extracting(FileStatus::getName)
+        .containsExactly("x");
     Files.writeString(root.resolve("d/y"), "y");
     assertThat(meta.list(StrataPath.of("/d"), -1)).hasSize(1);
     meta.invalidate(StrataPath.of("/d/y"));
-    assertThat(meta.list(StrataPath.of("/d"), -1)).extracting(FileStatus::getName).containsExactly("x", "y");
+    assertThat(meta.list(StrataPath.of("/d"), -1))
+        .extracting(FileStatus::getName)
+        .containsExactly("x", "y");
     assertThat(meta.list(StrataPath.of("/d"), -1).get(1).getPath()).isEqualTo("/d/y");
   }
 }

@@ -28,7 +28,8 @@ class MemTierTest {
 
   @ParameterizedTest
   @MethodSource("tiers")
-  void staysWithinCapacity_releasesWhatItEvicts_andSaysSo(BiFunction<Long, Consumer<PageId>, MemTier> make) {
+  void staysWithinCapacity_releasesWhatItEvicts_andSaysSo(
+      BiFunction<Long, Consumer<PageId>, MemTier> make) {
     List<PageId> evicted = new ArrayList<>();
     MemTier tier = make.apply(64L * 1024, evicted::add);
     List<ByteBuf> offered = new ArrayList<>();
@@ -51,8 +52,9 @@ class MemTierTest {
 
   @ParameterizedTest
   @MethodSource("tiers")
-  void get_givesAnIndependentReference_thatOutlivesEviction(BiFunction<Long, Consumer<PageId>, MemTier> make) {
-    MemTier tier = make.apply(1L << 20, id -> { });
+  void get_givesAnIndependentReference_thatOutlivesEviction(
+      BiFunction<Long, Consumer<PageId>, MemTier> make) {
+    MemTier tier = make.apply(1L << 20, id -> {});
     ByteBuf p = page(8, 7);
     PageId id = new PageId(0, 0, 0);
     tier.put(id, p);

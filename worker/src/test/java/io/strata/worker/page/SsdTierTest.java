@@ -29,13 +29,19 @@ class SsdTierTest {
   private static final int PAGE = 4096;
   private static final long SEGMENT = 16 * (PAGE + SegmentFormat.HEADER);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private final AtomicLong clock = new AtomicLong(1);
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   private SsdTier open(long quota, int readmit, KvStore index) throws IOException {
-    return SsdTier.open(dir, quota, SEGMENT, readmit, index, PooledByteBufAllocator.DEFAULT, clock::incrementAndGet,
+    return SsdTier.open(
+        dir,
+        quota,
+        SEGMENT,
+        readmit,
+        index,
+        PooledByteBufAllocator.DEFAULT,
+        clock::incrementAndGet,
         new SimpleMeterRegistry());
   }
 
@@ -111,7 +117,8 @@ class SsdTierTest {
       write(tier, 1);
       write(tier, 2);
       PageLocation loc = tier.locate(id(2)).orElseThrow();
-      try (RandomAccessFile f = new RandomAccessFile(Segment.pathOf(dir, loc.segment()).toFile(), "rw")) {
+      try (RandomAccessFile f =
+          new RandomAccessFile(Segment.pathOf(dir, loc.segment()).toFile(), "rw")) {
         f.seek(loc.offset() + 100);
         int b = f.read();
         f.seek(loc.offset() + 100);
@@ -149,7 +156,9 @@ class SsdTierTest {
       while (region.transferred() < region.count()) {
         region.transferTo(sink, region.transferred());
       }
-      assertThat(out.toByteArray()).as("sent from the unlinked file").isEqualTo(ByteBufUtil.getBytes(want));
+      assertThat(out.toByteArray())
+          .as("sent from the unlinked file")
+          .isEqualTo(ByteBufUtil.getBytes(want));
       assertThat(ByteBufUtil.getBytes(copy)).isEqualTo(ByteBufUtil.getBytes(want));
       copy.release();
       want.release();
@@ -164,13 +173,15 @@ class SsdTierTest {
   private static long openDescriptorsOf(Path file) throws IOException {
     String deleted = file.toString() + " (deleted)";
     try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-      return fds.filter(fd -> {
-        try {
-          return Files.readSymbolicLink(fd).toString().equals(deleted);
-        } catch (IOException e) {
-          return false;
-        }
-      }).count();
+      return fds.filter(
+              fd -> {
+                try {
+                  return Files.readSymbolicLink(fd).toString().equals(deleted);
+                } catch (IOException e) {
+                  return false;
+                }
+              })
+          .count();
     }
   }
 
@@ -266,7 +277,8 @@ class SsdTierTest {
   }
 
   @Test
-  void crash_keepsTheValidPrefixOfTheOpenSegment_cutsATornTail_andRemovesOrphans() throws IOException {
+  void crash_keepsTheValidPrefixOfTheOpenSegment_cutsATornTail_andRemovesOrphans()
+      throws IOException {
     KvStore index = new MemoryKvStore();
     SsdTier crashed = open(1 << 20, 0, index);
     for (int i = 0; i < 20; i++) {
@@ -311,16 +323,32 @@ class SsdTierTest {
   void aMillionPages_allComeBackAfterARestart() throws IOException {
     ByteBuf tiny = PooledByteBufAllocator.DEFAULT.directBuffer(64).writeZero(64);
     long pages = 1_000_000;
-    try (SsdTier tier = SsdTier.open(dir, 256L << 20, 16L << 20, 0, RocksKvStore.open(dir.resolve("index"), 8 << 20),
-        PooledByteBufAllocator.DEFAULT, clock::incrementAndGet, registry)) {
+    try (SsdTier tier =
+        SsdTier.open(
+            dir,
+            256L << 20,
+            16L << 20,
+            0,
+            RocksKvStore.open(dir.resolve("index"), 8 << 20),
+            PooledByteBufAllocator.DEFAULT,
+            clock::incrementAndGet,
+            registry)) {
       for (long i = 0; i < pages; i++) {
         assertThat(tier.write(new PageId(3, 4, i), tiny)).isTrue();
       }
     } finally {
       tiny.release();
     }
-    try (SsdTier tier = SsdTier.open(dir, 256L << 20, 16L << 20, 0, RocksKvStore.open(dir.resolve("index"), 8 << 20),
-        PooledByteBufAllocator.DEFAULT, clock::incrementAndGet, new SimpleMeterRegistry())) {
+    try (SsdTier tier =
+        SsdTier.open(
+            dir,
+            256L << 20,
+            16L << 20,
+            0,
+            RocksKvStore.open(dir.resolve("index"), 8 << 20),
+            PooledByteBufAllocator.DEFAULT,
+            clock::incrementAndGet,
+            new SimpleMeterRegistry())) {
       assertThat(tier.pages()).isEqualTo(pages);
       ByteBuf last = tier.read(new PageId(3, 4, pages - 1));
       assertThat(last.readableBytes()).isEqualTo(64);
@@ -330,10 +358,19 @@ class SsdTierTest {
 
   @Test
   void metricsAreRegisteredPerFolder() throws IOException {
-    try (SsdTier tier = SsdTier.open(dir, 1 << 20, SEGMENT, 0, new MemoryKvStore(), PooledByteBufAllocator.DEFAULT,
-        clock::incrementAndGet, registry)) {
+    try (SsdTier tier =
+        SsdTier.open(
+            dir,
+            1 << 20,
+            SEGMENT,
+            0,
+            new MemoryKvStore(),
+            PooledByteBufAllocator.DEFAULT,
+            clock::incrementAndGet,
+            registry)) {
       write(tier, 1);
-      assertThat(registry.get(WorkerMetrics.CACHE_BYTES_WRITTEN).tag("tier", "SSD").counter().count())
+      assertThat(
+              registry.get(WorkerMetrics.CACHE_BYTES_WRITTEN).tag("tier", "SSD").counter().count())
           .isEqualTo(PAGE + SegmentFormat.HEADER);
     }
   }

@@ -13,8 +13,8 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.worker.TestFiles;
 import io.strata.worker.WorkerMetrics;
-import io.strata.worker.page.PageStore;
 import io.strata.worker.page.PageId;
+import io.strata.worker.page.PageStore;
 import io.strata.worker.ufs.UfsManager;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.Channels;
@@ -26,12 +26,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,12 +40,13 @@ import org.junit.jupiter.api.io.TempDir;
 class PageFetcherTest {
   private static final int PAGE = 4096;
 
-  @TempDir
-  Path root;
+  @TempDir Path root;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final Queue<Runnable> held = new ArrayDeque<>();
+
   /** Holds UFS reads until the test runs them, so concurrency is under the test's control. */
   private final Executor heldExecutor = held::add;
+
   private PageStore store;
   private UfsManager ufs;
   private byte[] data;
@@ -76,7 +77,8 @@ class PageFetcherTest {
 
   @Test
   void concurrentMissesOfOnePage_shareOneUfsRead() {
-    PageFetcher fetcher = new PageFetcher(store, PAGE, heldExecutor, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher fetcher =
+        new PageFetcher(store, PAGE, heldExecutor, PooledByteBufAllocator.DEFAULT, registry);
     PageFetcher.Target t = target();
     List<CompletableFuture<PageFetcher.Fetched>> waiters = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
@@ -87,7 +89,8 @@ class PageFetcherTest {
     for (CompletableFuture<PageFetcher.Fetched> w : waiters) {
       PageFetcher.Fetched f = w.join();
       assertThat(f.source()).isEqualTo(PageFetcher.Source.UFS);
-      assertThat(ByteBufUtil.getBytes(f.page())).isEqualTo(java.util.Arrays.copyOfRange(data, PAGE, 2 * PAGE));
+      assertThat(ByteBufUtil.getBytes(f.page()))
+          .isEqualTo(java.util.Arrays.copyOfRange(data, PAGE, 2 * PAGE));
       f.page().release();
     }
     assertThat(ufsReads()).isEqualTo(1);
@@ -102,19 +105,23 @@ class PageFetcherTest {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     ExecutorService callers = Executors.newFixedThreadPool(8);
     try {
-      PageFetcher fetcher = new PageFetcher(store, PAGE, pool, PooledByteBufAllocator.DEFAULT, registry);
+      PageFetcher fetcher =
+          new PageFetcher(store, PAGE, pool, PooledByteBufAllocator.DEFAULT, registry);
       PageFetcher.Target t = target();
       List<CompletableFuture<Void>> done = new ArrayList<>();
       for (int c = 0; c < 8; c++) {
-        done.add(CompletableFuture.runAsync(() -> {
-          for (int round = 0; round < 20; round++) {
-            for (int p = 0; p < 4; p++) {
-              PageFetcher.Fetched f = fetcher.fetch(t, p).join();
-              assertThat(f.page().getByte(0)).isEqualTo(data[p * PAGE]);
-              f.page().release();
-            }
-          }
-        }, callers));
+        done.add(
+            CompletableFuture.runAsync(
+                () -> {
+                  for (int round = 0; round < 20; round++) {
+                    for (int p = 0; p < 4; p++) {
+                      PageFetcher.Fetched f = fetcher.fetch(t, p).join();
+                      assertThat(f.page().getByte(0)).isEqualTo(data[p * PAGE]);
+                      f.page().release();
+                    }
+                  }
+                },
+                callers));
       }
       CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
       assertThat(ufsReads()).isEqualTo(4);
@@ -127,13 +134,16 @@ class PageFetcherTest {
 
   @Test
   void fileChangedAfterItsStatus_isRefused_notMixed() throws Exception {
-    PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher fetcher =
+        new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     PageFetcher.Target t = target();
     Thread.sleep(5);
     Files.write(root.resolve("f"), new byte[data.length]);
     assertThatThrownBy(() -> fetcher.fetch(t, 0).join())
         .isInstanceOf(CompletionException.class)
-        .cause().isInstanceOfSatisfying(StrataException.class,
+        .cause()
+        .isInstanceOfSatisfying(
+            StrataException.class,
             e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
     assertThat(store.pageCount()).isZero();
   }
@@ -142,20 +152,28 @@ class PageFetcherTest {
   void pagesOnSsd_areServedFromDisk_andPromoted() throws Exception {
     store.close();
     store = TestFiles.pageStore(2 * PAGE, registry, root.resolve("ssd") + ":64MiB");
-    PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher fetcher =
+        new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     PageFetcher.Target t = target();
     for (int p = 0; p < 4; p++) {
       fetcher.fetch(t, p).join().page().release();
     }
     PageFetcher.Fetched first = fetcher.fetch(t, 0).join();
-    assertThat(first.source()).as("memory holds two pages; page 0 was pushed to SSD only").isEqualTo(PageFetcher.Source.SSD);
+    assertThat(first.source())
+        .as("memory holds two pages; page 0 was pushed to SSD only")
+        .isEqualTo(PageFetcher.Source.SSD);
     assertThat(first.page().getByte(0)).isEqualTo(data[0]);
     first.page().release();
     PageFetcher.Fetched again = fetcher.fetch(t, 0).join();
     assertThat(again.source()).as("promoted").isEqualTo(PageFetcher.Source.MEM);
     again.page().release();
     assertThat(ufsReads()).isEqualTo(4);
-    assertThat(registry.get(io.strata.worker.WorkerMetrics.DEMOTIONS).tag("tier", "MEM").counter().count())
+    assertThat(
+            registry
+                .get(io.strata.worker.WorkerMetrics.DEMOTIONS)
+                .tag("tier", "MEM")
+                .counter()
+                .count())
         .isPositive();
   }
 
@@ -163,7 +181,8 @@ class PageFetcherTest {
   void verifiedPagesOnSsd_withoutAMemoryTier_areSentFromTheirFile() throws Exception {
     store.close();
     store = TestFiles.pageStore(0, registry, root.resolve("ssd") + ":64MiB");
-    PageFetcher fetcher = new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher fetcher =
+        new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     PageFetcher.Target t = target();
     byte[] page1 = Arrays.copyOfRange(data, PAGE, 2 * PAGE);
     PageFetcher.Fetched fromUfs = fetcher.fetch(t, 1).join();
@@ -171,7 +190,9 @@ class PageFetcherTest {
     fromUfs.release();
     PageFetcher.Fetched verifying = fetcher.fetch(t, 1).join();
     assertThat(verifying.source()).isEqualTo(PageFetcher.Source.SSD);
-    assertThat(verifying.page()).as("the first read from SSD checks the page's checksum in memory").isNotNull();
+    assertThat(verifying.page())
+        .as("the first read from SSD checks the page's checksum in memory")
+        .isNotNull();
     verifying.release();
 
     PageFetcher.Fetched sent = fetcher.fetch(t, 1).join();
