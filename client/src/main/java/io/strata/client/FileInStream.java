@@ -221,7 +221,7 @@ public final class FileInStream extends InputStream {
       return stream.read(dst);
     } catch (StrataException e) {
       closeStream();
-      if (!ReadPath.workerFailed(e)) {
+      if (!RingFailover.workerFailed(e)) {
         source.refused(e);
         throw e;
       }

@@ -1,6 +1,5 @@
 package io.strata.client;
 
-import io.grpc.StatusRuntimeException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -8,38 +7,32 @@ import io.strata.client.cluster.ClientConfSync;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.cluster.WorkerChannels;
 import io.strata.client.data.Opened;
-import io.strata.client.data.StreamReader;
+import io.strata.client.data.UfsFallback;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.path.StrataPath;
-import io.strata.core.proto.DeleteRequest;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.FreeRequest;
 import io.strata.core.proto.GetStatusRequest;
-import io.strata.core.proto.InvalidateMetadataRequest;
 import io.strata.core.proto.ListStatusRequest;
 import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.MetadataOptions;
-import io.strata.core.proto.MkdirRequest;
-import io.strata.core.proto.RenameRequest;
 import io.strata.core.proto.SetAttributesRequest;
 import io.strata.core.proto.WorkerInfo;
+import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.strata.core.proto.WriteHeader;
 import io.strata.core.proto.WriteType;
-import io.strata.core.rpc.GrpcErrors;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import java.nio.ByteBuffer;
+import io.strata.core.util.DaemonThreads;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The client: each path goes to the worker that owns it on the hash ring of LIVE workers. Reads and
@@ -51,8 +44,6 @@ import org.slf4j.LoggerFactory;
  * overrides (see {@link ClientConfSync}).
  */
 final class StrataFileSystem implements FileSystem {
-  private static final Logger LOG = LoggerFactory.getLogger(StrataFileSystem.class);
-  private static final int READ_ATTEMPTS = 3;
 
   private final Configuration conf;
   private final MasterClient master;
@@ -60,6 +51,11 @@ final class StrataFileSystem implements FileSystem {
   private final ClientConfSync confSync;
   private final WorkerChannels workers;
   private final MetadataCache metadata;
+  private final ExecutorService failoverThreads =
+      Executors.newCachedThreadPool(DaemonThreads.factory("read-failover"));
+  private final RingFailover failover;
+  private final UfsFallback ufs;
+  private final Changes changes;
   private final Object readLock = new Object();
   private volatile ReadPath reads;
 
@@ -79,6 +75,11 @@ final class StrataFileSystem implements FileSystem {
         new MetadataCache(
             this.conf.get(UserKeys.METADATA_CACHE_TTL),
             this.conf.get(UserKeys.METADATA_CACHE_MAX_ENTRIES));
+    this.failover =
+        new RingFailover(
+            RingFailover.ring(view), () -> this.conf.get(UserKeys.UFS_FALLBACK), failoverThreads);
+    this.ufs = new UfsFallback(() -> view.get().view());
+    this.changes = new Changes(view, workers, metadata);
   }
 
   private void onView(io.strata.core.proto.ClusterView v) {
@@ -119,7 +120,7 @@ final class StrataFileSystem implements FileSystem {
             .setOptions(metadataOptions())
             .setIncludeCacheInfo(cacheInfo)
             .build();
-    return onOwner(p, w -> workers.blocking(w).getStatus(req).getStatus());
+    return onOwner(p, w -> w.getStatus(req).getStatus());
   }
 
   @Override
@@ -148,7 +149,7 @@ final class StrataFileSystem implements FileSystem {
         p,
         w -> {
           List<FileInfo> children = new ArrayList<>();
-          Iterator<ListStatusResponse> batches = workers.blocking(w).listStatus(req);
+          Iterator<ListStatusResponse> batches = w.listStatus(req);
           while (batches.hasNext()) {
             batches.next().getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
           }
@@ -182,59 +183,17 @@ final class StrataFileSystem implements FileSystem {
     }
     return new FileInStream(
         info,
-        new FileInStream.Source() {
-          @Override
-          public CompletableFuture<Integer> readAsync(
-              FileInfo f, long offset, ByteBuf dst, int length) {
-            return route
-                .readAsync(f, offset, dst, length)
-                .whenComplete((n, e) -> forgetIfChanged(p, e));
-          }
-
-          @Override
-          public int read(FileInfo f, long offset, ByteBuffer dst) {
-            try {
-              return route.read(f, offset, dst);
-            } catch (StrataException e) {
-              forgetIfChanged(p, e);
-              throw e;
-            }
-          }
-
-          @Override
-          public int readLocal(FileInfo f, long offset, ByteBuffer dst) {
-            return route.readShortCircuit(f, offset, dst);
-          }
-
-          @Override
-          public StreamReader stream(FileInfo f, long offset) {
-            return route.stream(f, offset);
-          }
-
-          @Override
-          public void refused(StrataException e) {
-            forgetIfChanged(p, e);
-          }
-        },
+        new ReadSource(route, () -> metadata.invalidate(p)),
         PooledByteBufAllocator.DEFAULT,
         conf.get(UserKeys.READ_AHEAD_MAX),
         head,
         opened.firstBytes());
   }
 
-  /** A read that found the file changed in the UFS: the cached status names the old version. */
-  private void forgetIfChanged(StrataPath p, Throwable error) {
-    Throwable e =
-        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (e instanceof StrataException se && se.code() == StatusCode.FAILED_PRECONDITION) {
-      metadata.invalidate(p);
-    }
-  }
-
   @Override
   public FileOutStream create(String path, WriteOptions options) {
     StrataPath p = StrataPath.of(path);
-    WorkerInfo owner = owner(p);
+    WorkerInfo owner = changes.owner(p);
     UserKeys.WriteType type =
         options.writeType() != null ? options.writeType() : conf.get(UserKeys.WRITE_TYPE);
     WriteHeader header =
@@ -253,10 +212,7 @@ final class StrataFileSystem implements FileSystem {
         header,
         (int) (long) conf.get(UserKeys.WRITE_CHUNK_SIZE),
         conf.get(UserKeys.RPC_TIMEOUT),
-        info -> {
-          metadata.invalidate(p);
-          afterChange(owner, p.parent());
-        });
+        info -> changes.written(owner, p));
   }
 
   @Override
@@ -271,156 +227,46 @@ final class StrataFileSystem implements FileSystem {
     }
     StrataPath p = StrataPath.of(info.path());
     return onOwner(
-        p,
-        w ->
-            workers
-                .blocking(w)
-                .free(FreeRequest.newBuilder().setPath(p.toString()).build())
-                .getFreedBytes());
+        p, w -> w.free(FreeRequest.newBuilder().setPath(p.toString()).build()).getFreedBytes());
   }
 
   @Override
   public void mkdir(String path, boolean parents) {
-    StrataPath p = StrataPath.of(path);
-    WorkerInfo owner = owner(p);
-    call(
-        owner,
-        () ->
-            workers
-                .blocking(owner)
-                .mkdir(
-                    MkdirRequest.newBuilder().setPath(p.toString()).setParents(parents).build()));
-    // With parents, every ancestor may be new: their listings go too (depth, not a scan).
-    List<StrataPath> touched = new ArrayList<>();
-    for (StrataPath a = p; ; a = a.parent()) {
-      metadata.invalidate(a);
-      if (a.isRoot()) {
-        break;
-      }
-      touched.add(a.parent());
-      if (!parents) {
-        break;
-      }
-    }
-    afterChange(owner, touched.toArray(StrataPath[]::new));
+    changes.mkdir(StrataPath.of(path), parents);
   }
 
   @Override
   public void delete(String path, boolean recursive) {
-    StrataPath p = StrataPath.of(path);
-    WorkerInfo owner = owner(p);
-    call(
-        owner,
-        () ->
-            workers
-                .blocking(owner)
-                .delete(
-                    DeleteRequest.newBuilder()
-                        .setPath(p.toString())
-                        .setRecursive(recursive)
-                        .build()));
-    metadata.invalidateTree(p);
-    afterChange(owner, p.parent());
+    changes.delete(StrataPath.of(path), recursive);
   }
 
   @Override
   public void rename(String src, String dst) {
-    StrataPath from = StrataPath.of(src);
-    StrataPath to = StrataPath.of(dst);
-    WorkerInfo owner = owner(from);
-    call(
-        owner,
-        () ->
-            workers
-                .blocking(owner)
-                .rename(
-                    RenameRequest.newBuilder()
-                        .setSrc(from.toString())
-                        .setDst(to.toString())
-                        .build()));
-    metadata.invalidateTree(from);
-    metadata.invalidateTree(to);
-    afterChange(owner, from.parent(), to, to.parent());
+    changes.rename(StrataPath.of(src), StrataPath.of(dst));
   }
 
   @Override
   public void setMode(String path, int mode) {
-    setAttributes(
+    changes.setAttributes(
         SetAttributesRequest.newBuilder()
             .setPath(StrataPath.of(path).toString())
-            .setMode(mode & 0777));
+            .setMode(mode & 0777)
+            .build());
   }
 
   @Override
   public void setOwner(String path, String owner, String group) {
-    setAttributes(
+    changes.setAttributes(
         SetAttributesRequest.newBuilder()
             .setPath(StrataPath.of(path).toString())
             .setOwner(owner)
-            .setGroup(group));
+            .setGroup(group)
+            .build());
   }
 
-  private void setAttributes(SetAttributesRequest.Builder req) {
-    StrataPath p = StrataPath.of(req.getPath());
-    WorkerInfo owner = owner(p);
-    call(owner, () -> workers.blocking(owner).setAttributes(req.build()));
-    metadata.invalidate(p);
-    afterChange(owner, p.parent());
-  }
-
-  /**
-   * Tells the owners of {@code touched} paths (other than {@code done}, which knows) to forget
-   * them.
-   */
-  private void afterChange(WorkerInfo done, StrataPath... touched) {
-    for (StrataPath p : touched) {
-      try {
-        WorkerInfo owner = owner(p);
-        if (!owner.getId().equals(done.getId())) {
-          call(
-              owner,
-              () ->
-                  workers
-                      .blocking(owner)
-                      .invalidateMetadata(
-                          InvalidateMetadataRequest.newBuilder().addPaths(p.toString()).build()));
-        }
-      } catch (StrataException e) {
-        // The cached entry then expires with its TTL.
-        LOG.debug("could not invalidate {}: {}", p, e.oneLine());
-      }
-    }
-  }
-
-  private WorkerInfo owner(StrataPath p) {
-    return view.owners(p.toString(), 1).get(0);
-  }
-
-  /** Runs an idempotent operation on the path's owner, then on the next workers if unreachable. */
-  private <T> T onOwner(StrataPath p, Function<WorkerInfo, T> op) {
-    StrataException last = null;
-    for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-      List<WorkerInfo> candidates = view.owners(p.toString(), READ_ATTEMPTS);
-      WorkerInfo w = candidates.get(Math.min(attempt, candidates.size() - 1));
-      try {
-        return call(w, () -> op.apply(w));
-      } catch (StrataException e) {
-        if (e.code() != StatusCode.UNAVAILABLE && e.code() != StatusCode.DEADLINE_EXCEEDED) {
-          throw e;
-        }
-        last = e;
-        view.invalidate();
-      }
-    }
-    throw last;
-  }
-
-  private static <T> T call(WorkerInfo w, java.util.function.Supplier<T> rpc) {
-    try {
-      return rpc.get();
-    } catch (StatusRuntimeException e) {
-      throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
-    }
+  /** Runs an idempotent operation on the path's owner, then on the next workers if it fails. */
+  private <T> T onOwner(StrataPath p, Function<WorkerServiceBlockingStub, T> rpc) {
+    return failover.call(p.toString(), (w, n) -> changes.call(w, rpc), null);
   }
 
   private MetadataOptions metadataOptions() {
@@ -437,7 +283,7 @@ final class StrataFileSystem implements FileSystem {
       synchronized (readLock) {
         r = reads;
         if (r == null) {
-          r = new ReadPath(conf, view);
+          r = new ReadPath(conf, failover, ufs);
           reads = r;
         }
       }
@@ -453,6 +299,8 @@ final class StrataFileSystem implements FileSystem {
         reads = null;
       }
     }
+    failoverThreads.shutdown();
+    ufs.close();
     confSync.close();
     workers.close();
     master.close();

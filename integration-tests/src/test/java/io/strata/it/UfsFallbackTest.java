@@ -47,6 +47,10 @@ class UfsFallbackTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> fs.conf().get(UserKeys.UFS_FALLBACK));
         in.readFully(5000, got, 0, got.length);
         assertThat(got).isEqualTo(Arrays.copyOfRange(data, 5000, 6000));
+        // An open with no worker left: the status and every byte from the under-storage.
+        try (FileInStream again = fs.open("/f.bin")) {
+          assertThat(again.readAllBytes()).isEqualTo(data);
+        }
       }
     }
   }

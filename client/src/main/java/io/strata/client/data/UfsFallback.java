@@ -3,6 +3,7 @@ package io.strata.client.data;
 import io.strata.client.FileInfo;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.ClusterView;
+import io.strata.core.proto.FileStatus;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.MountTable;
@@ -32,12 +33,17 @@ public final class UfsFallback implements AutoCloseable {
     this.view = view;
   }
 
+  /** The file's status as the under-storage has it now (for an open no worker could answer). */
+  public FileStatus status(String path) {
+    StrataPath p = StrataPath.of(path);
+    MountTable.Resolution r = resolve(p);
+    LOG.debug("no worker could open {}; asking the under-storage directly", path);
+    return ufs(r).getStatus(r.ufsPath()).toProto(p, r.ufsUri());
+  }
+
   public int read(FileInfo file, long offset, ByteBuffer dst) {
-    ClusterView v = view.get();
-    MountTable.Resolution r =
-        MountTable.fromProto(v.getMountsList(), v.getMountTableVersion())
-            .resolve(StrataPath.of(file.path()));
-    UnderFileSystem ufs = open.computeIfAbsent(r.mount().ufsUri(), UfsFactory::open);
+    MountTable.Resolution r = resolve(StrataPath.of(file.path()));
+    UnderFileSystem ufs = ufs(r);
     LOG.debug("no worker could serve {}; reading the under-storage directly", file.path());
     try (UfsReader reader = ufs.openReader(r.ufsPath())) {
       int n = reader.readFully(offset, dst);
@@ -51,6 +57,15 @@ public final class UfsFallback implements AutoCloseable {
       throw StrataException.unavailable(
           "reading " + file.path() + " from the under-storage failed: " + e, e);
     }
+  }
+
+  private MountTable.Resolution resolve(StrataPath path) {
+    ClusterView v = view.get();
+    return MountTable.fromProto(v.getMountsList(), v.getMountTableVersion()).resolve(path);
+  }
+
+  private UnderFileSystem ufs(MountTable.Resolution r) {
+    return open.computeIfAbsent(r.mount().ufsUri(), UfsFactory::open);
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.strata.core.ufs;
 
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
+
 /**
  * What the under-storage says of one file or directory.
  *
@@ -14,4 +17,25 @@ public record UfsStatus(
     int mode,
     String owner,
     String group,
-    String fingerprint) {}
+    String fingerprint) {
+
+  /**
+   * The status Strata shows for this entry at {@code path}, whose full under-storage URI is {@code
+   * ufsUri}.
+   */
+  public FileStatus toProto(StrataPath path, String ufsUri) {
+    return FileStatus.newBuilder()
+        .setPath(path.toString())
+        .setName(path.name())
+        .setDirectory(directory)
+        .setLength(length)
+        .setMtimeMs(mtimeMs)
+        .setMode(mode)
+        .setOwner(owner)
+        .setGroup(group)
+        .setFingerprint(fingerprint)
+        .setUfsPath(ufsUri)
+        .setCachedBytes(-1)
+        .build();
+  }
+}

@@ -58,7 +58,7 @@ public final class MetadataService {
     misses.increment();
     long loadedAt = cache.now();
     try {
-      FileStatus status = toProto(path, r.ufsUri(), r.ufs().getStatus(r.ufsPath()));
+      FileStatus status = r.ufs().getStatus(r.ufsPath()).toProto(path, r.ufsUri());
       cache.putStatus(r.ufsUri(), status, loadedAt);
       return status;
     } catch (StrataException e) {
@@ -101,7 +101,7 @@ public final class MetadataService {
     try (Stream<UfsStatus> stream = r.ufs().list(r.ufsPath())) {
       children =
           stream
-              .map(s -> toProto(path.child(s.name()), r.ufsUri() + "/" + s.name(), s))
+              .map(s -> s.toProto(path.child(s.name()), r.ufsUri() + "/" + s.name()))
               .sorted(java.util.Comparator.comparing(FileStatus::getName))
               .toList();
     }
@@ -121,21 +121,5 @@ public final class MetadataService {
   private boolean fresh(long loadedAtMs, java.time.Duration ttl, long syncIntervalMs) {
     long age = cache.now() - loadedAtMs;
     return age < ttl.toMillis() && (syncIntervalMs < 0 || age < syncIntervalMs);
-  }
-
-  static FileStatus toProto(StrataPath path, String ufsUri, UfsStatus s) {
-    return FileStatus.newBuilder()
-        .setPath(path.toString())
-        .setName(path.name())
-        .setDirectory(s.directory())
-        .setLength(s.length())
-        .setMtimeMs(s.mtimeMs())
-        .setMode(s.mode())
-        .setOwner(s.owner())
-        .setGroup(s.group())
-        .setFingerprint(s.fingerprint())
-        .setUfsPath(ufsUri)
-        .setCachedBytes(-1)
-        .build();
   }
 }

@@ -1,0 +1,145 @@
+package io.strata.client;
+
+import io.grpc.StatusRuntimeException;
+import io.strata.client.cluster.ClusterViewCache;
+import io.strata.client.cluster.WorkerChannels;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.DeleteRequest;
+import io.strata.core.proto.InvalidateMetadataRequest;
+import io.strata.core.proto.MkdirRequest;
+import io.strata.core.proto.RenameRequest;
+import io.strata.core.proto.SetAttributesRequest;
+import io.strata.core.proto.WorkerInfo;
+import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
+import io.strata.core.rpc.GrpcErrors;
+import io.strata.core.status.StrataException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The namespace changes of a client. Each is sent once, to the owner of the path (a retry on
+ * another worker could apply it twice); then this client forgets what it cached of the touched
+ * paths, and the owners of the other touched paths (a parent's, a rename's destination's) are told
+ * to forget theirs. Thread-safe.
+ */
+final class Changes {
+  private static final Logger LOG = LoggerFactory.getLogger(Changes.class);
+
+  private final ClusterViewCache view;
+  private final WorkerChannels workers;
+  private final MetadataCache metadata;
+
+  Changes(ClusterViewCache view, WorkerChannels workers, MetadataCache metadata) {
+    this.view = view;
+    this.workers = workers;
+    this.metadata = metadata;
+  }
+
+  void mkdir(StrataPath p, boolean parents) {
+    WorkerInfo owner =
+        send(
+            p,
+            w ->
+                w.mkdir(
+                    MkdirRequest.newBuilder().setPath(p.toString()).setParents(parents).build()));
+    // With parents, every ancestor may be new: their listings go too (depth, not a scan).
+    List<StrataPath> touched = new ArrayList<>();
+    for (StrataPath a = p; ; a = a.parent()) {
+      metadata.invalidate(a);
+      if (a.isRoot()) {
+        break;
+      }
+      touched.add(a.parent());
+      if (!parents) {
+        break;
+      }
+    }
+    tellOthers(owner, touched.toArray(StrataPath[]::new));
+  }
+
+  void delete(StrataPath p, boolean recursive) {
+    WorkerInfo owner =
+        send(
+            p,
+            w ->
+                w.delete(
+                    DeleteRequest.newBuilder()
+                        .setPath(p.toString())
+                        .setRecursive(recursive)
+                        .build()));
+    metadata.invalidateTree(p);
+    tellOthers(owner, p.parent());
+  }
+
+  void rename(StrataPath from, StrataPath to) {
+    WorkerInfo owner =
+        send(
+            from,
+            w ->
+                w.rename(
+                    RenameRequest.newBuilder()
+                        .setSrc(from.toString())
+                        .setDst(to.toString())
+                        .build()));
+    metadata.invalidateTree(from);
+    metadata.invalidateTree(to);
+    tellOthers(owner, from.parent(), to, to.parent());
+  }
+
+  void setAttributes(SetAttributesRequest req) {
+    StrataPath p = StrataPath.of(req.getPath());
+    WorkerInfo owner = send(p, w -> w.setAttributes(req));
+    written(owner, p);
+  }
+
+  /** {@code p} was written (or its attributes changed) through {@code owner}. */
+  void written(WorkerInfo owner, StrataPath p) {
+    metadata.invalidate(p);
+    tellOthers(owner, p.parent());
+  }
+
+  /** The worker a change of {@code p} goes to. */
+  WorkerInfo owner(StrataPath p) {
+    return view.owners(p.toString(), 1).get(0);
+  }
+
+  private WorkerInfo send(StrataPath p, Function<WorkerServiceBlockingStub, ?> rpc) {
+    WorkerInfo owner = owner(p);
+    call(owner, rpc);
+    return owner;
+  }
+
+  /**
+   * Tells the owners of {@code touched} paths (other than {@code done}, which knows) to forget
+   * them.
+   */
+  private void tellOthers(WorkerInfo done, StrataPath... touched) {
+    for (StrataPath p : touched) {
+      try {
+        WorkerInfo owner = owner(p);
+        if (!owner.getId().equals(done.getId())) {
+          call(
+              owner,
+              w ->
+                  w.invalidateMetadata(
+                      InvalidateMetadataRequest.newBuilder().addPaths(p.toString()).build()));
+        }
+      } catch (StrataException e) {
+        // The cached entry then expires with its TTL.
+        LOG.debug("could not invalidate {}: {}", p, e.oneLine());
+      }
+    }
+  }
+
+  /** One gRPC call to {@code w}, its failure as a StrataException. */
+  <T> T call(WorkerInfo w, Function<WorkerServiceBlockingStub, T> rpc) {
+    try {
+      return rpc.apply(workers.blocking(w));
+    } catch (StatusRuntimeException e) {
+      throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
+    }
+  }
+}
