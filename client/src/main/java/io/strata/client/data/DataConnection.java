@@ -1,34 +1,36 @@
 package io.strata.client.data;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.transport.Frames;
+import io.strata.core.transport.MalformedFrameException;
+import io.strata.core.transport.Response;
+import io.strata.core.transport.ResponseDecoder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One blocking connection to a worker's data server, used by one caller on its own thread: request
- * frames go out, response frames are read straight from the socket, a header at a time ({@link
- * #nextFrame}) and then their bodies. While a read blocks, the pool's watchdog may close the
- * connection once the read timeout passes ({@link #expire}), which ends the read with
- * DEADLINE_EXCEEDED. It goes back to the pool ({@link #release}) only with nothing in flight.
+ * frames go out, and the worker's answers are read through a {@link ResponseDecoder} fed exactly
+ * the bytes it needs ({@link #next}), never a byte of the next frame; DATA payloads go from the
+ * socket straight into the caller's buffer ({@link #readPayload}). While a read blocks, the pool's
+ * watchdog may close the connection once the read timeout passes ({@link #expire}), which ends the
+ * read with DEADLINE_EXCEEDED. It goes back to the pool ({@link #release}) only with nothing in
+ * flight.
  */
 final class DataConnection implements BlockingChannels.Watched {
-  private static final int PREFIX = 4 + Frames.HEADER;
-  private static final int MAX_END_BODY = 1 + 2 + 1024;
-
   /**
-   * Frame headers land here. Per thread, not per connection: a connection may serve a single small
-   * read, and a direct buffer of its own would cost more than the read. A header is read whole
-   * within one call, so connections sharing a thread never see each other's bytes.
+   * Frame headers and small bodies land here. Per thread, not per connection: a connection may
+   * serve a single small read, and a direct buffer of its own would cost more than the read. The
+   * decoder takes what is read here before the next read, so connections sharing a thread never see
+   * each other's bytes.
    */
-  private static final ThreadLocal<ByteBuffer> HEADERS =
-      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(PREFIX + MAX_END_BODY));
+  private static final ThreadLocal<ByteBuf> SCRATCH =
+      ThreadLocal.withInitial(() -> Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(4096)));
 
   /**
    * Requests are small: encoded on the heap, where the socket write's own buffer copies them from.
@@ -48,8 +50,7 @@ final class DataConnection implements BlockingChannels.Watched {
 
   private volatile long blockedSince;
   private volatile boolean expired;
-  private byte frameType;
-  private int frameBody;
+  private ResponseDecoder decoder = new ResponseDecoder();
 
   private DataConnection(
       BlockingChannels channels, Endpoint worker, String path, SocketChannel ch, boolean reused) {
@@ -85,6 +86,7 @@ final class DataConnection implements BlockingChannels.Watched {
     ch = channels.open(worker);
     reused = false;
     expired = false;
+    decoder = new ResponseDecoder();
   }
 
   /** Writes a request frame whole and releases it. */
@@ -102,66 +104,64 @@ final class DataConnection implements BlockingChannels.Watched {
   }
 
   /**
-   * Reads the next frame's header, which must answer request {@code expectedId}: then {@link
-   * #frameType} and {@link #frameBody} tell it.
+   * The next frame of the answer to request {@code expectedId}; for DATA, its header (the payload
+   * is then read with {@link #readPayload}).
    */
-  void nextFrame(long expectedId) {
-    ByteBuffer header = fill(PREFIX);
-    int length = header.getInt();
-    frameType = header.get();
-    long requestId = header.getLong();
-    if (requestId != expectedId) {
-      throw protocol("worker answered request " + requestId + " unasked");
+  Response next(long expectedId) {
+    ByteBuf scratch = SCRATCH.get();
+    while (true) {
+      int n = Math.min(decoder.needed(), scratch.capacity());
+      scratch.clear();
+      readFully(scratch.internalNioBuffer(0, n));
+      scratch.writerIndex(n);
+      Response r;
+      try {
+        r = decoder.next(scratch);
+      } catch (MalformedFrameException e) {
+        throw protocol(e.getMessage());
+      }
+      if (r != null) {
+        if (r.requestId() != expectedId) {
+          throw protocol("worker answered request " + r.requestId() + " unasked");
+        }
+        return r;
+      }
     }
-    if (length < Frames.HEADER || length > Frames.MAX_RESPONSE_FRAME - 4) {
-      throw protocol("response frame of " + length + " bytes");
+  }
+
+  /** Bytes of the current DATA payload not yet read. */
+  int payloadLeft() {
+    return decoder.payloadLeft();
+  }
+
+  /** Reads some of the current DATA payload (at least a byte) into {@code dst}. */
+  int readPayload(ByteBuffer dst) {
+    int at = dst.position();
+    int n = readSome(dst.slice(at, Math.min(dst.remaining(), decoder.payloadLeft())));
+    dst.position(at + n);
+    decoder.payloadTaken(n);
+    return n;
+  }
+
+  /** Reads the current DATA payload's next {@code dst.remaining()} bytes. */
+  void readPayloadFully(ByteBuffer dst) {
+    if (dst.remaining() > decoder.payloadLeft()) {
+      throw new IllegalArgumentException(dst.remaining() + " bytes wanted of " + payloadLeft());
     }
-    frameBody = length - Frames.HEADER;
-  }
-
-  byte frameType() {
-    return frameType;
-  }
-
-  /** Bytes of the current frame after its header. */
-  int frameBody() {
-    return frameBody;
-  }
-
-  /** Reads an END frame's body: null if it says OK, else the worker's error. */
-  StrataException endStatus() {
-    if (frameBody < 3 || frameBody > MAX_END_BODY) {
-      throw protocol("END frame of " + frameBody + " bytes");
+    while (dst.hasRemaining()) {
+      readPayload(dst);
     }
-    ByteBuffer body = fill(frameBody);
-    StatusCode code = StatusCode.fromNumber(body.get() & 0xFF);
-    byte[] message = new byte[Math.min(body.getShort() & 0xFFFF, body.remaining())];
-    body.get(message);
-    return code == StatusCode.OK
-        ? null
-        : new StrataException(code, new String(message, StandardCharsets.UTF_8));
-  }
-
-  /**
-   * The next {@code n} bytes of the stream (at most a header or an END body), in this thread's
-   * buffer.
-   */
-  ByteBuffer fill(int n) {
-    ByteBuffer header = HEADERS.get();
-    header.clear().limit(n);
-    readFully(header);
-    return header.flip();
   }
 
   /** Reads until {@code dst} is full. */
-  void readFully(ByteBuffer dst) {
+  private void readFully(ByteBuffer dst) {
     while (dst.hasRemaining()) {
       readSome(dst);
     }
   }
 
   /** One socket read (at least a byte), under the watchdog's eye. */
-  int readSome(ByteBuffer dst) {
+  private int readSome(ByteBuffer dst) {
     blockedSince = System.nanoTime() | 1;
     try {
       int n = ch.read(dst);

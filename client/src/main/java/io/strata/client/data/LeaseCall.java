@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.LeaseGrant;
-import io.strata.core.transport.ReadRequest;
+import io.strata.core.transport.LeaseRequest;
 
 /** A LEASE in flight: completes with the worker's grant. */
 final class LeaseCall extends Call<LeaseGrant> {
@@ -21,8 +21,8 @@ final class LeaseCall extends Call<LeaseGrant> {
 
   @Override
   ByteBuf request(DataClient.Target file, ByteBufAllocator alloc) {
-    return new ReadRequest(
-            requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length, true)
+    return new LeaseRequest(
+            requestId, file.path(), file.fingerprint(), file.fileLength(), offset, length)
         .encode(alloc);
   }
 

@@ -1,14 +1,12 @@
 package io.strata.client.data;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.status.StrataException;
-import io.strata.core.transport.Frames;
 import io.strata.core.transport.OpenRequest;
-import java.nio.ByteBuffer;
+import io.strata.core.transport.Response;
 
 /**
  * One OPEN over a pooled blocking connection, on the caller's thread: the STATUS frame, then the
@@ -74,56 +72,40 @@ final class SocketOpen {
   private void exchange(OpenRequest request, int firstBytes, ByteBufAllocator alloc) {
     conn.send(request.encode(DataConnection.REQUESTS));
     while (true) {
-      conn.nextFrame(requestId);
-      switch (conn.frameType()) {
-        case Frames.STATUS -> readStatus();
-        case Frames.DATA -> readData(firstBytes, alloc);
-        case Frames.END -> {
-          StrataException refused = conn.endStatus();
-          if (refused == null && status == null) {
-            throw DataConnection.protocol("an open of " + path + " ended with no status");
-          }
-          ended = true;
-          if (refused != null) {
-            throw refused;
-          }
-          return;
+      Response r = conn.next(requestId);
+      if (r instanceof Response.Status s) {
+        if (status != null) {
+          throw DataConnection.protocol("two statuses for one open");
         }
-        default ->
-            throw DataConnection.protocol(
-                "unexpected frame type " + conn.frameType() + " for an open");
+        status = s.status();
+      } else if (r instanceof Response.Data d) {
+        readData(d, firstBytes, alloc);
+      } else if (r instanceof Response.End e) {
+        if (e.ok() && status == null) {
+          throw DataConnection.protocol("an open of " + path + " ended with no status");
+        }
+        ended = true;
+        if (!e.ok()) {
+          throw new StrataException(e.code(), e.message());
+        }
+        return;
+      } else {
+        throw DataConnection.protocol("unexpected " + r + " for an open");
       }
     }
   }
 
-  private void readStatus() {
-    int n = conn.frameBody();
-    if (status != null || n > Frames.MAX_STATUS) {
-      throw DataConnection.protocol(
-          status != null ? "two statuses for one open" : "STATUS frame of " + n + " bytes");
+  private void readData(Response.Data d, int firstBytes, ByteBufAllocator alloc) {
+    if (status == null) {
+      throw DataConnection.protocol("bytes before the status");
     }
-    byte[] body = new byte[n];
-    conn.readFully(ByteBuffer.wrap(body));
-    try {
-      status = FileStatus.parseFrom(body);
-    } catch (InvalidProtocolBufferException e) {
-      throw DataConnection.protocol("a malformed status: " + e.getMessage());
-    }
-  }
-
-  private void readData(int firstBytes, ByteBufAllocator alloc) {
-    int n = conn.frameBody() - 8;
-    if (status == null || n < 0) {
-      throw DataConnection.protocol(
-          status == null ? "bytes before the status" : "DATA frame of " + (n + 8) + " bytes");
-    }
-    long at = conn.fill(8).getLong();
+    int n = d.length();
     int expected = (int) Math.min(firstBytes, status.getLength());
-    if (at != received || received + n > expected) {
+    if (d.offset() != received || received + n > expected) {
       throw DataConnection.protocol(
           n
               + " bytes at "
-              + at
+              + d.offset()
               + " of "
               + path
               + " (expected at most "
@@ -135,7 +117,7 @@ final class SocketOpen {
     if (bytes == null) {
       bytes = alloc.directBuffer(expected, expected);
     }
-    conn.readFully(bytes.nioBuffer(bytes.writerIndex(), n));
+    conn.readPayloadFully(bytes.nioBuffer(bytes.writerIndex(), n));
     bytes.writerIndex(bytes.writerIndex() + n);
     received += n;
   }

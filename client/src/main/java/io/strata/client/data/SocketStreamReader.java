@@ -2,8 +2,8 @@ package io.strata.client.data;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.transport.Frames;
 import io.strata.core.transport.ReadRequest;
+import io.strata.core.transport.Response;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
@@ -36,11 +36,11 @@ final class SocketStreamReader implements StreamReader {
   private static final int MAX_DRAIN = 64 << 10;
 
   /** One READ sent and not yet ended. */
-  private static final class Request {
+  private static final class Asked {
     final long id;
     final long end;
 
-    Request(long id, long end) {
+    Asked(long id, long end) {
       this.id = id;
       this.end = end;
     }
@@ -58,13 +58,12 @@ final class SocketStreamReader implements StreamReader {
   /** Where the stream stops asking: the end of the file, or of a single read. */
   private final long limit;
 
-  private final ArrayDeque<Request> pending = new ArrayDeque<>();
+  private final ArrayDeque<Asked> pending = new ArrayDeque<>();
   private DataConnection conn;
   private long nextId;
   private long position;
   private long requested;
   private long window;
-  private long payloadLeft;
   private boolean spent;
 
   SocketStreamReader(
@@ -133,14 +132,11 @@ final class SocketStreamReader implements StreamReader {
 
   private int readSomePayload(ByteBuffer dst) {
     askAhead();
-    while (payloadLeft == 0) {
+    while (conn.payloadLeft() == 0) {
       nextFrame();
       askAhead();
     }
-    int at = dst.position();
-    int n = conn.readSome(dst.slice(at, (int) Math.min(dst.remaining(), payloadLeft)));
-    dst.position(at + n);
-    payloadLeft -= n;
+    int n = conn.readPayload(dst);
     position += n;
     return n;
   }
@@ -167,46 +163,39 @@ final class SocketStreamReader implements StreamReader {
     conn.send(
         new ReadRequest(id, file.path(), file.fingerprint(), file.fileLength(), offset, length)
             .encode(DataConnection.REQUESTS));
-    pending.add(new Request(id, offset + length));
+    pending.add(new Asked(id, offset + length));
   }
 
   /** Reads one frame header (and the whole of a frame that carries no file bytes). */
   private void nextFrame() {
-    Request head = pending.peek();
+    Asked head = pending.peek();
     if (head == null) {
       throw DataConnection.protocol(
           "a frame read with no request of " + file.path() + " in flight");
     }
-    conn.nextFrame(head.id);
-    int body = conn.frameBody();
-    if (conn.frameType() == Frames.DATA) {
-      if (body < 8) {
-        throw DataConnection.protocol("DATA frame of " + body + " bytes");
-      }
-      long at = conn.fill(8).getLong();
-      payloadLeft = body - 8L;
-      if (at != position || position + payloadLeft > head.end) {
+    Response r = conn.next(head.id);
+    if (r instanceof Response.Data d) {
+      if (d.offset() != position || position + d.length() > head.end) {
         throw DataConnection.protocol(
             "worker sent bytes out of order ("
-                + payloadLeft
+                + d.length()
                 + " at "
-                + at
+                + d.offset()
                 + ", expected "
                 + position
                 + ")");
       }
-    } else if (conn.frameType() == Frames.END) {
-      StrataException refused = conn.endStatus();
+    } else if (r instanceof Response.End e) {
       pending.poll();
-      if (refused != null) {
-        throw refused;
+      if (!e.ok()) {
+        throw new StrataException(e.code(), e.message());
       }
       if (position != head.end) {
         throw DataConnection.protocol(file.path() + " ended early at " + position);
       }
       window = Math.min(maxWindow, window * 2);
     } else {
-      throw DataConnection.protocol("unexpected frame type " + conn.frameType() + " from worker");
+      throw DataConnection.protocol("unexpected " + r + " from worker");
     }
   }
 
@@ -232,12 +221,11 @@ final class SocketStreamReader implements StreamReader {
     long left = n;
     try {
       while (left > 0) {
-        while (payloadLeft == 0) {
+        while (conn.payloadLeft() == 0) {
           nextFrame();
         }
-        scratch.clear().limit((int) Math.min(scratch.capacity(), Math.min(left, payloadLeft)));
-        int got = conn.readSome(scratch);
-        payloadLeft -= got;
+        scratch.clear().limit((int) Math.min(scratch.capacity(), left));
+        int got = conn.readPayload(scratch);
         position += got;
         left -= got;
       }
@@ -263,7 +251,7 @@ final class SocketStreamReader implements StreamReader {
         spent = true;
       }
     }
-    if (!spent && pending.isEmpty() && payloadLeft == 0) {
+    if (!spent && pending.isEmpty() && conn.payloadLeft() == 0) {
       conn.release();
       conn = null;
     } else {

@@ -21,8 +21,10 @@ import java.nio.charset.StandardCharsets;
  * A LEASE (same body as READ) is answered by one LEASED frame ({@link LeaseGrant}) and END. An OPEN
  * ({@link OpenRequest}) is answered by one STATUS frame (the file's status as a protobuf
  * FileStatus), then DATA frames of the file's first bytes, then END: a small file costs one round
- * trip. Frame sizes are bounded on both sides; a frame that breaks the format closes its connection
- * and nothing else. All integers are big-endian.
+ * trip. Frame sizes are bounded on both sides ({@link #MAX_REQUEST_FRAME}; for answers, {@link
+ * #maxBody} by type); a frame that breaks the format closes its connection and nothing else. All
+ * integers are big-endian. Requests are decoded by {@link Request#decode}, answers by {@link
+ * ResponseDecoder}.
  */
 public final class Frames {
   public static final byte READ = 1;
@@ -39,27 +41,23 @@ public final class Frames {
   public static final int MAX_REQUEST_FRAME = 64 * 1024;
   public static final int MAX_DATA_PAYLOAD = 1 << 20;
 
-  /** Largest response frame, counting its length field as Netty's frame decoder does. */
-  public static final int MAX_RESPONSE_FRAME = 4 + HEADER + 8 + MAX_DATA_PAYLOAD;
-
   /** Largest STATUS body: four times the largest request, so any path a client can name fits. */
   public static final int MAX_STATUS = 4 * MAX_REQUEST_FRAME;
 
   /** The most one READ may ask for; clients split larger reads. */
   public static final long MAX_READ_LENGTH = 64L << 20;
 
-  private static final int MAX_MESSAGE = 1024;
+  /** Longest END message, in bytes; longer ones are cut. */
+  public static final int MAX_MESSAGE = 1024;
+
+  /** Largest END body: code, message length, message. */
+  static final int MAX_END_BODY = 1 + 2 + MAX_MESSAGE;
 
   private Frames() {}
 
   /** Splits the server's inbound stream into request frames (length field stripped). */
   public static LengthFieldBasedFrameDecoder requestFrameDecoder() {
     return new LengthFieldBasedFrameDecoder(MAX_REQUEST_FRAME, 0, 4, 0, 4);
-  }
-
-  /** Splits the client's inbound stream into response frames (length field stripped). */
-  public static LengthFieldBasedFrameDecoder responseFrameDecoder() {
-    return new LengthFieldBasedFrameDecoder(MAX_RESPONSE_FRAME, 0, 4, 0, 4);
   }
 
   /** The header of a DATA frame whose {@code payload} bytes the caller writes right after it. */
@@ -83,14 +81,6 @@ public final class Frames {
     return b;
   }
 
-  /** Decodes a request frame whose length field was stripped; throws MalformedFrameException. */
-  public static Object decodeRequest(ByteBuf frame) {
-    need(frame, HEADER);
-    return frame.getByte(frame.readerIndex()) == OPEN
-        ? OpenRequest.decode(frame)
-        : ReadRequest.decode(frame);
-  }
-
   public static ByteBuf end(
       ByteBufAllocator alloc, long requestId, StatusCode code, String message) {
     byte[] text = truncate(message == null ? "" : message);
@@ -102,6 +92,30 @@ public final class Frames {
         .writeShort(text.length)
         .writeBytes(text);
     return b;
+  }
+
+  /**
+   * The largest body (after type and request id) an answer of {@code type} may have; -1 for a type
+   * that is not an answer.
+   */
+  static int maxBody(byte type) {
+    return switch (type) {
+      case DATA -> 8 + MAX_DATA_PAYLOAD;
+      case END -> MAX_END_BODY;
+      case STATUS -> MAX_STATUS;
+      case LEASED -> LeaseGrant.MAX_BODY;
+      default -> -1;
+    };
+  }
+
+  /** The smallest body an answer of {@code type} may have. */
+  static int minBody(byte type) {
+    return switch (type) {
+      case DATA -> 8;
+      case END -> 3;
+      case LEASED -> LeaseGrant.MIN_BODY;
+      default -> 0;
+    };
   }
 
   static void writeString(ByteBuf b, String s) {

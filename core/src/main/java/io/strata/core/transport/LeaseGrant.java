@@ -24,6 +24,15 @@ public record LeaseGrant(long validMillis, long pageSize, List<String> segments,
 
   private static final int PAGE_ENTRY = 8 + 2 + 8 + 4 + 4;
 
+  /** The smallest LEASED body: no segment, no page. */
+  static final int MIN_BODY = 8 + 8 + 2 + 4;
+
+  /**
+   * The largest LEASED body: as many segments as pages (a segment no page names is never sent),
+   * their paths within {@link #MAX_PATH_BYTES}.
+   */
+  static final int MAX_BODY = MIN_BODY + MAX_PAGES * 2 + MAX_PATH_BYTES + MAX_PAGES * PAGE_ENTRY;
+
   /**
    * One page: its index in the file, which segment file (an index into the grant's list), where in
    * it.
@@ -33,6 +42,10 @@ public record LeaseGrant(long validMillis, long pageSize, List<String> segments,
   public LeaseGrant {
     segments = List.copyOf(segments);
     pages = List.copyOf(pages);
+    if (pages.size() > MAX_PAGES || segments.size() > MAX_PAGES) {
+      throw new IllegalArgumentException(
+          "a lease of " + pages.size() + " pages in " + segments.size() + " segments");
+    }
   }
 
   /** The whole LEASED frame, length field included. */
@@ -69,9 +82,21 @@ public record LeaseGrant(long validMillis, long pageSize, List<String> segments,
           "LEASED frame with page size " + pageSize + ", valid " + validMillis + " ms");
     }
     int n = body.readUnsignedShort();
+    // Each path takes at least its length field: a count the body cannot hold allocates nothing.
+    if (n > MAX_PAGES || (long) n * 2 > body.readableBytes()) {
+      throw new MalformedFrameException(
+          "LEASED frame with " + n + " segments in " + body.readableBytes() + " bytes");
+    }
     List<String> segments = new ArrayList<>(n);
+    long pathBytes = 0;
     for (int i = 0; i < n; i++) {
-      segments.add(Frames.readString(body));
+      String path = Frames.readString(body);
+      pathBytes += path.length();
+      if (pathBytes > MAX_PATH_BYTES) {
+        throw new MalformedFrameException(
+            "LEASED frame with over " + MAX_PATH_BYTES + " path bytes");
+      }
+      segments.add(path);
     }
     Frames.need(body, 4);
     int m = body.readInt();

@@ -9,8 +9,10 @@ import io.netty.buffer.ByteBufAllocator;
  * (-1: trust the worker's TTL). Body: path (uint16 length + UTF-8), int64 syncIntervalMs, int64
  * firstBytes.
  */
-public record OpenRequest(long requestId, String path, long syncIntervalMs, long firstBytes) {
+public record OpenRequest(long requestId, String path, long syncIntervalMs, long firstBytes)
+    implements Request {
 
+  @Override
   public ByteBuf encode(ByteBufAllocator alloc) {
     ByteBuf b = alloc.buffer(32 + path.length() * 3);
     b.writeInt(0).writeByte(Frames.OPEN).writeLong(requestId);
@@ -18,6 +20,11 @@ public record OpenRequest(long requestId, String path, long syncIntervalMs, long
     b.writeLong(syncIntervalMs).writeLong(firstBytes);
     b.setInt(0, b.readableBytes() - 4);
     return b;
+  }
+
+  @Override
+  public void dispatch(Handler handler) {
+    handler.open(this);
   }
 
   /** Decodes a frame whose length field was stripped; throws MalformedFrameException. */

@@ -47,10 +47,10 @@ public final class DataServer implements AutoCloseable {
     this.boss = boss;
     this.workers = workers;
     this.leases = new LeaseDesk(fetcher, System::nanoTime);
-    this.initializer =
-        new DataServerInitializer(
-            () -> new ReadHandler(ufs, fetcher, metrics, leases, metadata, metadataExecutor),
-            metrics);
+    ReadHandler.Responders responders =
+        ReadHandler.Responders.of(
+            ufs, fetcher, metadata, metadataExecutor, leases, metrics, System::nanoTime);
+    this.initializer = new DataServerInitializer(() -> new ReadHandler(responders), metrics);
   }
 
   public void listenTcp(String bindHost, int port) throws InterruptedException {

@@ -22,7 +22,7 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
     metrics.connections(isDomainSocket(ch)).increment();
     ch.pipeline()
         .addLast("frames", Frames.requestFrameDecoder())
-        .addLast("requests", new ReadRequestDecoder())
+        .addLast("requests", new RequestDecoder())
         .addLast("reads", handlers.get());
   }
 

@@ -1,7 +1,7 @@
 package io.strata.worker.data;
 
 import io.strata.core.transport.LeaseGrant;
-import io.strata.core.transport.ReadRequest;
+import io.strata.core.transport.LeaseRequest;
 import io.strata.core.util.DaemonThreads;
 import io.strata.worker.page.SsdTier;
 import io.strata.worker.read.PageFetcher;
@@ -37,7 +37,7 @@ final class LeaseDesk implements AutoCloseable {
     this.nanoTime = nanoTime;
   }
 
-  CompletableFuture<LeaseGrant> grantAsync(PageFetcher.Target target, ReadRequest req) {
+  CompletableFuture<LeaseGrant> grantAsync(PageFetcher.Target target, LeaseRequest req) {
     return CompletableFuture.supplyAsync(() -> grant(target, req), threads);
   }
 
@@ -46,7 +46,7 @@ final class LeaseDesk implements AutoCloseable {
     threads.shutdown();
   }
 
-  LeaseGrant grant(PageFetcher.Target target, ReadRequest req) {
+  LeaseGrant grant(PageFetcher.Target target, LeaseRequest req) {
     long pageSize = fetcher.pageSize();
     long end = Math.min(target.fileLength(), req.offset() + req.length());
     long until = nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(VALID_MILLIS);

@@ -12,9 +12,11 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.status.StatusCode;
-import io.strata.core.transport.Frames;
+import io.strata.core.transport.LeaseRequest;
 import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
+import io.strata.core.transport.Response;
+import io.strata.core.transport.ResponseDecoder;
 import io.strata.worker.TestFiles;
 import io.strata.worker.kv.MemoryKvStore;
 import io.strata.worker.meta.MetadataCache;
@@ -76,7 +78,16 @@ class ReadHandlerTest {
     channel =
         new EmbeddedChannel(
             new DataServerInitializer(
-                () -> new ReadHandler(ufs, fetcher, metrics, leases, metadata, Runnable::run),
+                () ->
+                    new ReadHandler(
+                        ReadHandler.Responders.of(
+                            ufs,
+                            fetcher,
+                            metadata,
+                            Runnable::run,
+                            leases,
+                            metrics,
+                            System::nanoTime)),
                 metrics));
     UfsManager.Resolved file = ufs.resolve(StrataPath.of("/f"));
     fingerprint = file.ufs().getStatus(file.ufsPath()).fingerprint();
@@ -112,36 +123,31 @@ class ReadHandlerTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     FileStatus status = null;
     long expectedOffset = offset;
+    ResponseDecoder decoder = new ResponseDecoder();
     try {
       while (true) {
-        int length0 = all.readInt();
-        ByteBuf frame = all.readSlice(length0);
-        byte type = frame.readByte();
-        assertThat(frame.readLong()).isEqualTo(5);
-        if (type == Frames.STATUS) {
+        if (decoder.payloadLeft() > 0) {
+          int n = decoder.payloadLeft();
+          bytes.writeBytes(ByteBufUtil.getBytes(all.readSlice(n)));
+          decoder.payloadTaken(n);
+          continue;
+        }
+        Response r = decoder.next(all);
+        assertThat(r).as("a whole answer").isNotNull();
+        assertThat(r.requestId()).isEqualTo(5);
+        if (r instanceof Response.Status st) {
           assertThat(status).as("one STATUS, before any DATA").isNull();
           assertThat(bytes.size()).isZero();
-          status = FileStatus.parseFrom(ByteBufUtil.getBytes(frame));
-        } else if (type == Frames.DATA) {
-          assertThat(frame.readLong()).isEqualTo(expectedOffset);
-          expectedOffset += frame.readableBytes();
-          byte[] chunk = new byte[frame.readableBytes()];
-          frame.readBytes(chunk);
-          bytes.writeBytes(chunk);
+          status = st.status();
+        } else if (r instanceof Response.Data d) {
+          assertThat(d.offset()).isEqualTo(expectedOffset);
+          expectedOffset += d.length();
         } else {
-          assertThat(type).isEqualTo(Frames.END);
-          StatusCode code = StatusCode.fromNumber(frame.readUnsignedByte());
-          String message =
-              frame
-                  .readCharSequence(
-                      frame.readUnsignedShort(), java.nio.charset.StandardCharsets.UTF_8)
-                  .toString();
+          Response.End end = (Response.End) r;
           assertThat(all.isReadable()).isFalse();
-          return new Reply(status, bytes.toByteArray(), code, message);
+          return new Reply(status, bytes.toByteArray(), end.code(), end.message());
         }
       }
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      throw new AssertionError(e);
     } finally {
       all.release();
     }
@@ -217,7 +223,11 @@ class ReadHandlerTest {
 
   @Test
   void lease_overTcp_isRefusedAndTheConnectionStays() {
-    Reply r = send(new ReadRequest(5, "/f", fingerprint, data.length, 0, PAGE, true));
+    Reply r =
+        send(
+            new LeaseRequest(5, "/f", fingerprint, data.length, 0, PAGE)
+                .encode(ByteBufAllocator.DEFAULT),
+            0);
     assertThat(r.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
     assertThat(r.message()).contains("domain socket");
     assertThat(read("/f", 0, 10).bytes()).isEqualTo(Arrays.copyOf(data, 10));
