@@ -133,7 +133,7 @@ public final class MasterProcess implements Service {
     journal.start();
     String bindHost = conf.get(MasterKeys.BIND_HOST);
     int virtualNodes = conf.get(CommonKeys.RING_VIRTUAL_NODES);
-    loads = new LoadScheduler(journal, workerStubs, virtualNodes, clock);
+    loads = new LoadScheduler(journal, workerStubs, virtualNodes, clock, System::nanoTime);
     LoadControl loadControl = new LoadControl(journal, workerStubs, loads, virtualNodes, clock);
     rpcServer =
         GrpcServers.start(

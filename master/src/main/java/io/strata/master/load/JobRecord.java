@@ -24,14 +24,12 @@ final class JobRecord {
 
   private final LoadJob job;
   private final MasterJournal journal;
-  private final Progress progress;
   private final Clock clock;
   private String checkpointedCursor;
 
-  JobRecord(LoadJob job, MasterJournal journal, Progress progress, Clock clock) {
+  JobRecord(LoadJob job, MasterJournal journal, Clock clock) {
     this.job = job;
     this.journal = journal;
-    this.progress = progress;
     this.clock = clock;
     this.checkpointedCursor = job.getCursor();
   }
@@ -45,15 +43,12 @@ final class JobRecord {
   }
 
   /** Records the final figures (with what repair walks loaded) and returns them. */
-  LoadCounters finalCheckpoint(long repairLoaded) {
-    MasterCommand.LoadProgress p;
-    synchronized (progress) {
-      LoadCounters c = progress.committed();
-      c = c.toBuilder().setBytesLoaded(c.getBytesLoaded() + repairLoaded).build();
-      p =
-          new MasterCommand.LoadProgress(
-              job.getId(), c, progress.cursor(), progress.takeNewFailures());
-    }
+  LoadCounters finalCheckpoint(Progress progress, long repairLoaded) {
+    LoadCounters c = progress.committed();
+    c = c.toBuilder().setBytesLoaded(c.getBytesLoaded() + repairLoaded).build();
+    MasterCommand.LoadProgress p =
+        new MasterCommand.LoadProgress(
+            job.getId(), c, progress.cursor(), progress.takeNewFailures());
     for (int attempt = 1; ; attempt++) {
       try {
         journal.submit(p).orThrow();
@@ -77,17 +72,14 @@ final class JobRecord {
   }
 
   /** Records progress, if the cursor moved since the last checkpoint. */
-  void checkpoint() {
-    MasterCommand.LoadProgress p;
-    synchronized (progress) {
-      if (progress.cursor().equals(checkpointedCursor)) {
-        return;
-      }
-      checkpointedCursor = progress.cursor();
-      p =
-          new MasterCommand.LoadProgress(
-              job.getId(), progress.committed(), progress.cursor(), progress.takeNewFailures());
+  void checkpoint(Progress progress) {
+    if (progress.cursor().equals(checkpointedCursor)) {
+      return;
     }
+    checkpointedCursor = progress.cursor();
+    MasterCommand.LoadProgress p =
+        new MasterCommand.LoadProgress(
+            job.getId(), progress.committed(), progress.cursor(), progress.takeNewFailures());
     try {
       // A refusal means the job is no longer running: the loop sees that next and stops.
       journal.submit(p);
@@ -97,10 +89,8 @@ final class JobRecord {
       }
       // No quorum for a moment: the job goes on, and the next checkpoint carries these figures.
       LOG.warn("load job {}: cannot checkpoint now ({}); will try again", job.getId(), e.oneLine());
-      synchronized (progress) {
-        progress.restoreFailures(p.failures());
-        checkpointedCursor = null;
-      }
+      progress.restoreFailures(p.failures());
+      checkpointedCursor = null;
     }
   }
 

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.LongSupplier;
 
 /**
  * Runs the load jobs of the state machine while this master leads: one {@link LoadRunner} per
@@ -20,14 +21,25 @@ public final class LoadScheduler implements AutoCloseable {
   private final WorkerStubs stubs;
   private final Rings rings;
   private final Clock clock;
+  private final LongSupplier nanoTime;
   private final ThreadFactory threads = DaemonThreads.factory("load-job");
   private final Map<Long, LoadRunner> runners = new HashMap<>();
 
-  public LoadScheduler(MasterJournal journal, WorkerStubs stubs, int virtualNodes, Clock clock) {
+  /**
+   * @param clock the wall clock, for the times recorded in the journal
+   * @param nanoTime the monotonic clock, for retries and checkpoints
+   */
+  public LoadScheduler(
+      MasterJournal journal,
+      WorkerStubs stubs,
+      int virtualNodes,
+      Clock clock,
+      LongSupplier nanoTime) {
     this.journal = journal;
     this.stubs = stubs;
     this.rings = new Rings(journal, virtualNodes);
     this.clock = clock;
+    this.nanoTime = nanoTime;
   }
 
   /** Called while this master leads: every running job has a runner. */
@@ -35,7 +47,7 @@ public final class LoadScheduler implements AutoCloseable {
     runners.values().removeIf(LoadRunner::done);
     for (LoadJob job : journal.stateMachine().read(s -> s.loads().runningJobs())) {
       if (!runners.containsKey(job.getId())) {
-        LoadRunner r = new LoadRunner(job, journal, stubs, rings, clock);
+        LoadRunner r = new LoadRunner(job, journal, stubs, rings, clock, nanoTime);
         runners.put(job.getId(), r);
         threads.newThread(r).start();
       }

@@ -12,7 +12,7 @@ import java.util.Optional;
  * The ring of LIVE workers as clients build it (same members, identities and virtual nodes), so a
  * job loads each file onto the worker that readers will ask. Rebuilt when membership changes.
  */
-final class Rings {
+final class Rings implements LoadDispatcher.Ring {
   private final MasterJournal journal;
   private final int virtualNodes;
   private long version = -1;
@@ -54,11 +54,22 @@ final class Rings {
     return o.get(0);
   }
 
+  @Override
+  public List<String> ownerIds(String path, int count) {
+    return owners(path, count).stream().map(WorkerInfo::getId).toList();
+  }
+
+  @Override
+  public boolean isLive(String workerId) {
+    return worker(workerId).isPresent();
+  }
+
   Optional<WorkerInfo> worker(String id) {
     return current().members().stream().filter(w -> w.getId().equals(id)).findFirst();
   }
 
-  java.util.Set<String> memberIds() {
+  @Override
+  public java.util.Set<String> memberIds() {
     return current().members().stream()
         .map(WorkerInfo::getId)
         .collect(java.util.stream.Collectors.toSet());
