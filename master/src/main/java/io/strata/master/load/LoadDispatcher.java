@@ -96,32 +96,10 @@ final class LoadDispatcher {
 
   private record Sent(String worker, List<Copy> copies) {}
 
-  /** A file whose copies are being loaded. */
-  private static final class Track {
-    final FileStatus file;
-    final int copies;
-
-    /** The workers given a copy: a copy that moves never lands beside another. */
-    final List<String> holders;
-
-    int left;
-    long bytesLoaded;
-    String failure;
-
-    Track(FileStatus file, int copies) {
-      this.file = file;
-      this.copies = copies;
-      this.left = copies;
-      this.holders = new ArrayList<>(copies);
-    }
-  }
-
   private final Ring ring;
   private final int batchSize;
   private final int replication;
-  private final LoadCounters before;
-  private final Progress progress;
-  private final Map<Long, Track> open = new HashMap<>();
+  private final OpenFiles open;
   private final Map<String, ArrayDeque<Copy>> queued = new TreeMap<>();
   private final Map<String, Integer> inFlight = new HashMap<>();
   private final Map<Long, Sent> sent = new HashMap<>();
@@ -129,16 +107,12 @@ final class LoadDispatcher {
   private final PriorityQueue<Retry> retries =
       new PriorityQueue<>((a, b) -> Long.compare(a.atNanos, b.atNanos));
   private Set<String> membersAtStart;
-  private long nextSeq;
   private long nextBatch;
-  private long listedFiles;
-  private long listedBytes;
   private boolean walked;
   private boolean listingDone;
   private boolean workerTrouble;
   private boolean stopped;
   private int repairs;
-  private long repairLoaded;
   private long lastCheckpoint;
 
   private record Retry(long atNanos, Copy copy) {}
@@ -157,8 +131,7 @@ final class LoadDispatcher {
     this.ring = ring;
     this.batchSize = Math.max(1, batchSize);
     this.replication = Math.max(1, replication);
-    this.before = before;
-    this.progress = new Progress(before, cursor);
+    this.open = new OpenFiles(before, cursor);
     this.membersAtStart = ring.memberIds();
     this.lastCheckpoint = nowNanos;
   }
@@ -183,15 +156,8 @@ final class LoadDispatcher {
     if (owners.isEmpty()) {
       throw StrataException.unavailable("no live worker left to load " + f.getPath(), null);
     }
-    long seq = nextSeq++;
-    if (repairs == 0) {
-      listedFiles++;
-      listedBytes += f.getLength() * owners.size();
-    }
-    Track t = new Track(f, owners.size());
-    open.put(seq, t);
+    long seq = open.add(f, owners, repairs == 0);
     for (String w : owners) {
-      t.holders.add(w);
       queue(w).add(new Copy(seq, f, w, 0, 0));
     }
   }
@@ -280,7 +246,7 @@ final class LoadDispatcher {
   private void moveAll(String worker, List<Copy> copies, String why, long now) {
     workerTrouble = true;
     for (Copy c : copies) {
-      Track t = open.get(c.seq);
+      OpenFiles.Track t = open.get(c.seq);
       if (t == null) {
         continue;
       }
@@ -312,26 +278,7 @@ final class LoadDispatcher {
   }
 
   private void copyEnded(Copy c, long bytesLoaded, String failure) {
-    Track t = open.get(c.seq);
-    if (t == null) {
-      return;
-    }
-    t.bytesLoaded += bytesLoaded;
-    if (failure != null) {
-      t.failure = failure;
-    }
-    if (--t.left > 0) {
-      return;
-    }
-    open.remove(c.seq);
-    if (repairs > 0) {
-      repairLoaded += t.bytesLoaded;
-      return;
-    }
-    progress.finish(
-        c.seq,
-        new Progress.Finished(
-            t.file.getPath(), t.file.getLength() * t.copies, t.bytesLoaded, t.failure));
+    open.copyEnded(c.seq, bytesLoaded, failure, repairs > 0);
   }
 
   // ---- time, stop, end ----
@@ -362,7 +309,7 @@ final class LoadDispatcher {
     if (stopped) {
       return Next.STOPPED;
     }
-    if (!walked || !open.isEmpty()) {
+    if (!walked || open.size() > 0) {
       return Next.WAIT;
     }
     boolean lostWorkers = !ring.memberIds().containsAll(membersAtStart);
@@ -381,12 +328,12 @@ final class LoadDispatcher {
 
   /** The progress in the walk's order, for checkpoints. */
   Progress progress() {
-    return progress;
+    return open.progress();
   }
 
   /** Bytes loaded by repair walks (which count no files). */
   long repairLoaded() {
-    return repairLoaded;
+    return open.repairLoaded();
   }
 
   /** Files handed out and not finished. */
@@ -396,10 +343,6 @@ final class LoadDispatcher {
 
   /** Done so far, and what the walk found: files done before this run count as found too. */
   LoadCounters live() {
-    return progress.live().toBuilder()
-        .setFilesListed(before.getFiles() + listedFiles)
-        .setBytesListed(before.getBytes() + listedBytes)
-        .setListingDone(listingDone)
-        .build();
+    return open.live(listingDone);
   }
 }
