@@ -1,10 +1,10 @@
 package io.strata.bench;
 
-import io.strata.bench.cluster.ForkedCluster;
 import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.ConfType;
 import io.strata.core.conf.WorkerKeys;
+import io.strata.testkit.ForkedCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -98,14 +98,14 @@ final class CacheBench implements Callable<Integer> {
       System.out.println("metadata probe: " + metaEntries + " entries...");
       out.putAll(
           Probe.run(
-              "io.strata.worker.probe.MetadataCapacityProbe",
+              "io.strata.bench.probe.MetadataCapacityProbe",
               "2g",
               String.valueOf(metaEntries),
               work.resolve("meta").toString()));
       System.out.println("restart probe: " + restartPages + " pages...");
       out.putAll(
           Probe.run(
-              "io.strata.worker.probe.RestartProbe",
+              "io.strata.bench.probe.RestartProbe",
               "1g",
               String.valueOf(restartPages),
               "256",

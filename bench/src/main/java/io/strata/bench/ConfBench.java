@@ -1,10 +1,10 @@
 package io.strata.bench;
 
-import io.strata.bench.cluster.ForkedCluster;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.ConfigView;
 import io.strata.core.proto.UpdateConfRequest;
 import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ForkedCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,11 +1,11 @@
 package io.strata.bench;
 
-import io.strata.bench.cluster.ForkedCluster;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.MasterKeys;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ForkedCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -10,6 +10,7 @@ import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.DaemonThreads;
+import io.strata.core.util.HostMounts;
 import java.io.IOException;
 import java.net.BindException;
 import java.nio.file.Files;
@@ -210,7 +211,7 @@ public final class FuseProcess implements Service {
     }
     if (mountPoint.mounted()) {
       try {
-        MountPoint.unmount(mountPoint.path(), true);
+        HostMounts.unmount(mountPoint.path(), true);
       } catch (StrataException e) {
         if (mountPoint.mounted()) {
           throw e;

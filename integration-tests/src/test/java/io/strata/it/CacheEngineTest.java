@@ -3,13 +3,13 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.strata.bench.cluster.ForkedCluster;
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
 import io.strata.client.WriteOptions;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
+import io.strata.testkit.ForkedCluster;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

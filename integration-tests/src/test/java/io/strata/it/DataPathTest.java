@@ -7,6 +7,7 @@ import io.strata.client.FileSystem;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
+import io.strata.testkit.MiniCluster;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.WorkerProcess;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.WorkerKeys;
+import io.strata.testkit.MiniCluster;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.WorkerProcess;
 import java.nio.file.Files;

@@ -8,6 +8,7 @@ import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.fuse.FuseProcess;
+import io.strata.testkit.MiniCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -421,6 +422,7 @@ class FuseMountTest {
   @Test
   void stoppingWithAReaderInside_unmounts_andTheReaderGetsAnError() throws Exception {
     mount(false);
+    Path readOnce = dir.resolve("read-once");
     Process reader =
         new ProcessBuilder(
                 "python3",
@@ -432,11 +434,12 @@ class FuseMountTest {
                     "    with open('" + mnt + "/big.bin', 'rb') as f:",
                     "        while f.read(1 << 16):",
                     "            pass",
+                    "    open('" + readOnce + "', 'w').close()",
                     "    time.sleep(0.01)"))
             .redirectErrorStream(true)
             .start();
-    Thread.sleep(1000);
-    assertThat(reader.isAlive()).isTrue();
+    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(readOnce) || !reader.isAlive());
+    assertThat(reader.isAlive()).as("reading through the mount").isTrue();
     fuse.close();
     assertThat(reader.waitFor(30, TimeUnit.SECONDS))
         .as("the reader ends, it does not hang")

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.strata.bench.cluster.ScriptConf;
+import io.strata.testkit.ScriptConf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.core.conf.WorkerKeys;
 import io.strata.master.MasterMetrics;
+import io.strata.testkit.MiniCluster;
 import io.strata.worker.WorkerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,13 +3,13 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.strata.bench.cluster.ForkedCluster;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.ConfigView;
 import io.strata.core.proto.GetConfigRequest;
 import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ForkedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

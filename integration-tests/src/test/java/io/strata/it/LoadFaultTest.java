@@ -3,7 +3,6 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.strata.bench.cluster.ForkedCluster;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.MasterKeys;
 import io.strata.core.conf.UserKeys;
@@ -12,6 +11,7 @@ import io.strata.core.proto.GetLoadRequest;
 import io.strata.core.proto.LoadJob;
 import io.strata.core.proto.LoadState;
 import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ForkedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -137,10 +137,16 @@ class LoadFaultTest {
     assertThat(filesAtStop).isBetween(20L, (long) FILES - 1);
     cluster.master(cluster.awaitLeader(Duration.ofSeconds(10))).kill();
     cluster.awaitLeader(Duration.ofSeconds(30));
-    Thread.sleep(2000);
-    LoadJob after = job(id);
-    assertThat(after.getState()).isEqualTo(LoadState.LOAD_STOPPED);
-    assertThat(after.getCounters().getFiles()).isEqualTo(filesAtStop);
+    // The new leader resumes running jobs at once: this one must stay as it was, throughout.
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              LoadJob j = job(id);
+              return j.getState() == LoadState.LOAD_STOPPED
+                  && j.getCounters().getFiles() == filesAtStop;
+            });
     assertThat(shell.run("job", "status", String.valueOf(id)).out()).contains("stopped");
   }
 }

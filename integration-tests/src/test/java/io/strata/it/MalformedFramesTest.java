@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.UserKeys;
+import io.strata.testkit.MiniCluster;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -75,7 +76,7 @@ class MalformedFramesTest {
   private SocketAddress address(String transport) {
     return transport.equals("tcp")
         ? new InetSocketAddress(InetAddress.getLoopbackAddress(), cluster.worker(0).dataPort())
-        : UnixDomainSocketAddress.of(cluster.ssdDir(0).resolveSibling("worker-0.sock"));
+        : UnixDomainSocketAddress.of(cluster.domainSocket(0));
   }
 
   private SocketChannel connect(String transport) throws IOException {

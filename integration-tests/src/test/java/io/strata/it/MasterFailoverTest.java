@@ -3,7 +3,6 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.strata.bench.cluster.ForkedCluster;
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
@@ -15,6 +14,7 @@ import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ForkedCluster;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;

@@ -3,8 +3,6 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.strata.bench.cluster.ForkedCluster;
-import io.strata.bench.cluster.ForkedProcess;
 import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.CommonKeys;
@@ -15,6 +13,8 @@ import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.ForkedProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,14 +3,15 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.strata.bench.cluster.ForkedCluster;
-import io.strata.bench.cluster.ForkedProcess;
 import io.strata.core.conf.MasterKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.proto.GetQuorumInfoRequest;
 import io.strata.core.proto.QuorumInfo;
 import io.strata.core.proto.QuorumMember;
 import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ClusterLayout;
+import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.ForkedProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,11 +141,11 @@ class QuorumTest {
     for (int i = 0; i < 40; i++) {
       shell.run("fsadmin", i % 2 == 0 ? "decommissionWorker" : "recommissionWorker", worker);
     }
-    List<int[]> ports = new ArrayList<>(cluster.masterPorts());
-    ports.add(ForkedCluster.newMasterPorts());
+    List<ClusterLayout.MasterPorts> ports = new ArrayList<>(cluster.masterPorts());
+    ports.add(ClusterLayout.MasterPorts.free());
     ForkedProcess fourth =
         cluster.process("master-3", ForkedCluster.MASTER_MAIN, cluster.masterConf(3, ports));
-    String fourthRpc = "127.0.0.1:" + ports.get(3)[0];
+    String fourthRpc = "127.0.0.1:" + ports.get(3).rpc();
     try {
       fourth.start();
       fourth.awaitReady(Duration.ofSeconds(60));

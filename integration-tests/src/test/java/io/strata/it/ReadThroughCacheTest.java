@@ -10,6 +10,7 @@ import io.strata.client.FileSystem;
 import io.strata.client.WriteOptions;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.testkit.MiniCluster;
 import io.strata.worker.WorkerMetrics;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;

@@ -2,7 +2,7 @@ package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.bench.cluster.ScriptConf;
+import io.strata.testkit.ScriptConf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

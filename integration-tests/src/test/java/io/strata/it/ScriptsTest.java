@@ -3,7 +3,7 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.common.base.Splitter;
-import io.strata.bench.cluster.ScriptConf;
+import io.strata.testkit.ScriptConf;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

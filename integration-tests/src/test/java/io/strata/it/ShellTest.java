@@ -2,6 +2,7 @@ package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.testkit.MiniCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;

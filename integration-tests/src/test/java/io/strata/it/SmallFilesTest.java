@@ -9,6 +9,7 @@ import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
 import io.strata.client.WriteOptions;
 import io.strata.core.rpc.RpcMetricsInterceptor;
+import io.strata.testkit.MiniCluster;
 import io.strata.worker.WorkerMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,6 +9,7 @@ import io.strata.client.FileSystem;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.testkit.MiniCluster;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Arrays;

@@ -3,8 +3,6 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.strata.bench.cluster.ForkedCluster;
-import io.strata.bench.cluster.ForkedProcess;
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
@@ -16,6 +14,9 @@ import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ClusterLayout;
+import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.ForkedProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -101,13 +102,16 @@ class WorkerMembershipTest {
 
   @Test
   void masterListingOtherMasters_refusesToStart() throws Exception {
-    List<int[]> wrong = List.of(cluster.masterPorts().get(0), ForkedCluster.newMasterPorts());
+    List<ClusterLayout.MasterPorts> wrong =
+        List.of(cluster.masterPorts().get(0), ClusterLayout.MasterPorts.free());
     Map<String, String> conf = cluster.masterConf(1, wrong);
     // The running master lists only itself, with another journal port than this one believes.
-    conf.put(MasterKeys.JOURNAL_ADDRESSES.name(), "127.0.0.1:1," + "127.0.0.1:" + wrong.get(1)[1]);
+    conf.put(
+        MasterKeys.JOURNAL_ADDRESSES.name(),
+        "127.0.0.1:1," + "127.0.0.1:" + wrong.get(1).journal());
     conf.put(
         CommonKeys.MASTER_RPC_ADDRESSES.name(),
-        cluster.masterRpc(0) + ",127.0.0.1:" + wrong.get(1)[0]);
+        cluster.masterRpc(0) + ",127.0.0.1:" + wrong.get(1).rpc());
     ForkedProcess stray = cluster.process("stray-master", ForkedCluster.MASTER_MAIN, conf);
     stray.start();
     await().atMost(Duration.ofSeconds(30)).until(() -> !stray.isAlive());

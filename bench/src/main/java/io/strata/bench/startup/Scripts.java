@@ -1,6 +1,6 @@
 package io.strata.bench.startup;
 
-import io.strata.bench.cluster.ScriptConf;
+import io.strata.testkit.ScriptConf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.strata.shell.fuse;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.Commands;
-import io.strata.fuse.MountPoint;
+import io.strata.core.util.HostMounts;
 import io.strata.shell.CommandTree;
 import io.strata.shell.ShellContext;
 import java.nio.file.Path;
@@ -139,8 +139,8 @@ public final class FuseCommand implements Runnable {
       Path target = mountPoint.toAbsolutePath().normalize();
       script(ctx, "strata-stop.sh", List.of("fuse", target.toString()));
       // A mount started elsewhere, or left by a process that died: take it away too.
-      if (MountPoint.strataMounts().stream().anyMatch(m -> m.target().equals(target))) {
-        MountPoint.unmount(target, true);
+      if (HostMounts.strata().stream().anyMatch(m -> m.target().equals(target))) {
+        HostMounts.unmount(target, true);
         ctx.out().println("unmounted " + target);
       }
     }
@@ -159,13 +159,13 @@ public final class FuseCommand implements Runnable {
 
     @Override
     public void run() {
-      List<MountPoint.Mount> mounts = MountPoint.strataMounts();
+      List<HostMounts.Mount> mounts = HostMounts.strata();
       if (mounts.isEmpty()) {
         ctx.out().println("no Strata mounts");
         return;
       }
       ctx.out().printf("%-40s %-24s %-5s %s%n", "MOUNT POINT", "SOURCE", "MODE", "STATE");
-      for (MountPoint.Mount m : mounts) {
+      for (HostMounts.Mount m : mounts) {
         ctx.out()
             .printf(
                 "%-40s %-24s %-5s %s%n",

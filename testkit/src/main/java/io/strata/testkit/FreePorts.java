@@ -1,4 +1,4 @@
-package io.strata.bench.cluster;
+package io.strata.testkit;
 
 import com.google.common.base.CharMatcher;
 import com.google.common.base.Splitter;

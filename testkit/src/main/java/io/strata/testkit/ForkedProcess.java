@@ -1,4 +1,4 @@
-package io.strata.bench.cluster;
+package io.strata.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;

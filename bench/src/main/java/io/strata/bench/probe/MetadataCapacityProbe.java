@@ -1,4 +1,4 @@
-package io.strata.worker.probe;
+package io.strata.bench.probe;
 
 import io.strata.core.proto.FileStatus;
 import io.strata.worker.kv.KvStore;

@@ -1,0 +1,275 @@
+package io.strata.testkit;
+
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.strata.core.conf.Configuration;
+import io.strata.core.net.HostPort;
+import io.strata.core.proto.GetMasterStatusRequest;
+import io.strata.core.proto.MasterServiceGrpc;
+import io.strata.core.proto.MasterStatus;
+import io.strata.core.rpc.Channels;
+import io.strata.testkit.ClusterLayout.MasterPorts;
+import io.strata.testkit.ClusterLayout.WorkerPorts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Real masters and workers, each in its own JVM, on 127.0.0.1: what fault tests kill with SIGKILL
+ * and what {@code strata bench} measures. Every port is chosen before start and kept across
+ * restarts, so a restarted process comes back at the same address (a worker keeps its identity).
+ * The UFS is a folder of the work directory, {@link #ufsRoot()}.
+ */
+public final class ForkedCluster implements AutoCloseable {
+  public static final String MASTER_MAIN = "io.strata.master.MasterProcess";
+  public static final String WORKER_MAIN = "io.strata.worker.WorkerProcess";
+
+  private final Builder spec;
+  private final ClusterLayout layout;
+  private final List<ForkedProcess> masters = new ArrayList<>();
+  private final List<WorkerPorts> workerPorts = new ArrayList<>();
+  private final List<ForkedProcess> workers = new ArrayList<>();
+  private final Map<HostPort, ManagedChannel> channels = new LinkedHashMap<>();
+
+  private ForkedCluster(Builder spec) throws IOException {
+    this.spec = spec;
+    Path dir = spec.dir != null ? spec.dir : Files.createTempDirectory("strata-forked");
+    List<MasterPorts> ports = new ArrayList<>();
+    for (int i = 0; i < spec.masters; i++) {
+      ports.add(MasterPorts.free());
+    }
+    this.layout =
+        new ClusterLayout(dir, ports, true, spec.domainSockets, spec.ssdQuota, spec.overrides);
+    Files.createDirectories(layout.ufsRoot());
+    for (int i = 0; i < spec.masters; i++) {
+      masters.add(process("master-" + i, MASTER_MAIN, layout.master(i)));
+    }
+    for (int j = 0; j < spec.workers; j++) {
+      WorkerPorts p = WorkerPorts.free();
+      workerPorts.add(p);
+      workers.add(process("worker-" + j, WORKER_MAIN, layout.worker(j, p)));
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The configuration of master {@code i} of a group of masters on {@code ports}. */
+  public Map<String, String> masterConf(int i, List<MasterPorts> ports) {
+    return layout.master(i, ports);
+  }
+
+  /** A configuration for clients of this cluster. */
+  public Configuration clientConf() {
+    return ClusterLayout.configuration(layout.client());
+  }
+
+  /** The -D settings a client process of this cluster needs. */
+  public Map<String, String> clientProperties() {
+    return layout.client();
+  }
+
+  private ForkedCluster startAll() throws IOException, InterruptedException {
+    try {
+      for (ForkedProcess m : masters) {
+        m.start();
+      }
+      for (ForkedProcess m : masters) {
+        m.awaitReady(spec.startTimeout);
+      }
+      for (ForkedProcess w : workers) {
+        w.start();
+      }
+      for (ForkedProcess w : workers) {
+        w.awaitReady(spec.startTimeout);
+      }
+      return this;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  public Path dir() {
+    return layout.dir();
+  }
+
+  public Path ufsRoot() {
+    return layout.ufsRoot();
+  }
+
+  public int masterCount() {
+    return masters.size();
+  }
+
+  public ForkedProcess master(int i) {
+    return masters.get(i);
+  }
+
+  /** The ports of every master, in order. */
+  public List<MasterPorts> masterPorts() {
+    return layout.masters();
+  }
+
+  public HostPort masterRpc(int i) {
+    return new HostPort("127.0.0.1", masterPorts().get(i).rpc());
+  }
+
+  public HostPort masterJournal(int i) {
+    return new HostPort("127.0.0.1", masterPorts().get(i).journal());
+  }
+
+  public int masterWebPort(int i) {
+    return masterPorts().get(i).web();
+  }
+
+  public ForkedProcess worker(int j) {
+    return workers.get(j);
+  }
+
+  /** The worker's identity in the cluster, "host:rpcPort". */
+  public String workerId(int j) {
+    return "127.0.0.1:" + workerPorts.get(j).rpc();
+  }
+
+  public int workerWebPort(int j) {
+    return workerPorts.get(j).web();
+  }
+
+  /** Restarts (or starts) a process with its own configuration and waits until it is ready. */
+  public void restart(ForkedProcess p) throws IOException, InterruptedException {
+    p.start();
+    p.awaitReady(spec.startTimeout);
+  }
+
+  /** What master {@code i} says of itself, if it answers. */
+  public Optional<MasterStatus> status(int i) {
+    HostPort a = masterRpc(i);
+    ManagedChannel ch;
+    synchronized (channels) {
+      ch = channels.computeIfAbsent(a, Channels::open);
+    }
+    try {
+      return Optional.of(
+          MasterServiceGrpc.newBlockingStub(ch)
+              .withDeadlineAfter(2, TimeUnit.SECONDS)
+              .getMasterStatus(GetMasterStatusRequest.getDefaultInstance()));
+    } catch (StatusRuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The index of the leading master, waiting for one to be elected. */
+  public int awaitLeader(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (int i = 0; i < masters.size(); i++) {
+        if (master(i).isAlive() && status(i).map(s -> s.getRole().equals("LEADER")).orElse(false)) {
+          return i;
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new IllegalStateException("no master leads after " + timeout);
+  }
+
+  /**
+   * A process in this cluster's folder, with this cluster's classpath and JVM options, not started.
+   */
+  public ForkedProcess process(String name, String mainClass, Map<String, String> conf) {
+    return process(name, mainClass, conf, List.of());
+  }
+
+  /** Like {@link #process(String, String, Map)}, with arguments of the process's own. */
+  public ForkedProcess process(
+      String name, String mainClass, Map<String, String> conf, List<String> args) {
+    return new ForkedProcess(
+        name, mainClass, spec.classpath, spec.jvmOptions, conf, layout.dir(), args);
+  }
+
+  @Override
+  public void close() {
+    workers.forEach(ForkedCluster::stopQuietly);
+    masters.forEach(ForkedCluster::stopQuietly);
+    synchronized (channels) {
+      channels.values().forEach(Channels::close);
+      channels.clear();
+    }
+    if (spec.dir == null && !spec.keep) {
+      Folders.deleteTree(layout.dir());
+    }
+  }
+
+  private static void stopQuietly(ForkedProcess p) {
+    try {
+      p.stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** What to start, and how. */
+  public static final class Builder extends ClusterBuilder<Builder> {
+    private String classpath = System.getProperty("java.class.path");
+    private List<String> jvmOptions =
+        List.of(
+            "-Xmx256m",
+            "-XX:MaxDirectMemorySize=256m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Xshare:auto");
+    private Path dir;
+    private boolean keep;
+    private Duration startTimeout = Duration.ofSeconds(60);
+
+    private Builder() {}
+
+    /** The JVMs' classpath; by default this JVM's. */
+    public Builder classpath(String cp) {
+      this.classpath = cp;
+      return this;
+    }
+
+    public Builder jvmOptions(List<String> options) {
+      this.jvmOptions = List.copyOf(options);
+      return this;
+    }
+
+    /** Logs go to {@code <name>.log} in the work folder, as this log4j2 configuration says. */
+    public Builder log4jConfig(Path config) {
+      List<String> options = new ArrayList<>(jvmOptions);
+      options.add("-Dlog4j2.configurationFile=" + config.toAbsolutePath());
+      this.jvmOptions = List.copyOf(options);
+      return this;
+    }
+
+    /** Work folder (kept after close); by default a temporary folder, deleted on close. */
+    public Builder dir(Path d) {
+      this.dir = d;
+      return this;
+    }
+
+    /** Keep the temporary folder (logs, journals) after close, for a post-mortem. */
+    public Builder keep(boolean k) {
+      this.keep = k;
+      return this;
+    }
+
+    public Builder startTimeout(Duration timeout) {
+      this.startTimeout = timeout;
+      return this;
+    }
+
+    public ForkedCluster start() throws IOException, InterruptedException {
+      return new ForkedCluster(this).startAll();
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package io.strata.testkit;
+
+import io.strata.testkit.ClusterLayout.MasterPorts;
+import io.strata.testkit.ClusterLayout.WorkerPorts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A conf folder and a logs folder in a work folder of their own, for the real {@code bin/} scripts
+ * (as STRATA_CONF_DIR and STRATA_LOGS_DIR): one master and one worker laid out by {@link
+ * ClusterLayout} on free loopback ports, with the product's defaults otherwise, so a cluster
+ * started with it never touches the install's own.
+ */
+public record ScriptConf(Path conf, Path logs, int workerWebPort) {
+  /** Writes the folders under {@code work}; {@code extra} are more {@code key=value} lines. */
+  public static ScriptConf create(Path home, Path work, String... extra) throws IOException {
+    Path conf = Files.createDirectories(work.resolve("conf"));
+    Files.copy(home.resolve("conf/log4j2.xml"), conf.resolve("log4j2.xml"));
+    ClusterLayout layout =
+        new ClusterLayout(work, List.of(MasterPorts.free()), false, false, null, Map.of());
+    Files.createDirectories(layout.ufsRoot());
+    WorkerPorts worker = WorkerPorts.free();
+    // One site file serves both processes: the master's keys and the worker's do not meet.
+    Map<String, String> site = new LinkedHashMap<>(layout.master(0));
+    site.putAll(layout.worker(0, worker));
+    List<String> lines = new ArrayList<>();
+    site.forEach((k, v) -> lines.add(k + "=" + v));
+    lines.addAll(List.of(extra));
+    lines.add("");
+    Files.writeString(conf.resolve("strata-site.properties"), String.join("\n", lines));
+    return new ScriptConf(conf, work.resolve("logs"), worker.web());
+  }
+}
