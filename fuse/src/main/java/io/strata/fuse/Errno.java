@@ -35,20 +35,25 @@ final class Errno {
     return -errno;
   }
 
+  /**
+   * Every code has its errno here, chosen when the code was added (the switch is exhaustive: a new
+   * code does not compile until it has one). What no POSIX errno names (a worker or the cluster
+   * failing, a read of a file that changed meanwhile, a timeout) is EIO, as a disk error would be.
+   */
   static int of(StrataException e) {
-    int errno;
-    switch (e.code()) {
-      case NOT_FOUND -> errno = ENOENT;
-      case ALREADY_EXISTS -> errno = EEXIST;
-      case PERMISSION_DENIED -> errno = EACCES;
-      case INVALID_ARGUMENT -> errno = EINVAL;
-      case DIRECTORY_NOT_EMPTY -> errno = ENOTEMPTY;
-      case IS_A_DIRECTORY -> errno = EISDIR;
-      case NOT_A_DIRECTORY -> errno = ENOTDIR;
-      case RESOURCE_EXHAUSTED -> errno = ENOSPC;
-      case CANCELLED -> errno = EINTR;
-      default -> errno = EIO;
-    }
+    int errno =
+        switch (e.code()) {
+          case NOT_FOUND -> ENOENT;
+          case ALREADY_EXISTS -> EEXIST;
+          case PERMISSION_DENIED -> EACCES;
+          case INVALID_ARGUMENT -> EINVAL;
+          case DIRECTORY_NOT_EMPTY -> ENOTEMPTY;
+          case IS_A_DIRECTORY -> EISDIR;
+          case NOT_A_DIRECTORY -> ENOTDIR;
+          case RESOURCE_EXHAUSTED -> ENOSPC;
+          case CANCELLED -> EINTR;
+          case UNAVAILABLE, NOT_LEADER, FAILED_PRECONDITION, DEADLINE_EXCEEDED, INTERNAL, OK -> EIO;
+        };
     return -errno;
   }
 }

@@ -32,7 +32,6 @@ import ru.serce.jnrfuse.struct.Timespec;
 final class StrataFuse extends FuseStubFS {
   private static final Logger LOG = LoggerFactory.getLogger(StrataFuse.class);
   private static final int O_ACCMODE = 3;
-  private static final int BLOCK = 4096;
 
   private final FileSystem fs;
   private final String root;
@@ -90,11 +89,11 @@ final class StrataFuse extends FuseStubFS {
             // Being written here: not in the UFS yet, but it exists for whoever asks through the
             // mount.
             OpenFile.Writer w = writer.get();
-            fill(stat, false, w.written, w.createdMs, w.mode, ids.uid(""), ids.gid(""));
+            Attributes.fill(stat, false, w.written, w.createdMs, w.mode, ids.uid(""), ids.gid(""));
             return 0;
           }
           FileInfo f = fs.getStatus(p);
-          fill(
+          Attributes.fill(
               stat,
               f.directory(),
               f.length(),
@@ -104,25 +103,6 @@ final class StrataFuse extends FuseStubFS {
               ids.gid(f.group()));
           return 0;
         });
-  }
-
-  private void fill(
-      FileStat stat, boolean dir, long length, long mtimeMs, int mode, long uid, long gid) {
-    int perm = mode & 07777;
-    if (perm == 0) {
-      perm = dir ? 0755 : 0644;
-    }
-    stat.st_mode.set((dir ? FileStat.S_IFDIR : FileStat.S_IFREG) | perm);
-    stat.st_nlink.set(dir ? 2 : 1);
-    stat.st_size.set(dir ? BLOCK : length);
-    stat.st_blksize.set(BLOCK);
-    stat.st_blocks.set((length + 511) / 512);
-    stat.st_uid.set(uid);
-    stat.st_gid.set(gid);
-    for (Timespec t : new Timespec[] {stat.st_mtim, stat.st_atim, stat.st_ctim}) {
-      t.tv_sec.set(mtimeMs / 1000);
-      t.tv_nsec.set((mtimeMs % 1000) * 1_000_000);
-    }
   }
 
   @Override
@@ -360,26 +340,13 @@ final class StrataFuse extends FuseStubFS {
     return 0;
   }
 
-  /**
-   * Nominal figures: the cache is not a disk with a size, the UFS behind it has none to tell, and
-   * summing the namespace would make every df (and every free-space probe) a scan of it.
-   */
   @Override
   public int statfs(String path, Statvfs stbuf) {
     return call(
         "statfs",
         path,
         () -> {
-          long blocks = (1L << 50) / BLOCK;
-          stbuf.f_bsize.set(BLOCK);
-          stbuf.f_frsize.set(BLOCK);
-          stbuf.f_blocks.set(blocks);
-          stbuf.f_bfree.set(blocks);
-          stbuf.f_bavail.set(blocks);
-          stbuf.f_files.set(1L << 32);
-          stbuf.f_ffree.set(1L << 32);
-          stbuf.f_favail.set(1L << 32);
-          stbuf.f_namemax.set(255);
+          Attributes.fillStatfs(stbuf);
           return 0;
         });
   }

@@ -25,6 +25,7 @@ final class ScriptedDataServer implements AutoCloseable {
   private final ServerSocketChannel server;
   private final Script script;
   private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicInteger hangUps = new AtomicInteger();
 
   ScriptedDataServer(Script script) throws IOException {
     this.script = script;
@@ -42,6 +43,11 @@ final class ScriptedDataServer implements AutoCloseable {
 
   int connections() {
     return connections.get();
+  }
+
+  /** Connections this server has closed. */
+  int hangUps() {
+    return hangUps.get();
   }
 
   private void accept() {
@@ -73,6 +79,8 @@ final class ScriptedDataServer implements AutoCloseable {
       }
     } catch (IOException e) {
       // The client hung up.
+    } finally {
+      hangUps.incrementAndGet();
     }
   }
 

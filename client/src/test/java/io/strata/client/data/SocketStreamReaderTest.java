@@ -3,6 +3,7 @@ package io.strata.client.data;
 import static io.strata.client.data.ScriptedDataServer.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -193,7 +194,9 @@ class SocketStreamReaderTest {
         }
         assertThat(b).isEqualTo(java.util.Arrays.copyOfRange(data, 7000, 7100));
       }
-      Thread.sleep(50); // the worker's side of the pooled connection is closed by now
+      int closed = i + 1;
+      // The worker's side of the pooled connection closes after its answer.
+      await().atMost(Duration.ofSeconds(10)).until(() -> server.hangUps() == closed);
     }
     assertThat(server.connections())
         .as("each pooled connection found closed is replaced")

@@ -39,9 +39,9 @@ final class Segment {
   /**
    * Leased to readers outside the process until then (System.nanoTime scale): the file must stay.
    */
-  volatile long pinnedUntilNanos;
+  private volatile long pinnedUntilNanos;
 
-  volatile boolean leased;
+  private volatile boolean leased;
 
   private Segment(long id, Path path, FileChannel channel, long size, boolean sealed, long now) {
     this.id = id;
@@ -51,6 +51,20 @@ final class Segment {
     this.size = size;
     this.sealed = sealed;
     this.lastAccessNanos = now;
+  }
+
+  /**
+   * Keeps the file for readers outside the process until {@code untilNanos}; never shortens a pin.
+   */
+  void pinUntil(long untilNanos) {
+    if (!leased || pinnedUntilNanos - untilNanos < 0) {
+      pinnedUntilNanos = untilNanos;
+      leased = true;
+    }
+  }
+
+  boolean pinnedAt(long nowNanos) {
+    return leased && pinnedUntilNanos - nowNanos > 0;
   }
 
   /** {@code <root>/segments/<xx>/<yy>/seg-<id>}: two levels keep directories small. */

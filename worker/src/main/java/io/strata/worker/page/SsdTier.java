@@ -54,8 +54,7 @@ public final class SsdTier implements AutoCloseable {
   private final Map<PageId, PageLocation> locations = new ConcurrentHashMap<>();
   private final Map<Long, Segment> segments = new ConcurrentHashMap<>();
 
-  /** Segments forgotten by the index while pinned: deleted once their pin expires. */
-  private final List<Segment> retired = new ArrayList<>();
+  private final RetiredSegments retired = new RetiredSegments(this::deleteFile);
 
   private final AtomicLong used = new AtomicLong();
   private Segment active;
@@ -137,36 +136,14 @@ public final class SsdTier implements AutoCloseable {
    * not here.
    */
   public synchronized Optional<Pinned> pin(PageId id, long untilNanos) {
-    if (!retired.isEmpty()) {
-      deleteExpiredRetired();
-    }
+    retired.deleteExpired(nanoTime.getAsLong());
     PageLocation loc = locations.get(id);
     Segment seg = loc == null ? null : segments.get(loc.segment());
     if (seg == null) {
       return Optional.empty();
     }
-    if (!seg.leased || seg.pinnedUntilNanos - untilNanos < 0) {
-      seg.pinnedUntilNanos = untilNanos;
-      seg.leased = true;
-    }
+    seg.pinUntil(untilNanos);
     return Optional.of(new Pinned(seg.path, loc));
-  }
-
-  private boolean pinned(Segment s, long now) {
-    return s.leased && s.pinnedUntilNanos - now > 0;
-  }
-
-  /** Deletes the retired segments whose pins have expired. */
-  private void deleteExpiredRetired() {
-    long now = nanoTime.getAsLong();
-    retired.removeIf(
-        s -> {
-          if (pinned(s, now)) {
-            return false;
-          }
-          deleteFile(s);
-          return true;
-        });
   }
 
   /**
@@ -265,7 +242,7 @@ public final class SsdTier implements AutoCloseable {
     if (need > segmentSize) {
       return false;
     }
-    deleteExpiredRetired();
+    retired.deleteExpired(nanoTime.getAsLong());
     while (used.get() + need > quota) {
       if (!evictColdest()) {
         return false;
@@ -305,7 +282,7 @@ public final class SsdTier implements AutoCloseable {
     long now = nanoTime.getAsLong();
     Segment victim =
         segments.values().stream()
-            .filter(s -> s != active && s.sealed() && !pinned(s, now))
+            .filter(s -> s != active && s.sealed() && !s.pinnedAt(now))
             .min(Comparator.comparingLong(s -> s.lastAccessNanos))
             .orElse(null);
     if (victim == null) {
@@ -363,7 +340,7 @@ public final class SsdTier implements AutoCloseable {
     }
     batch.delete(KeyLayout.segmentKey(s.id));
     index.write(batch);
-    if (pinned(s, nanoTime.getAsLong())) {
+    if (s.pinnedAt(nanoTime.getAsLong())) {
       retired.add(s);
     } else {
       deleteFile(s);
@@ -428,17 +405,7 @@ public final class SsdTier implements AutoCloseable {
       active = null;
     }
     // Readers that opened a retired file keep it open; the others fall back to the socket.
-    retired.forEach(this::deleteFile);
-    retired.clear();
-    segments.values().forEach(Segment::close);
-    index.close();
-  }
-
-  /**
-   * Lets go of the folder the way a killed process would: files and index closed, the active
-   * segment left unsealed for the next start to recover. For recovery measurements.
-   */
-  public synchronized void closeAsIfKilled() {
+    retired.deleteAll();
     segments.values().forEach(Segment::close);
     index.close();
   }

@@ -21,6 +21,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -137,8 +138,11 @@ class PageFetcherTest {
     PageFetcher fetcher =
         new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     PageFetcher.Target t = target();
-    Thread.sleep(5);
-    Files.write(root.resolve("f"), new byte[data.length]);
+    Path f = root.resolve("f");
+    FileTime before = Files.getLastModifiedTime(f);
+    Files.write(f, new byte[data.length]);
+    // Same length: only the time tells the versions apart, whatever the clock's resolution.
+    Files.setLastModifiedTime(f, FileTime.fromMillis(before.toMillis() + 1000));
     assertThatThrownBy(() -> fetcher.fetch(t, 0).join())
         .isInstanceOf(CompletionException.class)
         .cause()
