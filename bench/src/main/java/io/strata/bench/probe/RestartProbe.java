@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.strata.worker.kv.RocksKvStore;
 import io.strata.worker.page.PageId;
+import io.strata.worker.page.SsdLayout;
 import io.strata.worker.page.SsdTier;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -122,10 +123,7 @@ public final class RestartProbe {
   private static SsdTier open(Path dir, int pageBytes, long pages) throws IOException {
     long quota = Math.max(4 * SEGMENT, (pages + SEGMENT / pageBytes) * (pageBytes + 64) * 2);
     return SsdTier.open(
-        dir,
-        quota,
-        SEGMENT,
-        0,
+        new SsdLayout(dir, quota, SEGMENT, 0),
         RocksKvStore.open(dir.resolve("index"), 32 << 20),
         PooledByteBufAllocator.DEFAULT,
         System::nanoTime,

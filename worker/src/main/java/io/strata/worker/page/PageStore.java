@@ -50,10 +50,11 @@ public final class PageStore implements AutoCloseable {
     for (PageStoreDirs.Dir d : PageStoreDirs.parse(conf.get(WorkerKeys.PAGE_STORE_DIRS))) {
       ssds.add(
           SsdTier.open(
-              d.path(),
-              d.quota(),
-              conf.get(WorkerKeys.SEGMENT_SIZE),
-              conf.get(WorkerKeys.READMIT_PERCENT),
+              new SsdLayout(
+                  d.path(),
+                  d.quota(),
+                  conf.get(WorkerKeys.SEGMENT_SIZE),
+                  conf.get(WorkerKeys.READMIT_PERCENT)),
               RocksKvStore.open(d.path().resolve("index"), INDEX_CACHE_BYTES),
               allocator,
               nanoTime,

@@ -8,6 +8,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -65,6 +68,20 @@ final class Segment {
 
   boolean pinnedAt(long nowNanos) {
     return leased && pinnedUntilNanos - nowNanos > 0;
+  }
+
+  /** Pages read since this segment became old, up to {@code percent} of its size: to re-admit. */
+  List<PageId> hotPages(Map<PageId, PageLocation> locations, int percent) {
+    List<PageId> out = new ArrayList<>();
+    long budget = size() * percent / 100;
+    for (PageId id : hot) {
+      PageLocation loc = locations.get(id);
+      if (loc != null && loc.segment() == this.id && budget >= loc.length()) {
+        out.add(id);
+        budget -= loc.length();
+      }
+    }
+    return out;
   }
 
   /** {@code <root>/segments/<xx>/<yy>/seg-<id>}: two levels keep directories small. */

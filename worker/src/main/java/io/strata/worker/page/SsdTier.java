@@ -61,23 +61,16 @@ public final class SsdTier implements AutoCloseable {
   private long nextSegmentId;
   private volatile long failedAtNanos = -1;
 
-  SsdTier(
-      Path dir,
-      long quota,
-      long segmentSize,
-      int readmitPercent,
+  private SsdTier(
+      SsdLayout layout,
       KvStore index,
       ByteBufAllocator allocator,
       LongSupplier nanoTime,
       MeterRegistry registry) {
-    if (quota < 2 * segmentSize) {
-      throw new IllegalArgumentException(
-          "the quota of " + dir + " must hold at least two segments");
-    }
-    this.dir = dir;
-    this.quota = quota;
-    this.segmentSize = segmentSize;
-    this.readmitPercent = readmitPercent;
+    this.dir = layout.dir();
+    this.quota = layout.quota();
+    this.segmentSize = layout.segmentSize();
+    this.readmitPercent = layout.readmitPercent();
     this.index = index;
     this.allocator = allocator;
     this.nanoTime = nanoTime;
@@ -87,25 +80,21 @@ public final class SsdTier implements AutoCloseable {
 
   /** Opens the folder, recovering its index and segments (see {@link SegmentRecovery}). */
   public static SsdTier open(
-      Path dir,
-      long quota,
-      long segmentSize,
-      int readmitPercent,
+      SsdLayout layout,
       KvStore index,
       ByteBufAllocator allocator,
       LongSupplier nanoTime,
       MeterRegistry registry)
       throws IOException {
-    SsdTier tier =
-        new SsdTier(dir, quota, segmentSize, readmitPercent, index, allocator, nanoTime, registry);
-    SegmentRecovery.Result r = new SegmentRecovery(dir, index, nanoTime).run();
+    SsdTier tier = new SsdTier(layout, index, allocator, nanoTime, registry);
+    SegmentRecovery.Result r = new SegmentRecovery(layout.dir(), index, nanoTime).run();
     tier.segments.putAll(r.segments());
     tier.locations.putAll(r.locations());
     tier.used.set(r.segments().values().stream().mapToLong(Segment::size).sum());
     tier.nextSegmentId = r.nextSegmentId();
     LOG.info(
         "cache folder {}: {} pages in {} segments, {} bytes, recovered in {} ms",
-        dir,
+        layout.dir(),
         tier.locations.size(),
         tier.segments.size(),
         tier.used.get(),
@@ -288,7 +277,7 @@ public final class SsdTier implements AutoCloseable {
     if (victim == null) {
       return false;
     }
-    List<PageId> keep = hotPages(victim);
+    List<PageId> keep = victim.hotPages(locations, readmitPercent);
     List<ByteBuf> copies = new ArrayList<>();
     for (PageId id : keep) {
       ByteBuf b = read(id);
@@ -309,20 +298,6 @@ public final class SsdTier implements AutoCloseable {
       }
     }
     return true;
-  }
-
-  /** The evicted segment's recently read pages, up to readmitPercent of its size. */
-  private List<PageId> hotPages(Segment s) {
-    List<PageId> hot = new ArrayList<>();
-    long budget = s.size() * readmitPercent / 100;
-    for (PageId id : s.hot) {
-      PageLocation loc = locations.get(id);
-      if (loc != null && loc.segment() == s.id && budget >= loc.length()) {
-        hot.add(id);
-        budget -= loc.length();
-      }
-    }
-    return hot;
   }
 
   /** Forgets every page of a segment and deletes its file, or retires it while it is pinned. */

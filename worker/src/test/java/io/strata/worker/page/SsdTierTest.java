@@ -35,10 +35,7 @@ class SsdTierTest {
 
   private SsdTier open(long quota, int readmit, KvStore index) throws IOException {
     return SsdTier.open(
-        dir,
-        quota,
-        SEGMENT,
-        readmit,
+        new SsdLayout(dir, quota, SEGMENT, readmit),
         index,
         PooledByteBufAllocator.DEFAULT,
         clock::incrementAndGet,
@@ -325,10 +322,7 @@ class SsdTierTest {
     long pages = 1_000_000;
     try (SsdTier tier =
         SsdTier.open(
-            dir,
-            256L << 20,
-            16L << 20,
-            0,
+            new SsdLayout(dir, 256L << 20, 16L << 20, 0),
             RocksKvStore.open(dir.resolve("index"), 8 << 20),
             PooledByteBufAllocator.DEFAULT,
             clock::incrementAndGet,
@@ -341,10 +335,7 @@ class SsdTierTest {
     }
     try (SsdTier tier =
         SsdTier.open(
-            dir,
-            256L << 20,
-            16L << 20,
-            0,
+            new SsdLayout(dir, 256L << 20, 16L << 20, 0),
             RocksKvStore.open(dir.resolve("index"), 8 << 20),
             PooledByteBufAllocator.DEFAULT,
             clock::incrementAndGet,
@@ -360,10 +351,7 @@ class SsdTierTest {
   void metricsAreRegisteredPerFolder() throws IOException {
     try (SsdTier tier =
         SsdTier.open(
-            dir,
-            1 << 20,
-            SEGMENT,
-            0,
+            new SsdLayout(dir, 1 << 20, SEGMENT, 0),
             new MemoryKvStore(),
             PooledByteBufAllocator.DEFAULT,
             clock::incrementAndGet,
