@@ -5,7 +5,7 @@ import java.io.Closeable;
 import java.util.stream.Stream;
 
 /**
- * One under-storage (a local folder, HDFS, S3...) seen from its root. Paths are relative to that
+ * One under-storage (today a local folder; S3 and HDFS are planned) seen from its root. Paths are relative to that
  * root, already normalized ({@link StrataPath} cannot climb above it); implementations additionally
  * refuse to follow links out of the root.
  *

@@ -43,9 +43,9 @@ import org.apache.ratis.util.TimeDuration;
 
 /**
  * The master's replicated journal: a Ratis server holding {@link MasterStateMachine} in the group
- * of all masters, and a Ratis client through which this master proposes commands and asks
- * linearizable questions. Callers check {@link #isLeader()} first and send followers' callers to
- * the leader; the client only covers the moment when leadership moves mid-call.
+ * of all masters. Callers check {@link #isLeader()} first and send followers' callers to the
+ * leader; this master then submits commands, and asks linearizable questions, to its own server. A
+ * Ratis client serves the admin calls (transfer leadership, set configuration).
  *
  * <p>The group a new journal starts with decides how the master behaves: a group that holds this
  * master forms (or re-forms) the cluster; a group that does not is a running cluster this master
