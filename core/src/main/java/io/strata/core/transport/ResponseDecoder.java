@@ -34,8 +34,11 @@ public final class ResponseDecoder {
     PAYLOAD
   }
 
-  /** Bytes of a header or body that came in pieces; empty whenever a piece came whole. */
-  private final ByteBuf held = Unpooled.buffer(0, MAX_HELD);
+  /**
+   * Bytes of a header or body that came in pieces; made at the first such piece (a blocking reader,
+   * which reads exactly what is needed, never makes one).
+   */
+  private ByteBuf held = Unpooled.EMPTY_BUFFER;
 
   private Step step = Step.PREFIX;
   private byte type;
@@ -111,6 +114,9 @@ public final class ResponseDecoder {
   private ByteBuf gather(ByteBuf in, int n) {
     if (!held.isReadable() && in.readableBytes() >= n) {
       return in.readSlice(n);
+    }
+    if (held.capacity() == 0) {
+      held = Unpooled.buffer(Math.max(n, 64), MAX_HELD);
     }
     held.writeBytes(in, Math.min(n - held.readableBytes(), in.readableBytes()));
     return held.readableBytes() == n ? held : null;

@@ -5,9 +5,9 @@ import java.io.Closeable;
 import java.util.stream.Stream;
 
 /**
- * One under-storage (today a local folder; S3 and HDFS are planned) seen from its root. Paths are relative to that
- * root, already normalized ({@link StrataPath} cannot climb above it); implementations additionally
- * refuse to follow links out of the root.
+ * One under-storage (today a local folder; S3 and HDFS are planned) seen from its root. Paths are
+ * relative to that root, already normalized ({@link StrataPath} cannot climb above it);
+ * implementations additionally refuse to follow links out of the root.
  *
  * <p>Failures are {@link io.strata.core.status.StrataException}s with the path in the message.
  * Implementations are thread-safe.
