@@ -266,6 +266,12 @@ public final class FileInStream extends InputStream {
     } else {
       total = readInPieces(pos, range);
     }
+    if (total != wanted) {
+      // The range lies within the file: anything less is a hole, never data.
+      throw StrataException.internal(
+          "a read of " + wanted + " bytes at " + pos + " of " + file.path() + " got " + total,
+          null);
+    }
     dst.position(dst.position() + total);
     return total;
   }

@@ -92,7 +92,9 @@ public final class DataClient implements AutoCloseable {
   public CompletableFuture<Integer> readAsync(
       Endpoint worker, Target file, long offset, ByteBuf dst, int length) {
     return read(
-        worker, file, ReadCall.intoBuffer(requestIds.incrementAndGet(), offset, dst, length));
+        worker,
+        file,
+        ReadCall.intoBuffer(requestIds.incrementAndGet(), offset, file.fileLength(), dst, length));
   }
 
   private CompletableFuture<Integer> read(Endpoint worker, Target file, ReadCall call) {

@@ -14,22 +14,28 @@ import io.strata.core.transport.ReadRequest;
 final class ReadCall extends Call<Integer> {
   private final long offset;
   private final int length;
+
+  /** What an answer must hold: the range, cut at the end of the file only. */
+  private final int expected;
+
   private final ByteBuf buffer;
   private int received;
 
-  private ReadCall(long requestId, long offset, int length, ByteBuf buffer) {
+  private ReadCall(long requestId, long offset, int length, long fileLength, ByteBuf buffer) {
     super(requestId);
     this.offset = offset;
     this.length = length;
+    this.expected = (int) Math.max(0, Math.min(length, fileLength - offset));
     this.buffer = buffer;
   }
 
   /**
    * Appends to {@code dst} (from its writer index); a composite takes the received buffers
-   * themselves.
+   * themselves. An answer shorter than the range (cut at {@code fileLength}) fails the call.
    */
-  static ReadCall intoBuffer(long requestId, long offset, ByteBuf dst, int length) {
-    return new ReadCall(requestId, offset, length, dst);
+  static ReadCall intoBuffer(
+      long requestId, long offset, long fileLength, ByteBuf dst, int length) {
+    return new ReadCall(requestId, offset, length, fileLength, dst);
   }
 
   int length() {
@@ -64,7 +70,13 @@ final class ReadCall extends Call<Integer> {
 
   @Override
   void end(StatusCode code, String message) {
-    if (code == StatusCode.OK) {
+    if (code == StatusCode.OK && received < expected) {
+      // Never data: a hole the caller would take for bytes. The worker failed; ask another.
+      done.completeExceptionally(
+          new StrataException(
+              StatusCode.INTERNAL,
+              "worker ended a read of " + expected + " bytes at " + offset + " after " + received));
+    } else if (code == StatusCode.OK) {
       done.complete(received);
     } else {
       done.completeExceptionally(new StrataException(code, message));

@@ -123,6 +123,10 @@ public final class ShortCircuit implements AutoCloseable {
       return -1;
     }
     long pageStart = index * lease.pageSize;
+    if (page.length() != Math.min(lease.pageSize, file.fileLength() - pageStart)) {
+      // Not this version's page as the file's length cuts it: read it over the socket instead.
+      return -1;
+    }
     int n = (int) (Math.min(end, pageStart + page.length()) - pos);
     if (n <= 0) {
       return -1;

@@ -316,6 +316,11 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     }
 
     @Override
+    public long length() throws IOException {
+      return channel.size();
+    }
+
+    @Override
     public String currentFingerprint() throws IOException {
       BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
       return fingerprint(a, a.lastModifiedTime().to(TimeUnit.NANOSECONDS));

@@ -13,6 +13,13 @@ public interface UfsReader extends Closeable {
   int readFully(long position, ByteBuffer dst) throws IOException;
 
   /**
+   * The length of the file this reader opened, from the under-storage itself (never from a caller's
+   * word): the reader cuts pages by it, and {@link #currentFingerprint} afterwards confirms the
+   * version.
+   */
+  long length() throws IOException;
+
+  /**
    * The file's fingerprint now, to check after a read that the bytes belong to the expected
    * version.
    */

@@ -6,7 +6,6 @@ import io.strata.core.status.StrataException;
 import io.strata.core.transport.Frames;
 import io.strata.core.transport.ReadRequest;
 import io.strata.core.util.Futures;
-import io.strata.worker.page.PageId;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.read.PageFetcher.Fetched;
 import io.strata.worker.ufs.UfsManager;
@@ -58,8 +57,7 @@ final class ReadResponder {
   /** The version {@code fingerprint} of the file at {@code path}, as the page cache knows it. */
   PageFetcher.Target target(String path, String fingerprint, long fileLength) {
     UfsManager.Resolved file = ufs.resolve(StrataPath.of(path));
-    return new PageFetcher.Target(
-        file, fingerprint, fileLength, PageId.FileKey.of(file.ufsUri(), fingerprint));
+    return fetcher.target(file, fingerprint, fileLength);
   }
 
   /** Sends {@code length} bytes at {@code offset} (cut at the end of the file), then the END. */

@@ -143,20 +143,25 @@ public final class FileLoader {
     return r.build();
   }
 
-  /** Returns the bytes read from the UFS (pages already cached are skipped). */
+  /**
+   * Returns the bytes read from the UFS (pages already cached are skipped). The pages are cut by
+   * the length of the file the reader opened, not by the status the job listed: a listing that says
+   * less must not cache short pages under the file's fingerprint.
+   */
   private long loadPages(FileStatus f, boolean force, boolean verify, RateLimiter limiter)
       throws IOException {
     UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
-    PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint());
-    long pages = (f.getLength() + pageSize - 1) / pageSize;
+    PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize);
     long loaded = 0;
     try (UfsReader reader = file.ufs().openReader(file.ufsPath())) {
+      long fileLength = reader.length();
+      long pages = (fileLength + pageSize - 1) / pageSize;
       for (long i = 0; i < pages; i++) {
         PageId id = key.page(i);
         if (!force && store.contains(id)) {
           continue;
         }
-        int length = (int) Math.min(pageSize, f.getLength() - i * pageSize);
+        int length = (int) Math.min(pageSize, fileLength - i * pageSize);
         if (limiter != null) {
           limiter.acquire(length);
         }

@@ -140,6 +140,12 @@ public final class PageFetcher {
     return pageSize;
   }
 
+  /** Version {@code fingerprint} of {@code file}, as this fetcher's pages cut it. */
+  public Target target(Resolved file, String fingerprint, long fileLength) {
+    return new Target(
+        file, fingerprint, fileLength, PageId.FileKey.of(file.ufsUri(), fingerprint, pageSize));
+  }
+
   public CompletableFuture<Fetched> fetch(Target target, long index) {
     PageId id = target.key().page(index);
     while (true) {
@@ -234,34 +240,47 @@ public final class PageFetcher {
     }
   }
 
+  /**
+   * Page {@code index} as the under-storage has it: its length comes from the file the reader
+   * opened, never from the request (a client's shorter length must not cache a short page), and the
+   * fingerprint read afterwards proves those bytes are the version asked for.
+   */
   private ByteBuf readFromUfs(Target target, long index) throws IOException {
     long offset = index * pageSize;
-    int length = (int) Math.min(pageSize, target.fileLength() - offset);
-    if (length <= 0) {
-      throw StrataException.invalidArgument(
-          "page " + index + " is past the end of " + target.file().path());
-    }
-    ByteBuf page = allocator.directBuffer(length, length);
     try (UfsReader reader = target.file().ufs().openReader(target.file().ufsPath())) {
-      int n = reader.readFully(offset, page.nioBuffer(0, length));
-      page.writerIndex(n);
-      if (!reader.currentFingerprint().equals(target.fingerprint())) {
-        // The status the reader opened with is stale: the next open must see the new version.
-        fileChanged.accept(target.file().path());
-        throw new StrataException(
-            StatusCode.FAILED_PRECONDITION,
-            target.file().path() + " changed in the under-storage while being read; open it again");
+      int length = (int) Math.min(pageSize, reader.length() - offset);
+      if (length <= 0) {
+        checkVersion(target, reader);
+        throw StrataException.invalidArgument(
+            "page " + index + " is past the end of " + target.file().path());
       }
-      if (n != length) {
-        throw StrataException.internal(
-            "short read of " + target.file().path() + " at " + offset, null);
+      ByteBuf page = allocator.directBuffer(length, length);
+      try {
+        int n = reader.readFully(offset, page.nioBuffer(0, length));
+        page.writerIndex(n);
+        checkVersion(target, reader);
+        if (n != length) {
+          throw StrataException.internal(
+              "short read of " + target.file().path() + " at " + offset, null);
+        }
+        ufsPageReads.increment();
+        ufsBytes.increment(n);
+        return page;
+      } catch (IOException | RuntimeException e) {
+        page.release();
+        throw e;
       }
-      ufsPageReads.increment();
-      ufsBytes.increment(n);
-      return page;
-    } catch (IOException | RuntimeException e) {
-      page.release();
-      throw e;
+    }
+  }
+
+  /** Fails when the file is no longer the version the request names. */
+  private void checkVersion(Target target, UfsReader reader) throws IOException {
+    if (!reader.currentFingerprint().equals(target.fingerprint())) {
+      // The status the reader opened with is stale: the next open must see the new version.
+      fileChanged.accept(target.file().path());
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
+          target.file().path() + " changed in the under-storage while being read; open it again");
     }
   }
 

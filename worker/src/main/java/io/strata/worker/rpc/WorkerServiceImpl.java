@@ -30,7 +30,6 @@ import io.strata.core.status.StrataException;
 import io.strata.core.util.Futures;
 import io.strata.worker.load.FileLoader;
 import io.strata.worker.meta.MetadataService;
-import io.strata.worker.page.PageId;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
 import java.util.List;
@@ -92,11 +91,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
             UfsManager.Resolved file = ufs.resolve(path);
             long cached =
                 fetcher.cachedBytes(
-                    new PageFetcher.Target(
-                        file,
-                        status.getFingerprint(),
-                        status.getLength(),
-                        PageId.FileKey.of(file.ufsUri(), status.getFingerprint())));
+                    fetcher.target(file, status.getFingerprint(), status.getLength()));
             status = status.toBuilder().setCachedBytes(cached).build();
           }
           return GetStatusResponse.newBuilder().setStatus(status).build();
@@ -254,12 +249,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           }
           UfsManager.Resolved file = ufs.resolve(path);
           long freed =
-              fetcher.free(
-                  new PageFetcher.Target(
-                      file,
-                      status.getFingerprint(),
-                      status.getLength(),
-                      PageId.FileKey.of(file.ufsUri(), status.getFingerprint())));
+              fetcher.free(fetcher.target(file, status.getFingerprint(), status.getLength()));
           return FreeResponse.newBuilder().setFreedBytes(freed).build();
         });
   }

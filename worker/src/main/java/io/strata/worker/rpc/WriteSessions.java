@@ -155,7 +155,7 @@ public final class WriteSessions {
     }
 
     private void admit(FileStatus status) {
-      PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), status.getFingerprint());
+      PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), status.getFingerprint(), pageSize);
       for (int i = 0; i < pages.size(); i++) {
         store.admit(key.page(i), pages.get(i), true);
       }

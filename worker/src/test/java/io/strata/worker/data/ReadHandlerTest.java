@@ -206,6 +206,17 @@ class ReadHandlerTest {
   }
 
   @Test
+  void aReadClaimingAShorterFile_getsOnlyThat_andCachesNoShortPage() {
+    // The real fingerprint with a length of 1: the worker cuts pages by the file itself.
+    Reply lie = send(new ReadRequest(5, "/f", fingerprint, 1, 0, PAGE));
+    assertThat(lie.code()).isEqualTo(StatusCode.OK);
+    assertThat(lie.bytes()).isEqualTo(Arrays.copyOf(data, 1));
+    Reply honest = read("/f", 0, data.length);
+    assertThat(honest.code()).isEqualTo(StatusCode.OK);
+    assertThat(honest.bytes()).isEqualTo(data);
+  }
+
+  @Test
   void missingFile_endsThatRequestOnly() {
     Reply r = read("/missing", 0, 10);
     assertThat(r.code()).isEqualTo(StatusCode.NOT_FOUND);

@@ -69,7 +69,8 @@ class PageFetcherTest {
   private PageFetcher.Target target() {
     UfsManager.Resolved file = ufs.resolve(StrataPath.of("/f"));
     String fp = file.ufs().getStatus(file.ufsPath()).fingerprint();
-    return new PageFetcher.Target(file, fp, data.length, PageId.FileKey.of(file.ufsUri(), fp));
+    return new PageFetcher.Target(
+        file, fp, data.length, PageId.FileKey.of(file.ufsUri(), fp, PAGE));
   }
 
   private double ufsReads() {
@@ -131,6 +132,32 @@ class PageFetcherTest {
       pool.shutdownNow();
       callers.shutdownNow();
     }
+  }
+
+  @Test
+  void anotherPageSize_overTheSameCache_neverFindsThePagesOfTheFirst() {
+    PageFetcher small =
+        new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    small.fetch(small.target(file(), fingerprint(), data.length), 0).join().release();
+    // A worker restarted with pages twice as large, over the same store.
+    PageFetcher large =
+        new PageFetcher(store, 2 * PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher.Fetched f = large.fetch(large.target(file(), fingerprint(), data.length), 0).join();
+    try {
+      assertThat(f.source()).isEqualTo(PageFetcher.Source.UFS);
+      assertThat(ByteBufUtil.getBytes(f.page())).isEqualTo(Arrays.copyOf(data, 2 * PAGE));
+    } finally {
+      f.release();
+    }
+  }
+
+  private UfsManager.Resolved file() {
+    return ufs.resolve(StrataPath.of("/f"));
+  }
+
+  private String fingerprint() {
+    UfsManager.Resolved file = file();
+    return file.ufs().getStatus(file.ufsPath()).fingerprint();
   }
 
   @Test
