@@ -20,6 +20,7 @@ import io.strata.core.rpc.AuditInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.rpc.RpcMetricsInterceptor;
+import io.strata.core.ufs.UfsFactory;
 import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.Periodic;
 import io.strata.worker.data.DataServer;
@@ -36,6 +37,7 @@ import io.strata.worker.rpc.WorkerServiceImpl;
 import io.strata.worker.rpc.WriteSessions;
 import io.strata.worker.ufs.UfsManager;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -67,7 +69,7 @@ public final class WorkerProcess implements Service {
       Executors.newFixedThreadPool(2, DaemonThreads.factory("worker-web"));
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("worker-heartbeat"));
-  private final UfsManager ufs = new UfsManager();
+  private final UfsManager ufs;
   private final PageStore store;
   private static final long METADATA_BLOCK_CACHE = 64 << 20;
 
@@ -85,6 +87,8 @@ public final class WorkerProcess implements Service {
 
   public WorkerProcess(Configuration conf) {
     this.conf = conf;
+    Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
+    this.ufs = new UfsManager(uri -> UfsFactory.open(uri, tempMaxAge));
     this.ufsExecutor =
         Executors.newFixedThreadPool(
             conf.get(WorkerKeys.DATA_READER_THREADS), DaemonThreads.factory("ufs-reader"));
@@ -158,7 +162,13 @@ public final class WorkerProcess implements Service {
       dataServer.listenDomainSocket(Path.of(socket).toAbsolutePath());
     }
     WriteSessions writes =
-        new WriteSessions(ufs, metadata, store, conf.get(WorkerKeys.PAGE_SIZE), allocator);
+        new WriteSessions(
+            ufs,
+            metadata,
+            store,
+            conf.get(WorkerKeys.PAGE_SIZE),
+            allocator,
+            () -> conf.get(WorkerKeys.UFS_WRITE_SYNC));
     rpcServer =
         GrpcServers.start(
             bindHost,

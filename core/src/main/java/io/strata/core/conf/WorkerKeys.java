@@ -123,6 +123,24 @@ public final class WorkerKeys {
               "Most file statuses and listings held in the worker's in-memory metadata cache.")
           .build();
 
+  public static final ConfKey<Boolean> UFS_WRITE_SYNC =
+      ConfKey.bool("strata.worker.ufs.write.sync")
+          .defaultValue("true")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .description(
+              "Force a written file's bytes to the under-storage's device before publishing it under its name (off only where the store is durable without it).")
+          .build();
+
+  public static final ConfKey<Duration> UFS_TEMP_MAX_AGE =
+      ConfKey.duration("strata.worker.ufs.temp.max.age")
+          .defaultValue("1h")
+          .scope(Scope.WORKER)
+          .check(d -> d.toMinutes() >= 1, "must be at least a minute")
+          .description(
+              "A hidden temporary file of a write untouched this long is a killed writer's: removed when its folder is listed or deleted.")
+          .build();
+
   public static final ConfKey<Integer> LOAD_THREADS =
       ConfKey.integer("strata.worker.load.threads")
           .defaultValue("4")

@@ -3,29 +3,38 @@ package io.strata.core.ufs;
 import io.strata.core.status.IoErrors;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.UUID;
 
 /**
  * Writes to a hidden temporary file beside the target and renames it over the target on close:
- * readers see the old file or the whole new one, never a part.
+ * readers see the old file or the whole new one, never a part. With {@link CreateOptions#sync} the
+ * bytes are forced to the device before the rename and the folder after it, so that after a power
+ * loss the final name holds the old file or the whole new one too.
  */
 final class LocalOutputStream extends UfsOutputStream {
   private static final String TEMP_PREFIX = ".strata-";
   private static final String TEMP_SUFFIX = ".tmp";
 
+  /** The longest file name Linux file systems take, in bytes. */
+  private static final int MAX_NAME_BYTES = 255;
+
   private final Path target;
   private final Path temp;
   private final String displayPath;
   private final CreateOptions options;
-  private final OutputStream out;
+  private final FileChannel channel;
   private long written;
   private boolean finished;
+  private UfsStatus published;
 
   private LocalOutputStream(Path target, Path temp, String displayPath, CreateOptions options)
       throws IOException {
@@ -33,15 +42,23 @@ final class LocalOutputStream extends UfsOutputStream {
     this.temp = temp;
     this.displayPath = displayPath;
     this.options = options;
-    this.out = Files.newOutputStream(temp);
+    this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
   }
 
   static LocalOutputStream open(Path target, String displayPath, CreateOptions options)
       throws IOException {
-    Path temp =
-        target.resolveSibling(
-            TEMP_PREFIX + target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
-    return new LocalOutputStream(target, temp, displayPath, options);
+    return new LocalOutputStream(target, tempFor(target), displayPath, options);
+  }
+
+  /**
+   * A hidden name beside {@code target}, unique to this writer: the target's name in it while that
+   * fits in a file name, else the unique part alone.
+   */
+  static Path tempFor(Path target) {
+    String unique = "." + UUID.randomUUID() + TEMP_SUFFIX;
+    String named = TEMP_PREFIX + target.getFileName() + unique;
+    boolean fits = named.getBytes(StandardCharsets.UTF_8).length <= MAX_NAME_BYTES;
+    return target.resolveSibling(fits ? named : TEMP_PREFIX + unique.substring(1));
   }
 
   /** Whether a name is one of our in-progress files, hidden from listings. */
@@ -51,13 +68,15 @@ final class LocalOutputStream extends UfsOutputStream {
 
   @Override
   public void write(int b) throws IOException {
-    out.write(b);
-    written++;
+    write(new byte[] {(byte) b}, 0, 1);
   }
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
-    out.write(b, off, len);
+    ByteBuffer bytes = ByteBuffer.wrap(b, off, len);
+    while (bytes.hasRemaining()) {
+      channel.write(bytes);
+    }
     written += len;
   }
 
@@ -73,10 +92,15 @@ final class LocalOutputStream extends UfsOutputStream {
     }
     finished = true;
     try {
-      out.close();
+      if (options.sync()) {
+        channel.force(true);
+      }
+      channel.close();
       if (options.mode() != 0) {
         Files.setPosixFilePermissions(temp, PosixModes.permissions(options.mode()));
       }
+      // A rename keeps the file's inode, length and times: this is the published version.
+      UfsStatus status = LocalUnderFileSystem.status(target.getFileName().toString(), temp);
       if (options.overwrite()) {
         moveReplacing();
       } else {
@@ -84,6 +108,10 @@ final class LocalOutputStream extends UfsOutputStream {
         Files.createLink(target, temp);
         Files.delete(temp);
       }
+      if (options.sync()) {
+        syncFolder(target.getParent());
+      }
+      published = status;
     } catch (FileAlreadyExistsException e) {
       deleteTemp();
       throw StrataException.alreadyExists(displayPath + " already exists");
@@ -91,6 +119,14 @@ final class LocalOutputStream extends UfsOutputStream {
       deleteTemp();
       throw e instanceof IOException io ? IoErrors.toStrata(io, displayPath) : (RuntimeException) e;
     }
+  }
+
+  @Override
+  public UfsStatus published() {
+    if (published == null) {
+      throw new IllegalStateException(displayPath + " is not published");
+    }
+    return published;
   }
 
   private void moveReplacing() throws IOException {
@@ -101,6 +137,13 @@ final class LocalOutputStream extends UfsOutputStream {
     }
   }
 
+  /** Makes a rename in {@code folder} durable. */
+  private static void syncFolder(Path folder) throws IOException {
+    try (FileChannel dir = FileChannel.open(folder, StandardOpenOption.READ)) {
+      dir.force(true);
+    }
+  }
+
   @Override
   public void abort() {
     if (finished) {
@@ -108,7 +151,7 @@ final class LocalOutputStream extends UfsOutputStream {
     }
     finished = true;
     try {
-      out.close();
+      channel.close();
     } catch (IOException ignored) {
       // The temporary file is deleted below; nothing of it is kept.
     }
@@ -119,7 +162,7 @@ final class LocalOutputStream extends UfsOutputStream {
     try {
       Files.deleteIfExists(temp);
     } catch (IOException ignored) {
-      // A leftover temporary file is hidden from listings and harmless.
+      // Removed later by age (LocalUnderFileSystem.removeStaleTemporaries), hidden meanwhile.
     }
   }
 }

@@ -18,6 +18,9 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -27,10 +30,25 @@ import java.util.stream.Stream;
  * under the root's real location.
  */
 public final class LocalUnderFileSystem implements UnderFileSystem {
+  /** How long a temporary file of a write may go untouched before it is taken for a dead one's. */
+  public static final Duration DEFAULT_TEMP_MAX_AGE = Duration.ofHours(1);
+
   private final Path root;
+  private final Duration tempMaxAge;
+  private final Clock clock;
 
   public LocalUnderFileSystem(Path root) {
+    this(root, DEFAULT_TEMP_MAX_AGE, Clock.systemUTC());
+  }
+
+  /**
+   * @param tempMaxAge a write's hidden temporary file untouched this long belongs to a writer that
+   *     died: it is removed when its folder is listed or deleted
+   */
+  public LocalUnderFileSystem(Path root, Duration tempMaxAge, Clock clock) {
     this.root = root.toAbsolutePath().normalize();
+    this.tempMaxAge = tempMaxAge;
+    this.clock = clock;
   }
 
   @Override
@@ -61,7 +79,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       @SuppressWarnings("StreamResourceLeak")
       Stream<Path> children = Files.list(dir);
       return children
-          .filter(child -> !LocalOutputStream.isTemporary(child.getFileName().toString()))
+          .filter(child -> !hideTemporary(child))
           .map(child -> childStatus(child))
           .filter(s -> s != null);
     } catch (IOException e) {
@@ -154,13 +172,67 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       if (recursive && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
         deleteTree(p);
       } else {
-        Files.delete(p);
+        deleteOne(p);
       }
     } catch (DirectoryNotEmptyException e) {
       throw new StrataException(
-          StatusCode.DIRECTORY_NOT_EMPTY, path + " is a non-empty directory", e);
+          StatusCode.DIRECTORY_NOT_EMPTY,
+          path
+              + (holdsOnlyTemporaries(p)
+                  ? " holds a file being written (hidden until it is closed)"
+                  : " is a non-empty directory"),
+          e);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  /** Deletes a file or an empty folder; a folder's dead writers' temporary files go first. */
+  private void deleteOne(Path p) throws IOException {
+    try {
+      Files.delete(p);
+    } catch (DirectoryNotEmptyException e) {
+      if (!holdsOnlyTemporaries(p)) {
+        throw e;
+      }
+      try (Stream<Path> children = Files.list(p)) {
+        children.forEach(this::removeIfStale);
+      }
+      Files.delete(p);
+    }
+  }
+
+  private boolean holdsOnlyTemporaries(Path dir) {
+    try (Stream<Path> children = Files.list(dir)) {
+      return children.allMatch(c -> LocalOutputStream.isTemporary(c.getFileName().toString()));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether a listing hides {@code p}: a write's temporary file (one untouched for {@link
+   * #tempMaxAge} is a dead writer's and is removed on the way).
+   */
+  private boolean hideTemporary(Path p) {
+    if (!LocalOutputStream.isTemporary(p.getFileName().toString())) {
+      return false;
+    }
+    removeIfStale(p);
+    return true;
+  }
+
+  private void removeIfStale(Path p) {
+    if (!LocalOutputStream.isTemporary(p.getFileName().toString())) {
+      return;
+    }
+    try {
+      Instant touched = Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant();
+      if (touched.plus(tempMaxAge).isBefore(clock.instant())) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // Gone meanwhile, or not ours to remove: hidden either way.
     }
   }
 

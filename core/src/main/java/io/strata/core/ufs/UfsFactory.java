@@ -4,14 +4,24 @@ import io.strata.core.status.StrataException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 
 /** Opens the under-storage a URI names. */
 public final class UfsFactory {
   private UfsFactory() {}
 
   public static UnderFileSystem open(String uri) {
+    return open(uri, LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE);
+  }
+
+  /**
+   * Opens the under-storage {@code uri} names; a write's temporary file untouched for {@code
+   * tempMaxAge} is taken for a dead writer's and removed.
+   */
+  public static UnderFileSystem open(String uri, Duration tempMaxAge) {
     return switch (scheme(uri)) {
-      case "file" -> new LocalUnderFileSystem(localPath(uri));
+      case "file" -> new LocalUnderFileSystem(localPath(uri), tempMaxAge, Clock.systemUTC());
       default ->
           throw StrataException.invalidArgument(
               "unsupported under-storage '" + uri + "' (supported: a local folder or file:// URI)");

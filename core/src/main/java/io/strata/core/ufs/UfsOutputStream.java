@@ -18,4 +18,10 @@ public abstract class UfsOutputStream extends OutputStream {
   /** Publishes the file; throws ALREADY_EXISTS if it appeared meanwhile and overwrite was off. */
   @Override
   public abstract void close() throws IOException;
+
+  /**
+   * After {@link #close()}: the status of the file this stream published, its fingerprint naming
+   * exactly the bytes written (not whatever another writer may have put under the name since).
+   */
+  public abstract UfsStatus published();
 }

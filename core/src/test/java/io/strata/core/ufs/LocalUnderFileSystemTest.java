@@ -11,6 +11,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -178,5 +181,49 @@ class LocalUnderFileSystemTest {
     assertThat(codeOf(() -> UfsFactory.open("gopher://x/y")))
         .isEqualTo(StatusCode.INVALID_ARGUMENT);
     assertThat(List.of(UfsFactory.open(root.toString()).uri())).containsExactly(ufs.uri());
+  }
+
+  @Test
+  void aName255BytesLong_isWritten_itsTemporaryNameFitting() throws IOException {
+    String name = "n".repeat(255);
+    write("/d/" + name, "long", false);
+    assertThat(Files.readString(root.resolve("d").resolve(name))).isEqualTo("long");
+  }
+
+  @Test
+  void aPublishedFile_namesItsOwnVersion_evenOnceAnotherWriterReplacedIt() throws IOException {
+    UfsOutputStream out = ufs.create(p("/v"), new CreateOptions(true, true, 0));
+    out.write("mine".getBytes(StandardCharsets.UTF_8));
+    out.close();
+    UfsStatus mine = out.published();
+    assertThat(mine.fingerprint()).isEqualTo(ufs.getStatus(p("/v")).fingerprint());
+    assertThat(mine.length()).isEqualTo(4);
+    write("/v", "theirs!", true);
+    assertThat(out.published().fingerprint()).isNotEqualTo(ufs.getStatus(p("/v")).fingerprint());
+  }
+
+  @Test
+  void deadWritersTemporaries_goWhenTheirFolderIsListedOrDeleted_liveOnesStay() throws IOException {
+    Path dir = Files.createDirectories(root.resolve("t"));
+    Path dead = dir.resolve(".strata-x.1.tmp");
+    Path live = dir.resolve(".strata-y.2.tmp");
+    Files.writeString(dead, "half");
+    Files.writeString(live, "half");
+    Files.setLastModifiedTime(dead, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
+    try (Stream<UfsStatus> children = ufs.list(p("/t"))) {
+      assertThat(children).isEmpty();
+    }
+    assertThat(dead).doesNotExist();
+    assertThat(live).exists();
+    assertThatThrownBy(() -> ufs.delete(p("/t"), false))
+        .isInstanceOfSatisfying(
+            StrataException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(StatusCode.DIRECTORY_NOT_EMPTY);
+              assertThat(e.getMessage()).contains("being written");
+            });
+    Files.setLastModifiedTime(live, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
+    ufs.delete(p("/t"), false);
+    assertThat(dir).doesNotExist();
   }
 }

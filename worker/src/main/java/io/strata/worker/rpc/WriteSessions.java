@@ -22,6 +22,7 @@ import io.strata.worker.ufs.UfsManager;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * Streams of file data written through this worker. The first message names the file; data goes to
  * a temporary UFS name and is published on completion, so a writer that dies or cancels leaves
  * nothing under the final name. With CACHE_THROUGH the written pages are admitted to the cache once
- * the file is published (its fingerprint is known only then), up to a bound per write.
+ * the file is published, under the fingerprint of the file this writer published (known only then),
+ * never under that of whatever another writer may have put under the name since; up to a bound per
+ * write.
  */
 public final class WriteSessions {
   private static final Logger LOG = LoggerFactory.getLogger(WriteSessions.class);
@@ -39,18 +42,24 @@ public final class WriteSessions {
   private final PageStore store;
   private final long pageSize;
   private final ByteBufAllocator allocator;
+  private final BooleanSupplier sync;
 
+  /**
+   * @param sync whether bytes are made durable before publication; read at each write
+   */
   public WriteSessions(
       UfsManager ufs,
       MetadataService metadata,
       PageStore store,
       long pageSize,
-      ByteBufAllocator allocator) {
+      ByteBufAllocator allocator,
+      BooleanSupplier sync) {
     this.ufs = ufs;
     this.metadata = metadata;
     this.store = store;
     this.pageSize = pageSize;
     this.allocator = allocator;
+    this.sync = sync;
   }
 
   StreamObserver<WriteRequest> open(StreamObserver<WriteResponse> out) {
@@ -101,7 +110,10 @@ public final class WriteSessions {
       file.requireWritable();
       cacheThrough = h.getWriteType() == WriteType.CACHE_THROUGH;
       stream =
-          file.ufs().create(file.ufsPath(), new CreateOptions(h.getOverwrite(), true, h.getMode()));
+          file.ufs()
+              .create(
+                  file.ufsPath(),
+                  new CreateOptions(h.getOverwrite(), true, h.getMode(), sync.getAsBoolean()));
     }
 
     /** Copies written bytes into page-sized direct buffers, while they fit in the cache. */
@@ -141,7 +153,7 @@ public final class WriteSessions {
         }
         stream.close();
         metadata.invalidate(file.path());
-        FileStatus status = metadata.getStatus(file.path(), 0);
+        FileStatus status = stream.published().toProto(file.path(), file.ufsUri());
         if (cacheThrough) {
           admit(status);
         }

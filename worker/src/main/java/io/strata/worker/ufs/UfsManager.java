@@ -9,6 +9,7 @@ import io.strata.core.ufs.UfsFactory;
 import io.strata.core.ufs.UnderFileSystem;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The worker's view of the mount table, and one open {@link UnderFileSystem} per UFS root. The
@@ -26,7 +27,19 @@ public final class UfsManager implements AutoCloseable {
   }
 
   private final Map<String, UnderFileSystem> open = new ConcurrentHashMap<>();
+  private final Function<String, UnderFileSystem> opener;
   private volatile MountTable table;
+
+  public UfsManager() {
+    this(UfsFactory::open);
+  }
+
+  /**
+   * @param opener opens the under-storage of a mount's URI
+   */
+  public UfsManager(Function<String, UnderFileSystem> opener) {
+    this.opener = opener;
+  }
 
   public void update(MountTable next) {
     MountTable current = table;
@@ -50,7 +63,7 @@ public final class UfsManager implements AutoCloseable {
       throw new StrataException(StatusCode.UNAVAILABLE, "the worker has no mount table yet");
     }
     MountTable.Resolution r = t.resolve(path);
-    UnderFileSystem ufs = open.computeIfAbsent(r.mount().ufsUri(), UfsFactory::open);
+    UnderFileSystem ufs = open.computeIfAbsent(r.mount().ufsUri(), opener);
     return new Resolved(path, ufs, r.ufsPath(), r.ufsUri(), r.mount());
   }
 

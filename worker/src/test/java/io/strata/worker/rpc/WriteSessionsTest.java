@@ -1,0 +1,222 @@
+package io.strata.worker.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.WriteHeader;
+import io.strata.core.proto.WriteRequest;
+import io.strata.core.proto.WriteResponse;
+import io.strata.core.proto.WriteType;
+import io.strata.core.ufs.CreateOptions;
+import io.strata.core.ufs.LocalUnderFileSystem;
+import io.strata.core.ufs.Mount;
+import io.strata.core.ufs.MountTable;
+import io.strata.core.ufs.UfsOutputStream;
+import io.strata.core.ufs.UfsReader;
+import io.strata.core.ufs.UfsStatus;
+import io.strata.core.ufs.UnderFileSystem;
+import io.strata.worker.TestFiles;
+import io.strata.worker.kv.MemoryKvStore;
+import io.strata.worker.meta.MetadataCache;
+import io.strata.worker.meta.MetadataService;
+import io.strata.worker.page.PageStore;
+import io.strata.worker.read.PageFetcher;
+import io.strata.worker.ufs.UfsManager;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** CACHE_THROUGH writes against a second writer that publishes right after this one. */
+class WriteSessionsTest {
+  private static final int PAGE = 4096;
+
+  @TempDir Path root;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final PageStore store = TestFiles.pageStore(1 << 20, registry);
+
+  @AfterEach
+  void tearDown() {
+    store.close();
+  }
+
+  @Test
+  void aWriterCachesItsBytes_underItsOwnVersion_notTheNextWritersOne() throws Exception {
+    byte[] mine = filled('A');
+    byte[] theirs = filled('B');
+    UfsManager ufs = new UfsManager(uri -> new RacedUfs(new LocalUnderFileSystem(root), theirs));
+    ufs.update(
+        new MountTable(List.of(new Mount(StrataPath.ROOT, root.toUri().toString(), false)), 1));
+    MetadataService metadata =
+        new MetadataService(
+            ufs,
+            new MetadataCache(
+                100,
+                Duration.ofMinutes(1),
+                Duration.ofSeconds(5),
+                System::currentTimeMillis,
+                new MemoryKvStore()),
+            registry);
+    WriteSessions sessions =
+        new WriteSessions(ufs, metadata, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true);
+
+    CompletableFuture<WriteResponse> done = new CompletableFuture<>();
+    StreamObserver<WriteRequest> in = sessions.open(observer(done));
+    in.onNext(
+        WriteRequest.newBuilder()
+            .setHeader(
+                WriteHeader.newBuilder()
+                    .setPath("/f")
+                    .setOverwrite(true)
+                    .setWriteType(WriteType.CACHE_THROUGH))
+            .build());
+    in.onNext(WriteRequest.newBuilder().setChunk(ByteString.copyFrom(mine)).build());
+    in.onCompleted();
+    WriteResponse answer = done.join();
+
+    UfsManager.Resolved file = ufs.resolve(StrataPath.of("/f"));
+    assertThat(Files.readAllBytes(root.resolve("f"))).isEqualTo(theirs);
+    String now = file.ufs().getStatus(file.ufsPath()).fingerprint();
+    assertThat(answer.getStatus().getFingerprint())
+        .as("the version this writer made")
+        .isNotEqualTo(now);
+    PageFetcher fetcher =
+        new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher.Fetched page = fetcher.fetch(fetcher.target(file, now, PAGE), 0).join();
+    try {
+      assertThat(ByteBufUtil.getBytes(page.page())).isEqualTo(theirs);
+    } finally {
+      page.release();
+    }
+  }
+
+  private static byte[] filled(char c) {
+    byte[] b = new byte[PAGE];
+    Arrays.fill(b, (byte) c);
+    return b;
+  }
+
+  private static StreamObserver<WriteResponse> observer(CompletableFuture<WriteResponse> done) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(WriteResponse value) {
+        done.complete(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        done.completeExceptionally(t);
+      }
+
+      @Override
+      public void onCompleted() {}
+    };
+  }
+
+  /** A local folder where, the moment a write is published, another writer replaces the file. */
+  private static final class RacedUfs implements UnderFileSystem {
+    private final LocalUnderFileSystem local;
+    private final byte[] theirs;
+
+    RacedUfs(LocalUnderFileSystem local, byte[] theirs) {
+      this.local = local;
+      this.theirs = theirs;
+    }
+
+    @Override
+    public UfsOutputStream create(StrataPath path, CreateOptions options) {
+      UfsOutputStream out = local.create(path, options);
+      return new UfsOutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+          out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+          out.write(b, off, len);
+        }
+
+        @Override
+        public void abort() {
+          out.abort();
+        }
+
+        @Override
+        public long bytesWritten() {
+          return out.bytesWritten();
+        }
+
+        @Override
+        public void close() throws IOException {
+          out.close();
+          try (UfsOutputStream second = local.create(path, new CreateOptions(true, true, 0))) {
+            second.write(theirs);
+          }
+        }
+
+        @Override
+        public UfsStatus published() {
+          return out.published();
+        }
+      };
+    }
+
+    @Override
+    public String uri() {
+      return local.uri();
+    }
+
+    @Override
+    public UfsStatus getStatus(StrataPath path) {
+      return local.getStatus(path);
+    }
+
+    @Override
+    public Stream<UfsStatus> list(StrataPath path) {
+      return local.list(path);
+    }
+
+    @Override
+    public UfsReader openReader(StrataPath path) {
+      return local.openReader(path);
+    }
+
+    @Override
+    public void mkdirs(StrataPath path, boolean parents) {
+      local.mkdirs(path, parents);
+    }
+
+    @Override
+    public void delete(StrataPath path, boolean recursive) {
+      local.delete(path, recursive);
+    }
+
+    @Override
+    public void setAttributes(StrataPath path, int mode, String owner, String group) {
+      local.setAttributes(path, mode, owner, group);
+    }
+
+    @Override
+    public void rename(StrataPath src, StrataPath dst) {
+      local.rename(src, dst);
+    }
+
+    @Override
+    public void close() {
+      local.close();
+    }
+  }
+}
