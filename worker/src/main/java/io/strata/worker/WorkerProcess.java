@@ -45,6 +45,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A worker: page store, metadata cache, data server, gRPC service, master sync and web port, wired
@@ -52,6 +54,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * registry from here.
  */
 public final class WorkerProcess implements Service {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerProcess.class);
+
   private final Configuration conf;
   private final PrometheusMeterRegistry registry = Metrics.newProcessRegistry("worker");
   private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
@@ -168,7 +172,14 @@ public final class WorkerProcess implements Service {
             store,
             conf.get(WorkerKeys.PAGE_SIZE),
             allocator,
-            () -> conf.get(WorkerKeys.UFS_WRITE_SYNC));
+            () -> conf.get(WorkerKeys.UFS_WRITE_SYNC),
+            Path.of(conf.get(WorkerKeys.STATE_FOLDER)));
+    Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
+    int discarded = writes.discardUnfinished(uri -> UfsFactory.open(uri, tempMaxAge));
+    if (discarded > 0) {
+      LOG.info(
+          "removed what {} writes cut short by the last stop left in the under-storage", discarded);
+    }
     rpcServer =
         GrpcServers.start(
             bindHost,

@@ -29,6 +29,7 @@ final class LocalOutputStream extends UfsOutputStream {
 
   private final Path target;
   private final Path temp;
+  private final String token;
   private final String displayPath;
   private final CreateOptions options;
   private final FileChannel channel;
@@ -36,18 +37,24 @@ final class LocalOutputStream extends UfsOutputStream {
   private boolean finished;
   private UfsStatus published;
 
-  private LocalOutputStream(Path target, Path temp, String displayPath, CreateOptions options)
+  private LocalOutputStream(
+      Path target, Path temp, String token, String displayPath, CreateOptions options)
       throws IOException {
     this.target = target;
     this.temp = temp;
+    this.token = token;
     this.displayPath = displayPath;
     this.options = options;
     this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
   }
 
-  static LocalOutputStream open(Path target, String displayPath, CreateOptions options)
+  /**
+   * @param root the folder under-storage root, to which the token is relative
+   */
+  static LocalOutputStream open(Path root, Path target, String displayPath, CreateOptions options)
       throws IOException {
-    return new LocalOutputStream(target, tempFor(target), displayPath, options);
+    Path temp = tempFor(target);
+    return new LocalOutputStream(target, temp, "/" + root.relativize(temp), displayPath, options);
   }
 
   /**
@@ -78,6 +85,11 @@ final class LocalOutputStream extends UfsOutputStream {
       channel.write(bytes);
     }
     written += len;
+  }
+
+  @Override
+  public String token() {
+    return token;
   }
 
   @Override

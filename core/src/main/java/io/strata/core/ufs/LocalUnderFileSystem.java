@@ -130,7 +130,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       if (!options.overwrite() && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.alreadyExists(path + " already exists");
       }
-      return LocalOutputStream.open(target, path.toString(), options);
+      return LocalOutputStream.open(root, target, path.toString(), options);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -184,6 +184,19 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
           e);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public void discard(String token) {
+    Path temp = resolve(StrataPath.of(token));
+    if (!LocalOutputStream.isTemporary(temp.getFileName().toString())) {
+      throw StrataException.invalidArgument(token + " is not a write's temporary file");
+    }
+    try {
+      Files.deleteIfExists(temp);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, token);
     }
   }
 

@@ -12,6 +12,12 @@ public abstract class UfsOutputStream extends OutputStream {
   /** Discards everything written; the final name is left as it was. Idempotent. */
   public abstract void abort();
 
+  /**
+   * Names what this write leaves in the under-storage until it ends (for a local folder, its
+   * temporary file), for {@link UnderFileSystem#discard} after the writer died.
+   */
+  public abstract String token();
+
   /** Bytes written so far. */
   public abstract long bytesWritten();
 

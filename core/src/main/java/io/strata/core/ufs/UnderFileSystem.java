@@ -43,6 +43,12 @@ public interface UnderFileSystem extends Closeable {
   /** Renames; refuses to replace an existing {@code dst}. */
   void rename(StrataPath src, StrataPath dst);
 
+  /**
+   * Removes what an unfinished write left behind ({@link UfsOutputStream#token}); nothing if it is
+   * gone.
+   */
+  void discard(String token);
+
   @Override
   void close();
 }

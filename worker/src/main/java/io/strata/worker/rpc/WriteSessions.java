@@ -15,14 +15,17 @@ import io.strata.core.status.IoErrors;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.CreateOptions;
 import io.strata.core.ufs.UfsOutputStream;
+import io.strata.core.ufs.UnderFileSystem;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.ufs.UfsManager;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,9 +46,13 @@ public final class WriteSessions {
   private final long pageSize;
   private final ByteBufAllocator allocator;
   private final BooleanSupplier sync;
+  private final UnfinishedWrites unfinished;
 
   /**
+   * Writes through {@code ufs}, admitting CACHE_THROUGH pages into {@code store}.
+   *
    * @param sync whether bytes are made durable before publication; read at each write
+   * @param stateFolder where the writes under way are noted (see {@link UnfinishedWrites})
    */
   public WriteSessions(
       UfsManager ufs,
@@ -53,13 +60,23 @@ public final class WriteSessions {
       PageStore store,
       long pageSize,
       ByteBufAllocator allocator,
-      BooleanSupplier sync) {
+      BooleanSupplier sync,
+      Path stateFolder) {
     this.ufs = ufs;
     this.metadata = metadata;
     this.store = store;
     this.pageSize = pageSize;
     this.allocator = allocator;
     this.sync = sync;
+    this.unfinished = new UnfinishedWrites(stateFolder.resolve("writes"));
+  }
+
+  /**
+   * At start, before serving: removes what the writes a killed run of this worker left unfinished
+   * left in the under-storage; returns how many.
+   */
+  public int discardUnfinished(Function<String, UnderFileSystem> opener) {
+    return unfinished.discardAll(opener);
   }
 
   StreamObserver<WriteRequest> open(StreamObserver<WriteResponse> out) {
@@ -71,6 +88,7 @@ public final class WriteSessions {
     private final StreamObserver<WriteResponse> out;
     private UfsManager.Resolved file;
     private UfsOutputStream stream;
+    private Path marker;
     private boolean cacheThrough;
     private final List<ByteBuf> pages = new ArrayList<>();
     private boolean failed;
@@ -114,6 +132,7 @@ public final class WriteSessions {
               .create(
                   file.ufsPath(),
                   new CreateOptions(h.getOverwrite(), true, h.getMode(), sync.getAsBoolean()));
+      marker = unfinished.begun(file.mount().ufsUri(), stream.token());
     }
 
     /** Copies written bytes into page-sized direct buffers, while they fit in the cache. */
@@ -152,6 +171,7 @@ public final class WriteSessions {
           throw StrataException.invalidArgument("a write must start with its header");
         }
         stream.close();
+        unfinished.ended(marker);
         metadata.invalidate(file.path());
         FileStatus status = stream.published().toProto(file.path(), file.ufsUri());
         if (cacheThrough) {
@@ -176,6 +196,7 @@ public final class WriteSessions {
     private void abort() {
       if (stream != null) {
         stream.abort();
+        unfinished.ended(marker);
       }
       releasePages();
     }

@@ -44,6 +44,7 @@ class WriteSessionsTest {
   private static final int PAGE = 4096;
 
   @TempDir Path root;
+  @TempDir Path state;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final PageStore store = TestFiles.pageStore(1 << 20, registry);
 
@@ -70,7 +71,8 @@ class WriteSessionsTest {
                 new MemoryKvStore()),
             registry);
     WriteSessions sessions =
-        new WriteSessions(ufs, metadata, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true);
+        new WriteSessions(
+            ufs, metadata, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
 
     CompletableFuture<WriteResponse> done = new CompletableFuture<>();
     StreamObserver<WriteRequest> in = sessions.open(observer(done));
@@ -100,6 +102,32 @@ class WriteSessionsTest {
     } finally {
       page.release();
     }
+  }
+
+  @Test
+  void aWriteCutShortByAKilledWorker_leavesNothing_afterItsNextStart() throws Exception {
+    UfsManager ufs = new UfsManager();
+    ufs.update(
+        new MountTable(List.of(new Mount(StrataPath.ROOT, root.toUri().toString(), false)), 1));
+    WriteSessions killed =
+        new WriteSessions(
+            ufs, null, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
+    StreamObserver<WriteRequest> in = killed.open(observer(new CompletableFuture<>()));
+    in.onNext(
+        WriteRequest.newBuilder().setHeader(WriteHeader.newBuilder().setPath("/d/half")).build());
+    in.onNext(WriteRequest.newBuilder().setChunk(ByteString.copyFrom(filled('H'))).build());
+    // The worker dies here: neither onCompleted nor onError ever comes.
+    try (Stream<Path> left = Files.list(root.resolve("d"))) {
+      assertThat(left).hasSize(1);
+    }
+    WriteSessions restarted =
+        new WriteSessions(
+            ufs, null, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
+    assertThat(restarted.discardUnfinished(uri -> new LocalUnderFileSystem(root))).isEqualTo(1);
+    try (Stream<Path> left = Files.list(root.resolve("d"))) {
+      assertThat(left).isEmpty();
+    }
+    assertThat(restarted.discardUnfinished(uri -> new LocalUnderFileSystem(root))).isZero();
   }
 
   private static byte[] filled(char c) {
@@ -171,6 +199,11 @@ class WriteSessionsTest {
         public UfsStatus published() {
           return out.published();
         }
+
+        @Override
+        public String token() {
+          return out.token();
+        }
       };
     }
 
@@ -212,6 +245,11 @@ class WriteSessionsTest {
     @Override
     public void rename(StrataPath src, StrataPath dst) {
       local.rename(src, dst);
+    }
+
+    @Override
+    public void discard(String token) {
+      local.discard(token);
     }
 
     @Override
