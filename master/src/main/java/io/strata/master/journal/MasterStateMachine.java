@@ -35,7 +35,7 @@ import org.apache.ratis.util.LifeCycle;
  * {@link SnapshotFiles}).
  */
 public final class MasterStateMachine extends BaseStateMachine {
-  private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+  private final SimpleStateMachineStorage storage = new VerifiedSnapshotStorage();
   private final ClusterState state = new ClusterState();
   private final MasterCommand.Handler<ApplyResult> applier = new Applier(state);
 

@@ -64,6 +64,9 @@ final class RaftSettings {
     RaftServerConfigKeys.Snapshot.setRetentionFileNum(props, 2);
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(props, true);
     RaftServerConfigKeys.Log.setPurgeGap(props, (int) Math.min(Integer.MAX_VALUE, period));
+    // Keep the log back to the snapshot before the latest, so a master whose latest snapshot is
+    // damaged can replay from the older one (VerifiedSnapshotStorage).
+    RaftServerConfigKeys.Log.setPurgePreservationLogNum(props, 2 * period);
     RaftServerConfigKeys.Log.setSegmentSizeMax(
         props, SizeInBytes.valueOf(conf.get(MasterKeys.LOG_SEGMENT_SIZE)));
     return props;

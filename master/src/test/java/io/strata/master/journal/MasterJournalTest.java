@@ -78,6 +78,40 @@ class MasterJournalTest {
   }
 
   @Test
+  void aDamagedNewestSnapshot_isSetAside_andTheOlderOnePlusTheLogRestoreTheState()
+      throws Exception {
+    int port = freePort();
+    String digest;
+    try (MasterJournal j = start(conf(port))) {
+      for (int i = 1; i <= 23; i++) {
+        WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
+        j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
+      }
+      digest = j.stateMachine().read(s -> s.digest()).toString();
+    }
+    List<Path> snapshots;
+    try (Stream<Path> files = Files.walk(folder)) {
+      snapshots =
+          files
+              .filter(p -> p.getFileName().toString().matches("snapshot\\.\\d+_\\d+"))
+              .sorted(
+                  java.util.Comparator.comparingLong(
+                      p -> Long.parseLong(p.getFileName().toString().replaceAll(".*_", ""))))
+              .toList();
+    }
+    assertThat(snapshots).as("an older snapshot is kept").hasSizeGreaterThanOrEqualTo(2);
+    Path newest = snapshots.get(snapshots.size() - 1);
+    byte[] bytes = Files.readAllBytes(newest);
+    bytes[bytes.length / 2] ^= 0x5A;
+    Files.write(newest, bytes);
+    try (MasterJournal j = start(conf(port))) {
+      String restored = j.stateMachine().read(s -> s.digest());
+      assertThat(restored).isEqualTo(digest);
+    }
+    assertThat(newest.resolveSibling(newest.getFileName() + ".corrupt")).exists();
+  }
+
+  @Test
   void snapshots_boundTheJournal() throws Exception {
     Configuration c = conf(freePort());
     c.set(MasterKeys.CHECKPOINT_PERIOD_ENTRIES, "20");
