@@ -201,10 +201,15 @@ final class StrataFuse extends FuseStubFS {
         });
   }
 
-  /** Bytes written through the mount become durable when the file is closed, not before. */
+  /**
+   * A file written once, front to back, becomes durable only whole: fsync of a writer publishes it
+   * (its bytes forced to the UFS's device, then renamed to its name), as close would; writing on
+   * after that fails. Reads have nothing to flush.
+   */
   @Override
   public int fsync(String path, int isdatasync, FuseFileInfo fi) {
-    return 0;
+    OpenFile f = open.get(fi.fh.get());
+    return f instanceof OpenFile.Writer w ? call("fsync", path, () -> writes.flush(w)) : 0;
   }
 
   @Override

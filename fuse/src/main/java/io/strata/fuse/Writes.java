@@ -11,9 +11,10 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
 /**
  * Writing through the mount: a file is written once, front to back, to a temporary name the client
  * renames on close. A writer's file is committed at the first flush (a close(2) of one of its
- * descriptors) after bytes were written, so that close(2) reports whether it landed; a flush before
- * any write is a shell redirect closing the descriptor it duplicated, and the file is committed
- * later, at the next flush or at release. What would change bytes in place is refused.
+ * descriptors) or fsync after bytes were written, so that close(2) and fsync(2) report whether it
+ * landed, durably; a flush before any write is a shell redirect closing the descriptor it
+ * duplicated, and the file is committed later, at the next flush or at release. What would change
+ * bytes in place is refused.
  */
 final class Writes {
   private static final Logger LOG = LoggerFactory.getLogger(Writes.class);

@@ -208,6 +208,27 @@ class FuseMountTest {
   }
 
   @Test
+  void fsync_ofAWriter_publishesTheFileWhole_beforeClose() throws Exception {
+    mount(false);
+    Path ufs = cluster.ufsRoot().resolve("data/synced.bin");
+    Run r =
+        ok(
+            "python3",
+            "-c",
+            String.join(
+                "\n",
+                "import os",
+                "with open('" + mnt + "/synced.bin', 'wb') as f:",
+                "    f.write(b'durable' * 1000)",
+                "    f.flush()",
+                "    os.fsync(f.fileno())",
+                "    print(open('" + ufs + "', 'rb').read() == b'durable' * 1000)",
+                // Through the mount, so that its listings forget the file at once.
+                "os.remove('" + mnt + "/synced.bin')"));
+    assertThat(r.out().trim()).as("in the UFS, whole, when fsync returned").isEqualTo("True");
+  }
+
+  @Test
   void python_randomOffsets_matchTheSource() throws Exception {
     mount(false);
     Run r =
