@@ -30,6 +30,13 @@ public interface FileSystem extends AutoCloseable {
 
   FileInStream open(String path);
 
+  /**
+   * Opens exactly this version of a file (as a status this client returned names it): its bytes, or
+   * FAILED_PRECONDITION when they can no longer be had (the file changed in the under-storage and
+   * the cache no longer holds them). For readers that already told someone the file's size.
+   */
+  FileInStream open(FileInfo version);
+
   FileOutStream create(String path, WriteOptions options);
 
   /**

@@ -160,7 +160,20 @@ final class StrataFileSystem implements FileSystem {
   /** One round trip: the worker answers with the current status and the file's first bytes. */
   @Override
   public FileInStream open(String path) {
-    StrataPath p = StrataPath.of(path);
+    return open(StrataPath.of(path), null);
+  }
+
+  @Override
+  public FileInStream open(FileInfo version) {
+    if (version.directory()) {
+      throw new StrataException(StatusCode.IS_A_DIRECTORY, version.path() + " is a directory");
+    }
+    return open(StrataPath.of(version.path()), version);
+  }
+
+  /** The current version, or {@code wanted} (read by its fingerprint) when it is not that. */
+  private FileInStream open(StrataPath p, FileInfo wanted) {
+    String path = p.toString();
     ReadPath route = readPath();
     ByteBuf head =
         PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
@@ -180,6 +193,17 @@ final class StrataFileSystem implements FileSystem {
     } catch (RuntimeException e) {
       head.release();
       throw e;
+    }
+    if (wanted != null && !wanted.fingerprint().equals(info.fingerprint())) {
+      // The file changed since the caller looked: its bytes are not the wanted version's.
+      head.release();
+      return new FileInStream(
+          wanted,
+          new ReadSource(route, () -> metadata.invalidate(p)),
+          PooledByteBufAllocator.DEFAULT,
+          conf.get(UserKeys.READ_AHEAD_MAX),
+          PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS),
+          0);
     }
     return new FileInStream(
         info,

@@ -77,6 +77,7 @@ public final class FuseProcess implements Service {
             folder,
             new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)),
             readOnly,
+            new KernelView(conf.get(FuseKeys.ATTR_TIMEOUT), conf.get(FuseKeys.KERNEL_CACHE)),
             new FuseMetrics(registry));
     webServer = startWebServer();
     fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
@@ -124,9 +125,6 @@ public final class FuseProcess implements Service {
                 "attr_timeout=" + seconds(conf.get(FuseKeys.ATTR_TIMEOUT)),
                 "entry_timeout=" + seconds(conf.get(FuseKeys.ENTRY_TIMEOUT)),
                 "negative_timeout=" + seconds(conf.get(FuseKeys.ENTRY_TIMEOUT))));
-    if (conf.get(FuseKeys.KERNEL_CACHE)) {
-      o.add("kernel_cache");
-    }
     if (readOnly) {
       o.add("ro");
     }

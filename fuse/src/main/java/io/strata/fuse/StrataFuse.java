@@ -40,15 +40,23 @@ final class StrataFuse extends FuseStubFS {
   private final OpenFiles open = new OpenFiles();
   private final FileIo io = new FileIo();
   private final Writes writes;
+  private final KernelView kernel;
   private final FuseMetrics metrics;
 
-  StrataFuse(FileSystem fs, String root, Identities ids, boolean readOnly, FuseMetrics metrics) {
+  StrataFuse(
+      FileSystem fs,
+      String root,
+      Identities ids,
+      boolean readOnly,
+      KernelView kernel,
+      FuseMetrics metrics) {
     this.fs = fs;
     this.metrics = metrics;
     this.root = root.equals("/") ? "" : root;
     this.ids = ids;
     this.readOnly = readOnly;
-    this.writes = new Writes(fs, open, io);
+    this.kernel = kernel;
+    this.writes = new Writes(fs, open, io, kernel::forget);
   }
 
   private String strata(String fusePath) {
@@ -92,7 +100,7 @@ final class StrataFuse extends FuseStubFS {
             Attributes.fill(stat, false, w.written, w.createdMs, w.mode, ids.uid(""), ids.gid(""));
             return 0;
           }
-          FileInfo f = fs.getStatus(p);
+          FileInfo f = kernel.attributes(p, () -> fs.getStatus(p));
           Attributes.fill(
               stat,
               f.directory(),
@@ -136,11 +144,12 @@ final class StrataFuse extends FuseStubFS {
           String p = strata(path);
           int flags = fi.flags.get();
           if ((flags & O_ACCMODE) == 0) {
-            FileInfo f = fs.getStatus(p);
+            FileInfo f = kernel.versionToOpen(p, () -> fs.getStatus(p));
             if (f.directory()) {
               return -Errno.EISDIR;
             }
-            fi.fh.set(open.add(new OpenFile.Reader(p, () -> fs.open(p))));
+            kernel.opening(p, f, fi);
+            fi.fh.set(open.add(new OpenFile.Reader(p, () -> fs.open(f))));
             return 0;
           }
           return readOnly ? -Errno.EROFS : writes.open(p, flags, fi);
@@ -193,6 +202,7 @@ final class StrataFuse extends FuseStubFS {
         path,
         () -> {
           if (f instanceof OpenFile.Reader r) {
+            kernel.closed(r.path);
             r.close();
           } else if (f instanceof OpenFile.Writer w) {
             writes.commit(w);
@@ -217,6 +227,7 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
+    kernel.forget(strata(path));
     return call("truncate", path, () -> writes.truncate(strata(path), size));
   }
 
@@ -235,6 +246,7 @@ final class StrataFuse extends FuseStubFS {
         path,
         () -> {
           String p = strata(path);
+          kernel.forget(p);
           if (fs.getStatus(p).directory()) {
             return -Errno.EISDIR;
           }
@@ -286,6 +298,8 @@ final class StrataFuse extends FuseStubFS {
         () -> {
           String from = strata(oldpath);
           String to = strata(newpath);
+          kernel.forget(from);
+          kernel.forget(to);
           try {
             fs.rename(from, to);
           } catch (StrataException e) {

@@ -3,6 +3,7 @@ package io.strata.fuse;
 import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.client.WriteOptions;
+import java.util.function.Consumer;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,10 +28,14 @@ final class Writes {
   private final OpenFiles open;
   private final FileIo io;
 
-  Writes(FileSystem fs, OpenFiles open, FileIo io) {
+  /** Told of every file a writer begins or publishes: what the kernel knows of it is stale. */
+  private final Consumer<String> changed;
+
+  Writes(FileSystem fs, OpenFiles open, FileIo io, Consumer<String> changed) {
     this.fs = fs;
     this.open = open;
     this.io = io;
+    this.changed = changed;
   }
 
   /** open(2) of an existing file for writing ({@code flags} not O_RDONLY). */
@@ -65,6 +70,7 @@ final class Writes {
   }
 
   private int start(String p, int mode, boolean overwrite, FuseFileInfo fi) {
+    changed.accept(p);
     if (open.writerOf(p).isPresent()) {
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
@@ -119,6 +125,7 @@ final class Writes {
       try {
         w.out.close();
       } finally {
+        changed.accept(w.path);
       }
       return 0;
     }

@@ -11,8 +11,9 @@ public final class FuseKeys {
           .defaultValue("true")
           .scope(Scope.CLIENT)
           .description(
-              "Let the kernel keep file pages in its page cache across opens (files are immutable once "
-                  + "written); off, every open starts with an empty page cache. Applies at mount.")
+              "Let the kernel keep a file's pages in its page cache across opens while the file is "
+                  + "unchanged (an open of another version drops them); off, every open starts with an "
+                  + "empty page cache. Applies at mount.")
           .build();
 
   public static final ConfKey<Duration> ATTR_TIMEOUT =
