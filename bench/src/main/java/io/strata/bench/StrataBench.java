@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
       io.strata.bench.load.LoadBench.class,
       io.strata.bench.fuse.FuseBench.class,
       io.strata.bench.small.SmallFilesBench.class,
-      io.strata.bench.startup.StartupBench.class
+      io.strata.bench.startup.StartupBench.class,
+      IntegrityBench.class
     })
 public final class StrataBench implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -25,6 +25,14 @@ final class FuseHost {
         .isTrue();
   }
 
+  /** Whether a FUSE mount can be made here (see {@link #assumeMountable}), without skipping. */
+  static boolean mountable() {
+    return Files.exists(Path.of("/dev/fuse"))
+        && onPath("fusermount")
+        && (Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2"))
+            || Files.exists(Path.of("/lib/x86_64-linux-gnu/libfuse.so.2")));
+  }
+
   static boolean onPath(String tool) {
     return List.of(System.getenv("PATH").split(":")).stream()
         .anyMatch(d -> Files.isExecutable(Path.of(d, tool)));

@@ -140,6 +140,14 @@ public final class ForkedCluster implements AutoCloseable {
     return "127.0.0.1:" + workerPorts.get(j).rpc();
   }
 
+  public int workerCount() {
+    return workers.size();
+  }
+
+  public int workerDataPort(int j) {
+    return workerPorts.get(j).data();
+  }
+
   public int workerWebPort(int j) {
     return workerPorts.get(j).web();
   }

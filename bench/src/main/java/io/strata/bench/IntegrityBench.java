@@ -1,0 +1,84 @@
+package io.strata.bench;
+
+import io.strata.client.FileSystem;
+import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.integrity.Chaos;
+import io.strata.testkit.integrity.IntegrityChecker;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code strata bench integrity}: the randomized integrity checker (the one the integration tests
+ * run for a minute) for as long as asked, on a cluster of its own, with processes killed and
+ * restarted, pages evicted, keys changed and hostile requests sent meanwhile. Exits 1 on any
+ * violation; {@code --seed} replays a run.
+ */
+@Command(
+    name = "integrity",
+    mixinStandardHelpOptions = true,
+    description = "Check that every read returns one whole version of a file, or an error.")
+final class IntegrityBench implements Callable<Integer> {
+  @Option(
+      names = "--minutes",
+      defaultValue = "1",
+      description = "How long (default ${DEFAULT-VALUE}).")
+  double minutes;
+
+  @Option(names = "--seed", description = "The run's seed (default: the time).")
+  Long seed;
+
+  @Option(names = "--files", defaultValue = "12", description = "Files (default ${DEFAULT-VALUE}).")
+  int files;
+
+  @Option(
+      names = "--writers",
+      defaultValue = "3",
+      description = "Writer threads (default ${DEFAULT-VALUE}).")
+  int writers;
+
+  @Option(
+      names = "--readers",
+      defaultValue = "4",
+      description = "Reader threads (default ${DEFAULT-VALUE}).")
+  int readers;
+
+  @Option(
+      names = "--no-chaos",
+      description = "No kills, evictions, key changes or hostile requests.")
+  boolean noChaos;
+
+  @Option(names = "--json", description = "Print one JSON object on the last line.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    long s = seed != null ? seed : System.nanoTime();
+    Duration run = Duration.ofMillis((long) (minutes * 60_000));
+    System.out.printf("Starting 1 master and 2 workers; checking for %s, seed %d...%n", run, s);
+    IntegrityChecker.Report report;
+    try (ForkedCluster cluster = IntegrityChecker.cluster().start();
+        FileSystem fs = FileSystem.create(cluster.clientConf())) {
+      IntegrityChecker checker =
+          new IntegrityChecker(
+              fs,
+              cluster.ufsRoot(),
+              new IntegrityChecker.Options(s, run, files, writers, readers, null));
+      Chaos chaos = noChaos ? null : new Chaos(cluster, fs, checker.paths(), () -> 1500);
+      report = checker.run(chaos);
+    }
+    System.out.printf(
+        "reads checked %d, writes %d, errors (allowed) %d, chaos steps %d, violations %d%n",
+        report.readsChecked(),
+        report.writes(),
+        report.errors(),
+        report.chaosSteps(),
+        report.violations());
+    report.firstViolations().forEach(v -> System.out.println("violation: " + v));
+    if (json) {
+      System.out.println(report.json());
+    }
+    return report.violations() == 0 ? 0 : 1;
+  }
+}

@@ -1,0 +1,79 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.client.FileSystem;
+import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.ForkedProcess;
+import io.strata.testkit.integrity.Chaos;
+import io.strata.testkit.integrity.IntegrityChecker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Never a wrong byte: the randomized integrity checker against real processes, with workers and the
+ * master killed (SIGKILL) and restarted, pages evicted, keys changed live and hostile READs sent,
+ * meanwhile; reads through the Java client (TCP, domain socket, short-circuit) and, where this host
+ * can mount it, FUSE. Seeded: {@code -Dstrata.integrity.seed=N} replays a run. Then, crash
+ * consistency: nothing half written under a final name, no temporary file left by killed writers.
+ */
+class IntegrityCheckTest {
+  private static final Duration RUN = Duration.ofSeconds(60);
+
+  @TempDir Path mnt;
+
+  @Test
+  void readsReturnOneWholeVersionOrAnError_whateverHappensMeanwhile() throws Exception {
+    long seed = Long.getLong("strata.integrity.seed", System.nanoTime());
+    try (ForkedCluster cluster = IntegrityChecker.cluster().start();
+        FileSystem fs = FileSystem.create(cluster.clientConf())) {
+      ForkedProcess fuse = mountIfPossible(cluster);
+      try {
+        IntegrityChecker checker =
+            new IntegrityChecker(
+                fs,
+                cluster.ufsRoot(),
+                new IntegrityChecker.Options(seed, RUN, 12, 3, 4, fuse == null ? null : mnt));
+        Chaos chaos = new Chaos(cluster, fs, checker.paths(), () -> 1500);
+        IntegrityChecker.Report report = checker.run(chaos);
+        System.out.println("integrity seed " + seed + ": " + report.json());
+        assertThat(report.violations())
+            .as("seed %d, violations %s", seed, report.firstViolations())
+            .isZero();
+        assertThat(report.readsChecked()).as("reads checked").isGreaterThan(100);
+        assertThat(report.chaosSteps()).as("chaos steps").isGreaterThan(5);
+      } finally {
+        if (fuse != null) {
+          fuse.stop();
+        }
+      }
+      // Every process is back (chaos restarts what it kills): killed writers left nothing behind.
+      try (Stream<Path> files = Files.walk(cluster.ufsRoot())) {
+        List<Path> temporaries =
+            files.filter(p -> p.getFileName().toString().startsWith(".strata-")).toList();
+        assertThat(temporaries).as("temporary files of killed writers").isEmpty();
+      }
+    }
+  }
+
+  /** A FUSE mount of the cluster's root at {@link #mnt}, or null where this host cannot mount. */
+  private ForkedProcess mountIfPossible(ForkedCluster cluster) throws Exception {
+    if (!FuseHost.mountable()
+        || !Boolean.parseBoolean(System.getProperty("strata.integrity.fuse", "true"))) {
+      return null;
+    }
+    ForkedProcess fuse =
+        cluster.process(
+            "fuse",
+            "io.strata.fuse.FuseProcess",
+            cluster.clientProperties(),
+            List.of(mnt.toString(), "/"));
+    cluster.restart(fuse);
+    return fuse;
+  }
+}

@@ -1,0 +1,308 @@
+package io.strata.testkit.integrity;
+
+import io.strata.client.FileInStream;
+import io.strata.client.FileOutStream;
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
+import io.strata.core.conf.MasterKeys;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.conf.WorkerKeys;
+import io.strata.core.status.StrataException;
+import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.integrity.Versions.Version;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A randomized, seeded check of Strata's first promise: a read returns the bytes of exactly one
+ * version of the file that existed during the read, or an error, never a mix, a hole or a short
+ * read. Writers keep replacing a set of files with self-describing contents ({@link
+ * SelfDescribing}) through the Java client (THROUGH and CACHE_THROUGH) and straight into the
+ * under-storage; readers read whole files and random ranges through the client (and through a FUSE
+ * mount, when one is given); meanwhile {@link Chaos} kills and restarts processes, evicts pages,
+ * changes configuration and sends hostile requests. Bounded in time; errors are counted apart, as
+ * they are allowed.
+ */
+public final class IntegrityChecker {
+  /** What to run. {@code fuseMount} (may be null) shows the cluster's root. */
+  public record Options(
+      long seed, Duration duration, int files, int writers, int readers, Path fuseMount) {}
+
+  private final FileSystem fs;
+  private final Path ufsRoot;
+  private final Options options;
+  private final Versions versions = new Versions();
+  private final Report report = new Report();
+  private final List<String> paths = new ArrayList<>();
+
+  /**
+   * @param fs a client of the cluster; {@code ufsRoot} is its root mount's folder
+   */
+  public IntegrityChecker(FileSystem fs, Path ufsRoot, Options options) {
+    this.fs = fs;
+    this.ufsRoot = ufsRoot;
+    this.options = options;
+    for (int i = 0; i < options.files(); i++) {
+      paths.add("/integrity/f" + i);
+    }
+  }
+
+  /**
+   * The cluster the checks run on: a master and two workers in JVMs of their own, with domain
+   * sockets and SSD caches (so reads take every path, short-circuit included), small pages and
+   * segments (so files span many), frequent master snapshots, and short timeouts (so a killed
+   * process is noticed within the run).
+   */
+  public static ForkedCluster.Builder cluster() {
+    return ForkedCluster.builder()
+        .masters(1)
+        .workers(2)
+        .domainSockets()
+        .ssd("256MiB")
+        .property(WorkerKeys.PAGE_SIZE, "64KiB")
+        .property(WorkerKeys.SEGMENT_SIZE, "4MiB")
+        .property(MasterKeys.CHECKPOINT_PERIOD_ENTRIES, "10")
+        .property(MasterKeys.WORKER_TIMEOUT, "3s")
+        .property(UserKeys.READ_TIMEOUT, "5s")
+        .property(UserKeys.METADATA_CACHE_TTL, "1s");
+  }
+
+  /** The files the checker writes and reads. */
+  public List<String> paths() {
+    return paths;
+  }
+
+  /** Runs writers and readers (and {@code chaos}, if not null) for the options' duration. */
+  public Report run(Chaos chaos) throws InterruptedException, IOException {
+    long end = System.nanoTime() + options.duration().toNanos();
+    for (int i = 0; i < paths.size(); i++) {
+      write(i, new Random(options.seed() + i), true);
+    }
+    int threads = options.writers() + options.readers() + (chaos == null ? 0 : 1);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int w = 0; w < options.writers(); w++) {
+        Random r = new Random(options.seed() * 31 + w);
+        pool.execute(() -> loop(end, () -> write(r.nextInt(paths.size()), r, false)));
+      }
+      for (int w = 0; w < options.readers(); w++) {
+        Random r = new Random(options.seed() * 17 + w);
+        pool.execute(() -> loop(end, () -> read(r.nextInt(paths.size()), r)));
+      }
+      if (chaos != null) {
+        Random r = new Random(options.seed() * 13);
+        pool.execute(() -> loop(end, () -> chaos.step(r, report)));
+      }
+    } finally {
+      pool.shutdown();
+    }
+    if (!pool.awaitTermination(options.duration().toSeconds() + 300, TimeUnit.SECONDS)) {
+      pool.shutdownNow();
+      report.violation("the checker's threads did not stop");
+    }
+    return report;
+  }
+
+  private interface Step {
+    void run() throws Exception;
+  }
+
+  private void loop(long end, Step step) {
+    while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
+      try {
+        step.run();
+      } catch (StrataException | IOException e) {
+        report.error();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Exception | AssertionError e) {
+        report.violation("unexpected " + e);
+      }
+    }
+  }
+
+  // ---- writes ----
+
+  private void write(int file, Random r, boolean first) throws IOException {
+    int length = 64 + r.nextInt(r.nextBoolean() ? 4096 : 3 << 20);
+    Version v = versions.begin(length, System.nanoTime());
+    byte[] bytes = SelfDescribing.content(file, v.number(), length);
+    String path = paths.get(file);
+    if (!first && r.nextInt(4) == 0) {
+      writeToUfs(path, bytes);
+    } else {
+      UserKeys.WriteType type =
+          r.nextBoolean() ? UserKeys.WriteType.CACHE_THROUGH : UserKeys.WriteType.THROUGH;
+      try (FileOutStream out = fs.create(path, new WriteOptions(true, type, 0))) {
+        for (int at = 0; at < length; at += 1 << 20) {
+          out.write(bytes, at, Math.min(1 << 20, length - at));
+        }
+      }
+    }
+    report.write();
+  }
+
+  /** Another writer of the under-storage: a whole file renamed into place. */
+  private void writeToUfs(String path, byte[] bytes) throws IOException {
+    Path target = ufsRoot.resolve(path.substring(1));
+    Files.createDirectories(target.getParent());
+    Path temp = Files.createTempFile(target.getParent(), "ext-", ".part");
+    Files.write(temp, bytes);
+    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  // ---- reads ----
+
+  private void read(int file, Random r) throws IOException {
+    if (options.fuseMount() != null && r.nextInt(3) == 0) {
+      readThroughMount(file);
+      return;
+    }
+    try (FileInStream in = fs.open(paths.get(file))) {
+      long length = in.length();
+      if (r.nextBoolean()) {
+        byte[] all = in.readAllBytes();
+        check(file, 0, all, all.length, length, true);
+      } else {
+        for (int k = 0; k < 4; k++) {
+          long off = length <= 64 ? 0 : (long) (r.nextDouble() * (length - 64));
+          int want = 64 + r.nextInt(r.nextBoolean() ? 8192 : 2 << 20);
+          byte[] buf = new byte[want];
+          int got = in.positionedRead(off, buf, 0, want);
+          check(file, off, buf, Math.max(got, 0), length, false);
+          if (got != Math.min(want, length - off)) {
+            report.violation(
+                paths.get(file)
+                    + ": a read of "
+                    + want
+                    + " at "
+                    + off
+                    + " of "
+                    + length
+                    + " bytes returned "
+                    + got);
+          }
+        }
+      }
+    }
+  }
+
+  private void readThroughMount(int file) throws IOException {
+    Path p = options.fuseMount().resolve(paths.get(file).substring(1));
+    byte[] all;
+    try (InputStream in = Files.newInputStream(p)) {
+      all = in.readAllBytes();
+    }
+    check(file, 0, all, all.length, all.length, true);
+  }
+
+  /**
+   * Bytes {@code [0, n)} read at {@code offset}: all of one version that existed before the read
+   * ended, of the length the file had for the reader, whole when the read was of the whole file.
+   */
+  private void check(int file, long offset, byte[] bytes, int n, long length, boolean whole) {
+    report.read();
+    if (n == 0 && offset >= length) {
+      return;
+    }
+    long number = SelfDescribing.versionOf(file, offset, bytes, n);
+    Version v = number < 0 ? null : versions.get(number);
+    String where = paths.get(file) + " at " + offset + " (" + n + " bytes)";
+    if (v == null) {
+      report.violation(where + ": bytes of no version of this file, or of several");
+    } else if (v.begunNanos() - System.nanoTime() > 0) {
+      report.violation(where + ": a version written after the read");
+    } else if (v.length() != length) {
+      report.violation(
+          where + ": version " + number + " is " + v.length() + " bytes, the file said " + length);
+    } else if (whole && n != length) {
+      report.violation(where + ": a whole read of " + length + " bytes returned " + n);
+    }
+  }
+
+  /**
+   * Counters of one run: reads checked, writes, allowed errors, violations (the first few kept).
+   */
+  public static final class Report {
+    private final AtomicLong reads = new AtomicLong();
+    private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong violations = new AtomicLong();
+    private final AtomicLong chaos = new AtomicLong();
+    private final List<String> first = new ArrayList<>();
+
+    void read() {
+      reads.incrementAndGet();
+    }
+
+    void write() {
+      writes.incrementAndGet();
+    }
+
+    void error() {
+      errors.incrementAndGet();
+    }
+
+    void chaos() {
+      chaos.incrementAndGet();
+    }
+
+    void violation(String what) {
+      violations.incrementAndGet();
+      synchronized (first) {
+        if (first.size() < 20) {
+          first.add(what);
+        }
+      }
+    }
+
+    public long readsChecked() {
+      return reads.get();
+    }
+
+    public long writes() {
+      return writes.get();
+    }
+
+    public long errors() {
+      return errors.get();
+    }
+
+    public long violations() {
+      return violations.get();
+    }
+
+    public long chaosSteps() {
+      return chaos.get();
+    }
+
+    public List<String> firstViolations() {
+      synchronized (first) {
+        return List.copyOf(first);
+      }
+    }
+
+    /** One JSON object, as {@code strata bench integrity} prints it last. */
+    public String json() {
+      return String.format(
+          java.util.Locale.ROOT,
+          "{\"reads_checked\":%d,\"writes\":%d,\"errors\":%d,\"chaos_steps\":%d,\"violations\":%d}",
+          readsChecked(),
+          writes(),
+          errors(),
+          chaosSteps(),
+          violations());
+    }
+  }
+}
