@@ -5,6 +5,7 @@ import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.integrity.Chaos;
 import io.strata.testkit.integrity.IntegrityChecker;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,15 +59,20 @@ final class IntegrityBench implements Callable<Integer> {
     Duration run = Duration.ofMillis((long) (minutes * 60_000));
     System.out.printf("Starting 1 master and 2 workers; checking for %s, seed %d...%n", run, s);
     IntegrityChecker.Report report;
-    try (ForkedCluster cluster = IntegrityChecker.cluster().start();
-        FileSystem fs = FileSystem.create(cluster.clientConf())) {
-      IntegrityChecker checker =
-          new IntegrityChecker(
-              fs,
-              cluster.ufsRoot(),
-              new IntegrityChecker.Options(s, run, files, writers, readers, null));
-      Chaos chaos = noChaos ? null : new Chaos(cluster, fs, checker.paths(), () -> 1500);
-      report = checker.run(chaos);
+    try (ForkedCluster cluster = IntegrityChecker.cluster().start()) {
+      List<FileSystem> clients = IntegrityChecker.clientsOf(cluster);
+      try {
+        IntegrityChecker checker =
+            new IntegrityChecker(
+                clients,
+                cluster.ufsRoot(),
+                new IntegrityChecker.Options(s, run, files, writers, readers, null, false));
+        Chaos chaos =
+            noChaos ? null : new Chaos(cluster, clients.get(0), checker.paths(), () -> 1500);
+        report = checker.run(chaos);
+      } finally {
+        clients.forEach(FileSystem::close);
+      }
     }
     System.out.printf(
         "reads checked %d, writes %d, errors (allowed) %d, chaos steps %d, violations %d%n",

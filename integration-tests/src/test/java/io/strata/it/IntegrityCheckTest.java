@@ -30,15 +30,23 @@ class IntegrityCheckTest {
   @Test
   void readsReturnOneWholeVersionOrAnError_whateverHappensMeanwhile() throws Exception {
     long seed = Long.getLong("strata.integrity.seed", System.nanoTime());
-    try (ForkedCluster cluster = IntegrityChecker.cluster().start();
-        FileSystem fs = FileSystem.create(cluster.clientConf())) {
+    try (ForkedCluster cluster = IntegrityChecker.cluster().start()) {
+      List<FileSystem> clients = IntegrityChecker.clientsOf(cluster);
+      FileSystem fs = clients.get(0);
       ForkedProcess fuse = mountIfPossible(cluster);
       try {
         IntegrityChecker checker =
             new IntegrityChecker(
-                fs,
+                clients,
                 cluster.ufsRoot(),
-                new IntegrityChecker.Options(seed, RUN, 12, 3, 4, fuse == null ? null : mnt));
+                new IntegrityChecker.Options(
+                    seed,
+                    RUN,
+                    12,
+                    3,
+                    4,
+                    fuse == null ? null : mnt,
+                    Boolean.getBoolean("strata.integrity.fuse.writes")));
         Chaos chaos = new Chaos(cluster, fs, checker.paths(), () -> 1500);
         IntegrityChecker.Report report = checker.run(chaos);
         System.out.println("integrity seed " + seed + ": " + report.json());
@@ -51,6 +59,7 @@ class IntegrityCheckTest {
         if (fuse != null) {
           fuse.stop();
         }
+        clients.forEach(FileSystem::close);
       }
       // Every process is back (chaos restarts what it kills): killed writers left nothing behind.
       try (Stream<Path> files = Files.walk(cluster.ufsRoot())) {

@@ -4,6 +4,7 @@ import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
 import io.strata.client.WriteOptions;
+import io.strata.core.conf.Configuration;
 import io.strata.core.conf.MasterKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
@@ -28,17 +29,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * A randomized, seeded check of Strata's first promise: a read returns the bytes of exactly one
  * version of the file that existed during the read, or an error, never a mix, a hole or a short
  * read. Writers keep replacing a set of files with self-describing contents ({@link
- * SelfDescribing}) through the Java client (THROUGH and CACHE_THROUGH) and straight into the
- * under-storage; readers read whole files and random ranges through the client (and through a FUSE
- * mount, when one is given); meanwhile {@link Chaos} kills and restarts processes, evicts pages,
- * changes configuration and sends hostile requests. Bounded in time; errors are counted apart, as
- * they are allowed.
+ * SelfDescribing}) through the Java client (THROUGH and CACHE_THROUGH), straight into the
+ * under-storage and through a FUSE mount (when one is given); readers read whole files and random
+ * ranges through clients reaching the workers each its own way (see {@link #clients}) and through
+ * the mount; meanwhile {@link Chaos} kills and restarts processes, evicts pages, changes
+ * configuration and sends hostile requests. Bounded in time; errors are counted apart, as they are
+ * allowed.
  */
 public final class IntegrityChecker {
-  /** What to run. {@code fuseMount} (may be null) shows the cluster's root. */
+  /**
+   * What to run. {@code fuseMount} (may be null) shows the cluster's root; readers read through it,
+   * and with {@code fuseWrites} writers write through it too.
+   */
   public record Options(
-      long seed, Duration duration, int files, int writers, int readers, Path fuseMount) {}
+      long seed,
+      Duration duration,
+      int files,
+      int writers,
+      int readers,
+      Path fuseMount,
+      boolean fuseWrites) {}
 
+  private final List<FileSystem> clients;
   private final FileSystem fs;
   private final Path ufsRoot;
   private final Options options;
@@ -47,10 +59,12 @@ public final class IntegrityChecker {
   private final List<String> paths = new ArrayList<>();
 
   /**
-   * @param fs a client of the cluster; {@code ufsRoot} is its root mount's folder
+   * Checks through {@code clients} (the first also writes); {@code ufsRoot} is the cluster's root
+   * mount's folder.
    */
-  public IntegrityChecker(FileSystem fs, Path ufsRoot, Options options) {
-    this.fs = fs;
+  public IntegrityChecker(List<FileSystem> clients, Path ufsRoot, Options options) {
+    this.clients = List.copyOf(clients);
+    this.fs = clients.get(0);
     this.ufsRoot = ufsRoot;
     this.options = options;
     for (int i = 0; i < options.files(); i++) {
@@ -76,6 +90,23 @@ public final class IntegrityChecker {
         .property(MasterKeys.WORKER_TIMEOUT, "3s")
         .property(UserKeys.READ_TIMEOUT, "5s")
         .property(UserKeys.METADATA_CACHE_TTL, "1s");
+  }
+
+  /**
+   * Configurations of the clients a check reads through, on this host: by short-circuit and domain
+   * socket (the default), by domain socket alone, and by TCP.
+   */
+  public static List<Configuration> clients(Configuration base) {
+    Configuration socketOnly = base.copy();
+    socketOnly.set(UserKeys.SHORT_CIRCUIT, "false");
+    Configuration tcp = base.copy();
+    tcp.set(UserKeys.DOMAIN_SOCKET, "false");
+    return List.of(base, socketOnly, tcp);
+  }
+
+  /** Clients of {@code cluster}, one for each of {@link #clients}; the caller closes them. */
+  public static List<FileSystem> clientsOf(ForkedCluster cluster) {
+    return clients(cluster.clientConf()).stream().map(FileSystem::create).toList();
   }
 
   /** The files the checker writes and reads. */
@@ -139,8 +170,11 @@ public final class IntegrityChecker {
     Version v = versions.begin(length, System.nanoTime());
     byte[] bytes = SelfDescribing.content(file, v.number(), length);
     String path = paths.get(file);
-    if (!first && r.nextInt(4) == 0) {
+    int how = first ? 0 : r.nextInt(6);
+    if (how == 1) {
       writeToUfs(path, bytes);
+    } else if (how == 2 && options.fuseMount() != null && options.fuseWrites()) {
+      Files.write(options.fuseMount().resolve(path.substring(1)), bytes);
     } else {
       UserKeys.WriteType type =
           r.nextBoolean() ? UserKeys.WriteType.CACHE_THROUGH : UserKeys.WriteType.THROUGH;
@@ -169,7 +203,8 @@ public final class IntegrityChecker {
       readThroughMount(file);
       return;
     }
-    try (FileInStream in = fs.open(paths.get(file))) {
+    FileSystem client = clients.get(r.nextInt(clients.size()));
+    try (FileInStream in = client.open(paths.get(file))) {
       long length = in.length();
       if (r.nextBoolean()) {
         byte[] all = in.readAllBytes();
