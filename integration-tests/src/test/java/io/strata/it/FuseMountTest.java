@@ -208,6 +208,31 @@ class FuseMountTest {
   }
 
   @Test
+  void aFileReplacedBehindTheMount_isReadWhole_neverCutAtTheOldSize() throws Exception {
+    mount(false);
+    Path ufs = cluster.ufsRoot().resolve("data/replaced.txt");
+    Files.writeString(ufs, "short\n");
+    try {
+      // The kernel learns the size and the worker caches the bytes of this version.
+      assertThat(ok("cat", mnt + "/replaced.txt").out()).isEqualTo("short\n");
+      Path next = ufs.resolveSibling("replaced.next");
+      String longer = "a much longer version of the file\n".repeat(100);
+      Files.writeString(next, longer);
+      Files.move(next, ufs, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      // Within the kernel's attribute timeout: the old version whole (not the new one cut at
+      // the old size), then, once the mount's caches expire, the new one whole.
+      assertThat(ok("cat", mnt + "/replaced.txt").out()).isIn("short\n", longer);
+      await()
+          .atMost(Duration.ofSeconds(3 + 2 + 1 + 10))
+          .pollInterval(Duration.ofMillis(250))
+          .until(() -> run("cat", mnt + "/replaced.txt").out().equals(longer));
+    } finally {
+      // Through the mount, so that its listings forget the file at once.
+      run("rm", "-f", mnt + "/replaced.txt");
+    }
+  }
+
+  @Test
   void fsync_ofAWriter_publishesTheFileWhole_beforeClose() throws Exception {
     mount(false);
     Path ufs = cluster.ufsRoot().resolve("data/synced.bin");
