@@ -66,7 +66,7 @@ final class IntegrityBench implements Callable<Integer> {
             new IntegrityChecker(
                 clients,
                 cluster.ufsRoot(),
-                new IntegrityChecker.Options(s, run, files, writers, readers, null, false));
+                new IntegrityChecker.Options(s, run, files, writers, readers, null));
         Chaos chaos =
             noChaos ? null : new Chaos(cluster, clients.get(0), checker.paths(), () -> 1500);
         report = checker.run(chaos);

@@ -6,6 +6,7 @@ import io.strata.client.FileInfo;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import jnr.ffi.Struct;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
@@ -19,10 +20,18 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  * and new opens keep to the version being read (the kernel has one size per file, not per open: a
  * newer size learnt mid-read would cut the older version's reads short); and the kernel keeps its
  * cached pages only when the version opened is the one they came from. Once the last reader closes,
- * the file's current version shows again (close-to-open consistency). Thread-safe.
+ * the file's current version shows again (close-to-open consistency).
+ *
+ * <p>This view is by path, the kernel's by inode; a change through the mount (a writer, a rename,
+ * an unlink, a truncate) can move a path to another inode, whose size the kernel learnt from
+ * writes, not from getattr. So while a path is being changed through the mount, and for as long as
+ * the kernel may keep attributes after that, opens of it are unsure: they read with direct_io,
+ * which the kernel does not cut at its size, and leave no trace here. Thread-safe.
  */
 final class KernelView {
   private static final int MAX_FILES = 100_000;
+  private static final int DIRECT_IO = 1;
+  private static final int KEEP_CACHE = 2;
 
   /** What getattr last told the kernel, for as long as the kernel may hold it. */
   private final Cache<String, FileInfo> told;
@@ -30,23 +39,50 @@ final class KernelView {
   /** The version of each file the kernel's page cache may hold pages of: the last one opened. */
   private final Cache<String, String> inPageCache;
 
+  /**
+   * Paths changed through the mount, for as long as the kernel may hold what it learnt then, with
+   * the tick of the {@link #clock} when the last change ended.
+   */
+  private final Cache<String, Long> recentlyChanged;
+
+  /** Ticks at every change through the mount, so that a look-up knows if one ended during it. */
+  private final AtomicLong clock = new AtomicLong();
+
   private final boolean keepPages;
 
   /** The version being read of each file open for reading, and by how many opens. */
   private final Map<String, Reading> reading = new HashMap<>();
 
-  private record Reading(FileInfo version, int opens) {}
+  /** Changes through the mount in progress, by path. */
+  private final Map<String, Integer> changing = new HashMap<>();
+
+  /**
+   * The opens reading one version of a file. A change through the mount forgets it, and the opens
+   * that joined it no longer count for the version the file shows (they close into it, not into a
+   * newer one).
+   */
+  static final class Reading {
+    private final FileInfo version;
+    private int opens;
+
+    private Reading(FileInfo version) {
+      this.version = version;
+    }
+
+    FileInfo version() {
+      return version;
+    }
+  }
 
   /**
    * @param attrTimeout how long the kernel keeps attributes (the mount's attr_timeout)
    * @param keepPages whether an unchanged file's pages may stay in the page cache across opens
    */
   KernelView(Duration attrTimeout, boolean keepPages) {
-    this.told =
-        Caffeine.newBuilder()
-            .expireAfterWrite(attrTimeout.plusSeconds(1))
-            .maximumSize(MAX_FILES)
-            .build();
+    Duration held = attrTimeout.plusSeconds(1);
+    this.told = Caffeine.newBuilder().expireAfterWrite(held).maximumSize(MAX_FILES).build();
+    this.recentlyChanged =
+        Caffeine.newBuilder().expireAfterWrite(held).maximumSize(MAX_FILES).build();
     this.inPageCache = Caffeine.newBuilder().maximumSize(MAX_FILES).build();
     this.keepPages = keepPages;
   }
@@ -55,77 +91,110 @@ final class KernelView {
    * What getattr tells the kernel of {@code path}: the version being read, else {@code current}.
    */
   FileInfo attributes(String path, Supplier<FileInfo> current) {
+    long before = clock.get();
     FileInfo f = beingRead(path);
     if (f == null) {
       f = current.get();
     }
-    if (!f.directory()) {
+    if (!f.directory() && nothingChangedSince(path, before)) {
       told.put(path, f);
     }
     return f;
   }
 
   /**
-   * The version an open of {@code path} reads: the one being read, else what the kernel was told,
-   * else {@code current}.
+   * An open of {@code path} for reading: of the version being read, else of what the kernel was
+   * told, else of {@code current}. Sets the open's flags: keep_cache when the kernel's cached pages
+   * are of the version opened, direct_io when unsure. The caller passes the result to {@link
+   * #closed} (a directory's is not counted).
    */
-  FileInfo versionToOpen(String path, Supplier<FileInfo> current) {
-    FileInfo f = beingRead(path);
-    if (f == null) {
-      f = told.getIfPresent(path);
+  Reading open(String path, Supplier<FileInfo> current, FuseFileInfo fi) {
+    FileInfo candidate = beingRead(path);
+    if (candidate == null) {
+      candidate = told.getIfPresent(path);
     }
-    return f != null ? f : current.get();
+    if (candidate == null) {
+      candidate = current.get();
+    }
+    if (candidate.directory()) {
+      return new Reading(candidate);
+    }
+    FileInfo chosen = candidate;
+    Reading r;
+    boolean sure;
+    synchronized (this) {
+      sure = !unsure(path);
+      r = sure ? reading.computeIfAbsent(path, k -> new Reading(chosen)) : new Reading(chosen);
+      r.opens++;
+    }
+    if (!sure) {
+      inPageCache.invalidate(path);
+      setFlags(fi, DIRECT_IO);
+      return r;
+    }
+    String fingerprint = r.version.fingerprint();
+    boolean same = fingerprint.equals(inPageCache.getIfPresent(path));
+    inPageCache.put(path, fingerprint);
+    setFlags(fi, keepPages && same ? KEEP_CACHE : 0);
+    return r;
   }
 
   private synchronized FileInfo beingRead(String path) {
     Reading r = reading.get(path);
-    return r == null ? null : r.version();
+    return r == null ? null : r.version;
   }
 
-  /** A reader of {@code path} closed. */
-  synchronized void closed(String path) {
-    Reading r = reading.get(path);
-    if (r != null) {
-      if (r.opens() <= 1) {
-        reading.remove(path);
-      } else {
-        reading.put(path, new Reading(r.version(), r.opens() - 1));
-      }
+  /** A reader of {@code path} that opened {@code r} closed. */
+  synchronized void closed(String path, Reading r) {
+    if (--r.opens == 0) {
+      reading.remove(path, r);
     }
   }
 
-  /**
-   * Sets the open's keep_cache flag: the kernel keeps the pages it holds of {@code path} only if
-   * they are of {@code version}; remembers that they are from now on.
-   */
-  void opening(String path, FileInfo version, FuseFileInfo fi) {
+  /** A change of {@code path} through the mount begins: what the kernel holds of it goes stale. */
+  void changing(String path) {
+    clock.incrementAndGet();
     synchronized (this) {
-      Reading r = reading.get(path);
-      reading.put(path, new Reading(version, r == null ? 1 : r.opens() + 1));
-    }
-    boolean same = version.fingerprint().equals(inPageCache.getIfPresent(path));
-    inPageCache.put(path, version.fingerprint());
-    setKeepCache(fi, keepPages && same);
-  }
-
-  /** A file changed through the mount: whatever the kernel holds of it is of another version. */
-  void forget(String path) {
-    told.invalidate(path);
-    inPageCache.invalidate(path);
-    synchronized (this) {
+      changing.merge(path, 1, Integer::sum);
       reading.remove(path);
     }
+    forget(path);
+  }
+
+  /** A change of {@code path} through the mount, begun with {@link #changing}, ended. */
+  void changed(String path) {
+    recentlyChanged.put(path, clock.incrementAndGet());
+    synchronized (this) {
+      changing.computeIfPresent(path, (k, n) -> n > 1 ? n - 1 : null);
+      reading.remove(path);
+    }
+    forget(path);
+  }
+
+  private void forget(String path) {
+    told.invalidate(path);
+    inPageCache.invalidate(path);
+  }
+
+  private synchronized boolean unsure(String path) {
+    return changing.containsKey(path) || recentlyChanged.getIfPresent(path) != null;
+  }
+
+  /** Whether no change of {@code path} through the mount was under way after {@code tick}. */
+  private synchronized boolean nothingChangedSince(String path, long tick) {
+    Long last = recentlyChanged.getIfPresent(path);
+    return !changing.containsKey(path) && (last == null || last <= tick);
   }
 
   /**
    * jnr-fuse declares the bit fields of libfuse 2's {@code struct fuse_file_info} as padding, so
-   * keep_cache is set in memory: on LP64 the fields are {@code int flags} at 0, {@code unsigned
-   * long fh_old} at 8, {@code int writepage} at 16, then one word of bit fields at 20, direct_io
-   * first (bit 0), keep_cache second (bit 1); {@code fh} follows at 24, where jnr-fuse puts it too.
+   * they are set in memory: on LP64 the fields are {@code int flags} at 0, {@code unsigned long
+   * fh_old} at 8, {@code int writepage} at 16, then one word of bit fields at 20, direct_io first
+   * (bit 0), keep_cache second (bit 1); {@code fh} follows at 24, where jnr-fuse puts it too.
    */
-  private static void setKeepCache(FuseFileInfo fi, boolean keep) {
+  private static void setFlags(FuseFileInfo fi, int flags) {
     jnr.ffi.Pointer memory = Struct.getMemory(fi);
-    int bits = memory.getInt(20);
-    memory.putInt(20, keep ? bits | 2 : bits & ~2);
+    int bits = memory.getInt(20) & ~(DIRECT_IO | KEEP_CACHE);
+    memory.putInt(20, bits | flags);
   }
 }

@@ -22,11 +22,15 @@ abstract class OpenFile {
     private final Supplier<FileInStream> opener;
     private FileInStream in;
 
+    /** The version read, as the kernel view counts its readers; null if it does not count it. */
+    final KernelView.Reading reading;
+
     /** Where the last read ended: the next one starting there is sequential. */
     volatile long lastEnd = -1;
 
-    Reader(String path, Supplier<FileInStream> opener) {
+    Reader(String path, KernelView.Reading reading, Supplier<FileInStream> opener) {
       super(path);
+      this.reading = reading;
       this.opener = opener;
     }
 

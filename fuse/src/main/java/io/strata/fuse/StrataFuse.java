@@ -4,6 +4,7 @@ import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.util.List;
 import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
 import jnr.ffi.types.gid_t;
@@ -56,7 +57,7 @@ final class StrataFuse extends FuseStubFS {
     this.ids = ids;
     this.readOnly = readOnly;
     this.kernel = kernel;
-    this.writes = new Writes(fs, open, io, kernel::forget);
+    this.writes = new Writes(fs, open, io, kernel);
   }
 
   private String strata(String fusePath) {
@@ -82,6 +83,18 @@ final class StrataFuse extends FuseStubFS {
     } catch (RuntimeException e) {
       LOG.warn("{} {} failed", op, path, e);
       return -Errno.EIO;
+    }
+  }
+
+  /**
+   * Runs an operation that changes {@code paths}; the kernel view learns of it before and after.
+   */
+  private int change(String op, String path, List<String> paths, IntSupplier body) {
+    paths.forEach(kernel::changing);
+    try {
+      return call(op, path, body);
+    } finally {
+      paths.forEach(kernel::changed);
     }
   }
 
@@ -144,12 +157,11 @@ final class StrataFuse extends FuseStubFS {
           String p = strata(path);
           int flags = fi.flags.get();
           if ((flags & O_ACCMODE) == 0) {
-            FileInfo f = kernel.versionToOpen(p, () -> fs.getStatus(p));
-            if (f.directory()) {
+            KernelView.Reading reading = kernel.open(p, () -> fs.getStatus(p), fi);
+            if (reading.version().directory()) {
               return -Errno.EISDIR;
             }
-            kernel.opening(p, f, fi);
-            fi.fh.set(open.add(new OpenFile.Reader(p, () -> fs.open(f))));
+            fi.fh.set(open.add(new OpenFile.Reader(p, reading, () -> fs.open(reading.version()))));
             return 0;
           }
           return readOnly ? -Errno.EROFS : writes.open(p, flags, fi);
@@ -202,7 +214,9 @@ final class StrataFuse extends FuseStubFS {
         path,
         () -> {
           if (f instanceof OpenFile.Reader r) {
-            kernel.closed(r.path);
+            if (r.reading != null) {
+              kernel.closed(r.path, r.reading);
+            }
             r.close();
           } else if (f instanceof OpenFile.Writer w) {
             writes.commit(w);
@@ -227,8 +241,8 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    kernel.forget(strata(path));
-    return call("truncate", path, () -> writes.truncate(strata(path), size));
+    String p = strata(path);
+    return change("truncate", path, List.of(p), () -> writes.truncate(p, size));
   }
 
   @Override
@@ -241,12 +255,12 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call(
+    String p = strata(path);
+    return change(
         "unlink",
         path,
+        List.of(p),
         () -> {
-          String p = strata(path);
-          kernel.forget(p);
           if (fs.getStatus(p).directory()) {
             return -Errno.EISDIR;
           }
@@ -292,14 +306,13 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call(
+    String from = strata(oldpath);
+    String to = strata(newpath);
+    return change(
         "rename",
         oldpath,
+        List.of(from, to),
         () -> {
-          String from = strata(oldpath);
-          String to = strata(newpath);
-          kernel.forget(from);
-          kernel.forget(to);
           try {
             fs.rename(from, to);
           } catch (StrataException e) {

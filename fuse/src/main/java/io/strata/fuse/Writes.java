@@ -3,7 +3,6 @@ package io.strata.fuse;
 import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.client.WriteOptions;
-import java.util.function.Consumer;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,14 +27,14 @@ final class Writes {
   private final OpenFiles open;
   private final FileIo io;
 
-  /** Told of every file a writer begins or publishes: what the kernel knows of it is stale. */
-  private final Consumer<String> changed;
+  /** Told when a writer begins and when it ends: meanwhile the file is being changed. */
+  private final KernelView kernel;
 
-  Writes(FileSystem fs, OpenFiles open, FileIo io, Consumer<String> changed) {
+  Writes(FileSystem fs, OpenFiles open, FileIo io, KernelView kernel) {
     this.fs = fs;
     this.open = open;
     this.io = io;
-    this.changed = changed;
+    this.kernel = kernel;
   }
 
   /** open(2) of an existing file for writing ({@code flags} not O_RDONLY). */
@@ -50,8 +49,9 @@ final class Writes {
           p);
     }
     if (keepsBytes && (flags & O_ACCMODE) == O_RDWR) {
-      // Tools open read-write and only read; a write would be refused (see write).
-      fi.fh.set(open.add(new OpenFile.Reader(p, () -> fs.open(p))));
+      // Tools open read-write and only read; a write would be refused (see write). The kernel
+      // view does not count such a reader: it reads the current version.
+      fi.fh.set(open.add(new OpenFile.Reader(p, null, () -> fs.open(p))));
       return 0;
     }
     if (keepsBytes) {
@@ -70,7 +70,6 @@ final class Writes {
   }
 
   private int start(String p, int mode, boolean overwrite, FuseFileInfo fi) {
-    changed.accept(p);
     if (open.writerOf(p).isPresent()) {
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
@@ -82,6 +81,7 @@ final class Writes {
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
+    kernel.changing(p);
     fi.fh.set(open.add(w));
     return 0;
   }
@@ -125,7 +125,7 @@ final class Writes {
       try {
         w.out.close();
       } finally {
-        changed.accept(w.path);
+        kernel.changed(w.path);
       }
       return 0;
     }

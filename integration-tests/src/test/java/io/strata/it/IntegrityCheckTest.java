@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * consistency: nothing half written under a final name, no temporary file left by killed writers.
  */
 class IntegrityCheckTest {
-  private static final Duration RUN = Duration.ofSeconds(60);
+  /** A few minutes in CI; {@code -Dstrata.integrity.seconds=N} runs it longer. */
+  private static final Duration RUN =
+      Duration.ofSeconds(Long.getLong("strata.integrity.seconds", 120));
 
   @TempDir Path mnt;
 
@@ -39,14 +41,7 @@ class IntegrityCheckTest {
             new IntegrityChecker(
                 clients,
                 cluster.ufsRoot(),
-                new IntegrityChecker.Options(
-                    seed,
-                    RUN,
-                    12,
-                    3,
-                    4,
-                    fuse == null ? null : mnt,
-                    Boolean.getBoolean("strata.integrity.fuse.writes")));
+                new IntegrityChecker.Options(seed, RUN, 12, 3, 4, fuse == null ? null : mnt));
         Chaos chaos = new Chaos(cluster, fs, checker.paths(), () -> 1500);
         IntegrityChecker.Report report = checker.run(chaos);
         System.out.println("integrity seed " + seed + ": " + report.json());

@@ -26,13 +26,16 @@ import org.apache.ratis.util.MD5FileUtil;
  * before it).
  */
 final class SnapshotFiles {
+  /** What a snapshot's name ends with while it is being written. */
+  static final String TEMPORARY = ".tmp";
+
   private SnapshotFiles() {}
 
   static SingleFileSnapshotInfo write(
       SimpleStateMachineStorage storage, TermIndex last, ClusterStateSnapshot snapshot)
       throws IOException {
     File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-    Path temp = file.toPath().resolveSibling(file.getName() + ".tmp");
+    Path temp = file.toPath().resolveSibling(file.getName() + TEMPORARY);
     try (FileChannel out =
         FileChannel.open(
             temp,

@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * Ratis' snapshot folder, where the latest snapshot is the newest one that passes its MD5 check: a
  * damaged newest snapshot is set aside ({@code <name>.corrupt}, kept for a post-mortem) and the
  * older one the folder keeps is used instead, the log being kept back far enough to replay from it
- * (see {@code RaftSettings}). Ratis asks this class for the latest snapshot at start and after
- * installing one from the leader.
+ * (see {@code RaftSettings}); a snapshot whose writing was cut short is removed. Ratis asks this
+ * class for the latest snapshot at start and after installing one from the leader.
  */
 final class VerifiedSnapshotStorage extends SimpleStateMachineStorage {
   private static final Logger LOG = LoggerFactory.getLogger(VerifiedSnapshotStorage.class);
@@ -33,6 +33,7 @@ final class VerifiedSnapshotStorage extends SimpleStateMachineStorage {
     if (folder == null || !folder.isDirectory()) {
       return null;
     }
+    removeHalfWritten(folder.toPath());
     for (SingleFileSnapshotInfo candidate : newestFirst(folder.toPath())) {
       try {
         SnapshotFiles.verify(candidate);
@@ -73,6 +74,34 @@ final class VerifiedSnapshotStorage extends SimpleStateMachineStorage {
     }
     found.sort(Comparator.comparingLong(SingleFileSnapshotInfo::getIndex).reversed());
     return found;
+  }
+
+  /**
+   * Temporary files of snapshots, or of their MD5s, that a master was killed while writing (see
+   * {@link SnapshotFiles}; Ratis writes an MD5 to a temporary name too).
+   */
+  private static void removeHalfWritten(Path folder) {
+    try (Stream<Path> files = Files.list(folder)) {
+      for (Path p : files.toList()) {
+        if (isHalfWritten(p.getFileName().toString())) {
+          LOG.info("removing {}, written by a master stopped before it finished", p);
+          Files.deleteIfExists(p);
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn("cannot clear half-written snapshots in {}: {}", folder, e.toString());
+    }
+  }
+
+  private static boolean isHalfWritten(String name) {
+    if (!name.endsWith(SnapshotFiles.TEMPORARY)) {
+      return false;
+    }
+    String written = name.substring(0, name.length() - SnapshotFiles.TEMPORARY.length());
+    if (written.endsWith(MD5FileUtil.MD5_SUFFIX)) {
+      written = written.substring(0, written.length() - MD5FileUtil.MD5_SUFFIX.length());
+    }
+    return SNAPSHOT_REGEX.matcher(written).matches();
   }
 
   private static void setAside(Path snapshot) {

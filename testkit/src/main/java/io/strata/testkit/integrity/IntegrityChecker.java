@@ -38,17 +38,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class IntegrityChecker {
   /**
-   * What to run. {@code fuseMount} (may be null) shows the cluster's root; readers read through it,
-   * and with {@code fuseWrites} writers write through it too.
+   * What to run. {@code fuseMount} (may be null) shows the cluster's root; readers read and writers
+   * write through it too.
    */
   public record Options(
-      long seed,
-      Duration duration,
-      int files,
-      int writers,
-      int readers,
-      Path fuseMount,
-      boolean fuseWrites) {}
+      long seed, Duration duration, int files, int writers, int readers, Path fuseMount) {}
 
   private final List<FileSystem> clients;
   private final FileSystem fs;
@@ -167,17 +161,21 @@ public final class IntegrityChecker {
 
   private void write(int file, Random r, boolean first) throws IOException {
     int length = 64 + r.nextInt(r.nextBoolean() ? 4096 : 3 << 20);
-    Version v = versions.begin(length, System.nanoTime());
+    int how = first ? 0 : r.nextInt(6);
+    if (how == 2 && options.fuseMount() == null) {
+      how = 0;
+    }
+    UserKeys.WriteType type =
+        r.nextBoolean() ? UserKeys.WriteType.CACHE_THROUGH : UserKeys.WriteType.THROUGH;
+    String by = how == 1 ? "the UFS" : how == 2 ? "the mount" : "client " + type;
+    Version v = versions.begin(length, System.nanoTime(), by);
     byte[] bytes = SelfDescribing.content(file, v.number(), length);
     String path = paths.get(file);
-    int how = first ? 0 : r.nextInt(6);
     if (how == 1) {
       writeToUfs(path, bytes);
-    } else if (how == 2 && options.fuseMount() != null && options.fuseWrites()) {
-      Files.write(options.fuseMount().resolve(path.substring(1)), bytes);
+    } else if (how == 2) {
+      writeThroughMount(path, bytes, r);
     } else {
-      UserKeys.WriteType type =
-          r.nextBoolean() ? UserKeys.WriteType.CACHE_THROUGH : UserKeys.WriteType.THROUGH;
       try (FileOutStream out = fs.create(path, new WriteOptions(true, type, 0))) {
         for (int at = 0; at < length; at += 1 << 20) {
           out.write(bytes, at, Math.min(1 << 20, length - at));
@@ -185,6 +183,24 @@ public final class IntegrityChecker {
       }
     }
     report.write();
+  }
+
+  /**
+   * A program replacing a file on a POSIX file system: a new file renamed over the old one
+   * (rewriting it in place with O_TRUNC is not atomic on any file system: readers on the same host
+   * see it empty, then growing).
+   */
+  private void writeThroughMount(String path, byte[] bytes, Random r) throws IOException {
+    Path target = options.fuseMount().resolve(path.substring(1));
+    Path temp =
+        target.resolveSibling(
+            target.getFileName() + "." + Long.toHexString(r.nextLong()) + ".part");
+    Files.write(temp, bytes);
+    try {
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
   }
 
   /** Another writer of the under-storage: a whole file renamed into place. */
@@ -203,19 +219,20 @@ public final class IntegrityChecker {
       readThroughMount(file);
       return;
     }
-    FileSystem client = clients.get(r.nextInt(clients.size()));
+    int c = r.nextInt(clients.size());
+    FileSystem client = clients.get(c);
     try (FileInStream in = client.open(paths.get(file))) {
       long length = in.length();
       if (r.nextBoolean()) {
         byte[] all = in.readAllBytes();
-        check(file, 0, all, all.length, length, true);
+        check("client " + c, file, 0, all, all.length, length, true);
       } else {
         for (int k = 0; k < 4; k++) {
           long off = length <= 64 ? 0 : (long) (r.nextDouble() * (length - 64));
           int want = 64 + r.nextInt(r.nextBoolean() ? 8192 : 2 << 20);
           byte[] buf = new byte[want];
           int got = in.positionedRead(off, buf, 0, want);
-          check(file, off, buf, Math.max(got, 0), length, false);
+          check("client " + c, file, off, buf, Math.max(got, 0), length, false);
           if (got != Math.min(want, length - off)) {
             report.violation(
                 paths.get(file)
@@ -239,28 +256,37 @@ public final class IntegrityChecker {
     try (InputStream in = Files.newInputStream(p)) {
       all = in.readAllBytes();
     }
-    check(file, 0, all, all.length, all.length, true);
+    check("mount", file, 0, all, all.length, all.length, true);
   }
 
   /**
    * Bytes {@code [0, n)} read at {@code offset}: all of one version that existed before the read
    * ended, of the length the file had for the reader, whole when the read was of the whole file.
    */
-  private void check(int file, long offset, byte[] bytes, int n, long length, boolean whole) {
+  private void check(
+      String reader, int file, long offset, byte[] bytes, int n, long length, boolean whole) {
     report.read();
     if (n == 0 && offset >= length) {
       return;
     }
     long number = SelfDescribing.versionOf(file, offset, bytes, n);
     Version v = number < 0 ? null : versions.get(number);
-    String where = paths.get(file) + " at " + offset + " (" + n + " bytes)";
+    String where = paths.get(file) + " at " + offset + " (" + n + " bytes, " + reader + ")";
     if (v == null) {
       report.violation(where + ": bytes of no version of this file, or of several");
     } else if (v.begunNanos() - System.nanoTime() > 0) {
       report.violation(where + ": a version written after the read");
     } else if (v.length() != length) {
       report.violation(
-          where + ": version " + number + " is " + v.length() + " bytes, the file said " + length);
+          where
+              + ": version "
+              + number
+              + " (written through "
+              + v.how()
+              + ") is "
+              + v.length()
+              + " bytes, the file said "
+              + length);
     } else if (whole && n != length) {
       report.violation(where + ": a whole read of " + length + " bytes returned " + n);
     }

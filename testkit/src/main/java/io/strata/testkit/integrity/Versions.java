@@ -9,15 +9,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * writing began (a read may return a version only if that was before the read ended). Thread-safe.
  */
 final class Versions {
-  /** One version as written. */
-  record Version(long number, int length, long begunNanos) {}
+  /** One version as written, and how (named in violations). */
+  record Version(long number, int length, long begunNanos, String how) {}
 
   private final AtomicLong next = new AtomicLong(1);
   private final Map<Long, Version> all = new ConcurrentHashMap<>();
 
   /** A new version, registered before any of its bytes is written. */
-  Version begin(int length, long nowNanos) {
-    Version v = new Version(next.getAndIncrement(), length, nowNanos);
+  Version begin(int length, long nowNanos, String how) {
+    Version v = new Version(next.getAndIncrement(), length, nowNanos, how);
     all.put(v.number(), v);
     return v;
   }
