@@ -39,6 +39,7 @@ import io.strata.worker.ufs.UfsManager;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -92,7 +93,7 @@ public final class WorkerProcess implements Service {
   public WorkerProcess(Configuration conf) {
     this.conf = conf;
     Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
-    this.ufs = new UfsManager(uri -> UfsFactory.open(uri, tempMaxAge));
+    this.ufs = new UfsManager(uri -> UfsFactory.open(uri, Map.of(), tempMaxAge));
     this.ufsExecutor =
         Executors.newFixedThreadPool(
             conf.get(WorkerKeys.DATA_READER_THREADS), DaemonThreads.factory("ufs-reader"));
@@ -175,7 +176,7 @@ public final class WorkerProcess implements Service {
             () -> conf.get(WorkerKeys.UFS_WRITE_SYNC),
             Path.of(conf.get(WorkerKeys.STATE_FOLDER)));
     Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
-    int discarded = writes.discardUnfinished(uri -> UfsFactory.open(uri, tempMaxAge));
+    int discarded = writes.discardUnfinished(uri -> UfsFactory.open(uri, Map.of(), tempMaxAge));
     if (discarded > 0) {
       LOG.info(
           "removed what {} writes cut short by the last stop left in the under-storage", discarded);

@@ -1,38 +1,54 @@
 package io.strata.core.ufs;
 
 import io.strata.core.status.StrataException;
+import io.strata.core.ufs.s3.S3Settings;
+import io.strata.core.ufs.s3.S3UnderFileSystem;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 
 /** Opens the under-storage a URI names. */
 public final class UfsFactory {
   private UfsFactory() {}
 
   public static UnderFileSystem open(String uri) {
-    return open(uri, LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE);
+    return open(uri, Map.of(), LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE);
   }
 
   /**
-   * Opens the under-storage {@code uri} names; a write's temporary file untouched for {@code
-   * tempMaxAge} is taken for a dead writer's and removed.
+   * Opens the under-storage {@code uri} names, with a mount's {@code options}; a local write's
+   * temporary file untouched for {@code tempMaxAge} is taken for a dead writer's and removed.
+   * Opening touches no network: {@link UnderFileSystem#getStatus} of the root checks that the store
+   * answers.
    */
-  public static UnderFileSystem open(String uri, Duration tempMaxAge) {
+  public static UnderFileSystem open(String uri, Map<String, String> options, Duration tempMaxAge) {
     return switch (scheme(uri)) {
-      case "file" -> new LocalUnderFileSystem(localPath(uri), tempMaxAge, Clock.systemUTC());
+      case "file" -> {
+        if (!options.isEmpty()) {
+          throw StrataException.invalidArgument(
+              "a local folder takes no mount options, not " + options.keySet());
+        }
+        yield new LocalUnderFileSystem(localPath(uri), tempMaxAge, Clock.systemUTC());
+      }
+      case "s3" -> new S3UnderFileSystem(uri, S3Settings.of(options));
       default ->
           throw StrataException.invalidArgument(
-              "unsupported under-storage '" + uri + "' (supported: a local folder or file:// URI)");
+              "unsupported under-storage '"
+                  + uri
+                  + "' (supported: a local folder or file:// URI, s3://bucket/prefix)");
     };
   }
 
   /** The canonical form of a UFS URI: a bare local folder becomes {@code file:///folder}. */
   public static String normalize(String uri) {
-    return scheme(uri).equals("file")
-        ? localPath(uri).toUri().toString().replaceAll("/$", "")
-        : uri;
+    return switch (scheme(uri)) {
+      case "file" -> localPath(uri).toUri().toString().replaceAll("/$", "");
+      case "s3" -> S3UnderFileSystem.normalize(uri);
+      default -> uri;
+    };
   }
 
   private static String scheme(String uri) {

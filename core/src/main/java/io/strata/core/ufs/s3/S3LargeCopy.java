@@ -1,0 +1,58 @@
+package io.strata.core.ufs.s3;
+
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+
+/** A server-side copy of an object over S3's 5 GiB limit for one copy: a multipart copy. */
+final class S3LargeCopy {
+  private final S3Client s3;
+  private final String bucket;
+  private final long partSize;
+
+  S3LargeCopy(S3Client s3, String bucket, long partSize) {
+    this.s3 = s3;
+    this.bucket = bucket;
+    this.partSize = partSize;
+  }
+
+  void copy(String from, String to, long size) {
+    String uploadId = s3.createMultipartUpload(r -> r.bucket(bucket).key(to)).uploadId();
+    try {
+      List<CompletedPart> parts = new ArrayList<>();
+      for (long at = 0; at < size; at += partSize) {
+        int number = parts.size() + 1;
+        String range = "bytes=" + at + "-" + (Math.min(size, at + partSize) - 1);
+        String etag =
+            s3.uploadPartCopy(
+                    r ->
+                        r.sourceBucket(bucket)
+                            .sourceKey(from)
+                            .destinationBucket(bucket)
+                            .destinationKey(to)
+                            .uploadId(uploadId)
+                            .partNumber(number)
+                            .copySourceRange(range))
+                .copyPartResult()
+                .eTag();
+        parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+      }
+      s3.completeMultipartUpload(
+          r ->
+              r.bucket(bucket)
+                  .key(to)
+                  .uploadId(uploadId)
+                  .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
+    } catch (RuntimeException e) {
+      try {
+        s3.abortMultipartUpload(r -> r.bucket(bucket).key(to).uploadId(uploadId));
+      } catch (SdkException abortFailed) {
+        e.addSuppressed(abortFailed);
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.strata.core.ufs.s3;
+
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.core.ufs.UfsReader;
+import io.strata.core.ufs.UfsStatus;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+
+/**
+ * Ranged GETs of one version of an object: each asks for that version's ETag (If-Match), and the
+ * answer's ETag is checked too (stores that ignore If-Match), so bytes of a replaced object are
+ * never returned as the opened version's.
+ */
+final class S3Reader implements UfsReader {
+  private static final int CHUNK = 64 << 10;
+
+  private final S3Client s3;
+  private final String bucket;
+  private final String key;
+  private final UfsStatus version;
+  private final String etag;
+  private final String label;
+  private byte[] chunk;
+
+  S3Reader(S3Client s3, String bucket, String key, UfsStatus version, String etag, String label) {
+    this.s3 = s3;
+    this.bucket = bucket;
+    this.key = key;
+    this.version = version;
+    this.etag = etag;
+    this.label = label;
+  }
+
+  @Override
+  public int readFully(long position, ByteBuffer dst) throws IOException {
+    long n = Math.min(dst.remaining(), version.length() - position);
+    if (n <= 0) {
+      return 0;
+    }
+    GetObjectRequest request =
+        GetObjectRequest.builder()
+            .bucket(bucket)
+            .key(key)
+            .range("bytes=" + position + "-" + (position + n - 1))
+            .ifMatch(etag)
+            .build();
+    try (ResponseInputStream<GetObjectResponse> in = s3.getObject(request)) {
+      if (!etag.equals(in.response().eTag())) {
+        throw new StrataException(
+            StatusCode.FAILED_PRECONDITION, key + " changed in " + label + " while being read");
+      }
+      copy(in, dst, (int) n);
+      return (int) n;
+    } catch (SdkException e) {
+      throw S3Errors.toStrata(e, key, label);
+    }
+  }
+
+  private void copy(InputStream in, ByteBuffer dst, int n) throws IOException {
+    int left = n;
+    while (left > 0) {
+      int got;
+      if (dst.hasArray()) {
+        got = in.read(dst.array(), dst.arrayOffset() + dst.position(), left);
+        if (got > 0) {
+          dst.position(dst.position() + got);
+        }
+      } else {
+        if (chunk == null) {
+          chunk = new byte[CHUNK];
+        }
+        got = in.read(chunk, 0, Math.min(left, CHUNK));
+        if (got > 0) {
+          dst.put(chunk, 0, got);
+        }
+      }
+      if (got < 0) {
+        throw new EOFException(key + " in " + label + " ended " + left + " bytes early");
+      }
+      left -= got;
+    }
+  }
+
+  @Override
+  public long length() {
+    return version.length();
+  }
+
+  /** The opened version's: every read checked that it served that version's bytes. */
+  @Override
+  public String currentFingerprint() {
+    return version.fingerprint();
+  }
+
+  @Override
+  public void close() {}
+}

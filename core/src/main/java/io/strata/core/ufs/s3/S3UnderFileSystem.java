@@ -1,0 +1,457 @@
+package io.strata.core.ufs.s3;
+
+import io.strata.core.path.StrataPath;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.core.ufs.CreateOptions;
+import io.strata.core.ufs.UfsOutputStream;
+import io.strata.core.ufs.UfsReader;
+import io.strata.core.ufs.UfsStatus;
+import io.strata.core.ufs.UnderFileSystem;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * A bucket, or a prefix of one, as an under-storage, through the AWS SDK for Java v2. Folders are
+ * key prefixes ending in "/" (listed with a delimiter; an empty "folder/" object marks an empty
+ * one). Files are objects, fingerprinted by ETag, length and last-modified second; pages are read
+ * with ranged GETs that name the ETag. New objects appear whole on close (one PUT, or a multipart
+ * upload completed then). Renames copy then delete, key by key: not atomic. S3 stores no modes or
+ * owners: files show 0644 and folders 0755, owned by whoever runs the reader.
+ */
+public final class S3UnderFileSystem implements UnderFileSystem {
+  private static final Logger LOG = LoggerFactory.getLogger(S3UnderFileSystem.class);
+
+  /** {@link UfsOutputStream#token} of a write: its key, whose unfinished uploads to abort. */
+  static final String UPLOAD_TOKEN = "s3-upload:";
+
+  private static final int FILE_MODE = 0644;
+  private static final int FOLDER_MODE = 0755;
+  private static final int DELETE_BATCH = 1000;
+  private static final long MAX_COPY = 5L << 30;
+
+  private final S3Location location;
+  private final S3Settings settings;
+  private final S3Client s3;
+
+  /** Names the mount in errors: its URI, and the store's address if not AWS's. */
+  private final String label;
+
+  public S3UnderFileSystem(String uri, S3Settings settings) {
+    this(S3Location.parse(uri), settings, S3Clients.build(settings));
+  }
+
+  S3UnderFileSystem(S3Location location, S3Settings settings, S3Client s3) {
+    this.location = location;
+    this.settings = settings;
+    this.s3 = s3;
+    this.label = location.uri() + (settings.endpoint() == null ? "" : " at " + settings.endpoint());
+  }
+
+  /** The canonical form of an S3 URI: {@code s3://bucket} or {@code s3://bucket/prefix}. */
+  public static String normalize(String uri) {
+    return S3Location.parse(uri).uri();
+  }
+
+  @Override
+  public String uri() {
+    return location.uri();
+  }
+
+  /**
+   * Of the root: a listing of one key under the prefix, so that a missing bucket, wrong credentials
+   * or region, or an unreachable store fail here, at mount time.
+   */
+  @Override
+  public UfsStatus getStatus(StrataPath path) {
+    if (path.isRoot()) {
+      folderHasKeys(location.prefix());
+      return folder("");
+    }
+    HeadObjectResponse head = head(location.key(path));
+    if (head != null) {
+      return file(path.name(), head.eTag(), head.contentLength(), head.lastModified());
+    }
+    if (folderHasKeys(location.folderPrefix(path))) {
+      return folder(path.name());
+    }
+    throw StrataException.notFound(path + " does not exist");
+  }
+
+  @Override
+  public Stream<UfsStatus> list(StrataPath path) {
+    String folder = location.folderPrefix(path);
+    Iterator<ListObjectsV2Response> pages =
+        new Translated<>(
+            s3.listObjectsV2Paginator(
+                    r -> r.bucket(location.bucket()).prefix(folder).delimiter("/"))
+                .iterator(),
+            folder);
+    ListObjectsV2Response first = pages.next();
+    if (!path.isRoot() && first.contents().isEmpty() && first.commonPrefixes().isEmpty()) {
+      if (head(location.key(path)) != null) {
+        throw new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is not a directory");
+      }
+      throw StrataException.notFound(path + " does not exist");
+    }
+    // Later pages are fetched as the caller reads on: a huge folder is never held whole.
+    Stream<ListObjectsV2Response> rest =
+        StreamSupport.stream(
+            Spliterators.spliteratorUnknownSize(pages, Spliterator.ORDERED), false);
+    return Stream.concat(Stream.of(first), rest).flatMap(page -> children(folder, page));
+  }
+
+  private Stream<UfsStatus> children(String folder, ListObjectsV2Response page) {
+    Stream<UfsStatus> folders =
+        page.commonPrefixes().stream().map(p -> folder(S3Location.childName(folder, p.prefix())));
+    Stream<UfsStatus> files =
+        page.contents().stream()
+            .filter(o -> !o.key().equals(folder) && !o.key().endsWith("/"))
+            .map(
+                o ->
+                    file(
+                        S3Location.childName(folder, o.key()),
+                        o.eTag(),
+                        o.size(),
+                        o.lastModified()));
+    return Stream.concat(folders, files);
+  }
+
+  @Override
+  public UfsReader openReader(StrataPath path) {
+    String key = location.key(path);
+    HeadObjectResponse head = head(key);
+    if (head == null) {
+      if (!path.isRoot() && !folderHasKeys(location.folderPrefix(path))) {
+        throw StrataException.notFound(path + " does not exist");
+      }
+      throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
+    }
+    UfsStatus version = file(path.name(), head.eTag(), head.contentLength(), head.lastModified());
+    return new S3Reader(s3, location.bucket(), key, version, head.eTag(), label);
+  }
+
+  @Override
+  public UfsOutputStream create(StrataPath path, CreateOptions options) {
+    if (path.isRoot() || folderHasKeys(location.folderPrefix(path))) {
+      throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
+    }
+    String key = location.key(path);
+    if (!options.overwrite() && exists(key)) {
+      throw StrataException.alreadyExists(path + " already exists");
+    }
+    if (!options.createParents()) {
+      requireParentFolder(path);
+    }
+    return new S3OutputStream(
+        this, s3, location.bucket(), key, options.overwrite(), (int) settings.partSize());
+  }
+
+  @Override
+  public void mkdirs(StrataPath path, boolean parents) {
+    if (path.isRoot() || folderHasKeys(location.folderPrefix(path))) {
+      throw StrataException.alreadyExists(path + " already exists");
+    }
+    if (exists(location.key(path))) {
+      throw StrataException.alreadyExists(path + " already exists as a file");
+    }
+    if (!parents) {
+      requireParentFolder(path);
+    }
+    try {
+      s3.putObject(
+          r -> r.bucket(location.bucket()).key(location.folderPrefix(path)), RequestBody.empty());
+    } catch (SdkException e) {
+      throw error(e, path.toString());
+    }
+  }
+
+  private void requireParentFolder(StrataPath path) {
+    StrataPath parent = path.parent();
+    if (!parent.isRoot() && !folderHasKeys(location.folderPrefix(parent))) {
+      throw StrataException.notFound("parent of " + path + " does not exist");
+    }
+  }
+
+  @Override
+  public void delete(StrataPath path, boolean recursive) {
+    if (path.isRoot()) {
+      throw StrataException.invalidArgument("the root of a mount cannot be deleted");
+    }
+    String key = location.key(path);
+    try {
+      if (exists(key)) {
+        s3.deleteObject(r -> r.bucket(location.bucket()).key(key));
+        return;
+      }
+      String folder = location.folderPrefix(path);
+      List<String> keys = keys(objectsUnder(folder, recursive ? Long.MAX_VALUE : 2));
+      if (keys.isEmpty()) {
+        throw StrataException.notFound(path + " does not exist");
+      }
+      if (!recursive && (keys.size() > 1 || !keys.get(0).equals(folder))) {
+        throw new StrataException(
+            StatusCode.DIRECTORY_NOT_EMPTY, path + " is not empty (delete it recursively)");
+      }
+      deleteKeys(keys);
+    } catch (SdkException e) {
+      throw error(e, path.toString());
+    }
+  }
+
+  /** Up to {@code max} objects under {@code folder}, at any depth (its marker included). */
+  private List<S3Object> objectsUnder(String folder, long max) {
+    List<S3Object> objects = new ArrayList<>();
+    for (ListObjectsV2Response page :
+        s3.listObjectsV2Paginator(r -> r.bucket(location.bucket()).prefix(folder))) {
+      for (S3Object o : page.contents()) {
+        objects.add(o);
+        if (objects.size() >= max) {
+          return objects;
+        }
+      }
+    }
+    return objects;
+  }
+
+  private static List<String> keys(List<S3Object> objects) {
+    return objects.stream().map(S3Object::key).toList();
+  }
+
+  private void deleteKeys(List<String> keys) {
+    for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
+      List<String> batch = keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH));
+      var response =
+          s3.deleteObjects(
+              r ->
+                  r.bucket(location.bucket())
+                      .delete(
+                          d ->
+                              d.quiet(true)
+                                  .objects(
+                                      batch.stream()
+                                          .map(k -> ObjectIdentifier.builder().key(k).build())
+                                          .toList())));
+      if (!response.errors().isEmpty()) {
+        throw StrataException.unavailable(
+            label
+                + " did not delete "
+                + response.errors().size()
+                + " keys, e.g. "
+                + response.errors().get(0).key()
+                + " ("
+                + response.errors().get(0).code()
+                + ")",
+            null);
+      }
+    }
+  }
+
+  /** S3 stores no modes or owners (a change of nothing is accepted). */
+  @Override
+  public void setAttributes(StrataPath path, int mode, String owner, String group) {
+    if (mode >= 0 || !owner.isEmpty() || !group.isEmpty()) {
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
+          "cannot change the mode or owner of " + path + ": S3 (" + label + ") stores neither");
+    }
+    getStatus(path);
+  }
+
+  /** Copies, then deletes the source: not atomic, and a folder goes key by key. */
+  @Override
+  public void rename(StrataPath src, StrataPath dst) {
+    if (src.isRoot() || dst.isRoot()) {
+      throw StrataException.invalidArgument("the root of a mount cannot be renamed");
+    }
+    if (dst.isUnder(src)) {
+      throw StrataException.invalidArgument("cannot move " + src + " into itself (" + dst + ")");
+    }
+    String dstKey = location.key(dst);
+    if (exists(dstKey) || folderHasKeys(location.folderPrefix(dst))) {
+      throw StrataException.alreadyExists(dst + " already exists");
+    }
+    requireParentFolder(dst);
+    try {
+      String srcKey = location.key(src);
+      HeadObjectResponse head = head(srcKey);
+      if (head != null) {
+        copy(srcKey, dstKey, head.contentLength());
+        s3.deleteObject(r -> r.bucket(location.bucket()).key(srcKey));
+        return;
+      }
+      String from = location.folderPrefix(src);
+      String to = location.folderPrefix(dst);
+      List<S3Object> objects = objectsUnder(from, Long.MAX_VALUE);
+      if (objects.isEmpty()) {
+        throw StrataException.notFound(src + " does not exist");
+      }
+      for (S3Object o : objects) {
+        copy(o.key(), to + o.key().substring(from.length()), o.size());
+      }
+      deleteKeys(keys(objects));
+    } catch (SdkException e) {
+      throw error(e, src.toString());
+    }
+  }
+
+  /** A server-side copy; in parts above S3's 5 GiB limit for one copy. */
+  private void copy(String from, String to, long size) {
+    if (size <= MAX_COPY) {
+      s3.copyObject(
+          r ->
+              r.sourceBucket(location.bucket())
+                  .sourceKey(from)
+                  .destinationBucket(location.bucket())
+                  .destinationKey(to));
+      return;
+    }
+    new S3LargeCopy(s3, location.bucket(), settings.partSize() * 64).copy(from, to, size);
+  }
+
+  /** Aborts the unfinished multipart uploads of the token's key (its writer died). */
+  @Override
+  public void discard(String token) {
+    if (!token.startsWith(UPLOAD_TOKEN)) {
+      return;
+    }
+    String key = token.substring(UPLOAD_TOKEN.length());
+    try {
+      for (MultipartUpload u :
+          s3.listMultipartUploadsPaginator(r -> r.bucket(location.bucket()).prefix(key))
+              .uploads()) {
+        if (u.key().equals(key)) {
+          s3.abortMultipartUpload(r -> r.bucket(location.bucket()).key(key).uploadId(u.uploadId()));
+        }
+      }
+    } catch (SdkException e) {
+      LOG.warn("cannot abort the unfinished uploads of {} in {}: {}", key, label, e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    s3.close();
+  }
+
+  // ---- for the streams ----
+
+  boolean exists(String key) {
+    return head(key) != null;
+  }
+
+  /** The status of what a writer just published, by the ETag the store gave it. */
+  UfsStatus publishedStatus(String key, String etag, long length) {
+    HeadObjectResponse head = head(key);
+    String name = key.substring(key.lastIndexOf('/') + 1);
+    if (head != null && etag.equals(head.eTag())) {
+      return file(name, etag, head.contentLength(), head.lastModified());
+    }
+    // Replaced already: a version nobody will ask for again, named as this writer's own.
+    return file(name, etag, length, Instant.EPOCH);
+  }
+
+  StrataException error(SdkException e, String what) {
+    return S3Errors.toStrata(e, what, label);
+  }
+
+  void warn(String what, SdkException e) {
+    LOG.warn("{} in {}: {}", what, label, e.toString());
+  }
+
+  // ---- look-ups ----
+
+  /** The object's head, or null if there is no object under that key. */
+  private HeadObjectResponse head(String key) {
+    try {
+      return s3.headObject(r -> r.bucket(location.bucket()).key(key));
+    } catch (S3Exception e) {
+      if (e.statusCode() == 404) {
+        return null;
+      }
+      throw error(e, key);
+    } catch (SdkException e) {
+      throw error(e, key);
+    }
+  }
+
+  private boolean folderHasKeys(String folder) {
+    try {
+      return s3.listObjectsV2(r -> r.bucket(location.bucket()).prefix(folder).maxKeys(1)).keyCount()
+          > 0;
+    } catch (SdkException e) {
+      throw error(e, folder.isEmpty() ? "/" : folder);
+    }
+  }
+
+  private static UfsStatus file(String name, String etag, long length, Instant modified) {
+    return new UfsStatus(
+        name,
+        false,
+        length,
+        modified.toEpochMilli(),
+        FILE_MODE,
+        "",
+        "",
+        fingerprint(etag, length, modified));
+  }
+
+  private static UfsStatus folder(String name) {
+    return new UfsStatus(name, true, 0, 0, FOLDER_MODE, "", "", "");
+  }
+
+  /**
+   * ETag, length and last-modified second (HEAD gives seconds, listings milliseconds: both must
+   * name a version alike).
+   */
+  static String fingerprint(String etag, long length, Instant modified) {
+    String tag = etag == null ? "" : etag.replace("\"", "");
+    return "s3:" + tag + ":" + length + ":" + modified.getEpochSecond();
+  }
+
+  /** A page iterator whose SDK failures come out as Strata's, naming the mount. */
+  private final class Translated<T> implements Iterator<T> {
+    private final Iterator<T> pages;
+    private final String what;
+
+    Translated(Iterator<T> pages, String what) {
+      this.pages = pages;
+      this.what = what;
+    }
+
+    @Override
+    public boolean hasNext() {
+      try {
+        return pages.hasNext();
+      } catch (SdkException e) {
+        throw error(e, what.isEmpty() ? "/" : what);
+      }
+    }
+
+    @Override
+    public T next() {
+      try {
+        return pages.next();
+      } catch (SdkException e) {
+        throw error(e, what.isEmpty() ? "/" : what);
+      }
+    }
+  }
+}
