@@ -11,6 +11,7 @@ import io.strata.core.proto.RenameRequest;
 import io.strata.core.proto.SetAttributesRequest;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
+import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.GrpcErrors;
 import io.strata.core.status.StrataException;
 import java.util.ArrayList;
@@ -99,6 +100,43 @@ final class Changes {
   void written(WorkerInfo owner, StrataPath p) {
     metadata.invalidate(p);
     tellOthers(owner, p.parent());
+  }
+
+  /**
+   * Tells every live worker to forget what it caches of {@code p} (and, {@code recursive}, of
+   * everything under it), so that the next look-up reads the UFS and checks fingerprints; returns
+   * how many workers were told. A worker that cannot be reached forgets within its metadata TTL.
+   */
+  int invalidate(StrataPath p, boolean recursive) {
+    if (recursive) {
+      metadata.invalidateTree(p);
+    } else {
+      metadata.invalidate(p);
+    }
+    InvalidateMetadataRequest request =
+        InvalidateMetadataRequest.newBuilder()
+            .addPaths(p.toString())
+            .setRecursive(recursive)
+            .build();
+    int told = 0;
+    StrataException last = null;
+    List<WorkerInfo> live =
+        view.get().view().getWorkersList().stream()
+            .filter(w -> w.getState() == WorkerState.LIVE)
+            .toList();
+    for (WorkerInfo w : live) {
+      try {
+        call(w, s -> s.invalidateMetadata(request));
+        told++;
+      } catch (StrataException e) {
+        last = e;
+        LOG.debug("could not invalidate {} on {}: {}", p, w.getId(), e.oneLine());
+      }
+    }
+    if (told == 0 && last != null) {
+      throw last;
+    }
+    return told;
   }
 
   /** The worker a change of {@code p} goes to. */

@@ -45,6 +45,13 @@ public interface FileSystem extends AutoCloseable {
    */
   long free(String path);
 
+  /**
+   * Makes every worker forget what it caches of {@code path} (with {@code recursive}, of everything
+   * under it too), so that the next look-up reads the under-storage and a changed file is seen at
+   * once; returns how many workers were told.
+   */
+  int invalidate(String path, boolean recursive);
+
   void mkdir(String path, boolean parents);
 
   void delete(String path, boolean recursive);

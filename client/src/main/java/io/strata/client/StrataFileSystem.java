@@ -255,6 +255,11 @@ final class StrataFileSystem implements FileSystem {
   }
 
   @Override
+  public int invalidate(String path, boolean recursive) {
+    return changes.invalidate(StrataPath.of(path), recursive);
+  }
+
+  @Override
   public void mkdir(String path, boolean parents) {
     changes.mkdir(StrataPath.of(path), parents);
   }

@@ -20,6 +20,7 @@ import io.strata.core.rpc.AuditInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.rpc.RpcMetricsInterceptor;
+import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.UfsFactory;
 import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.Periodic;
@@ -31,6 +32,7 @@ import io.strata.worker.load.FileLoader;
 import io.strata.worker.master.MasterSync;
 import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
+import io.strata.worker.page.CachedVersions;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.rpc.WorkerServiceImpl;
@@ -39,7 +41,6 @@ import io.strata.worker.ufs.UfsManager;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -93,7 +94,7 @@ public final class WorkerProcess implements Service {
   public WorkerProcess(Configuration conf) {
     this.conf = conf;
     Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
-    this.ufs = new UfsManager(uri -> UfsFactory.open(uri, Map.of(), tempMaxAge));
+    this.ufs = new UfsManager(m -> UfsFactory.open(m.ufsUri(), m.options(), tempMaxAge));
     this.ufsExecutor =
         Executors.newFixedThreadPool(
             conf.get(WorkerKeys.DATA_READER_THREADS), DaemonThreads.factory("ufs-reader"));
@@ -175,12 +176,16 @@ public final class WorkerProcess implements Service {
             allocator,
             () -> conf.get(WorkerKeys.UFS_WRITE_SYNC),
             Path.of(conf.get(WorkerKeys.STATE_FOLDER)));
-    Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
-    int discarded = writes.discardUnfinished(uri -> UfsFactory.open(uri, Map.of(), tempMaxAge));
-    if (discarded > 0) {
-      LOG.info(
-          "removed what {} writes cut short by the last stop left in the under-storage", discarded);
-    }
+    ufs.onUnmount(this::dropCacheOf);
+    ufs.onFirstTable(
+        () -> {
+          int discarded = writes.discardUnfinished();
+          if (discarded > 0) {
+            LOG.info(
+                "removed what {} writes cut short by the last stop left in the under-storage",
+                discarded);
+          }
+        });
     rpcServer =
         GrpcServers.start(
             bindHost,
@@ -217,6 +222,23 @@ public final class WorkerProcess implements Service {
         conf.get(WorkerKeys.HEARTBEAT_INTERVAL).toMillis(),
         TimeUnit.MILLISECONDS,
         masterSync);
+  }
+
+  /** A mount went: what this worker cached of it, metadata and pages of every version. */
+  private void dropCacheOf(Mount mount) {
+    int files = metadata.forgetUfs(mount.ufsUri()).size();
+    List<CachedVersions.Version> versions = store.versions().under(mount.ufsUri());
+    long bytes = 0;
+    for (CachedVersions.Version v : versions) {
+      bytes += fetcher.free(v.ufsUri(), v.fingerprint(), v.length());
+    }
+    store.versions().forget(versions);
+    LOG.info(
+        "dropped {} statuses and {} bytes of pages ({} file versions) of {}",
+        files,
+        bytes,
+        versions.size(),
+        mount);
   }
 
   private WorkerUsage usage() {

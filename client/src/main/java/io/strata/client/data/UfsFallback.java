@@ -6,6 +6,8 @@ import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.ufs.LocalUnderFileSystem;
+import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.MountTable;
 import io.strata.core.ufs.UfsFactory;
 import io.strata.core.ufs.UfsReader;
@@ -27,7 +29,7 @@ public final class UfsFallback implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UfsFallback.class);
 
   private final Supplier<ClusterView> view;
-  private final Map<String, UnderFileSystem> open = new ConcurrentHashMap<>();
+  private final Map<Mount, UnderFileSystem> open = new ConcurrentHashMap<>();
 
   public UfsFallback(Supplier<ClusterView> view) {
     this.view = view;
@@ -65,7 +67,9 @@ public final class UfsFallback implements AutoCloseable {
   }
 
   private UnderFileSystem ufs(MountTable.Resolution r) {
-    return open.computeIfAbsent(r.mount().ufsUri(), UfsFactory::open);
+    return open.computeIfAbsent(
+        r.mount(),
+        m -> UfsFactory.open(m.ufsUri(), m.options(), LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE));
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.strata.master.service;
 
 import io.grpc.stub.StreamObserver;
 import io.strata.core.conf.ClusterConf;
+import io.strata.core.path.StrataPath;
 import io.strata.core.process.Version;
 import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.AddMasterResponse;
@@ -20,9 +21,13 @@ import io.strata.core.proto.GetMasterStatusRequest;
 import io.strata.core.proto.GetQuorumInfoRequest;
 import io.strata.core.proto.ListLoadsRequest;
 import io.strata.core.proto.ListLoadsResponse;
+import io.strata.core.proto.ListMountsRequest;
 import io.strata.core.proto.LoadJob;
 import io.strata.core.proto.MasterServiceGrpc;
 import io.strata.core.proto.MasterStatus;
+import io.strata.core.proto.MountPoint;
+import io.strata.core.proto.MountRequest;
+import io.strata.core.proto.MountTableView;
 import io.strata.core.proto.QuorumInfo;
 import io.strata.core.proto.RecommissionWorkerRequest;
 import io.strata.core.proto.RecommissionWorkerResponse;
@@ -32,6 +37,7 @@ import io.strata.core.proto.RemoveMasterRequest;
 import io.strata.core.proto.RemoveMasterResponse;
 import io.strata.core.proto.StopLoadRequest;
 import io.strata.core.proto.SubmitLoadRequest;
+import io.strata.core.proto.UnmountRequest;
 import io.strata.core.proto.UnsetConfRequest;
 import io.strata.core.proto.UpdateConfRequest;
 import io.strata.core.proto.WorkerHeartbeatRequest;
@@ -41,6 +47,8 @@ import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.Rpc;
 import io.strata.core.status.StrataException;
+import io.strata.core.ufs.Mount;
+import io.strata.core.ufs.MountTable;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.load.LoadControl;
@@ -56,6 +64,7 @@ import java.util.Optional;
  */
 public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImplBase {
   private final MasterJournal journal;
+  private final MountChecks mountChecks = new MountChecks();
   private final LoadControl loads;
   private final WorkerLiveness liveness;
   private final Quorum quorum;
@@ -159,7 +168,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
                   .setVersion(Version.VERSION)
                   .setLeaderStartedAtMs(self.getStartedAtMs())
                   .setLeaderRpcAddress(self.getRpcAddress())
-                  .addAllMounts(view.getMountsList())
+                  .addAllMounts(redacted(view.getMountsList()))
                   .addAllMasters(quorum.info().getMembersList())
                   .setConfHash(view.getConfHash())
                   .setConfVersion(journal.stateMachine().read(st -> st.conf().version()));
@@ -244,6 +253,58 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
           journal.submit(new MasterCommand.UnsetConf(List.copyOf(req.getKeysList()))).orThrow();
           return journal.stateMachine().read(s -> s.conf().view());
         });
+  }
+
+  @Override
+  public void mount(MountRequest req, StreamObserver<MountTableView> out) {
+    Rpc.unary(
+        out,
+        "mount",
+        () -> {
+          journal.requireLeader();
+          Mount mount =
+              mountChecks.check(
+                  req.getMount(), journal.stateMachine().read(s -> s.mounts().table()));
+          journal.submit(new MasterCommand.AddMount(mount, false)).orThrow();
+          return mountTableView();
+        });
+  }
+
+  @Override
+  public void unmount(UnmountRequest req, StreamObserver<MountTableView> out) {
+    Rpc.unary(
+        out,
+        "unmount",
+        () -> {
+          journal.requireLeader();
+          StrataPath path = StrataPath.of(req.getPath());
+          journal.submit(new MasterCommand.RemoveMount(path.toString())).orThrow();
+          return mountTableView();
+        });
+  }
+
+  @Override
+  public void listMounts(ListMountsRequest req, StreamObserver<MountTableView> out) {
+    Rpc.unary(
+        out,
+        "listMounts",
+        () -> {
+          journal.requireLeader();
+          return mountTableView();
+        });
+  }
+
+  private MountTableView mountTableView() {
+    MountTable table = journal.stateMachine().read(s -> s.mounts().table());
+    MountTableView.Builder view = MountTableView.newBuilder().setVersion(table.version());
+    table.mounts().stream()
+        .sorted(java.util.Comparator.comparing(Mount::path))
+        .forEach(m -> view.addMounts(m.toRedactedProto()));
+    return view.build();
+  }
+
+  private static List<MountPoint> redacted(List<MountPoint> mounts) {
+    return mounts.stream().map(m -> Mount.fromProto(m).toRedactedProto()).toList();
   }
 
   @Override

@@ -25,6 +25,17 @@ public final class Mounts {
     if (!mount.path().isRoot() && !mounts.containsKey(StrataPath.ROOT)) {
       return ApplyResult.refused(StatusCode.FAILED_PRECONDITION, "the root must be mounted first");
     }
+    // Checked here too, where two racing mounts are applied one after the other.
+    for (StrataPath other : mounts.keySet()) {
+      if (!other.isRoot()
+          && !mount.path().isRoot()
+          && !other.equals(mount.path())
+          && (mount.path().isUnder(other) || other.isUnder(mount.path()))) {
+        return ApplyResult.refused(
+            StatusCode.FAILED_PRECONDITION,
+            "mounts do not nest: " + mount.path() + " and " + other);
+      }
+    }
     if (!mount.equals(old)) {
       mounts.put(mount.path(), mount);
       version++;

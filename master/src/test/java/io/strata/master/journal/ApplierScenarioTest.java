@@ -61,13 +61,26 @@ class ApplierScenarioTest {
     assertThat(apply(s, new AddMount(ROOT, false)).ok()).isTrue();
     assertThat(apply(s, new AddMount(data, false)).ok()).isTrue();
     assertThat(apply(s, new AddMount(data, false)).code()).isEqualTo(StatusCode.ALREADY_EXISTS);
+    Mount inside = new Mount(StrataPath.of("/data/in"), "s3://bkt/in", false);
+    assertThat(apply(s, new AddMount(inside, false)).code())
+        .as("mounts do not nest")
+        .isEqualTo(StatusCode.FAILED_PRECONDITION);
+    Mount above =
+        new Mount(
+            StrataPath.of("/a"), "s3://bkt/a", false, java.util.Map.of("s3.region", "x"), true);
+    assertThat(apply(s, new AddMount(above, false)).ok()).isTrue();
+    assertThat(
+            apply(s, new AddMount(new Mount(StrataPath.of("/a/b"), "file:///b", false), false))
+                .code())
+        .isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(apply(s, new RemoveMount("/a")).ok()).isTrue();
     Mount newRoot = new Mount(StrataPath.ROOT, "file:///other", false);
     assertThat(apply(s, new AddMount(newRoot, true)).ok()).isTrue();
     assertThat(apply(s, new RemoveMount("/")).code()).isEqualTo(StatusCode.INVALID_ARGUMENT);
     assertThat(apply(s, new RemoveMount("/nope")).code()).isEqualTo(StatusCode.NOT_FOUND);
     assertThat(apply(s, new RemoveMount("/data")).ok()).isTrue();
     assertThat(s.mounts().all()).containsExactly(newRoot);
-    assertThat(s.mounts().version()).isEqualTo(4);
+    assertThat(s.mounts().version()).as("root, /data, /a, -/a, root again, -/data").isEqualTo(6);
   }
 
   @Test

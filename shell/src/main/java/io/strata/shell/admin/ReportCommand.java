@@ -2,11 +2,11 @@ package io.strata.shell.admin;
 
 import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.GetClusterReportRequest;
-import io.strata.core.proto.MountPoint;
 import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
 import io.strata.shell.Formats;
 import io.strata.shell.ShellContext;
+import io.strata.shell.fs.MountLines;
 import java.io.PrintStream;
 import java.util.Locale;
 import picocli.CommandLine.Command;
@@ -59,10 +59,7 @@ final class ReportCommand implements Runnable {
     QuorumTable.print(out, r.getMastersList());
     out.println();
     out.println("Mounts:");
-    for (MountPoint m : r.getMountsList()) {
-      out.printf(
-          "  %-22s %s%s%n", m.getPath(), m.getUfsUri(), m.getReadOnly() ? " (read-only)" : "");
-    }
+    MountLines.print(out, r.getMountsList());
     out.println();
     out.printf("Cluster configuration: version %d, hash %s%n", r.getConfVersion(), r.getConfHash());
     out.println();

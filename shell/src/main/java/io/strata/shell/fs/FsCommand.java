@@ -30,6 +30,9 @@ public final class FsCommand implements Runnable {
         .leaf(DuCommand.class, () -> new DuCommand(ctx))
         .leaf(FreeCommand.class, () -> new FreeCommand(ctx))
         .leaf(DistributedLoadCommand.class, () -> new DistributedLoadCommand(ctx))
+        .leaf(MountCommand.class, () -> new MountCommand(ctx))
+        .leaf(UnmountCommand.class, () -> new UnmountCommand(ctx))
+        .leaf(InvalidateCommand.class, () -> new InvalidateCommand(ctx))
         .build(new FsCommand(), words);
   }
 

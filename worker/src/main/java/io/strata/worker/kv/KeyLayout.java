@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
  *                         'S' segment:8                           state:1 (0 open, 1 sealed) size:8
  * metadata                'F' ufsUri (UTF-8)                      loadedAtMs:8 FileStatus (protobuf)
  *                         'L' ufsUri (UTF-8)                      loadedAtMs:8 ListStatusResponse (protobuf)
+ * cached versions         'C' ufsUri NUL fingerprint (UTF-8)      fileLength:8
+ *   (first SSD dir's index, beside its pages)
  * </pre>
  */
 public final class KeyLayout {
@@ -21,6 +23,7 @@ public final class KeyLayout {
   public static final byte SEGMENT = 'S';
   public static final byte FILE_STATUS = 'F';
   public static final byte LISTING = 'L';
+  public static final byte CACHED_VERSION = 'C';
 
   private KeyLayout() {}
 
@@ -49,6 +52,11 @@ public final class KeyLayout {
   public static byte[] metadataKey(byte kind, String ufsUri) {
     byte[] uri = ufsUri.getBytes(StandardCharsets.UTF_8);
     return ByteBuffer.allocate(1 + uri.length).put(kind).put(uri).array();
+  }
+
+  /** The UFS URI of a metadata key. */
+  public static String uriOf(byte[] metadataKey) {
+    return new String(metadataKey, 1, metadataKey.length - 1, StandardCharsets.UTF_8);
   }
 
   public static byte[] prefix(byte kind) {

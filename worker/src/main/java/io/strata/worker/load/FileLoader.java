@@ -181,6 +181,7 @@ public final class FileLoader {
           if (force) {
             store.remove(id);
           }
+          store.versions().note(file.ufsUri(), f.getFingerprint(), f.getLength());
           if (!store.admit(id, page, true)) {
             throw new StrataException(
                 StatusCode.RESOURCE_EXHAUSTED,

@@ -146,6 +146,48 @@ public final class MetadataCache {
             .delete(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri)));
   }
 
+  /**
+   * Forgets what is known of {@code ufsUri} and of everything under it, in memory and in the store;
+   * returns the statuses of the files it knew there (whose pages a caller may drop).
+   */
+  public List<FileStatus> forgetUnder(String ufsUri) {
+    String below = ufsUri.endsWith("/") ? ufsUri : ufsUri + "/";
+    java.util.function.Predicate<String> under = k -> k.equals(ufsUri) || k.startsWith(below);
+    java.util.Map<String, FileStatus> files = new java.util.HashMap<>();
+    statuses
+        .asMap()
+        .forEach(
+            (k, e) -> {
+              if (under.test(k) && e.status() != null && !e.status().getDirectory()) {
+                files.put(k, e.status());
+              }
+            });
+    KvStore.Batch batch = new KvStore.Batch();
+    for (byte kind : new byte[] {KeyLayout.FILE_STATUS, KeyLayout.LISTING}) {
+      store.scan(
+          KeyLayout.metadataKey(kind, ufsUri),
+          (key, value) -> {
+            String k = KeyLayout.uriOf(key);
+            if (!under.test(k)) {
+              return;
+            }
+            batch.delete(key);
+            if (kind == KeyLayout.FILE_STATUS) {
+              FileStatus f = parse(value, FileStatus.parser());
+              if (f != null && !f.getDirectory()) {
+                files.putIfAbsent(k, f);
+              }
+            }
+          });
+    }
+    statuses.asMap().keySet().removeIf(under);
+    listings.asMap().keySet().removeIf(under);
+    if (!batch.isEmpty()) {
+      store.write(batch);
+    }
+    return List.copyOf(files.values());
+  }
+
   public long memoryEntries() {
     return statuses.estimatedSize() + listings.estimatedSize();
   }

@@ -122,4 +122,21 @@ public final class MetadataService {
     long age = cache.now() - loadedAtMs;
     return age < ttl.toMillis() && (syncIntervalMs < 0 || age < syncIntervalMs);
   }
+
+  /**
+   * Forgets what is cached of {@code path} and everything under it, so that the next look-up asks
+   * the UFS; returns the statuses of the files it knew there.
+   */
+  public java.util.List<FileStatus> invalidateTree(StrataPath path) {
+    java.util.List<FileStatus> files = cache.forgetUnder(ufs.resolve(path).ufsUri());
+    if (!path.isRoot()) {
+      cache.invalidate(ufs.resolve(path.parent()).ufsUri());
+    }
+    return files;
+  }
+
+  /** Forgets what is cached under the UFS URI {@code ufsUri}; the files it knew there. */
+  public java.util.List<FileStatus> forgetUfs(String ufsUri) {
+    return cache.forgetUnder(ufsUri);
+  }
 }

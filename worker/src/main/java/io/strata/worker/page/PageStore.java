@@ -30,6 +30,7 @@ public final class PageStore implements AutoCloseable {
   private final Admission admission = new Admission();
   private final Supplier<WorkerKeys.AdmissionPolicy> policy;
   private final TierMetrics memMetrics;
+  private final CachedVersions versions;
 
   PageStore(
       MemTier mem,
@@ -40,6 +41,14 @@ public final class PageStore implements AutoCloseable {
     this.ssds = List.copyOf(ssds);
     this.policy = policy;
     this.memMetrics = mem == null ? null : memMetrics.apply(mem);
+    this.versions =
+        new CachedVersions(
+            ssds.isEmpty() ? new io.strata.worker.kv.MemoryKvStore() : ssds.get(0).index());
+  }
+
+  /** The file versions this store holds pages of. */
+  public CachedVersions versions() {
+    return versions;
   }
 
   /** The store a worker's configuration describes; SSD folders are recovered before it returns. */

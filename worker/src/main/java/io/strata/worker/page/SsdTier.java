@@ -372,6 +372,11 @@ public final class SsdTier implements AutoCloseable {
     return metrics;
   }
 
+  /** The index's store, where {@link CachedVersions} keeps its rows beside the pages. */
+  KvStore index() {
+    return index;
+  }
+
   /** Seals the active segment, so that a restart trusts it without a scan. */
   @Override
   public synchronized void close() {

@@ -195,13 +195,22 @@ public final class PageFetcher {
 
   /** Drops every cached page of this file version; returns the bytes dropped. */
   public long free(Target target) {
-    long pages = (target.fileLength() + pageSize - 1) / pageSize;
+    return free(target.key(), target.fileLength());
+  }
+
+  /** Drops the cached pages of the version {@code fingerprint} of the file at {@code ufsUri}. */
+  public long free(String ufsUri, String fingerprint, long fileLength) {
+    return free(PageId.FileKey.of(ufsUri, fingerprint, pageSize), fileLength);
+  }
+
+  private long free(PageId.FileKey key, long fileLength) {
+    long pages = (fileLength + pageSize - 1) / pageSize;
     long bytes = 0;
     for (long i = 0; i < pages; i++) {
-      PageId id = target.key().page(i);
+      PageId id = key.page(i);
       if (store.contains(id)) {
         store.remove(id);
-        bytes += Math.min(pageSize, target.fileLength() - i * pageSize);
+        bytes += Math.min(pageSize, fileLength - i * pageSize);
       }
     }
     return bytes;
@@ -228,6 +237,7 @@ public final class PageFetcher {
         misses.increment();
         source = Source.UFS;
         page = readFromUfs(target, index);
+        store.versions().note(target.file().ufsUri(), target.fingerprint(), target.fileLength());
         store.admit(id, page, false);
       }
     } catch (Throwable t) {

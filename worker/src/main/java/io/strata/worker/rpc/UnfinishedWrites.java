@@ -1,13 +1,15 @@
 package io.strata.worker.rpc;
 
-import io.strata.core.ufs.UnderFileSystem;
+import io.strata.core.path.StrataPath;
+import io.strata.core.ufs.Mount;
+import io.strata.worker.ufs.UfsManager;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,11 +31,13 @@ final class UnfinishedWrites {
   }
 
   /** Notes a write that has begun; returns its marker, or null if it cannot be noted. */
-  Path begun(String mountUri, String token) {
+  Path begun(Mount mount, String token) {
     try {
       Files.createDirectories(folder);
       Path marker = folder.resolve(UUID.randomUUID().toString());
-      Files.writeString(marker, mountUri + "\n" + token, StandardCharsets.UTF_8);
+      // The mount by path and URI, not its options: credentials are not written here.
+      Files.writeString(
+          marker, mount.path() + "\n" + mount.ufsUri() + "\n" + token, StandardCharsets.UTF_8);
       return marker;
     } catch (IOException e) {
       // Cleanup by age still removes what a killed write leaves.
@@ -54,8 +58,11 @@ final class UnfinishedWrites {
     }
   }
 
-  /** At start: discards what every write left unfinished by the previous run left behind. */
-  int discardAll(Function<String, UnderFileSystem> opener) {
+  /**
+   * Once the mount table is known after a start: discards what every write the previous run left
+   * unfinished left behind, through the mount's under-storage (if it is still mounted).
+   */
+  int discardAll(UfsManager ufs) {
     if (!Files.isDirectory(folder)) {
       return 0;
     }
@@ -63,13 +70,19 @@ final class UnfinishedWrites {
     try (Stream<Path> markers = Files.list(folder)) {
       for (Path marker : markers.toList()) {
         List<String> lines = Files.readAllLines(marker, StandardCharsets.UTF_8);
-        if (lines.size() == 2) {
-          try (UnderFileSystem ufs = opener.apply(lines.get(0))) {
-            ufs.discard(lines.get(1));
+        Optional<Mount> mount =
+            lines.size() == 3
+                ? ufs.mountAt(StrataPath.of(lines.get(0)), lines.get(1))
+                : Optional.empty();
+        if (mount.isPresent()) {
+          try {
+            ufs.ufsOf(mount.get()).discard(lines.get(2));
             discarded++;
           } catch (RuntimeException e) {
             LOG.warn("cannot discard the unfinished write {}: {}", lines, e.toString());
           }
+        } else {
+          LOG.info("the mount of the unfinished write {} is gone; nothing to discard", lines);
         }
         Files.deleteIfExists(marker);
       }

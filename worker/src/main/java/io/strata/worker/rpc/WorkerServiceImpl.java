@@ -262,7 +262,11 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         "invalidateMetadata",
         () -> {
           for (String p : req.getPathsList()) {
-            metadata.invalidate(StrataPath.of(p));
+            if (req.getRecursive()) {
+              metadata.invalidateTree(StrataPath.of(p));
+            } else {
+              metadata.invalidate(StrataPath.of(p));
+            }
           }
           return InvalidateMetadataResponse.getDefaultInstance();
         });

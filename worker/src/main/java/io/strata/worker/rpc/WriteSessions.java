@@ -15,7 +15,6 @@ import io.strata.core.status.IoErrors;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.CreateOptions;
 import io.strata.core.ufs.UfsOutputStream;
-import io.strata.core.ufs.UnderFileSystem;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
@@ -25,7 +24,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,8 +73,8 @@ public final class WriteSessions {
    * At start, before serving: removes what the writes a killed run of this worker left unfinished
    * left in the under-storage; returns how many.
    */
-  public int discardUnfinished(Function<String, UnderFileSystem> opener) {
-    return unfinished.discardAll(opener);
+  public int discardUnfinished() {
+    return unfinished.discardAll(ufs);
   }
 
   StreamObserver<WriteRequest> open(StreamObserver<WriteResponse> out) {
@@ -132,7 +130,7 @@ public final class WriteSessions {
               .create(
                   file.ufsPath(),
                   new CreateOptions(h.getOverwrite(), true, h.getMode(), sync.getAsBoolean()));
-      marker = unfinished.begun(file.mount().ufsUri(), stream.token());
+      marker = unfinished.begun(file.mount(), stream.token());
     }
 
     /** Copies written bytes into page-sized direct buffers, while they fit in the cache. */
@@ -188,6 +186,7 @@ public final class WriteSessions {
 
     private void admit(FileStatus status) {
       PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), status.getFingerprint(), pageSize);
+      store.versions().note(file.ufsUri(), status.getFingerprint(), status.getLength());
       for (int i = 0; i < pages.size(); i++) {
         store.admit(key.page(i), pages.get(i), true);
       }

@@ -3,19 +3,32 @@ package io.strata.worker.ufs;
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.ufs.LocalUnderFileSystem;
 import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.MountTable;
 import io.strata.core.ufs.UfsFactory;
 import io.strata.core.ufs.UnderFileSystem;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The worker's view of the mount table, and one open {@link UnderFileSystem} per UFS root. The
- * table comes from the master and is replaced whole when its version changes. Thread-safe.
+ * The worker's view of the mount table, and one open {@link UnderFileSystem} per mount. The table
+ * comes from the master and is replaced whole when its version changes; a mount that goes (or
+ * changes) has its under-storage closed and is handed to the unmount listener, which drops what the
+ * worker cached of it. Thread-safe.
  */
 public final class UfsManager implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(UfsManager.class);
+
   /** A Strata path resolved to the UFS that holds it. */
   public record Resolved(
       StrataPath path, UnderFileSystem ufs, StrataPath ufsPath, String ufsUri, Mount mount) {
@@ -26,26 +39,73 @@ public final class UfsManager implements AutoCloseable {
     }
   }
 
-  private final Map<String, UnderFileSystem> open = new ConcurrentHashMap<>();
-  private final Function<String, UnderFileSystem> opener;
+  private final Map<Mount, UnderFileSystem> open = new ConcurrentHashMap<>();
+  private final Function<Mount, UnderFileSystem> opener;
+  private final List<Consumer<Mount>> unmountListeners = new ArrayList<>();
+  private final List<Runnable> firstTableListeners = new ArrayList<>();
   private volatile MountTable table;
 
   public UfsManager() {
-    this(UfsFactory::open);
+    this(m -> UfsFactory.open(m.ufsUri(), m.options(), LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE));
   }
 
   /**
-   * @param opener opens the under-storage of a mount's URI
+   * @param opener opens a mount's under-storage
    */
-  public UfsManager(Function<String, UnderFileSystem> opener) {
+  public UfsManager(Function<Mount, UnderFileSystem> opener) {
     this.opener = opener;
   }
 
-  public void update(MountTable next) {
-    MountTable current = table;
-    if (current == null || next.version() != current.version()) {
-      table = next;
+  /** Told of each mount that is removed or replaced, after its under-storage is closed. */
+  public synchronized void onUnmount(Consumer<Mount> listener) {
+    unmountListeners.add(listener);
+  }
+
+  /** Runs {@code r} once the first mount table has arrived (at once if it has). */
+  public synchronized void onFirstTable(Runnable r) {
+    if (table != null) {
+      r.run();
+    } else {
+      firstTableListeners.add(r);
     }
+  }
+
+  public void update(MountTable next) {
+    List<Mount> gone = new ArrayList<>();
+    List<Runnable> first = List.of();
+    synchronized (this) {
+      MountTable current = table;
+      if (current != null && next.version() == current.version()) {
+        return;
+      }
+      table = next;
+      Set<Mount> kept = new HashSet<>(next.mounts());
+      if (current != null) {
+        current.mounts().stream().filter(m -> !kept.contains(m)).forEach(gone::add);
+      } else {
+        first = List.copyOf(firstTableListeners);
+        firstTableListeners.clear();
+      }
+    }
+    for (Mount m : gone) {
+      UnderFileSystem ufs = open.remove(m);
+      if (ufs != null) {
+        ufs.close();
+      }
+      LOG.info("unmounted {}", m);
+      List<Consumer<Mount>> listeners;
+      synchronized (this) {
+        listeners = List.copyOf(unmountListeners);
+      }
+      for (Consumer<Mount> l : listeners) {
+        try {
+          l.accept(m);
+        } catch (RuntimeException e) {
+          LOG.warn("after unmounting {}: {}", m, e.toString());
+        }
+      }
+    }
+    first.forEach(Runnable::run);
   }
 
   public long version() {
@@ -63,8 +123,22 @@ public final class UfsManager implements AutoCloseable {
       throw new StrataException(StatusCode.UNAVAILABLE, "the worker has no mount table yet");
     }
     MountTable.Resolution r = t.resolve(path);
-    UnderFileSystem ufs = open.computeIfAbsent(r.mount().ufsUri(), opener);
-    return new Resolved(path, ufs, r.ufsPath(), r.ufsUri(), r.mount());
+    return new Resolved(path, ufsOf(r.mount()), r.ufsPath(), r.ufsUri(), r.mount());
+  }
+
+  /** The mount at {@code path} with the under-storage {@code ufsUri}, if the table has it. */
+  public Optional<Mount> mountAt(StrataPath path, String ufsUri) {
+    MountTable t = table;
+    return t == null
+        ? Optional.empty()
+        : t.mounts().stream()
+            .filter(m -> m.path().equals(path) && m.ufsUri().equals(ufsUri))
+            .findFirst();
+  }
+
+  /** The open under-storage of {@code mount} (opened at first use; closed when it goes). */
+  public UnderFileSystem ufsOf(Mount mount) {
+    return open.computeIfAbsent(mount, opener);
   }
 
   @Override

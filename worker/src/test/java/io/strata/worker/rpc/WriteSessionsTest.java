@@ -57,7 +57,7 @@ class WriteSessionsTest {
   void aWriterCachesItsBytes_underItsOwnVersion_notTheNextWritersOne() throws Exception {
     byte[] mine = filled('A');
     byte[] theirs = filled('B');
-    UfsManager ufs = new UfsManager(uri -> new RacedUfs(new LocalUnderFileSystem(root), theirs));
+    UfsManager ufs = new UfsManager(m -> new RacedUfs(new LocalUnderFileSystem(root), theirs));
     ufs.update(
         new MountTable(List.of(new Mount(StrataPath.ROOT, root.toUri().toString(), false)), 1));
     MetadataService metadata =
@@ -123,11 +123,11 @@ class WriteSessionsTest {
     WriteSessions restarted =
         new WriteSessions(
             ufs, null, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
-    assertThat(restarted.discardUnfinished(uri -> new LocalUnderFileSystem(root))).isEqualTo(1);
+    assertThat(restarted.discardUnfinished()).isEqualTo(1);
     try (Stream<Path> left = Files.list(root.resolve("d"))) {
       assertThat(left).isEmpty();
     }
-    assertThat(restarted.discardUnfinished(uri -> new LocalUnderFileSystem(root))).isZero();
+    assertThat(restarted.discardUnfinished()).isZero();
   }
 
   private static byte[] filled(char c) {

@@ -94,7 +94,8 @@ class S3UnderFileSystemTest {
     } catch (java.io.IOException e) {
       throw new AssertionError(e);
     }
-    try (S3UnderFileSystem ufs = mount("s3://bkt", options(closed, S3Settings.RETRY_BUDGET, "1s"))) {
+    try (S3UnderFileSystem ufs =
+        mount("s3://bkt", options(closed, S3Settings.RETRY_BUDGET, "1s"))) {
       StrataException e = failure(() -> ufs.getStatus(StrataPath.ROOT));
       assertThat(e.code()).isIn(StatusCode.UNAVAILABLE, StatusCode.DEADLINE_EXCEEDED);
       assertThat(e.getMessage())

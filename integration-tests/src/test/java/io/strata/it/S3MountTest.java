@@ -1,0 +1,169 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.robothy.s3.rest.LocalS3;
+import com.robothy.s3.rest.bootstrap.LocalS3Mode;
+import io.strata.client.FileInStream;
+import io.strata.client.FileSystem;
+import io.strata.core.proto.ClusterReport;
+import io.strata.core.proto.GetClusterReportRequest;
+import io.strata.core.rpc.MasterClient;
+import io.strata.testkit.ForkedCluster;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A bucket mounted on a running cluster of three masters and a worker: an S3-compatible server
+ * (local-s3, in this JVM, on 127.0.0.1) holds the data; the shell mounts, lists, reads, invalidates
+ * and unmounts; the mount outlives its leader.
+ */
+class S3MountTest {
+  private static final String SECRET = "s3cr3t-never-shown";
+
+  @TempDir static Path s3data;
+  private static LocalS3 s3;
+  private static int s3port;
+  private static S3Client store;
+  private static ForkedCluster cluster;
+
+  @BeforeAll
+  static void start() throws Exception {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      s3port = s.getLocalPort();
+    }
+    s3 =
+        LocalS3.builder()
+            .port(s3port)
+            .mode(LocalS3Mode.PERSISTENCE)
+            .dataPath(s3data.toString())
+            .build();
+    s3.start();
+    store =
+        S3Client.builder()
+            .endpointOverride(URI.create("http://127.0.0.1:" + s3port))
+            .forcePathStyle(true)
+            .region(Region.US_EAST_1)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("AK", SECRET)))
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .build();
+    store.createBucket(r -> r.bucket("data"));
+    cluster = ForkedCluster.builder().masters(3).workers(1).start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+    store.close();
+    s3.shutdown();
+  }
+
+  private static ShellRunner.Run strata(String... args) {
+    return new ShellRunner(cluster::clientConf).run(args);
+  }
+
+  private static void put(String key, byte[] bytes) {
+    store.putObject(r -> r.bucket("data").key(key), RequestBody.fromBytes(bytes));
+  }
+
+  private static String[] mountArgs(String path, String uri) {
+    return new String[] {
+      "fs",
+      "mount",
+      path,
+      uri,
+      "--option",
+      "s3.endpoint=http://127.0.0.1:" + s3port,
+      "--option",
+      "s3.path.style.access=true",
+      "--option",
+      "s3.access.key=AK",
+      "--option",
+      "s3.secret.key=" + SECRET
+    };
+  }
+
+  private static long pagesCached() {
+    try (MasterClient master = new MasterClient(cluster.clientConf())) {
+      ClusterReport r =
+          master.call(
+              "getClusterReport",
+              s -> s.getClusterReport(GetClusterReportRequest.getDefaultInstance()));
+      return r.getWorkersList().stream().mapToLong(w -> w.getUsage().getPagesCached()).sum();
+    }
+  }
+
+  @Test
+  void aBucketMounted_isReadInvalidatedAndUnmounted_andOutlivesItsLeader() throws Exception {
+    byte[] big = new byte[3 << 20];
+    new Random(3).nextBytes(big);
+    put("ds/a.txt", "version one".getBytes(StandardCharsets.UTF_8));
+    put("ds/sub/b.bin", big);
+
+    assertThat(strata(mountArgs("/s3", "s3://data/ds")).code()).isZero();
+    ShellRunner.Run list = strata("fs", "mount");
+    assertThat(list.out()).contains("/s3", "s3://data/ds", "<redacted>").doesNotContain(SECRET);
+    assertThat(strata("fsadmin", "report").out()).contains("/s3").doesNotContain(SECRET);
+
+    assertThat(strata("fs", "ls", "/s3").out()).contains("a.txt", "sub");
+    assertThat(strata("fs", "cat", "/s3/a.txt").out()).isEqualTo("version one");
+    try (FileSystem fs = FileSystem.create(cluster.clientConf());
+        FileInStream in = fs.open("/s3/sub/b.bin")) {
+      assertThat(in.readAllBytes()).isEqualTo(big);
+    }
+
+    // Replaced behind Strata's back: seen at once after invalidate.
+    put("ds/a.txt", "version two, longer".getBytes(StandardCharsets.UTF_8));
+    ShellRunner.Run invalidate = strata("fs", "invalidate", "-R", "/s3");
+    assertThat(invalidate.code()).as(invalidate.err()).isZero();
+    assertThat(strata("fs", "cat", "/s3/a.txt").out()).isEqualTo("version two, longer");
+
+    // Refused, each in one line, nothing changed.
+    ShellRunner.Run nested = strata(mountArgs("/s3/inner", "s3://data/other"));
+    assertThat(nested.code()).isNotZero();
+    assertThat(nested.err()).contains("nest").doesNotContain("\tat ");
+    Files.createDirectories(cluster.ufsRoot().resolve("taken"));
+    ShellRunner.Run taken = strata(mountArgs("/taken", "s3://data/ds"));
+    assertThat(taken.err()).contains("/taken exists");
+    ShellRunner.Run noBucket = strata(mountArgs("/nobucket", "s3://no-such-bucket"));
+    assertThat(noBucket.err()).contains("does not exist").doesNotContain(SECRET);
+    assertThat(strata("fs", "unmount", "/").err()).contains("root");
+
+    // The leader goes; the mount stays.
+    int leader = cluster.awaitLeader(Duration.ofSeconds(30));
+    cluster.master(leader).kill();
+    cluster.awaitLeader(Duration.ofSeconds(30));
+    assertThat(strata("fs", "mount").out()).contains("/s3");
+    assertThat(strata("fs", "cat", "/s3/a.txt").out()).isEqualTo("version two, longer");
+    cluster.restart(cluster.master(leader));
+
+    // Unmounted: the worker drops the mount's pages; the path is the root mount's again.
+    await().atMost(Duration.ofSeconds(20)).until(() -> pagesCached() > 0);
+    assertThat(strata("fs", "unmount", "/s3").code()).isZero();
+    assertThat(strata("fs", "mount").out()).doesNotContain("/s3");
+    await().atMost(Duration.ofSeconds(20)).until(() -> pagesCached() == 0);
+    assertThat(strata("fs", "ls", "/s3").code()).isNotZero();
+  }
+}
