@@ -11,6 +11,7 @@ import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.GetClusterReportRequest;
 import io.strata.core.rpc.MasterClient;
 import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.ForkedProcess;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +42,7 @@ class S3MountTest {
   private static final String SECRET = "s3cr3t-never-shown";
 
   @TempDir static Path s3data;
+  @TempDir Path mnt;
   private static LocalS3 s3;
   private static int s3port;
   private static S3Client store;
@@ -139,6 +142,45 @@ class S3MountTest {
     ShellRunner.Run invalidate = strata("fs", "invalidate", "-R", "/s3");
     assertThat(invalidate.code()).as(invalidate.err()).isZero();
     assertThat(strata("fs", "cat", "/s3/a.txt").out()).isEqualTo("version two, longer");
+
+    // A prefix of 1,000 objects warmed in advance: every byte cached once.
+    int objects = 1000;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.List<java.util.concurrent.Future<?>> puts = new java.util.ArrayList<>();
+      for (int i = 0; i < objects; i++) {
+        String key = String.format("ds/many/%02d/o%04d", i % 10, i);
+        puts.add(pool.submit(() -> put(key, key.getBytes(StandardCharsets.UTF_8))));
+      }
+      for (var f : puts) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    ShellRunner.Run load = strata("fs", "distributedLoad", "/s3/many", "--json");
+    assertThat(load.code()).as(load.err()).isZero();
+    assertThat(load.out())
+        .contains("\"state\":\"succeeded\"", "\"files\":" + objects, "\"files_failed\":0");
+
+    // Through FUSE too, where this host can mount.
+    if (FuseHost.mountable()) {
+      ForkedProcess fuse =
+          cluster.process(
+              "fuse",
+              "io.strata.fuse.FuseProcess",
+              cluster.clientProperties(),
+              List.of(mnt.toString(), "/"));
+      cluster.restart(fuse);
+      try {
+        assertThat(Files.readString(mnt.resolve("s3/a.txt"))).isEqualTo("version two, longer");
+        assertThat(Files.readAllBytes(mnt.resolve("s3/sub/b.bin"))).isEqualTo(big);
+        assertThat(Files.readString(mnt.resolve("s3/many/07/o0007"))).isEqualTo("ds/many/07/o0007");
+      } finally {
+        fuse.stop();
+      }
+    }
 
     // Refused, each in one line, nothing changed.
     ShellRunner.Run nested = strata(mountArgs("/s3/inner", "s3://data/other"));
