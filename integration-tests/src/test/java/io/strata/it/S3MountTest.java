@@ -10,6 +10,7 @@ import io.strata.client.FileSystem;
 import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.GetClusterReportRequest;
 import io.strata.core.rpc.MasterClient;
+import io.strata.core.ufs.s3.FaultyS3Proxy;
 import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.ForkedProcess;
 import java.net.InetAddress;
@@ -92,20 +93,30 @@ class S3MountTest {
   }
 
   private static String[] mountArgs(String path, String uri) {
-    return new String[] {
-      "fs",
-      "mount",
-      path,
-      uri,
-      "--option",
-      "s3.endpoint=http://127.0.0.1:" + s3port,
-      "--option",
-      "s3.path.style.access=true",
-      "--option",
-      "s3.access.key=AK",
-      "--option",
-      "s3.secret.key=" + SECRET
-    };
+    return mountArgs(path, uri, s3port);
+  }
+
+  private static String[] mountArgs(String path, String uri, int port, String... more) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "fs",
+                "mount",
+                path,
+                uri,
+                "--option",
+                "s3.endpoint=http://127.0.0.1:" + port,
+                "--option",
+                "s3.path.style.access=true",
+                "--option",
+                "s3.access.key=AK",
+                "--option",
+                "s3.secret.key=" + SECRET));
+    for (String m : more) {
+      args.add("--option");
+      args.add(m);
+    }
+    return args.toArray(String[]::new);
   }
 
   private static long pagesCached() {
@@ -115,6 +126,55 @@ class S3MountTest {
               "getClusterReport",
               s -> s.getClusterReport(GetClusterReportRequest.getDefaultInstance()));
       return r.getWorkersList().stream().mapToLong(w -> w.getUsage().getPagesCached()).sum();
+    }
+  }
+
+  @Test
+  void wrongCredentials_areRefusedAtMountTime_inOneLine() throws Exception {
+    try (FaultyS3Proxy denying = FaultyS3Proxy.denying(s3port)) {
+      ShellRunner.Run run = strata(mountArgs("/denied", "s3://data/ds", denying.port()));
+      assertThat(run.code()).isNotZero();
+      assertThat(run.err().strip())
+          .contains("denied", "s3://data/ds")
+          .doesNotContain(SECRET)
+          .doesNotContain("\n");
+    }
+    assertThat(strata("fs", "mount").out()).doesNotContain("/denied");
+  }
+
+  @Test
+  void theStoreStoppedMidRead_failsInOneLine_andTheReadAfterItsReturnWorks() throws Exception {
+    byte[] data = new byte[2 << 20];
+    new Random(5).nextBytes(data);
+    put("st/c.bin", data);
+    ShellRunner.Run mount =
+        strata(
+            mountArgs(
+                "/stopped", "s3://data/st", s3port, "s3.retry.budget=3s", "s3.request.timeout=2s"));
+    assertThat(mount.code()).as(mount.err()).isZero();
+    try (FileSystem fs = FileSystem.create(cluster.clientConf())) {
+      assertThat(fs.getStatus("/stopped/c.bin").length()).isEqualTo(data.length);
+      s3.shutdown();
+      try {
+        ShellRunner.Run cat =
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                Duration.ofMinutes(2), () -> strata("fs", "cat", "/stopped/c.bin"));
+        assertThat(cat.code()).isNotZero();
+        assertThat(cat.err().strip()).doesNotContain("\n").doesNotContain("\tat ");
+      } finally {
+        s3 =
+            LocalS3.builder()
+                .port(s3port)
+                .mode(LocalS3Mode.PERSISTENCE)
+                .dataPath(s3data.toString())
+                .build();
+        s3.start();
+      }
+      try (FileInStream in = fs.open("/stopped/c.bin")) {
+        assertThat(in.readAllBytes()).isEqualTo(data);
+      }
+    } finally {
+      strata("fs", "unmount", "/stopped");
     }
   }
 

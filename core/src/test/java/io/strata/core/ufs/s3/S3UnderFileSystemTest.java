@@ -151,13 +151,27 @@ class S3UnderFileSystemTest {
   void throttling_isRetried_andTheReadSucceeds() throws Exception {
     admin.putObject(
         r -> r.bucket("bkt").key("throttled/data"), RequestBody.fromString("served at last"));
-    try (ThrottlingProxy proxy = new ThrottlingProxy(server.getPort(), 3);
+    try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(server.getPort(), 3);
         S3UnderFileSystem ufs = mount("s3://bkt/throttled", options(proxy.port()));
         UfsReader reader = ufs.openReader(StrataPath.of("/data"))) {
       ByteBuffer b = ByteBuffer.allocate(64);
       int n = reader.readFully(0, b);
       assertThat(new String(b.array(), 0, n, StandardCharsets.UTF_8)).isEqualTo("served at last");
-      assertThat(proxy.throttled()).isEqualTo(3);
+      assertThat(proxy.failed()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void wrongCredentials_failInOneLine_namingTheMount_notTheKeys() throws Exception {
+    try (FaultyS3Proxy proxy = FaultyS3Proxy.denying(server.getPort());
+        S3UnderFileSystem ufs = mount("s3://bkt/x", options(proxy.port()))) {
+      StrataException e = failure(() -> ufs.getStatus(StrataPath.ROOT));
+      assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED);
+      assertThat(e.getMessage())
+          .contains("s3://bkt/x", "403", "credentials")
+          .doesNotContain("test-secret")
+          .doesNotContain("\n");
+      assertThat(proxy.failed()).as("403 is not retried").isEqualTo(1);
     }
   }
 

@@ -19,37 +19,53 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An HTTP proxy on 127.0.0.1 in front of an S3 server that answers the first {@code throttled}
- * requests with 503 SlowDown, as S3 does under load, and forwards everything else.
+ * An HTTP proxy on 127.0.0.1 in front of an S3 server that answers the first {@code count} requests
+ * with an S3 error, as S3 does (503 SlowDown under load, 403 for wrong credentials), and forwards
+ * everything else.
  */
-final class ThrottlingProxy implements AutoCloseable {
+public final class FaultyS3Proxy implements AutoCloseable {
   private static final Set<String> NOT_FORWARDED =
       Set.of("connection", "content-length", "expect", "host", "upgrade", "transfer-encoding");
-  private static final byte[] SLOW_DOWN =
-      ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code>"
-              + "<Message>Please reduce your request rate.</Message></Error>")
-          .getBytes(StandardCharsets.UTF_8);
 
   private final HttpServer server;
   private final HttpClient client = HttpClient.newHttpClient();
   private final URI target;
-  private final AtomicInteger toThrottle;
-  private final AtomicInteger throttled = new AtomicInteger();
+  private final AtomicInteger toFail;
+  private final AtomicInteger failed = new AtomicInteger();
+  private final int status;
+  private final byte[] error;
 
-  ThrottlingProxy(int targetPort, int throttle) throws IOException {
+  /** Answers the first {@code count} requests with 503 SlowDown. */
+  public static FaultyS3Proxy throttling(int targetPort, int count) throws IOException {
+    return new FaultyS3Proxy(targetPort, count, 503, "SlowDown");
+  }
+
+  /** Answers every request with 403 InvalidAccessKeyId, as S3 does for unknown credentials. */
+  public static FaultyS3Proxy denying(int targetPort) throws IOException {
+    return new FaultyS3Proxy(targetPort, Integer.MAX_VALUE, 403, "InvalidAccessKeyId");
+  }
+
+  private FaultyS3Proxy(int targetPort, int count, int status, String code) throws IOException {
     this.target = URI.create("http://127.0.0.1:" + targetPort);
-    this.toThrottle = new AtomicInteger(throttle);
+    this.toFail = new AtomicInteger(count);
+    this.status = status;
+    this.error =
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
+                + code
+                + "</Code><Message>injected by the test</Message></Error>")
+            .getBytes(StandardCharsets.UTF_8);
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     server.createContext("/", this::handle);
     server.start();
   }
 
-  int port() {
+  public int port() {
     return server.getAddress().getPort();
   }
 
-  int throttled() {
-    return throttled.get();
+  /** How many requests were answered with the error. */
+  public int failed() {
+    return failed.get();
   }
 
   private void handle(HttpExchange ex) throws IOException {
@@ -58,12 +74,16 @@ final class ThrottlingProxy implements AutoCloseable {
       try (InputStream in = ex.getRequestBody()) {
         body = in.readAllBytes();
       }
-      if (toThrottle.getAndDecrement() > 0) {
-        throttled.incrementAndGet();
+      if (toFail.getAndDecrement() > 0) {
+        failed.incrementAndGet();
         ex.getResponseHeaders().add("Content-Type", "application/xml");
-        ex.sendResponseHeaders(503, SLOW_DOWN.length);
+        if (ex.getRequestMethod().equals("HEAD")) {
+          ex.sendResponseHeaders(status, -1);
+          return;
+        }
+        ex.sendResponseHeaders(status, error.length);
         try (OutputStream out = ex.getResponseBody()) {
-          out.write(SLOW_DOWN);
+          out.write(error);
         }
         return;
       }
