@@ -6,11 +6,7 @@ import io.strata.bench.Trees;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.ConfType;
 import io.strata.core.conf.WorkerKeys;
-import io.strata.core.proto.GetLoadRequest;
 import io.strata.core.proto.LoadJob;
-import io.strata.core.proto.LoadOptions;
-import io.strata.core.proto.LoadState;
-import io.strata.core.proto.SubmitLoadRequest;
 import io.strata.core.rpc.MasterClient;
 import io.strata.testkit.ForkedCluster;
 import java.io.IOException;
@@ -99,7 +95,7 @@ public final class LoadBench implements Callable<Integer> {
         long written = ProcIo.writeBytes(pid);
         LoadJob job = load(master);
         double wrote = ProcIo.writeBytes(pid) - written;
-        double seconds = (job.getFinishedMs() - job.getSubmittedMs()) / 1000.0;
+        double seconds = Loads.seconds(job);
         double rate = job.getCounters().getBytesLoaded() / seconds / 1e6;
         double waf = wrote / job.getCounters().getBytesLoaded();
         ratios.add(rate / raw);
@@ -140,24 +136,7 @@ public final class LoadBench implements Callable<Integer> {
   }
 
   private static LoadJob load(MasterClient master) throws InterruptedException {
-    LoadJob job =
-        master.call(
-            "submitLoad",
-            s ->
-                s.submitLoad(
-                    SubmitLoadRequest.newBuilder()
-                        .setPath("/load")
-                        .setOptions(LoadOptions.newBuilder().setBatchSize(4))
-                        .build()));
-    while (job.getState() == LoadState.LOAD_RUNNING) {
-      Thread.sleep(50);
-      long id = job.getId();
-      job = master.call("getLoad", s -> s.getLoad(GetLoadRequest.newBuilder().setId(id).build()));
-    }
-    if (job.getState() != LoadState.LOAD_SUCCEEDED) {
-      throw new IllegalStateException("the load did not succeed: " + job.getMessage());
-    }
-    return job;
+    return Loads.run(master, "/load", 4);
   }
 
   /**

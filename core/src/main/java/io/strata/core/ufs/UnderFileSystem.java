@@ -27,6 +27,15 @@ public interface UnderFileSystem extends Closeable {
 
   UfsReader openReader(StrataPath path);
 
+  /**
+   * A reader of the version {@code fingerprint} names, for reading pages of it: a store that can
+   * name a version in each read (S3's ETag) needs no look-up first; others open the file as it is
+   * and leave the caller to compare {@link UfsReader#currentFingerprint} after reading.
+   */
+  default UfsReader openVersion(StrataPath path, String fingerprint) {
+    return openReader(path);
+  }
+
   UfsOutputStream create(StrataPath path, CreateOptions options);
 
   void mkdirs(StrataPath path, boolean parents);

@@ -216,6 +216,29 @@ public abstract class UnderFileSystemContract {
   }
 
   @Test
+  void openVersion_readsThatVersion_andAnotherVersionsBytesAreNeverTakenForIt() throws Exception {
+    write("/ver.txt", text("first version"));
+    String first = ufs.getStatus(p("/ver.txt")).fingerprint();
+    try (UfsReader r = ufs.openVersion(p("/ver.txt"), first)) {
+      assertThat(r.length()).isEqualTo(13);
+      ByteBuffer b = ByteBuffer.allocate(13);
+      r.readFully(0, b);
+      assertThat(b.array()).isEqualTo(text("first version"));
+    }
+    putBehindStrata("/ver.txt", text("SECOND VERSION"));
+    try (UfsReader r = ufs.openVersion(p("/ver.txt"), first)) {
+      ByteBuffer b = ByteBuffer.allocate(13);
+      r.readFully(0, b);
+      boolean oldBytes = Arrays.equals(b.array(), text("first version"));
+      assertThat(oldBytes || !r.currentFingerprint().equals(first))
+          .as("bytes of another version are told apart by the fingerprint")
+          .isTrue();
+    } catch (StrataException e) {
+      assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
+    }
+  }
+
+  @Test
   void rename_ofFilesAndFolders_refusesAnExistingTargetAndItsOwnSubtree() throws IOException {
     write("/m/a.txt", text("a"));
     write("/m/dir/inner.txt", text("inner"));

@@ -153,7 +153,7 @@ public final class FileLoader {
     UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
     PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize);
     long loaded = 0;
-    try (UfsReader reader = file.ufs().openReader(file.ufsPath())) {
+    try (UfsReader reader = file.ufs().openVersion(file.ufsPath(), f.getFingerprint())) {
       long fileLength = reader.length();
       long pages = (fileLength + pageSize - 1) / pageSize;
       for (long i = 0; i < pages; i++) {

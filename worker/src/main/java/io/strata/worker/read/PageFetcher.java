@@ -257,7 +257,8 @@ public final class PageFetcher {
    */
   private ByteBuf readFromUfs(Target target, long index) throws IOException {
     long offset = index * pageSize;
-    try (UfsReader reader = target.file().ufs().openReader(target.file().ufsPath())) {
+    try (UfsReader reader =
+        target.file().ufs().openVersion(target.file().ufsPath(), target.fingerprint())) {
       int length = (int) Math.min(pageSize, reader.length() - offset);
       if (length <= 0) {
         checkVersion(target, reader);

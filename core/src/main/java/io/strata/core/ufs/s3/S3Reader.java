@@ -53,7 +53,7 @@ final class S3Reader implements UfsReader {
             .ifMatch(etag)
             .build();
     try (ResponseInputStream<GetObjectResponse> in = s3.getObject(request)) {
-      if (!etag.equals(in.response().eTag())) {
+      if (!unquoted(etag).equals(unquoted(in.response().eTag()))) {
         throw new StrataException(
             StatusCode.FAILED_PRECONDITION, key + " changed in " + label + " while being read");
       }
@@ -87,6 +87,11 @@ final class S3Reader implements UfsReader {
       }
       left -= got;
     }
+  }
+
+  /** Stores differ in quoting ETags; the quotes are not part of the tag. */
+  static String unquoted(String etag) {
+    return etag == null ? "" : etag.replace("\"", "");
   }
 
   @Override

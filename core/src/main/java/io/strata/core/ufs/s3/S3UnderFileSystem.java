@@ -148,6 +148,31 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     return new S3Reader(s3, location.bucket(), key, version, head.eTag(), label);
   }
 
+  /**
+   * No HEAD: the fingerprint names the ETag every ranged GET asks for, and the length. A forged
+   * fingerprint only ever reads (and caches) pages under itself, never under the real one's.
+   */
+  @Override
+  public UfsReader openVersion(StrataPath path, String fingerprint) {
+    String[] parts = fingerprint.split(":", -1);
+    if (parts.length != 4 || !parts[0].equals("s3")) {
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION, path + " has no S3 version '" + fingerprint + "'");
+    }
+    long length;
+    long second;
+    try {
+      length = Long.parseLong(parts[2]);
+      second = Long.parseLong(parts[3]);
+    } catch (NumberFormatException e) {
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION, path + " has no S3 version '" + fingerprint + "'");
+    }
+    String etag = "\"" + parts[1] + "\"";
+    UfsStatus version = file(path.name(), etag, length, Instant.ofEpochSecond(second));
+    return new S3Reader(s3, location.bucket(), location.key(path), version, etag, label);
+  }
+
   @Override
   public UfsOutputStream create(StrataPath path, CreateOptions options) {
     if (path.isRoot() || folderHasKeys(location.folderPrefix(path))) {
