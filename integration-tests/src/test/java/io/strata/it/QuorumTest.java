@@ -125,8 +125,9 @@ class QuorumTest {
     assertThat(new ShellRunner(() -> formatConf).run("format", "-y").out()).contains("formatted");
 
     cluster.master(follower).start();
+    // A JVM start and a Raft join: on a loaded 2-core host this took over 30 s once.
     await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(Duration.ofSeconds(60))
         .until(
             () ->
                 shell.run("fsadmin", "journal", "quorum", "add", "--address", followerRpc).code()

@@ -7,6 +7,7 @@ import com.robothy.s3.rest.LocalS3;
 import com.robothy.s3.rest.bootstrap.LocalS3Mode;
 import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
+import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.GetClusterReportRequest;
 import io.strata.core.rpc.MasterClient;
@@ -42,6 +43,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 class S3MountTest {
   private static final String SECRET = "s3cr3t-never-shown";
 
+  /** The workers' metadata TTL: what nobody announces shows within it (plus the client's 2 s). */
+  private static final Duration TTL = Duration.ofSeconds(3);
+
   @TempDir static Path s3data;
   @TempDir Path mnt;
   private static LocalS3 s3;
@@ -54,13 +58,7 @@ class S3MountTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       s3port = s.getLocalPort();
     }
-    s3 =
-        LocalS3.builder()
-            .port(s3port)
-            .mode(LocalS3Mode.PERSISTENCE)
-            .dataPath(s3data.toString())
-            .build();
-    s3.start();
+    startS3();
     store =
         S3Client.builder()
             .endpointOverride(URI.create("http://127.0.0.1:" + s3port))
@@ -72,7 +70,23 @@ class S3MountTest {
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
             .build();
     store.createBucket(r -> r.bucket("data"));
-    cluster = ForkedCluster.builder().masters(3).workers(1).start();
+    cluster =
+        ForkedCluster.builder()
+            .masters(3)
+            .workers(1)
+            .property(WorkerKeys.METADATA_TTL, TTL.toSeconds() + "s")
+            .start();
+  }
+
+  /** The S3 server on its port, over the objects it kept (again, after a stop). */
+  private static void startS3() {
+    s3 =
+        LocalS3.builder()
+            .port(s3port)
+            .mode(LocalS3Mode.PERSISTENCE)
+            .dataPath(s3data.toString())
+            .build();
+    s3.start();
   }
 
   @AfterAll
@@ -162,13 +176,7 @@ class S3MountTest {
         assertThat(cat.code()).isNotZero();
         assertThat(cat.err().strip()).doesNotContain("\n").doesNotContain("\tat ");
       } finally {
-        s3 =
-            LocalS3.builder()
-                .port(s3port)
-                .mode(LocalS3Mode.PERSISTENCE)
-                .dataPath(s3data.toString())
-                .build();
-        s3.start();
+        startS3();
       }
       try (FileInStream in = fs.open("/stopped/c.bin")) {
         assertThat(in.readAllBytes()).isEqualTo(data);
@@ -202,6 +210,26 @@ class S3MountTest {
     ShellRunner.Run invalidate = strata("fs", "invalidate", "-R", "/s3");
     assertThat(invalidate.code()).as(invalidate.err()).isZero();
     assertThat(strata("fs", "cat", "/s3/a.txt").out()).isEqualTo("version two, longer");
+    // Replaced again, unannounced: seen once the metadata TTLs run out.
+    put("ds/c.txt", "three".getBytes(StandardCharsets.UTF_8));
+    assertThat(strata("fs", "cat", "/s3/c.txt").out()).isEqualTo("three");
+    put("ds/c.txt", "three, replaced".getBytes(StandardCharsets.UTF_8));
+    await()
+        .atMost(TTL.plusSeconds(2 + 10))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> strata("fs", "cat", "/s3/c.txt").out().equals("three, replaced"));
+
+    // Written through Strata: in the bucket, whole.
+    Path local = s3data.resolveSibling("upload-" + System.nanoTime() + ".bin");
+    Files.write(local, big);
+    try {
+      ShellRunner.Run copy = strata("fs", "copyFromLocal", local.toString(), "/s3/written.bin");
+      assertThat(copy.code()).as(copy.err()).isZero();
+    } finally {
+      Files.delete(local);
+    }
+    assertThat(store.getObjectAsBytes(r -> r.bucket("data").key("ds/written.bin")).asByteArray())
+        .isEqualTo(big);
 
     // A prefix of 1,000 objects warmed in advance: every byte cached once.
     int objects = 1000;

@@ -65,6 +65,10 @@ import java.util.Optional;
 public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImplBase {
   private final MasterJournal journal;
   private final MountChecks mountChecks = new MountChecks();
+
+  /** How long a mount or unmount waits for live workers to apply it before answering. */
+  private static final java.time.Duration MOUNT_PROPAGATION = java.time.Duration.ofSeconds(10);
+
   private final LoadControl loads;
   private final WorkerLiveness liveness;
   private final Quorum quorum;
@@ -106,7 +110,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
                 .submit(new MasterCommand.RegisterWorker(req.getAddress(), clock.millis()))
                 .orThrow();
           }
-          liveness.beat(id, req.getUsage(), "");
+          liveness.beat(id, req.getUsage(), "", -1);
           return RegisterWorkerResponse.newBuilder().setWorkerId(id).build();
         });
   }
@@ -125,7 +129,8 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
           if (known.isEmpty()) {
             return reply.setCommand(WorkerHeartbeatResponse.Command.REGISTER).build();
           }
-          liveness.beat(req.getWorkerId(), req.getUsage(), req.getConfHash());
+          liveness.beat(
+              req.getWorkerId(), req.getUsage(), req.getConfHash(), req.getMountTableVersion());
           if (known.get().getState() == WorkerState.LOST) {
             journal
                 .submit(new MasterCommand.WorkerBack(req.getWorkerId(), clock.millis()))
@@ -266,7 +271,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
               mountChecks.check(
                   req.getMount(), journal.stateMachine().read(s -> s.mounts().table()));
           journal.submit(new MasterCommand.AddMount(mount, false)).orThrow();
-          return mountTableView();
+          return mountTableViewOnceWorkersHaveIt();
         });
   }
 
@@ -279,7 +284,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
           journal.requireLeader();
           StrataPath path = StrataPath.of(req.getPath());
           journal.submit(new MasterCommand.RemoveMount(path.toString())).orThrow();
-          return mountTableView();
+          return mountTableViewOnceWorkersHaveIt();
         });
   }
 
@@ -292,6 +297,34 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
           journal.requireLeader();
           return mountTableView();
         });
+  }
+
+  /**
+   * The new mount table once every live worker has applied it (so that the next request finds it
+   * there), or after {@link #MOUNT_PROPAGATION} with the workers still behind counted.
+   */
+  private MountTableView mountTableViewOnceWorkersHaveIt() {
+    long version = journal.stateMachine().read(s -> s.mounts().version());
+    long deadline = System.nanoTime() + MOUNT_PROPAGATION.toNanos();
+    int behind;
+    while (true) {
+      List<String> live =
+          journal.readView().getWorkersList().stream()
+              .filter(w -> w.getState() == WorkerState.LIVE)
+              .map(WorkerInfo::getId)
+              .toList();
+      behind = liveness.behindOnMounts(live, version);
+      if (behind == 0 || System.nanoTime() > deadline) {
+        break;
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return mountTableView().toBuilder().setWorkersBehind(behind).build();
   }
 
   private MountTableView mountTableView() {

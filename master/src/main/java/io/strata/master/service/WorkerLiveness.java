@@ -14,9 +14,10 @@ import java.util.function.LongSupplier;
  */
 public final class WorkerLiveness {
   /**
-   * A heartbeat: when it arrived (monotonic ns), the usage and the configuration hash it carried.
+   * A heartbeat: when it arrived (monotonic ns), the usage, the configuration hash and the mount
+   * table version it carried.
    */
-  public record Beat(long nanos, WorkerUsage usage, String confHash) {}
+  public record Beat(long nanos, WorkerUsage usage, String confHash, long mountTableVersion) {}
 
   private final Map<String, Beat> beats = new ConcurrentHashMap<>();
   private final LongSupplier nanoTime;
@@ -25,8 +26,20 @@ public final class WorkerLiveness {
     this.nanoTime = nanoTime;
   }
 
-  public void beat(String workerId, WorkerUsage usage, String confHash) {
-    beats.put(workerId, new Beat(nanoTime.getAsLong(), usage, confHash));
+  public void beat(String workerId, WorkerUsage usage, String confHash, long mountTableVersion) {
+    beats.put(workerId, new Beat(nanoTime.getAsLong(), usage, confHash, mountTableVersion));
+  }
+
+  /** How many of {@code workerIds} have not reported applying mount table {@code version}. */
+  public int behindOnMounts(Collection<String> workerIds, long version) {
+    return (int)
+        workerIds.stream()
+            .filter(
+                id -> {
+                  Beat b = beats.get(id);
+                  return b == null || b.mountTableVersion() < version;
+                })
+            .count();
   }
 
   public Optional<Beat> last(String workerId) {
@@ -44,7 +57,7 @@ public final class WorkerLiveness {
   public void startGracePeriod(Collection<String> workerIds) {
     beats.clear();
     for (String id : workerIds) {
-      beats.put(id, new Beat(nanoTime.getAsLong(), WorkerUsage.getDefaultInstance(), ""));
+      beats.put(id, new Beat(nanoTime.getAsLong(), WorkerUsage.getDefaultInstance(), "", -1));
     }
   }
 
@@ -60,7 +73,7 @@ public final class WorkerLiveness {
             id -> {
               Beat b =
                   beats.computeIfAbsent(
-                      id, k -> new Beat(now, WorkerUsage.getDefaultInstance(), ""));
+                      id, k -> new Beat(now, WorkerUsage.getDefaultInstance(), "", -1));
               return now - b.nanos() > timeoutNanos;
             })
         .toList();

@@ -83,10 +83,7 @@ class MasterJournalTest {
     int port = freePort();
     String digest;
     try (MasterJournal j = start(conf(port))) {
-      for (int i = 1; i <= 23; i++) {
-        WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
-        j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
-      }
+      registerWorkers(j, 23);
       digest = j.stateMachine().read(s -> s.digest()).toString();
     }
     List<Path> snapshots = snapshotsOldestFirst();
@@ -114,10 +111,7 @@ class MasterJournalTest {
     int port = freePort();
     String digest;
     try (MasterJournal j = start(conf(port))) {
-      for (int i = 1; i <= 23; i++) {
-        WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
-        j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
-      }
+      registerWorkers(j, 23);
       digest = j.stateMachine().read(s -> s.digest()).toString();
     }
     List<Path> snapshots = snapshotsOldestFirst();
@@ -133,6 +127,14 @@ class MasterJournalTest {
     }
     assertThat(halfWritten).doesNotExist();
     assertThat(halfWrittenMd5).doesNotExist();
+  }
+
+  /** Journals {@code n} workers: with a snapshot every 5 entries, several snapshots. */
+  private static void registerWorkers(MasterJournal j, int n) {
+    for (int i = 1; i <= n; i++) {
+      WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
+      j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
+    }
   }
 
   private List<Path> snapshotsOldestFirst() throws IOException {

@@ -68,8 +68,9 @@ final class MountCommand implements Runnable {
             .setShared(shared)
             .putAllOptions(parse(options))
             .build();
-    ctx.master().call("mount", s -> s.mount(MountRequest.newBuilder().setMount(mount).build()));
-    ctx.out().println("mounted " + uri + " at " + path);
+    MountTableView view =
+        ctx.master().call("mount", s -> s.mount(MountRequest.newBuilder().setMount(mount).build()));
+    ctx.out().println("mounted " + uri + " at " + path + MountLines.lag(view));
   }
 
   private static Map<String, String> parse(List<String> options) {

@@ -11,6 +11,17 @@ import java.util.Map;
 public final class MountLines {
   private MountLines() {}
 
+  /** What to add to "mounted"/"unmounted" when some workers had not applied the change yet. */
+  static String lag(io.strata.core.proto.MountTableView view) {
+    int n = view.getWorkersBehind();
+    return n == 0
+        ? ""
+        : " ("
+            + n
+            + (n == 1 ? " worker has" : " workers have")
+            + " not applied it yet; they will with their next heartbeat)";
+  }
+
   public static void print(PrintStream out, List<MountPoint> mounts) {
     for (MountPoint p : mounts) {
       Mount m = Mount.fromProto(p);

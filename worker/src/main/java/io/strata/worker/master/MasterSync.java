@@ -115,6 +115,7 @@ public final class MasterSync implements Runnable {
                         .setWorkerId(workerId)
                         .setUsage(usage.get())
                         .setConfHash(appliedConfHash)
+                        .setMountTableVersion(ufs.version())
                         .build()));
     if (reply.getCommand() == WorkerHeartbeatResponse.Command.REGISTER) {
       LOG.info("the master does not know this worker; registering again");

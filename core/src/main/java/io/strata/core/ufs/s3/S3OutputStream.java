@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * parts) on {@link #abort} or on any failure.
  */
 final class S3OutputStream extends UfsOutputStream {
-  private final S3UnderFileSystem ufs;
+  private final S3Bucket ufs;
   private final S3Client s3;
   private final String bucket;
   private final String key;
@@ -37,16 +37,10 @@ final class S3OutputStream extends UfsOutputStream {
   private boolean closed;
   private UfsStatus published;
 
-  S3OutputStream(
-      S3UnderFileSystem ufs,
-      S3Client s3,
-      String bucket,
-      String key,
-      boolean overwrite,
-      int partSize) {
+  S3OutputStream(S3Bucket ufs, String key, boolean overwrite, int partSize) {
     this.ufs = ufs;
-    this.s3 = s3;
-    this.bucket = bucket;
+    this.s3 = ufs.s3;
+    this.bucket = ufs.name;
     this.key = key;
     this.overwrite = overwrite;
     this.partSize = partSize;

@@ -9,7 +9,6 @@ import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Spliterator;
@@ -23,9 +22,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.MultipartUpload;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -42,16 +38,10 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   /** {@link UfsOutputStream#token} of a write: its key, whose unfinished uploads to abort. */
   static final String UPLOAD_TOKEN = "s3-upload:";
 
-  private static final int FILE_MODE = 0644;
-  private static final int FOLDER_MODE = 0755;
-  private static final int DELETE_BATCH = 1000;
-  private static final long MAX_COPY = 5L << 30;
-
   private final S3Location location;
   private final S3Settings settings;
   private final S3Client s3;
-
-  /** Names the mount in errors: its URI, and the store's address if not AWS's. */
+  private final S3Bucket bucket;
   private final String label;
 
   public S3UnderFileSystem(String uri, S3Settings settings) {
@@ -63,6 +53,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     this.settings = settings;
     this.s3 = s3;
     this.label = location.uri() + (settings.endpoint() == null ? "" : " at " + settings.endpoint());
+    this.bucket = new S3Bucket(s3, location.bucket(), label, settings.partSize() * 64);
   }
 
   /** The canonical form of an S3 URI: {@code s3://bucket} or {@code s3://bucket/prefix}. */
@@ -82,15 +73,15 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   @Override
   public UfsStatus getStatus(StrataPath path) {
     if (path.isRoot()) {
-      folderHasKeys(location.prefix());
-      return folder("");
+      bucket.folderHasKeys(location.prefix());
+      return S3Bucket.folder("");
     }
-    HeadObjectResponse head = head(location.key(path));
+    HeadObjectResponse head = bucket.head(location.key(path));
     if (head != null) {
-      return file(path.name(), head.eTag(), head.contentLength(), head.lastModified());
+      return S3Bucket.file(path.name(), head.eTag(), head.contentLength(), head.lastModified());
     }
-    if (folderHasKeys(location.folderPrefix(path))) {
-      return folder(path.name());
+    if (bucket.folderHasKeys(location.folderPrefix(path))) {
+      return S3Bucket.folder(path.name());
     }
     throw StrataException.notFound(path + " does not exist");
   }
@@ -106,7 +97,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
             folder);
     ListObjectsV2Response first = pages.next();
     if (!path.isRoot() && first.contents().isEmpty() && first.commonPrefixes().isEmpty()) {
-      if (head(location.key(path)) != null) {
+      if (bucket.head(location.key(path)) != null) {
         throw new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is not a directory");
       }
       throw StrataException.notFound(path + " does not exist");
@@ -120,13 +111,14 @@ public final class S3UnderFileSystem implements UnderFileSystem {
 
   private Stream<UfsStatus> children(String folder, ListObjectsV2Response page) {
     Stream<UfsStatus> folders =
-        page.commonPrefixes().stream().map(p -> folder(S3Location.childName(folder, p.prefix())));
+        page.commonPrefixes().stream()
+            .map(p -> S3Bucket.folder(S3Location.childName(folder, p.prefix())));
     Stream<UfsStatus> files =
         page.contents().stream()
             .filter(o -> !o.key().equals(folder) && !o.key().endsWith("/"))
             .map(
                 o ->
-                    file(
+                    S3Bucket.file(
                         S3Location.childName(folder, o.key()),
                         o.eTag(),
                         o.size(),
@@ -137,14 +129,15 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   @Override
   public UfsReader openReader(StrataPath path) {
     String key = location.key(path);
-    HeadObjectResponse head = head(key);
+    HeadObjectResponse head = bucket.head(key);
     if (head == null) {
-      if (!path.isRoot() && !folderHasKeys(location.folderPrefix(path))) {
+      if (!path.isRoot() && !bucket.folderHasKeys(location.folderPrefix(path))) {
         throw StrataException.notFound(path + " does not exist");
       }
       throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
     }
-    UfsStatus version = file(path.name(), head.eTag(), head.contentLength(), head.lastModified());
+    UfsStatus version =
+        S3Bucket.file(path.name(), head.eTag(), head.contentLength(), head.lastModified());
     return new S3Reader(s3, location.bucket(), key, version, head.eTag(), label);
   }
 
@@ -169,32 +162,31 @@ public final class S3UnderFileSystem implements UnderFileSystem {
           StatusCode.FAILED_PRECONDITION, path + " has no S3 version '" + fingerprint + "'");
     }
     String etag = "\"" + parts[1] + "\"";
-    UfsStatus version = file(path.name(), etag, length, Instant.ofEpochSecond(second));
+    UfsStatus version = S3Bucket.file(path.name(), etag, length, Instant.ofEpochSecond(second));
     return new S3Reader(s3, location.bucket(), location.key(path), version, etag, label);
   }
 
   @Override
   public UfsOutputStream create(StrataPath path, CreateOptions options) {
-    if (path.isRoot() || folderHasKeys(location.folderPrefix(path))) {
+    if (path.isRoot() || bucket.folderHasKeys(location.folderPrefix(path))) {
       throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
     }
     String key = location.key(path);
-    if (!options.overwrite() && exists(key)) {
+    if (!options.overwrite() && bucket.exists(key)) {
       throw StrataException.alreadyExists(path + " already exists");
     }
     if (!options.createParents()) {
       requireParentFolder(path);
     }
-    return new S3OutputStream(
-        this, s3, location.bucket(), key, options.overwrite(), (int) settings.partSize());
+    return new S3OutputStream(bucket, key, options.overwrite(), (int) settings.partSize());
   }
 
   @Override
   public void mkdirs(StrataPath path, boolean parents) {
-    if (path.isRoot() || folderHasKeys(location.folderPrefix(path))) {
+    if (path.isRoot() || bucket.folderHasKeys(location.folderPrefix(path))) {
       throw StrataException.alreadyExists(path + " already exists");
     }
-    if (exists(location.key(path))) {
+    if (bucket.exists(location.key(path))) {
       throw StrataException.alreadyExists(path + " already exists as a file");
     }
     if (!parents) {
@@ -204,13 +196,13 @@ public final class S3UnderFileSystem implements UnderFileSystem {
       s3.putObject(
           r -> r.bucket(location.bucket()).key(location.folderPrefix(path)), RequestBody.empty());
     } catch (SdkException e) {
-      throw error(e, path.toString());
+      throw bucket.error(e, path.toString());
     }
   }
 
   private void requireParentFolder(StrataPath path) {
     StrataPath parent = path.parent();
-    if (!parent.isRoot() && !folderHasKeys(location.folderPrefix(parent))) {
+    if (!parent.isRoot() && !bucket.folderHasKeys(location.folderPrefix(parent))) {
       throw StrataException.notFound("parent of " + path + " does not exist");
     }
   }
@@ -222,12 +214,13 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
     String key = location.key(path);
     try {
-      if (exists(key)) {
+      if (bucket.exists(key)) {
         s3.deleteObject(r -> r.bucket(location.bucket()).key(key));
         return;
       }
       String folder = location.folderPrefix(path);
-      List<String> keys = keys(objectsUnder(folder, recursive ? Long.MAX_VALUE : 2));
+      List<String> keys =
+          S3Bucket.keys(bucket.objectsUnder(folder, recursive ? Long.MAX_VALUE : 2));
       if (keys.isEmpty()) {
         throw StrataException.notFound(path + " does not exist");
       }
@@ -235,57 +228,9 @@ public final class S3UnderFileSystem implements UnderFileSystem {
         throw new StrataException(
             StatusCode.DIRECTORY_NOT_EMPTY, path + " is not empty (delete it recursively)");
       }
-      deleteKeys(keys);
+      bucket.deleteKeys(keys);
     } catch (SdkException e) {
-      throw error(e, path.toString());
-    }
-  }
-
-  /** Up to {@code max} objects under {@code folder}, at any depth (its marker included). */
-  private List<S3Object> objectsUnder(String folder, long max) {
-    List<S3Object> objects = new ArrayList<>();
-    for (ListObjectsV2Response page :
-        s3.listObjectsV2Paginator(r -> r.bucket(location.bucket()).prefix(folder))) {
-      for (S3Object o : page.contents()) {
-        objects.add(o);
-        if (objects.size() >= max) {
-          return objects;
-        }
-      }
-    }
-    return objects;
-  }
-
-  private static List<String> keys(List<S3Object> objects) {
-    return objects.stream().map(S3Object::key).toList();
-  }
-
-  private void deleteKeys(List<String> keys) {
-    for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
-      List<String> batch = keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH));
-      var response =
-          s3.deleteObjects(
-              r ->
-                  r.bucket(location.bucket())
-                      .delete(
-                          d ->
-                              d.quiet(true)
-                                  .objects(
-                                      batch.stream()
-                                          .map(k -> ObjectIdentifier.builder().key(k).build())
-                                          .toList())));
-      if (!response.errors().isEmpty()) {
-        throw StrataException.unavailable(
-            label
-                + " did not delete "
-                + response.errors().size()
-                + " keys, e.g. "
-                + response.errors().get(0).key()
-                + " ("
-                + response.errors().get(0).code()
-                + ")",
-            null);
-      }
+      throw bucket.error(e, path.toString());
     }
   }
 
@@ -310,45 +255,31 @@ public final class S3UnderFileSystem implements UnderFileSystem {
       throw StrataException.invalidArgument("cannot move " + src + " into itself (" + dst + ")");
     }
     String dstKey = location.key(dst);
-    if (exists(dstKey) || folderHasKeys(location.folderPrefix(dst))) {
+    if (bucket.exists(dstKey) || bucket.folderHasKeys(location.folderPrefix(dst))) {
       throw StrataException.alreadyExists(dst + " already exists");
     }
     requireParentFolder(dst);
     try {
       String srcKey = location.key(src);
-      HeadObjectResponse head = head(srcKey);
+      HeadObjectResponse head = bucket.head(srcKey);
       if (head != null) {
-        copy(srcKey, dstKey, head.contentLength());
+        bucket.copy(srcKey, dstKey, head.contentLength());
         s3.deleteObject(r -> r.bucket(location.bucket()).key(srcKey));
         return;
       }
       String from = location.folderPrefix(src);
       String to = location.folderPrefix(dst);
-      List<S3Object> objects = objectsUnder(from, Long.MAX_VALUE);
+      List<S3Object> objects = bucket.objectsUnder(from, Long.MAX_VALUE);
       if (objects.isEmpty()) {
         throw StrataException.notFound(src + " does not exist");
       }
       for (S3Object o : objects) {
-        copy(o.key(), to + o.key().substring(from.length()), o.size());
+        bucket.copy(o.key(), to + o.key().substring(from.length()), o.size());
       }
-      deleteKeys(keys(objects));
+      bucket.deleteKeys(S3Bucket.keys(objects));
     } catch (SdkException e) {
-      throw error(e, src.toString());
+      throw bucket.error(e, src.toString());
     }
-  }
-
-  /** A server-side copy; in parts above S3's 5 GiB limit for one copy. */
-  private void copy(String from, String to, long size) {
-    if (size <= MAX_COPY) {
-      s3.copyObject(
-          r ->
-              r.sourceBucket(location.bucket())
-                  .sourceKey(from)
-                  .destinationBucket(location.bucket())
-                  .destinationKey(to));
-      return;
-    }
-    new S3LargeCopy(s3, location.bucket(), settings.partSize() * 64).copy(from, to, size);
   }
 
   /** Aborts the unfinished multipart uploads of the token's key (its writer died). */
@@ -359,13 +290,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
     String key = token.substring(UPLOAD_TOKEN.length());
     try {
-      for (MultipartUpload u :
-          s3.listMultipartUploadsPaginator(r -> r.bucket(location.bucket()).prefix(key))
-              .uploads()) {
-        if (u.key().equals(key)) {
-          s3.abortMultipartUpload(r -> r.bucket(location.bucket()).key(key).uploadId(u.uploadId()));
-        }
-      }
+      bucket.abortUploadsOf(key);
     } catch (SdkException e) {
       LOG.warn("cannot abort the unfinished uploads of {} in {}: {}", key, label, e.toString());
     }
@@ -374,81 +299,6 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   @Override
   public void close() {
     s3.close();
-  }
-
-  // ---- for the streams ----
-
-  boolean exists(String key) {
-    return head(key) != null;
-  }
-
-  /** The status of what a writer just published, by the ETag the store gave it. */
-  UfsStatus publishedStatus(String key, String etag, long length) {
-    HeadObjectResponse head = head(key);
-    String name = key.substring(key.lastIndexOf('/') + 1);
-    if (head != null && etag.equals(head.eTag())) {
-      return file(name, etag, head.contentLength(), head.lastModified());
-    }
-    // Replaced already: a version nobody will ask for again, named as this writer's own.
-    return file(name, etag, length, Instant.EPOCH);
-  }
-
-  StrataException error(SdkException e, String what) {
-    return S3Errors.toStrata(e, what, label);
-  }
-
-  void warn(String what, SdkException e) {
-    LOG.warn("{} in {}: {}", what, label, e.toString());
-  }
-
-  // ---- look-ups ----
-
-  /** The object's head, or null if there is no object under that key. */
-  private HeadObjectResponse head(String key) {
-    try {
-      return s3.headObject(r -> r.bucket(location.bucket()).key(key));
-    } catch (S3Exception e) {
-      if (e.statusCode() == 404) {
-        return null;
-      }
-      throw error(e, key);
-    } catch (SdkException e) {
-      throw error(e, key);
-    }
-  }
-
-  private boolean folderHasKeys(String folder) {
-    try {
-      return s3.listObjectsV2(r -> r.bucket(location.bucket()).prefix(folder).maxKeys(1)).keyCount()
-          > 0;
-    } catch (SdkException e) {
-      throw error(e, folder.isEmpty() ? "/" : folder);
-    }
-  }
-
-  private static UfsStatus file(String name, String etag, long length, Instant modified) {
-    return new UfsStatus(
-        name,
-        false,
-        length,
-        modified.toEpochMilli(),
-        FILE_MODE,
-        "",
-        "",
-        fingerprint(etag, length, modified));
-  }
-
-  private static UfsStatus folder(String name) {
-    return new UfsStatus(name, true, 0, 0, FOLDER_MODE, "", "", "");
-  }
-
-  /**
-   * ETag, length and last-modified second (HEAD gives seconds, listings milliseconds: both must
-   * name a version alike).
-   */
-  static String fingerprint(String etag, long length, Instant modified) {
-    String tag = etag == null ? "" : etag.replace("\"", "");
-    return "s3:" + tag + ":" + length + ":" + modified.getEpochSecond();
   }
 
   /** A page iterator whose SDK failures come out as Strata's, naming the mount. */
@@ -466,7 +316,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
       try {
         return pages.hasNext();
       } catch (SdkException e) {
-        throw error(e, what.isEmpty() ? "/" : what);
+        throw bucket.error(e, what.isEmpty() ? "/" : what);
       }
     }
 
@@ -475,7 +325,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
       try {
         return pages.next();
       } catch (SdkException e) {
-        throw error(e, what.isEmpty() ? "/" : what);
+        throw bucket.error(e, what.isEmpty() ? "/" : what);
       }
     }
   }

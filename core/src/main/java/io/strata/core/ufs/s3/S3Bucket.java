@@ -1,0 +1,183 @@
+package io.strata.core.ufs.s3;
+
+import io.strata.core.status.StrataException;
+import io.strata.core.ufs.UfsStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * One bucket's keys, as the S3 under-storage and its streams use them: look-ups, batched deletes,
+ * server-side copies, the statuses Strata shows for objects and folders, and errors that name the
+ * mount.
+ */
+final class S3Bucket {
+  private static final Logger LOG = LoggerFactory.getLogger(S3Bucket.class);
+  private static final int FILE_MODE = 0644;
+  private static final int FOLDER_MODE = 0755;
+  private static final int DELETE_BATCH = 1000;
+  private static final long MAX_COPY = 5L << 30;
+
+  final S3Client s3;
+  final String name;
+
+  /** Names the mount in errors: its URI, and the store's address if not AWS's. */
+  final String label;
+
+  private final long largeCopyPart;
+
+  S3Bucket(S3Client s3, String name, String label, long largeCopyPart) {
+    this.s3 = s3;
+    this.name = name;
+    this.label = label;
+    this.largeCopyPart = largeCopyPart;
+  }
+
+  boolean exists(String key) {
+    return head(key) != null;
+  }
+
+  /** The status of what a writer just published, by the ETag the store gave it. */
+  UfsStatus publishedStatus(String key, String etag, long length) {
+    HeadObjectResponse head = head(key);
+    String name = key.substring(key.lastIndexOf('/') + 1);
+    if (head != null && S3Reader.unquoted(etag).equals(S3Reader.unquoted(head.eTag()))) {
+      return file(name, etag, head.contentLength(), head.lastModified());
+    }
+    // Replaced already: a version nobody will ask for again, named as this writer's own.
+    return file(name, etag, length, Instant.EPOCH);
+  }
+
+  StrataException error(SdkException e, String what) {
+    return S3Errors.toStrata(e, what, label);
+  }
+
+  void warn(String what, SdkException e) {
+    LOG.warn("{} in {}: {}", what, label, e.toString());
+  }
+
+  /** The object's head, or null if there is no object under that key. */
+  HeadObjectResponse head(String key) {
+    try {
+      return s3.headObject(r -> r.bucket(name).key(key));
+    } catch (S3Exception e) {
+      if (e.statusCode() == 404) {
+        return null;
+      }
+      throw error(e, key);
+    } catch (SdkException e) {
+      throw error(e, key);
+    }
+  }
+
+  boolean folderHasKeys(String folder) {
+    try {
+      return s3.listObjectsV2(r -> r.bucket(name).prefix(folder).maxKeys(1)).keyCount() > 0;
+    } catch (SdkException e) {
+      throw error(e, folder.isEmpty() ? "/" : folder);
+    }
+  }
+
+  static UfsStatus file(String name, String etag, long length, Instant modified) {
+    return new UfsStatus(
+        name,
+        false,
+        length,
+        modified.toEpochMilli(),
+        FILE_MODE,
+        "",
+        "",
+        fingerprint(etag, length, modified));
+  }
+
+  static UfsStatus folder(String name) {
+    return new UfsStatus(name, true, 0, 0, FOLDER_MODE, "", "", "");
+  }
+
+  /**
+   * ETag, length and last-modified second (HEAD gives seconds, listings milliseconds: both must
+   * name a version alike).
+   */
+  static String fingerprint(String etag, long length, Instant modified) {
+    String tag = etag == null ? "" : etag.replace("\"", "");
+    return "s3:" + tag + ":" + length + ":" + modified.getEpochSecond();
+  }
+
+  /** Up to {@code max} objects under {@code folder}, at any depth (its marker included). */
+  List<S3Object> objectsUnder(String folder, long max) {
+    List<S3Object> objects = new ArrayList<>();
+    for (ListObjectsV2Response page :
+        s3.listObjectsV2Paginator(r -> r.bucket(name).prefix(folder))) {
+      for (S3Object o : page.contents()) {
+        objects.add(o);
+        if (objects.size() >= max) {
+          return objects;
+        }
+      }
+    }
+    return objects;
+  }
+
+  static List<String> keys(List<S3Object> objects) {
+    return objects.stream().map(S3Object::key).toList();
+  }
+
+  void deleteKeys(List<String> keys) {
+    for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
+      List<String> batch = keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH));
+      var response =
+          s3.deleteObjects(
+              r ->
+                  r.bucket(name)
+                      .delete(
+                          d ->
+                              d.quiet(true)
+                                  .objects(
+                                      batch.stream()
+                                          .map(k -> ObjectIdentifier.builder().key(k).build())
+                                          .toList())));
+      if (!response.errors().isEmpty()) {
+        throw StrataException.unavailable(
+            label
+                + " did not delete "
+                + response.errors().size()
+                + " keys, e.g. "
+                + response.errors().get(0).key()
+                + " ("
+                + response.errors().get(0).code()
+                + ")",
+            null);
+      }
+    }
+  }
+
+  /** A server-side copy; in parts above S3's 5 GiB limit for one copy. */
+  void copy(String from, String to, long size) {
+    if (size <= MAX_COPY) {
+      s3.copyObject(
+          r -> r.sourceBucket(name).sourceKey(from).destinationBucket(name).destinationKey(to));
+      return;
+    }
+    new S3LargeCopy(s3, name, largeCopyPart).copy(from, to, size);
+  }
+
+  /** Aborts the unfinished multipart uploads of {@code key}. */
+  void abortUploadsOf(String key) {
+    for (MultipartUpload u :
+        s3.listMultipartUploadsPaginator(r -> r.bucket(name).prefix(key)).uploads()) {
+      if (u.key().equals(key)) {
+        s3.abortMultipartUpload(r -> r.bucket(name).key(key).uploadId(u.uploadId()));
+      }
+    }
+  }
+}
