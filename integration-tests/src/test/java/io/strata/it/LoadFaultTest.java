@@ -137,6 +137,9 @@ class LoadFaultTest {
     assertThat(filesAtStop).isBetween(20L, (long) FILES - 1);
     cluster.master(cluster.awaitLeader(Duration.ofSeconds(10))).kill();
     cluster.awaitLeader(Duration.ofSeconds(30));
+    // Elected is not yet serving (it first applies its term's entry): wait until it answers, so
+    // that the check below measures the job, not the election (on a loaded host, seconds).
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> job(id) != null);
     // The new leader resumes running jobs at once: this one must stay as it was, throughout.
     await()
         .during(Duration.ofSeconds(2))

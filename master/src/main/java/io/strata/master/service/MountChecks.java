@@ -67,6 +67,12 @@ final class MountChecks {
         throw new StrataException(
             StatusCode.NOT_A_DIRECTORY, mount.ufsUri() + " is a file; mount a folder");
       }
+    } catch (StrataException e) {
+      if (e.getMessage() != null && e.getMessage().contains(mount.ufsUri())) {
+        throw e;
+      }
+      // A local folder's errors name paths inside it ("/ does not exist"): name the store.
+      throw new StrataException(e.code(), "cannot mount " + mount.ufsUri() + ": " + e.getMessage());
     }
     requireFreeInParent(path, table);
     return mount;
