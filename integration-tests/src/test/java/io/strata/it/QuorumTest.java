@@ -129,9 +129,12 @@ class QuorumTest {
     await()
         .atMost(Duration.ofSeconds(60))
         .until(
-            () ->
-                shell.run("fsadmin", "journal", "quorum", "add", "--address", followerRpc).code()
-                    == 0);
+            () -> {
+              ShellRunner.Run add =
+                  shell.run("fsadmin", "journal", "quorum", "add", "--address", followerRpc);
+              System.out.println("quorum add: " + add.code() + " " + add.out() + add.err());
+              return add.code() == 0;
+            });
     awaitCaughtUp(followerRpc);
   }
 

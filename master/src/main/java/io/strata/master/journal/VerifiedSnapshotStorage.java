@@ -27,13 +27,20 @@ import org.slf4j.LoggerFactory;
 final class VerifiedSnapshotStorage extends SimpleStateMachineStorage {
   private static final Logger LOG = LoggerFactory.getLogger(VerifiedSnapshotStorage.class);
 
+  private boolean startChecked;
+
   @Override
   public SingleFileSnapshotInfo loadLatestSnapshot() {
     File folder = folder();
     if (folder == null || !folder.isDirectory()) {
       return null;
     }
-    removeHalfWritten(folder.toPath());
+    if (!startChecked) {
+      // Only what a killed master left: later calls (after an install from the leader) must not
+      // touch files another part of Ratis may be writing.
+      startChecked = true;
+      removeHalfWritten(folder.toPath());
+    }
     for (SingleFileSnapshotInfo candidate : newestFirst(folder.toPath())) {
       try {
         SnapshotFiles.verify(candidate);
