@@ -2,7 +2,6 @@ package io.strata.master.service;
 
 import io.grpc.stub.StreamObserver;
 import io.strata.core.conf.ClusterConf;
-import io.strata.core.path.StrataPath;
 import io.strata.core.process.Version;
 import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.AddMasterResponse;
@@ -25,7 +24,6 @@ import io.strata.core.proto.ListMountsRequest;
 import io.strata.core.proto.LoadJob;
 import io.strata.core.proto.MasterServiceGrpc;
 import io.strata.core.proto.MasterStatus;
-import io.strata.core.proto.MountPoint;
 import io.strata.core.proto.MountRequest;
 import io.strata.core.proto.MountTableView;
 import io.strata.core.proto.QuorumInfo;
@@ -47,8 +45,6 @@ import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.Rpc;
 import io.strata.core.status.StrataException;
-import io.strata.core.ufs.Mount;
-import io.strata.core.ufs.MountTable;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.load.LoadControl;
@@ -64,10 +60,7 @@ import java.util.Optional;
  */
 public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImplBase {
   private final MasterJournal journal;
-  private final MountChecks mountChecks = new MountChecks();
-
-  /** How long a mount or unmount waits for live workers to apply it before answering. */
-  private static final java.time.Duration MOUNT_PROPAGATION = java.time.Duration.ofSeconds(10);
+  private final MountControl mounts;
 
   private final LoadControl loads;
   private final WorkerLiveness liveness;
@@ -85,6 +78,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
     this.liveness = liveness;
     this.quorum = quorum;
     this.clock = clock;
+    this.mounts = new MountControl(journal, liveness);
   }
 
   @Override
@@ -173,7 +167,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
                   .setVersion(Version.VERSION)
                   .setLeaderStartedAtMs(self.getStartedAtMs())
                   .setLeaderRpcAddress(self.getRpcAddress())
-                  .addAllMounts(redacted(view.getMountsList()))
+                  .addAllMounts(MountControl.redacted(view.getMountsList()))
                   .addAllMasters(quorum.info().getMembersList())
                   .setConfHash(view.getConfHash())
                   .setConfVersion(journal.stateMachine().read(st -> st.conf().version()));
@@ -267,11 +261,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "mount",
         () -> {
           journal.requireLeader();
-          Mount mount =
-              mountChecks.check(
-                  req.getMount(), journal.stateMachine().read(s -> s.mounts().table()));
-          journal.submit(new MasterCommand.AddMount(mount, false)).orThrow();
-          return mountTableViewOnceWorkersHaveIt();
+          return mounts.mount(req.getMount());
         });
   }
 
@@ -282,9 +272,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "unmount",
         () -> {
           journal.requireLeader();
-          StrataPath path = StrataPath.of(req.getPath());
-          journal.submit(new MasterCommand.RemoveMount(path.toString())).orThrow();
-          return mountTableViewOnceWorkersHaveIt();
+          return mounts.unmount(req.getPath());
         });
   }
 
@@ -295,49 +283,8 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "listMounts",
         () -> {
           journal.requireLeader();
-          return mountTableView();
+          return mounts.view();
         });
-  }
-
-  /**
-   * The new mount table once every live worker has applied it (so that the next request finds it
-   * there), or after {@link #MOUNT_PROPAGATION} with the workers still behind counted.
-   */
-  private MountTableView mountTableViewOnceWorkersHaveIt() {
-    long version = journal.stateMachine().read(s -> s.mounts().version());
-    long deadline = System.nanoTime() + MOUNT_PROPAGATION.toNanos();
-    int behind;
-    while (true) {
-      List<String> live =
-          journal.readView().getWorkersList().stream()
-              .filter(w -> w.getState() == WorkerState.LIVE)
-              .map(WorkerInfo::getId)
-              .toList();
-      behind = liveness.behindOnMounts(live, version);
-      if (behind == 0 || System.nanoTime() > deadline) {
-        break;
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    return mountTableView().toBuilder().setWorkersBehind(behind).build();
-  }
-
-  private MountTableView mountTableView() {
-    MountTable table = journal.stateMachine().read(s -> s.mounts().table());
-    MountTableView.Builder view = MountTableView.newBuilder().setVersion(table.version());
-    table.mounts().stream()
-        .sorted(java.util.Comparator.comparing(Mount::path))
-        .forEach(m -> view.addMounts(m.toRedactedProto()));
-    return view.build();
-  }
-
-  private static List<MountPoint> redacted(List<MountPoint> mounts) {
-    return mounts.stream().map(m -> Mount.fromProto(m).toRedactedProto()).toList();
   }
 
   @Override

@@ -81,11 +81,7 @@ class MasterJournalTest {
   void aDamagedNewestSnapshot_isSetAside_andTheOlderOnePlusTheLogRestoreTheState()
       throws Exception {
     int port = freePort();
-    String digest;
-    try (MasterJournal j = start(conf(port))) {
-      registerWorkers(j, 23);
-      digest = j.stateMachine().read(s -> s.digest()).toString();
-    }
+    String digest = journalWithSnapshots(port);
     List<Path> snapshots = snapshotsOldestFirst();
     assertThat(snapshots).as("an older snapshot is kept").hasSizeGreaterThanOrEqualTo(2);
     Path newest = snapshots.get(snapshots.size() - 1);
@@ -109,11 +105,7 @@ class MasterJournalTest {
   void aMasterKilledWhileSnapshotting_startsFromAGoodSnapshot_andClearsWhatWasHalfWritten()
       throws Exception {
     int port = freePort();
-    String digest;
-    try (MasterJournal j = start(conf(port))) {
-      registerWorkers(j, 23);
-      digest = j.stateMachine().read(s -> s.digest()).toString();
-    }
+    String digest = journalWithSnapshots(port);
     List<Path> snapshots = snapshotsOldestFirst();
     Path newest = snapshots.get(snapshots.size() - 1);
     Files.delete(newest.resolveSibling(newest.getFileName() + ".md5"));
@@ -129,11 +121,17 @@ class MasterJournalTest {
     assertThat(halfWrittenMd5).doesNotExist();
   }
 
-  /** Journals {@code n} workers: with a snapshot every 5 entries, several snapshots. */
-  private static void registerWorkers(MasterJournal j, int n) {
-    for (int i = 1; i <= n; i++) {
-      WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
-      j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
+  /**
+   * Journals 23 workers (with a snapshot every 5 entries, several snapshots) on a master that then
+   * stops; the digest of its state.
+   */
+  private String journalWithSnapshots(int port) throws IOException {
+    try (MasterJournal j = start(conf(port))) {
+      for (int i = 1; i <= 23; i++) {
+        WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
+        j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
+      }
+      return j.stateMachine().read(s -> s.digest()).toString();
     }
   }
 

@@ -22,13 +22,15 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 final class S3Reader implements UfsReader {
   private static final int CHUNK = 64 << 10;
 
+  /** Copies into direct buffers; a reader is opened per page, so the array is per thread. */
+  private static final ThreadLocal<byte[]> CHUNKS = ThreadLocal.withInitial(() -> new byte[CHUNK]);
+
   private final S3Client s3;
   private final String bucket;
   private final String key;
   private final UfsStatus version;
   private final String etag;
   private final String label;
-  private byte[] chunk;
 
   S3Reader(S3Client s3, String bucket, String key, UfsStatus version, String etag, String label) {
     this.s3 = s3;
@@ -74,9 +76,7 @@ final class S3Reader implements UfsReader {
           dst.position(dst.position() + got);
         }
       } else {
-        if (chunk == null) {
-          chunk = new byte[CHUNK];
-        }
+        byte[] chunk = CHUNKS.get();
         got = in.read(chunk, 0, Math.min(left, CHUNK));
         if (got > 0) {
           dst.put(chunk, 0, got);
