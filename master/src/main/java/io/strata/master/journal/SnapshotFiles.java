@@ -20,10 +20,10 @@ import org.apache.ratis.util.MD5FileUtil;
 /**
  * Writes and reads snapshot files: {@code snapshot.<term>_<index>} holding the state as one
  * protobuf message, with an MD5 file beside it. A snapshot is written to a temporary name, forced
- * to the device, and renamed (the folder forced too) before Ratis purges the log it replaces, so
- * neither a crash nor a power loss leaves a half-written snapshot under a real name; a snapshot
- * whose MD5 does not match is not restored ({@link VerifiedSnapshotStorage} falls back to the one
- * before it).
+ * to the device, its MD5 saved, and renamed (the folder forced too) before Ratis purges the log it
+ * replaces, so neither a crash nor a power loss leaves a half-written snapshot under a real name; a
+ * snapshot whose MD5 does not match is not restored ({@link VerifiedSnapshotStorage} falls back to
+ * the one before it).
  */
 final class SnapshotFiles {
   /** What a snapshot's name ends with while it is being written. */
@@ -45,10 +45,14 @@ final class SnapshotFiles {
       snapshot.writeTo(Channels.newOutputStream(out));
       out.force(true);
     }
+    // The MD5 first: a snapshot under its real name always has its MD5 beside it, so nothing that
+    // scans the folder meanwhile (Ratis' log appenders do) takes a snapshot being written for a
+    // damaged one.
+    MD5Hash md5 = MD5FileUtil.computeMd5ForFile(temp.toFile());
+    MD5FileUtil.saveMD5File(file, md5);
+    force(MD5FileUtil.getDigestFileForFile(file).toPath());
     Files.move(
         temp, file.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
-    force(MD5FileUtil.getDigestFileForFile(file).toPath());
     force(file.toPath().getParent());
     return new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last);
   }

@@ -18,27 +18,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ratis' snapshot folder, where the latest snapshot is the newest one that passes its MD5 check: a
- * damaged newest snapshot is set aside ({@code <name>.corrupt}, kept for a post-mortem) and the
- * older one the folder keeps is used instead, the log being kept back far enough to replay from it
- * (see {@code RaftSettings}); a snapshot whose writing was cut short is removed. Ratis asks this
- * class for the latest snapshot at start and after installing one from the leader.
+ * Ratis' snapshot folder, where the latest snapshot is the newest one that passes its MD5 check. At
+ * start, a damaged newest snapshot is set aside ({@code <name>.corrupt}, kept for a post-mortem)
+ * and the older one the folder keeps is used instead, the log being kept back far enough to replay
+ * from it (see {@code RaftSettings}); a snapshot whose writing was cut short is removed.
+ *
+ * <p>Ratis also asks for the latest snapshot while the master runs: after installing one from the
+ * leader, and from a leader's log appenders whenever none is known yet. Those calls only skip what
+ * does not verify and never move or remove files, which another thread may be writing: a leader
+ * once set aside the snapshot it was finishing, then had nothing to send a joining master.
  */
 final class VerifiedSnapshotStorage extends SimpleStateMachineStorage {
   private static final Logger LOG = LoggerFactory.getLogger(VerifiedSnapshotStorage.class);
 
-  private boolean startChecked;
+  private boolean started;
 
   @Override
-  public SingleFileSnapshotInfo loadLatestSnapshot() {
+  public synchronized SingleFileSnapshotInfo loadLatestSnapshot() {
     File folder = folder();
     if (folder == null || !folder.isDirectory()) {
       return null;
     }
-    if (!startChecked) {
-      // Only what a killed master left: later calls (after an install from the leader) must not
-      // touch files another part of Ratis may be writing.
-      startChecked = true;
+    boolean atStart = !started;
+    started = true;
+    if (atStart) {
       removeHalfWritten(folder.toPath());
     }
     for (SingleFileSnapshotInfo candidate : newestFirst(folder.toPath())) {
@@ -46,11 +49,15 @@ final class VerifiedSnapshotStorage extends SimpleStateMachineStorage {
         SnapshotFiles.verify(candidate);
         return updateLatestSnapshot(candidate);
       } catch (IOException e) {
-        LOG.warn(
-            "snapshot {} is damaged ({}); setting it aside and trying the one before it",
-            candidate.getFile().getPath(),
-            e.toString());
-        setAside(candidate.getFile().getPath());
+        if (atStart) {
+          LOG.warn(
+              "snapshot {} is damaged ({}); setting it aside and trying the one before it",
+              candidate.getFile().getPath(),
+              e.toString());
+          setAside(candidate.getFile().getPath());
+        } else {
+          LOG.warn("skipping snapshot {}: {}", candidate.getFile().getPath(), e.toString());
+        }
       }
     }
     return null;

@@ -97,9 +97,9 @@ class MasterJournalTest {
 
   /**
    * What a master killed while snapshotting leaves, at each step of {@link SnapshotFiles#write}: a
-   * half-written temporary file (killed while writing), and a newest snapshot without its MD5
-   * (killed between the rename and the MD5). It starts from the good snapshot before them, replays
-   * the log, and removes the half-written file.
+   * half-written temporary file (killed while writing), and a newest snapshot without its MD5 (as
+   * earlier versions, which saved the MD5 after the rename, left it). It starts from the good
+   * snapshot before them, replays the log, and removes the half-written file.
    */
   @Test
   void aMasterKilledWhileSnapshotting_startsFromAGoodSnapshot_andClearsWhatWasHalfWritten()
@@ -119,6 +119,32 @@ class MasterJournalTest {
     }
     assertThat(halfWritten).doesNotExist();
     assertThat(halfWrittenMd5).doesNotExist();
+  }
+
+  /**
+   * While a master runs, Ratis' log appenders ask for the latest snapshot whenever none is known,
+   * racing the master writing one: what does not verify is skipped, never moved away. (A leader
+   * once set aside the snapshot it was finishing and had nothing to send a joining master.)
+   */
+  @Test
+  void aSnapshotThatDoesNotVerifyYet_isSkippedButLeftInPlace_whileTheMasterRuns() throws Exception {
+    try (MasterJournal j = start(conf(freePort()))) {
+      for (int i = 1; i <= 12; i++) {
+        WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(i).build();
+        j.submit(new MasterCommand.RegisterWorker(a, i)).orThrow();
+      }
+      List<Path> snapshots = snapshotsOldestFirst();
+      Path newest = snapshots.get(snapshots.size() - 1);
+      Path beingWritten = newest.resolveSibling("snapshot.1_99999");
+      Files.copy(newest, beingWritten);
+
+      var latest = j.stateMachine().getStateMachineStorage();
+      var found = ((VerifiedSnapshotStorage) latest).loadLatestSnapshot();
+
+      assertThat(found.getFile().getPath()).isEqualTo(newest);
+      assertThat(beingWritten).exists();
+      assertThat(beingWritten.resolveSibling("snapshot.1_99999.corrupt")).doesNotExist();
+    }
   }
 
   /**
