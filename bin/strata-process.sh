@@ -135,7 +135,14 @@ strata_await() {
   echo "$name started (pid $pid): $(sed 's/^[a-z]* ready in [0-9.]* s: //' "$ready"); log: $STRATA_LOGS_DIR/$name.log"
 }
 
+# Starts process $1 and waits until it serves, or says once that it already runs.
 strata_start() {
+  local pid
+  pid="$(strata_running_pid "$1")"
+  if [[ -n "$pid" ]]; then
+    echo "$1 is already running (pid $pid); log: $STRATA_LOGS_DIR/$1.log"
+    return 0
+  fi
   strata_launch "$1"
   strata_await "$1"
 }
@@ -205,6 +212,12 @@ strata_on_hosts() {
         echo "[$host] failed" >&2
     fi
   done
+}
+
+# Whether folder $1 (absolute) is a Strata FUSE mount of this host, live or left by a dead process.
+strata_fuse_mounted() {
+  awk -v target="$1" '$3 == "fuse.strata" { gsub(/\\040/, " ", $2); if ($2 == target) found = 1 }
+    END { exit !found }' /proc/self/mounts
 }
 
 # The process name of the FUSE mount on folder $1: fuse, then the absolute path with / as _.

@@ -5,7 +5,9 @@
 #                            a whole cluster on this host, no configuration needed; with N > 1 an HA
 #                            master group (instance i uses the default ports + 1000*i, or
 #                            $STRATA_LOCAL_PORT_BASE + 1000*i, and journals under $STRATA_LOCAL_DATA_DIR,
-#                            default local/ in the install)
+#                            default local/ in the install); each worker caches in memory and on disk
+#                            under $STRATA_LOCAL_CACHE_DIR (default cache/ in the install) and serves
+#                            clients of this host over a domain socket in $STRATA_LOCAL_DATA_DIR
 #   strata-start.sh master   the master of this host, as $STRATA_CONF_DIR configures it
 #   strata-start.sh worker   the worker of this host
 #   strata-start.sh masters  a master on every host of $STRATA_CONF_DIR/masters (ssh for other hosts)
@@ -31,7 +33,13 @@ if [[ "$what" == fuse ]]; then
   strata_ensure_built
   mkdir -p "$STRATA_LOGS_DIR"
   name="$(strata_fuse_name "$1")"
-  STRATA_PROCESS_ARGS=("$(realpath -ms -- "$1")" "${@:2}")
+  target="$(realpath -ms -- "$1")"
+  pid="$(strata_running_pid "$name")"
+  if [[ -n "$pid" ]]; then
+    echo "$target is already mounted (pid $pid); log: $STRATA_LOGS_DIR/$name.log"
+    exit 0
+  fi
+  STRATA_PROCESS_ARGS=("$target" "${@:2}")
   strata_start "$name"
   exit 0
 fi
@@ -49,6 +57,50 @@ done
 strata_ensure_built
 mkdir -p "$STRATA_LOGS_DIR"
 started=$(strata_now_ms)
+
+# Whether the configuration sets key $1: as a STRATA_ variable or in the site file.
+strata_configured() {
+  local key="$1" var
+  var="STRATA_$(echo "${key#strata.}" | tr '[:lower:].' '[:upper:]_')"
+  [[ -n "${!var:-}" ]] && return 0
+  [[ -f "$STRATA_CONF_DIR/strata-site.properties" ]] &&
+    grep -Eq "^[[:space:]]*${key//./\\.}[[:space:]]*[=:]" "$STRATA_CONF_DIR/strata-site.properties"
+}
+
+# Local mode is the co-located deployment: unless the configuration says otherwise, worker $1 gets a
+# domain socket (clients on this host read through it, and straight from its page files), an SSD
+# tier in cache/ of the install with a quota of half the free space of its disk (at most 64 GiB),
+# and a memory tier of a sixteenth of the machine's memory (256 MiB to 1 GiB).
+strata_local_worker_cache() {
+  local i="$1" sock cache avail quota mem
+  if ! strata_configured strata.worker.data.domain.socket.path; then
+    sock="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}/worker-$i.sock"
+    if (( ${#sock} > 100 )); then
+      # A socket path has to fit in 108 bytes.
+      sock="${XDG_RUNTIME_DIR:-/tmp}/strata-$(id -u)-$(echo "$STRATA_HOME" | cksum | cut -d' ' -f1)-$i.sock"
+    fi
+    mkdir -p "$(dirname "$sock")"
+    export STRATA_WORKER_DATA_DOMAIN_SOCKET_PATH="$sock"
+  fi
+  if ! strata_configured strata.worker.page.store.dirs; then
+    cache="${STRATA_LOCAL_CACHE_DIR:-$STRATA_HOME/cache}/worker-$i"
+    mkdir -p "$cache"
+    avail=$(df -B1 --output=avail "$cache" | tail -n 1 | tr -d ' ')
+    quota=$(( avail / 2 / 1048576 ))
+    (( quota > 65536 )) && quota=65536
+    if (( quota >= 256 )); then
+      export STRATA_WORKER_PAGE_STORE_DIRS="$cache:${quota}MiB"
+    else
+      echo "strata: only $((avail / 1048576)) MiB free under $cache: worker-$i caches in memory only" >&2
+    fi
+  fi
+  if ! strata_configured strata.worker.page.store.mem.size; then
+    mem=$(( $(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024 / 16 ))
+    (( mem < 256 )) && mem=256
+    (( mem > 1024 )) && mem=1024
+    export STRATA_WORKER_PAGE_STORE_MEM_SIZE="${mem}MiB"
+  fi
+}
 
 # An HA cluster on this host: every instance gets its own ports and folders through the environment.
 start_local_group() {
@@ -70,9 +122,12 @@ start_local_group() {
     strata_await "master-$i"
   done
   for ((i = 0; i < workers; i++)); do
+    (
+    strata_local_worker_cache "$i"
     STRATA_WORKER_HOSTNAME=localhost STRATA_WORKER_RPC_PORT=$((base + 1000 * i + 10)) \
       STRATA_WORKER_DATA_PORT=$((base + 1000 * i + 11)) STRATA_WORKER_WEB_PORT=$((base + 1000 * i + 12)) \
       STRATA_WORKER_STATE_FOLDER="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}/worker-$i" strata_launch "worker-$i"
+    )
   done
   for ((i = 0; i < workers; i++)); do
     strata_await "worker-$i"
@@ -84,7 +139,7 @@ case "$what" in
     mkdir -p "$STRATA_HOME/underFSStorage"
     if (( masters == 1 && workers == 1 )); then
       strata_start master
-      strata_start worker
+      (strata_local_worker_cache 0 && strata_start worker)
     else
       start_local_group
     fi

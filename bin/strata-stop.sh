@@ -14,7 +14,19 @@ what="${1:-all}"
 case "$what" in
   fuse)
     if [[ -n "${2:-}" ]]; then
-      strata_stop "$(strata_fuse_name "$2")"
+      name="$(strata_fuse_name "$2")"
+      target="$(realpath -ms -- "$2")"
+      if [[ -n "$(strata_running_pid "$name")" ]]; then
+        strata_stop "$name"
+      elif strata_fuse_mounted "$target"; then
+        # Its process died: the kernel still holds the mount, and every access to it fails.
+        rm -f "$STRATA_LOGS_DIR/$name.pid" "$STRATA_LOGS_DIR/$name.ready"
+        fusermount -u -z "$target" 2>/dev/null || umount -l "$target"
+        echo "unmounted $target (its process was gone)"
+      else
+        echo "strata: NOT_FOUND: $target is not a Strata mount" >&2
+        exit 1
+      fi
     else
       strata_stop_kind fuse
     fi

@@ -59,11 +59,20 @@ public interface FileSystem extends AutoCloseable {
   /** Renames; fails if {@code dst} exists. */
   void rename(String src, String dst);
 
+  /**
+   * The workers that serve {@code path}, as {@code host:port} worker ids: its owner first, then
+   * those reads and look-ups fail over to, in order.
+   */
+  List<String> owners(String path);
+
   /** chmod: sets the permission bits (0777) of {@code path}. */
   void setMode(String path, int mode);
 
   /** chown: sets owner and/or group by name (empty: unchanged). */
   void setOwner(String path, String owner, String group);
+
+  /** touch: sets the modification time; pages cached of the file before are not served again. */
+  void setModificationTime(String path, long epochMs);
 
   @Override
   void close();

@@ -124,6 +124,13 @@ final class StrataFileSystem implements FileSystem {
   }
 
   @Override
+  public List<String> owners(String path) {
+    return view.owners(StrataPath.of(path).toString(), RingFailover.ATTEMPTS).stream()
+        .map(WorkerInfo::getId)
+        .toList();
+  }
+
+  @Override
   public boolean exists(String path) {
     try {
       getStatus(path);
@@ -280,6 +287,15 @@ final class StrataFileSystem implements FileSystem {
         SetAttributesRequest.newBuilder()
             .setPath(StrataPath.of(path).toString())
             .setMode(mode & 0777)
+            .build());
+  }
+
+  @Override
+  public void setModificationTime(String path, long epochMs) {
+    changes.setAttributes(
+        SetAttributesRequest.newBuilder()
+            .setPath(StrataPath.of(path).toString())
+            .setMtimeMs(epochMs)
             .build());
   }
 

@@ -72,13 +72,16 @@ public final class FuseProcess implements Service {
     }
     registry = Metrics.newProcessRegistry("fuse");
     fuse =
-        new StrataFuse(
-            fs,
-            folder,
-            new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)),
-            readOnly,
-            new KernelView(conf.get(FuseKeys.ATTR_TIMEOUT), conf.get(FuseKeys.KERNEL_CACHE)),
-            new FuseMetrics(registry));
+        FuseLibrary.load(
+            () ->
+                new StrataFuse(
+                    fs,
+                    folder,
+                    new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)),
+                    readOnly,
+                    new KernelView(
+                        conf.get(FuseKeys.ATTR_TIMEOUT), conf.get(FuseKeys.KERNEL_CACHE)),
+                    new FuseMetrics(registry)));
     webServer = startWebServer();
     fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
   }

@@ -62,6 +62,10 @@ class FuseScriptsTest {
     assertThat(mnt.resolve("hello.txt")).hasContent("hello through the scripts");
     assertThat(scripts.run("bin/strata", "fuse", "list").out())
         .containsPattern(mnt + " +strata:/data +rw +ok");
+    Scripts.Result twice = scripts.run("bin/strata", "fuse", "mount", mnt.toString(), "/data");
+    assertThat(twice.code()).as(twice.out()).isZero();
+    assertThat(twice.out().strip()).startsWith(mnt + " is already mounted (pid ");
+    assertThat(twice.out()).doesNotContain("started");
 
     // A crash leaves the mount behind: listed as stale, every call fails (no hang), and the next
     // mount on the folder clears it.
@@ -90,6 +94,37 @@ class FuseScriptsTest {
     assertThat(unmount.out()).contains("stopped " + name);
     assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
     assertThat(scripts.run("bin/strata", "fuse", "list").out()).contains("no Strata mounts");
+    Scripts.Result notMounted = scripts.run("bin/strata", "fuse", "unmount", mnt.toString());
+    assertThat(notMounted.code()).isNotZero();
+    assertThat(notMounted.out().strip())
+        .isEqualTo("strata: NOT_FOUND: " + mnt + " is not a Strata mount");
+  }
+
+  /** A host without libfuse 2 (hidden here in a mount namespace of this test's own). */
+  @Test
+  void withoutLibfuse_mountSaysWhatToInstall() throws Exception {
+    Path lib = Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2").toRealPath();
+    String hide = "mount --bind /dev/null " + lib + " && exec \"$@\"";
+    Scripts.Result mount =
+        scripts.run(
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "bash",
+            "-c",
+            hide,
+            "hide",
+            "bin/strata",
+            "fuse",
+            "mount",
+            mnt.toString());
+    assertThat(mount.code()).isNotZero();
+    assertThat(mount.out().strip().lines())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("strata: FAILED_PRECONDITION: libfuse 2 cannot be loaded")
+        .contains("apt-get install fuse libfuse2");
+    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
   }
 
   @Test

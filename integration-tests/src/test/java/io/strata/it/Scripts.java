@@ -63,8 +63,7 @@ final class Scripts {
   private ProcessBuilder builder(Map<String, String> env, String... command) {
     ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile());
     pb.environment().putAll(env);
-    pb.environment().put("STRATA_CONF_DIR", site.conf().toString());
-    pb.environment().put("STRATA_LOGS_DIR", site.logs().toString());
+    pb.environment().putAll(site.environment());
     pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m");
     pb.environment().put("STRATA_WORKER_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m");
     pb.environment().put("STRATA_FUSE_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m");

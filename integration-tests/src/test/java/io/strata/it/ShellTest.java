@@ -68,6 +68,77 @@ class ShellTest {
   }
 
   @Test
+  void everydayFileCommands_changeWhatTheyNameInTheUnderStorage() throws Exception {
+    Path file = local.resolve("data.bin");
+    Files.write(
+        file, "strata bytes\n".repeat(5000).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(strata("fs", "copyFromLocal", file.toString(), "/every/a/data.bin").code()).isZero();
+    Path ufs = cluster.ufsRoot().resolve("every");
+
+    assertThat(strata("fs", "chmod", "-R", "go-rwx", "/every").out())
+        .isEqualTo("changed the mode of 3 paths\n");
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(ufs.resolve("a/data.bin"))))
+        .isEqualTo("rw-------");
+    assertThat(strata("fs", "chmod", "640", "/every/a/data.bin").code()).isZero();
+    assertThat(strata("fs", "ls", "/every/a").out()).contains("-rw-r-----");
+    assertThat(strata("fs", "chmod", "u+s", "/every").err())
+        .startsWith("strata: INVALID_ARGUMENT: invalid mode 'u+s'");
+
+    assertThat(strata("fs", "chown", "-R", "nobody:nogroup", "/every").code()).isZero();
+    assertThat(Files.getOwner(ufs.resolve("a/data.bin")).getName()).isEqualTo("nobody");
+    assertThat(strata("fs", "chgrp", "daemon", "/every/a/data.bin").code()).isZero();
+    assertThat(strata("fs", "stat", "/every/a/data.bin").out()).contains("nobody", "daemon");
+    assertThat(strata("fs", "chown", "no-such-user-here", "/every").err())
+        .startsWith("strata: ")
+        .contains("no-such-user-here")
+        .doesNotContain("\tat ");
+
+    assertThat(strata("fs", "test", "-e", "/every/a/data.bin").code()).isZero();
+    assertThat(strata("fs", "test", "-f", "/every/a/data.bin").code()).isZero();
+    assertThat(strata("fs", "test", "-d", "/every/a/data.bin").code()).isEqualTo(1);
+    assertThat(strata("fs", "test", "-d", "/every/a").code()).isZero();
+    ShellRunner.Run missing = strata("fs", "test", "-e", "/every/nothing");
+    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.out() + missing.err()).isEmpty();
+
+    String md5 =
+        java.util.HexFormat.of()
+            .formatHex(
+                java.security.MessageDigest.getInstance("MD5").digest(Files.readAllBytes(file)));
+    assertThat(strata("fs", "checksum", "/every/a/data.bin").out())
+        .isEqualTo(md5 + "  /every/a/data.bin\n");
+
+    assertThat(strata("fs", "cp", "-R", "/every/a", "/every/b").out())
+        .isEqualTo("copied 1 files (65000 bytes) to /every/b\n");
+    assertThat(ufs.resolve("b/data.bin")).hasSameBinaryContentAs(file);
+    assertThat(strata("fs", "cp", "/every/a", "/every/c").err())
+        .isEqualTo("strata: INVALID_ARGUMENT: /every/a is a folder; copy it with -R\n");
+    assertThat(strata("fs", "cp", "/every/a/data.bin", "/every/b").err())
+        .startsWith("strata: ALREADY_EXISTS:");
+    assertThat(strata("fs", "cp", "-f", "/every/a/data.bin", "/every/b").code()).isZero();
+    assertThat(strata("fs", "cp", "-R", "/every", "/every/b").err())
+        .contains("cannot copy /every into itself");
+
+    assertThat(strata("fs", "touch", "/every/new.txt").out()).isEqualTo("created /every/new.txt\n");
+    assertThat(ufs.resolve("new.txt")).isEmptyFile();
+    Files.setLastModifiedTime(
+        ufs.resolve("new.txt"), java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L));
+    assertThat(strata("fs", "touch", "/every/new.txt").out()).isEqualTo("touched /every/new.txt\n");
+    assertThat(Files.getLastModifiedTime(ufs.resolve("new.txt")).toMillis())
+        .isGreaterThan(System.currentTimeMillis() - 60_000);
+    assertThat(strata("fs", "test", "-z", "/every/new.txt").code()).isZero();
+
+    strata("fs", "cat", "/every/a/data.bin");
+    ShellRunner.Run location = strata("fs", "location", "/every/a/data.bin");
+    assertThat(location.out())
+        .startsWith("/every/a/data.bin\n  owner:     127.0.0.1:")
+        .contains("caches 63.5KiB of 63.5KiB (100%)", "  failover:  127.0.0.1:");
+    assertThat(strata("fs", "rm", "-R", "/every").code()).isZero();
+  }
+
+  @Test
   void copyFromLocal_ofADirectoryTree_copiesEveryFile() throws Exception {
     Path tree = local.resolve("tree");
     for (int i = 0; i < 12; i++) {

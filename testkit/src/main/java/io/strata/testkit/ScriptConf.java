@@ -35,4 +35,22 @@ public record ScriptConf(Path conf, Path logs, int workerWebPort) {
     Files.writeString(conf.resolve("strata-site.properties"), String.join("\n", lines));
     return new ScriptConf(conf, work.resolve("logs"), worker.web());
   }
+
+  /** The folder mounted at / (local mode's under-storage). */
+  public Path ufsRoot() {
+    return conf.getParent().resolve("ufs");
+  }
+
+  /**
+   * The environment the scripts run with: this conf and logs folder, and local mode's journals,
+   * domain sockets and disk caches in the work folder too.
+   */
+  public Map<String, String> environment() {
+    Path work = conf.getParent();
+    return Map.of(
+        "STRATA_CONF_DIR", conf.toString(),
+        "STRATA_LOGS_DIR", logs.toString(),
+        "STRATA_LOCAL_DATA_DIR", work.resolve("local").toString(),
+        "STRATA_LOCAL_CACHE_DIR", work.resolve("cache").toString());
+  }
 }

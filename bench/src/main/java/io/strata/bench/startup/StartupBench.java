@@ -1,6 +1,7 @@
 package io.strata.bench.startup;
 
 import io.strata.bench.Json;
+import io.strata.bench.Scripts;
 import io.strata.bench.Stats;
 import io.strata.bench.Trees;
 import io.strata.client.FileSystem;

@@ -31,7 +31,8 @@ public final class ConfLoader {
           "STRATA_JAVA",
           "STRATA_START_TIMEOUT",
           "STRATA_LOCAL_PORT_BASE",
-          "STRATA_LOCAL_DATA_DIR");
+          "STRATA_LOCAL_DATA_DIR",
+          "STRATA_LOCAL_CACHE_DIR");
 
   private static final String PREFIX = "strata.";
 

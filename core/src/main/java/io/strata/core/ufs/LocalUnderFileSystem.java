@@ -300,6 +300,16 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     }
   }
 
+  @Override
+  public void setModificationTime(StrataPath path, long epochMs) {
+    Path p = resolve(path);
+    try {
+      Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(epochMs));
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
   private interface Lookup<T> {
     T get() throws IOException;
   }

@@ -49,6 +49,12 @@ public interface UnderFileSystem extends Closeable {
    */
   void setAttributes(StrataPath path, int mode, String owner, String group);
 
+  /**
+   * Sets the modification time (touch). The time is part of a file's fingerprint: pages cached of
+   * the file before are not served for it afterwards.
+   */
+  void setModificationTime(StrataPath path, long epochMs);
+
   /** Renames; refuses to replace an existing {@code dst}. */
   void rename(StrataPath src, StrataPath dst);
 

@@ -73,6 +73,11 @@ public final class LoadControl {
 
   public LoadJob get(GetLoadRequest req) {
     LoadJob job = find(req.getId(), req.getPath());
+    if (job.getState() != LoadState.LOAD_RUNNING) {
+      // Its figures are the ones journaled with its end: batches still in flight when it was
+      // stopped must not add to them here, or the next leader would report less than this one.
+      return job;
+    }
     Optional<io.strata.core.proto.LoadCounters> live = scheduler.live(job.getId());
     return live.map(c -> job.toBuilder().setCounters(c).build()).orElse(job);
   }

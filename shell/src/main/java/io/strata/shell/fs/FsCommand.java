@@ -33,6 +33,14 @@ public final class FsCommand implements Runnable {
         .leaf(MountCommand.class, () -> new MountCommand(ctx))
         .leaf(UnmountCommand.class, () -> new UnmountCommand(ctx))
         .leaf(InvalidateCommand.class, () -> new InvalidateCommand(ctx))
+        .leaf(ChmodCommand.class, () -> new ChmodCommand(ctx))
+        .leaf(ChownCommand.class, () -> new ChownCommand(ctx))
+        .leaf(ChgrpCommand.class, () -> new ChgrpCommand(ctx))
+        .leaf(CpCommand.class, () -> new CpCommand(ctx))
+        .leaf(TouchCommand.class, () -> new TouchCommand(ctx))
+        .leaf(TestCommand.class, () -> new TestCommand(ctx))
+        .leaf(ChecksumCommand.class, () -> new ChecksumCommand(ctx))
+        .leaf(LocationCommand.class, () -> new LocationCommand(ctx))
         .build(new FsCommand(), words);
   }
 

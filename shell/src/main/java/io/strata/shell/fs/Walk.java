@@ -2,6 +2,7 @@ package io.strata.shell.fs;
 
 import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
+import java.util.List;
 import java.util.function.Consumer;
 
 /** Depth-first walks of a Strata tree, one listing at a time. */
@@ -18,5 +19,33 @@ final class Walk {
         all(fs, child, visitor);
       }
     }
+  }
+
+  /**
+   * Visits each path (with {@code recursive}, everything under each folder too); returns how many
+   * were visited.
+   */
+  static int each(
+      FileSystem fs, List<String> paths, boolean recursive, Consumer<FileInfo> visitor) {
+    int[] visited = {0};
+    Consumer<FileInfo> counting =
+        f -> {
+          visitor.accept(f);
+          visited[0]++;
+        };
+    for (String path : paths) {
+      FileInfo root = fs.getStatus(path);
+      if (recursive) {
+        all(fs, root, counting);
+      } else {
+        counting.accept(root);
+      }
+    }
+    return visited[0];
+  }
+
+  /** "1 path", "3 paths". */
+  static String count(int paths) {
+    return paths + (paths == 1 ? " path" : " paths");
   }
 }

@@ -136,13 +136,9 @@ public final class FuseCommand implements Runnable {
 
     @Override
     public void run() {
-      Path target = mountPoint.toAbsolutePath().normalize();
-      script(ctx, "strata-stop.sh", List.of("fuse", target.toString()));
-      // A mount started elsewhere, or left by a process that died: take it away too.
-      if (HostMounts.strata().stream().anyMatch(m -> m.target().equals(target))) {
-        HostMounts.unmount(target, true);
-        ctx.out().println("unmounted " + target);
-      }
+      // The script also takes away a mount whose process died, and fails on a folder that is not
+      // a Strata mount.
+      script(ctx, "strata-stop.sh", List.of("fuse", mountPoint.toAbsolutePath().toString()));
     }
   }
 

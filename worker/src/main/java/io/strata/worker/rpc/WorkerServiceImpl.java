@@ -200,6 +200,9 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
                     req.hasMode() ? req.getMode() & 0777 : -1,
                     req.getOwner(),
                     req.getGroup());
+            if (req.hasMtimeMs()) {
+              r.ufs().setModificationTime(r.ufsPath(), req.getMtimeMs());
+            }
           } finally {
             metadata.invalidate(r.path());
           }

@@ -238,6 +238,11 @@ class WriteSessionsTest {
     }
 
     @Override
+    public void setModificationTime(StrataPath path, long epochMs) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public void setAttributes(StrataPath path, int mode, String owner, String group) {
       local.setAttributes(path, mode, owner, group);
     }

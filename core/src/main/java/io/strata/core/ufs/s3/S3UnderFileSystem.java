@@ -245,6 +245,19 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     getStatus(path);
   }
 
+  /** An object's time is the time it was written; S3 has no call that sets it. */
+  @Override
+  public void setModificationTime(StrataPath path, long epochMs) {
+    getStatus(path);
+    throw new StrataException(
+        StatusCode.FAILED_PRECONDITION,
+        "cannot change the time of "
+            + path
+            + ": S3 ("
+            + label
+            + ") sets it when an object is written");
+  }
+
   /** Copies, then deletes the source: not atomic, and a folder goes key by key. */
   @Override
   public void rename(StrataPath src, StrataPath dst) {

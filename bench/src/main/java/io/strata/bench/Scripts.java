@@ -1,4 +1,4 @@
-package io.strata.bench.startup;
+package io.strata.bench;
 
 import io.strata.testkit.ScriptConf;
 import java.io.IOException;
@@ -14,32 +14,35 @@ import java.util.concurrent.TimeUnit;
  * with free loopback ports and a logs folder in a work folder (STRATA_CONF_DIR, STRATA_LOGS_DIR),
  * so the bench never touches the install's own cluster.
  */
-final class Scripts {
+public final class Scripts {
   /** What a script printed, and its wall time. */
-  record Result(int code, String out, double seconds) {}
+  public record Result(int code, String out, double seconds) {}
 
   private final Path home;
   private final ScriptConf site;
 
-  Scripts(Path home, Path work) throws IOException {
+  public Scripts(Path home, Path work) throws IOException {
     this.home = home;
     this.site = ScriptConf.create(home, work);
   }
 
-  int workerWebPort() {
+  public int workerWebPort() {
     return site.workerWebPort();
   }
 
-  Path confDir() {
+  public Path ufsRoot() {
+    return site.ufsRoot();
+  }
+
+  public Path confDir() {
     return site.conf();
   }
 
-  Result run(String... command) throws IOException, InterruptedException {
+  public Result run(String... command) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(command));
     cmd.set(0, home.resolve(command[0]).toString());
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
-    pb.environment().put("STRATA_CONF_DIR", site.conf().toString());
-    pb.environment().put("STRATA_LOGS_DIR", site.logs().toString());
+    pb.environment().putAll(site.environment());
     long start = System.nanoTime();
     Process p = pb.start();
     byte[] out = p.getInputStream().readAllBytes();
@@ -52,7 +55,7 @@ final class Scripts {
   }
 
   /** Runs a script that must succeed. */
-  Result must(String... command) throws IOException, InterruptedException {
+  public Result must(String... command) throws IOException, InterruptedException {
     Result r = run(command);
     if (r.code() != 0) {
       throw new IllegalStateException(String.join(" ", command) + " failed: " + r.out().strip());
@@ -61,13 +64,13 @@ final class Scripts {
   }
 
   /** The pid of a process the scripts started, by name (master, worker, fuse_...); -1 if none. */
-  long pid(String name) throws IOException {
+  public long pid(String name) throws IOException {
     Path file = site.logs().resolve(name + ".pid");
     return Files.exists(file) ? Long.parseLong(Files.readString(file).trim()) : -1;
   }
 
   /** Resident memory of a process, in bytes (VmRSS). */
-  static long rss(long pid) throws IOException {
+  public static long rss(long pid) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
       if (line.startsWith("VmRSS:")) {
         return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
