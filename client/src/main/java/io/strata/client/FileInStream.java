@@ -277,6 +277,26 @@ public final class FileInStream extends InputStream {
   }
 
   /**
+   * Reads {@code dst.remaining()} bytes at {@code pos} (fewer only at end of file) from this host's
+   * segment files only, without moving or touching the stream: safe to call from several threads at
+   * once, beside one that reads the stream. Returns -1, leaving {@code dst} as it was, when the
+   * range is not all on this host's disk (or at or past the end).
+   */
+  public int readLocal(long pos, ByteBuffer dst) {
+    checkOpen();
+    if (pos >= file.length() || whole != null) {
+      return -1;
+    }
+    int wanted = (int) Math.min(dst.remaining(), file.length() - pos);
+    int n = source.readLocal(file, pos, dst.slice(dst.position(), wanted));
+    if (n != wanted) {
+      return -1;
+    }
+    dst.position(dst.position() + n);
+    return n;
+  }
+
+  /**
    * A large positioned read: chunk-sized pieces fetched in parallel, straight into the caller's
    * buffer.
    */

@@ -7,9 +7,9 @@ import jnr.ffi.Pointer;
 
 /**
  * Moves bytes between the kernel's buffers and open files: reads go straight into the kernel's
- * buffer, writes through one reusable array per FUSE thread (no allocation per call). A read that
- * continues where the previous one ended goes through the file's stream; any other read is a
- * positioned read.
+ * buffer, writes through one reusable array per FUSE thread (no allocation per call). Bytes on this
+ * host's disk are read from there; otherwise a read that continues where the previous one ended
+ * goes through the file's stream, and any other read is a positioned read.
  */
 final class FileIo {
   private static final long STREAM_WINDOW = 8 << 20;
@@ -39,7 +39,14 @@ final class FileIo {
   }
 
   private static int read(OpenFile.Reader r, ByteBuffer dst, long offset) {
-    int n = -1;
+    // Pages on this host's disk are copied from the mapped segment files with no lock: the
+    // kernel's concurrent read-ahead requests for one file then proceed in parallel, as they do on
+    // a local file system.
+    int n = r.stream().readLocal(offset, dst);
+    if (n >= 0) {
+      r.lastEnd = offset + n;
+      return n;
+    }
     synchronized (r) {
       FileInStream in = r.stream();
       long pos = in.getPos();

@@ -94,6 +94,26 @@ class DistributedLoadTest {
     assertThat(list.out()).contains("succeeded", "/set");
   }
 
+  /** Output that is not a terminal (a pipe, as here) gets plain progress lines, no bar. */
+  @Test
+  void followedWithoutATerminal_printsPlainProgressLines() throws Exception {
+    Random r = new Random(9);
+    byte[] data = new byte[200_000];
+    for (int i = 0; i < 40; i++) {
+      r.nextBytes(data);
+      Path f = cluster.ufsRoot().resolve("watched/f" + i);
+      Files.createDirectories(f.getParent());
+      Files.write(f, data);
+    }
+    // 8 MB at 1 MiB/s: about 8 s, so at least one line every 5 s.
+    ShellRunner.Run run = shell.run("fs", "distributedLoad", "/watched", "--bandwidth", "1MiB");
+    assertThat(run.code()).as(run.out() + run.err()).isZero();
+    assertThat(run.out())
+        .containsPattern(
+            "(?m)^load \\d+: \\S+ of \\S+ \\(\\d+%\\), \\d+ of \\d+\\+? files, 0 failed, ")
+        .doesNotContain("\r", "\u001b");
+  }
+
   @Test
   void replicationAndVerify_loadEveryFileOntoTwoWorkers() throws Exception {
     Random r = new Random(5);

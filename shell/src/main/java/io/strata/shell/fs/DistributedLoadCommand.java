@@ -122,7 +122,7 @@ final class DistributedLoadCommand implements Callable<Integer> {
       }
     }
     if (!LoadReport.finished(job) && !json) {
-      job = LoadFollower.follow(ctx.master(), job, ctx.out());
+      job = LoadFollower.follow(ctx.master(), job, ctx.out(), LoadFollower.onTerminal());
     } else {
       while (!LoadReport.finished(job)) {
         Thread.sleep(500);

@@ -45,6 +45,15 @@ public final class FileLoader {
 
   private final Cache<Long, RateLimiter> jobLimits =
       Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
+
+  /**
+   * Where each SSD folder wrote when a job's first batch arrived here: the job never evicts what it
+   * loaded after that, so that a data set larger than the cache fails its files with a reason
+   * rather than report success for pages it evicted itself.
+   */
+  private final Cache<Long, long[]> jobMarks =
+      Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
+
   private final Counter files;
   private final Counter bytes;
 
@@ -97,11 +106,12 @@ public final class FileLoader {
 
   public CompletableFuture<LoadFilesResponse> load(LoadFilesRequest req) {
     RateLimiter limiter = jobLimiter(req.getJobId(), req.getBandwidthBytes());
+    long[] mark = jobMarks.get(req.getJobId(), id -> store.mark());
     List<CompletableFuture<LoadFileResult>> results = new ArrayList<>();
     for (FileStatus f : req.getFilesList()) {
       results.add(
           CompletableFuture.supplyAsync(
-              () -> loadOne(f, req.getForce(), req.getVerify(), limiter), executor));
+              () -> loadOne(f, req.getForce(), req.getVerify(), limiter, mark), executor));
     }
     return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
         .thenApply(
@@ -128,10 +138,11 @@ public final class FileLoader {
     return limiter;
   }
 
-  private LoadFileResult loadOne(FileStatus f, boolean force, boolean verify, RateLimiter limiter) {
+  private LoadFileResult loadOne(
+      FileStatus f, boolean force, boolean verify, RateLimiter limiter, long[] mark) {
     LoadFileResult.Builder r = LoadFileResult.newBuilder().setPath(f.getPath());
     try {
-      r.setBytesLoaded(loadPages(f, force, verify, limiter)).setOk(true);
+      r.setBytesLoaded(loadPages(f, force, verify, limiter, mark)).setOk(true);
       files.increment();
     } catch (StrataException e) {
       r.setOk(false).setCode(e.code().number()).setError(e.getMessage());
@@ -148,7 +159,8 @@ public final class FileLoader {
    * the length of the file the reader opened, not by the status the job listed: a listing that says
    * less must not cache short pages under the file's fingerprint.
    */
-  private long loadPages(FileStatus f, boolean force, boolean verify, RateLimiter limiter)
+  private long loadPages(
+      FileStatus f, boolean force, boolean verify, RateLimiter limiter, long[] mark)
       throws IOException {
     UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
     PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize);
@@ -182,10 +194,14 @@ public final class FileLoader {
             store.remove(id);
           }
           store.versions().note(file.ufsUri(), f.getFingerprint(), f.getLength());
-          if (!store.admit(id, page, true)) {
+          if (!store.admitLoaded(id, page, mark)) {
             throw new StrataException(
                 StatusCode.RESOURCE_EXHAUSTED,
-                "the cache of this worker has no room for " + f.getPath());
+                "no room for "
+                    + f.getPath()
+                    + " in this worker's cache ("
+                    + store.capacityBytes()
+                    + " bytes), full of what this load cached before it");
           }
           if (verify) {
             verify(id, page, f.getPath());

@@ -166,6 +166,29 @@ public final class PageStore implements AutoCloseable {
     return ssds.isEmpty() || ssdOf(id).write(id, page) || mem != null;
   }
 
+  /**
+   * Where each SSD folder writes now: pages admitted by a load past this mark stay while it runs.
+   */
+  public long[] mark() {
+    return ssds.stream().mapToLong(SsdTier::mark).toArray();
+  }
+
+  /**
+   * Admits a page a load read, keeping the pages admitted since {@code mark} (the same load's):
+   * false when there is no room for it without evicting them. With SSD folders the page must reach
+   * its folder (memory alone would drop it again unseen).
+   */
+  public boolean admitLoaded(PageId id, ByteBuf page, long[] mark) {
+    if (mem != null) {
+      mem.put(id, page);
+    }
+    if (ssds.isEmpty()) {
+      return mem != null;
+    }
+    int i = ssdIndex(id);
+    return ssds.get(i).write(id, page, mark[i]);
+  }
+
   public void remove(PageId id) {
     if (mem != null) {
       mem.remove(id);
@@ -220,8 +243,12 @@ public final class PageStore implements AutoCloseable {
   }
 
   private SsdTier ssdOf(PageId id) {
+    return ssds.get(ssdIndex(id));
+  }
+
+  private int ssdIndex(PageId id) {
     long h = id.keyLow() * 31 + id.index();
-    return ssds.get((int) Math.floorMod(h, (long) ssds.size()));
+    return (int) Math.floorMod(h, (long) ssds.size());
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,9 +43,11 @@ import org.slf4j.LoggerFactory;
 public final class SsdTier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SsdTier.class);
   private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(30);
+  private static final long FREE_SPACE_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final Path dir;
   private final long quota;
+  private final LongSupplier freeBytes;
   private final long segmentSize;
   private final int readmitPercent;
   private final KvStore index;
@@ -59,23 +62,32 @@ public final class SsdTier implements AutoCloseable {
   private final AtomicLong used = new AtomicLong();
   private Segment active;
   private long nextSegmentId;
+
+  /** Segments from this id on are kept during the current write (see {@link #mark}). */
+  private long evictableBelow = Long.MAX_VALUE;
+
   private volatile long failedAtNanos = -1;
+  private volatile long checkedAtNanos;
+  private volatile long room = Long.MAX_VALUE;
 
   private SsdTier(
       SsdLayout layout,
       KvStore index,
       ByteBufAllocator allocator,
       LongSupplier nanoTime,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      LongSupplier freeBytes) {
     this.dir = layout.dir();
     this.quota = layout.quota();
+    this.freeBytes = freeBytes;
     this.segmentSize = layout.segmentSize();
     this.readmitPercent = layout.readmitPercent();
     this.index = index;
     this.allocator = allocator;
     this.nanoTime = nanoTime;
     this.metrics =
-        new TierMetrics(registry, "SSD", dir.toString(), used::get, () -> quota, locations::size);
+        new TierMetrics(
+            registry, "SSD", dir.toString(), used::get, this::capacity, locations::size);
   }
 
   /** Opens the folder, recovering its index and segments (see {@link SegmentRecovery}). */
@@ -86,7 +98,22 @@ public final class SsdTier implements AutoCloseable {
       LongSupplier nanoTime,
       MeterRegistry registry)
       throws IOException {
-    SsdTier tier = new SsdTier(layout, index, allocator, nanoTime, registry);
+    return open(layout, index, allocator, nanoTime, registry, usableSpace(layout.dir()));
+  }
+
+  /**
+   * As {@link #open(SsdLayout, KvStore, ByteBufAllocator, LongSupplier, MeterRegistry)}, with the
+   * bytes its file system can still take given by {@code freeBytes}.
+   */
+  public static SsdTier open(
+      SsdLayout layout,
+      KvStore index,
+      ByteBufAllocator allocator,
+      LongSupplier nanoTime,
+      MeterRegistry registry,
+      LongSupplier freeBytes)
+      throws IOException {
+    SsdTier tier = new SsdTier(layout, index, allocator, nanoTime, registry, freeBytes);
     SegmentRecovery.Result r = new SegmentRecovery(layout.dir(), index, nanoTime).run();
     tier.segments.putAll(r.segments());
     tier.locations.putAll(r.locations());
@@ -199,6 +226,22 @@ public final class SsdTier implements AutoCloseable {
    * evicted, or unwritable: then the tier stops writing for a while and says so once).
    */
   public synchronized boolean write(PageId id, ByteBuf page) {
+    return write(id, page, Long.MAX_VALUE);
+  }
+
+  /**
+   * The segment pages written from now on go to (the active one, or the next): with it, a load
+   * keeps its own pages ({@link #write(PageId, ByteBuf, long)}).
+   */
+  public synchronized long mark() {
+    return active == null ? nextSegmentId : active.id;
+  }
+
+  /**
+   * Stores a page, evicting only segments older than {@code keepFrom} (a {@link #mark}): a load
+   * that outgrows the tier must not evict what it loaded itself, and is told "no room" instead.
+   */
+  public synchronized boolean write(PageId id, ByteBuf page, long keepFrom) {
     if (locations.containsKey(id)) {
       return true;
     }
@@ -209,6 +252,7 @@ public final class SsdTier implements AutoCloseable {
       failedAtNanos = -1;
     }
     try {
+      evictableBelow = keepFrom;
       return append(id, page);
     } catch (IOException e) {
       failedAtNanos = nanoTime.getAsLong();
@@ -219,6 +263,8 @@ public final class SsdTier implements AutoCloseable {
           e.getMessage(),
           TimeUnit.NANOSECONDS.toSeconds(RETRY_AFTER_FAILURE_NANOS));
       return false;
+    } finally {
+      evictableBelow = Long.MAX_VALUE;
     }
   }
 
@@ -232,7 +278,7 @@ public final class SsdTier implements AutoCloseable {
       return false;
     }
     retired.deleteExpired(nanoTime.getAsLong());
-    while (used.get() + need > quota) {
+    while (used.get() + need > capacity()) {
       if (!evictColdest()) {
         return false;
       }
@@ -271,7 +317,7 @@ public final class SsdTier implements AutoCloseable {
     long now = nanoTime.getAsLong();
     Segment victim =
         segments.values().stream()
-            .filter(s -> s != active && s.sealed() && !s.pinnedAt(now))
+            .filter(s -> s != active && s.sealed() && !s.pinnedAt(now) && s.id < evictableBelow)
             .min(Comparator.comparingLong(s -> s.lastAccessNanos))
             .orElse(null);
     if (victim == null) {
@@ -290,7 +336,7 @@ public final class SsdTier implements AutoCloseable {
     for (int i = 0; i < copies.size(); i++) {
       ByteBuf b = copies.get(i);
       try {
-        if (used.get() + SegmentFormat.HEADER + b.readableBytes() <= quota) {
+        if (used.get() + SegmentFormat.HEADER + b.readableBytes() <= capacity()) {
           append(keep.get(i), b);
         }
       } finally {
@@ -360,8 +406,33 @@ public final class SsdTier implements AutoCloseable {
     return used.get();
   }
 
+  /**
+   * What the folder may hold: its quota, or less when its file system has less room (a quota set
+   * larger than the disk, or other files filling it). One segment's worth of the disk stays free.
+   * Past it the tier evicts, rather than write into a full disk.
+   */
   public long capacity() {
-    return quota;
+    long now = nanoTime.getAsLong();
+    if (now - checkedAtNanos > FREE_SPACE_RECHECK_NANOS || room == Long.MAX_VALUE) {
+      long free = freeBytes.getAsLong();
+      // What this folder could hold as of now: its bytes plus the disk's free ones. Not raised by
+      // writes until the next look, so a burst of writes cannot overrun the disk meanwhile.
+      room = free == Long.MAX_VALUE ? Long.MAX_VALUE : used.get() + free - segmentSize;
+      checkedAtNanos = now;
+    }
+    return Math.max(0, Math.min(quota, room));
+  }
+
+  /** Usable bytes of the folder's file system; unknown (unlimited) if it cannot be asked. */
+  private static LongSupplier usableSpace(Path dir) {
+    return () -> {
+      try {
+        return Files.getFileStore(dir).getUsableSpace();
+      } catch (IOException e) {
+        LOG.warn("cannot ask how much room {} has: {}", dir, e.toString());
+        return Long.MAX_VALUE;
+      }
+    };
   }
 
   public long pages() {

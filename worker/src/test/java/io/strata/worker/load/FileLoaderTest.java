@@ -16,7 +16,9 @@ import io.strata.worker.page.PageStore;
 import io.strata.worker.ufs.UfsManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,5 +75,78 @@ class FileLoaderTest {
         page.release();
       }
     }
+  }
+
+  /**
+   * A data set larger than the cache: the load does not evict what it loaded itself, so the files
+   * that do not fit fail with the reason, and every file reported loaded is cached whole. A later
+   * job may evict the earlier one's pages.
+   */
+  @Test
+  void aLoadLargerThanTheCache_failsTheFilesThatDoNotFit_andKeepsTheOthersWhole() throws Exception {
+    store.close();
+    store = TestFiles.pageStore(64 << 10, registry, root.resolve("ssd") + ":4MiB");
+    loader =
+        new FileLoader(ufs, store, PAGE, PooledByteBufAllocator.DEFAULT, Runnable::run, registry);
+    byte[] content = new byte[256 << 10];
+    long loadedOk = 0;
+    int failed = 0;
+    List<String> okFiles = new ArrayList<>();
+    for (int batch = 0; batch < 4; batch++) {
+      LoadFilesRequest.Builder req = LoadFilesRequest.newBuilder().setJobId(7);
+      for (int i = 0; i < 8; i++) {
+        req.addFiles(file("big/f" + batch + "-" + i, content));
+      }
+      for (LoadFileResult r : loader.load(req.build()).join().getResultsList()) {
+        if (r.getOk()) {
+          loadedOk += r.getBytesLoaded();
+          okFiles.add(r.getPath());
+        } else {
+          failed++;
+          assertThat(r.getError()).contains("no room for " + r.getPath());
+        }
+      }
+    }
+    assertThat(failed).isPositive();
+    assertThat(loadedOk).isBetween(2L << 20, 4L << 20);
+    // Every file the job reported loaded is still cached whole at its end.
+    for (String ok : okFiles) {
+      assertThat(cachedPages(ok)).as(ok).isEqualTo(64);
+    }
+
+    LoadFileResult next =
+        loader
+            .load(
+                LoadFilesRequest.newBuilder().setJobId(8).addFiles(file("next/g", content)).build())
+            .join()
+            .getResults(0);
+    assertThat(next.getOk()).as(next.getError()).isTrue();
+  }
+
+  private FileStatus file(String name, byte[] content) throws java.io.IOException {
+    new Random(name.hashCode()).nextBytes(content);
+    Path p = root.resolve(name);
+    Files.createDirectories(p.getParent());
+    Files.write(p, content);
+    UfsManager.Resolved r = ufs.resolve(StrataPath.of("/" + name));
+    var status = r.ufs().getStatus(r.ufsPath());
+    return FileStatus.newBuilder()
+        .setPath("/" + name)
+        .setLength(status.length())
+        .setFingerprint(status.fingerprint())
+        .build();
+  }
+
+  private int cachedPages(String path) {
+    UfsManager.Resolved r = ufs.resolve(StrataPath.of(path));
+    String fp = r.ufs().getStatus(r.ufsPath()).fingerprint();
+    PageId.FileKey key = PageId.FileKey.of(r.ufsUri(), fp, PAGE);
+    int n = 0;
+    for (int i = 0; i < 64; i++) {
+      if (store.contains(key.page(i))) {
+        n++;
+      }
+    }
+    return n;
   }
 }

@@ -91,6 +91,35 @@ class SsdTierTest {
     return total;
   }
 
+  /**
+   * A quota larger than the disk (here a disk of six segments under a quota of a hundred): the
+   * tier's capacity is what the disk can hold, less a segment kept free, and it evicts rather than
+   * fill the disk.
+   */
+  @Test
+  void aDiskSmallerThanTheQuota_boundsTheTier_whichEvictsInsteadOfFillingIt() throws IOException {
+    long disk = 6 * SEGMENT;
+    java.util.concurrent.atomic.AtomicReference<SsdTier> opened =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    try (SsdTier tier =
+        SsdTier.open(
+            new SsdLayout(dir, 100 * SEGMENT, SEGMENT, 0),
+            RocksKvStore.open(dir.resolve("index"), 1 << 20),
+            PooledByteBufAllocator.DEFAULT,
+            clock::incrementAndGet,
+            new SimpleMeterRegistry(),
+            () -> disk - (opened.get() == null ? 0 : opened.get().used()))) {
+      opened.set(tier);
+      assertThat(tier.capacity()).isEqualTo(5 * SEGMENT);
+      for (long i = 0; i < 200; i++) {
+        write(tier, i);
+        assertThat(bytesOnDisk()).isLessThanOrEqualTo(5 * SEGMENT);
+      }
+      assertThat(tier.pages()).isBetween(60L, 80L);
+      assertPage(tier, 199);
+    }
+  }
+
   @Test
   void writeRead_andRestart_keepEveryPage() throws IOException {
     try (SsdTier tier = open(1 << 20, 0, RocksKvStore.open(dir.resolve("index"), 1 << 20))) {
