@@ -22,6 +22,12 @@ record LoadCountersView(LoadCounters c) {
             c.getBytesLoaded());
     return c.getFilesFailed() == 0
         ? "loaded " + loaded
-        : c.getFilesFailed() + " of " + c.getFiles() + " files failed; done " + loaded;
+        : c.getFilesFailed()
+            + " of "
+            + c.getFiles()
+            + " files failed ("
+            + c.getBytesFailed()
+            + " bytes not cached); done "
+            + loaded;
   }
 }

@@ -75,6 +75,7 @@ final class Progress {
     return c.toBuilder()
         .setFiles(c.getFiles() + 1)
         .setFilesFailed(c.getFilesFailed() + (f.failure() != null ? 1 : 0))
+        .setBytesFailed(c.getBytesFailed() + (f.failure() != null ? f.bytes() : 0))
         .setBytes(c.getBytes() + f.bytes())
         .setBytesLoaded(c.getBytesLoaded() + f.bytesLoaded())
         .build();
@@ -84,6 +85,7 @@ final class Progress {
     return c.toBuilder()
         .setFiles(c.getFiles() - 1)
         .setFilesFailed(c.getFilesFailed() - (f.failure() != null ? 1 : 0))
+        .setBytesFailed(c.getBytesFailed() - (f.failure() != null ? f.bytes() : 0))
         .setBytes(c.getBytes() - f.bytes())
         .setBytesLoaded(c.getBytesLoaded() - f.bytesLoaded())
         .build();
@@ -93,6 +95,7 @@ final class Progress {
     return LoadCounters.newBuilder()
         .setFiles(a.getFiles() + b.getFiles())
         .setFilesFailed(a.getFilesFailed() + b.getFilesFailed())
+        .setBytesFailed(a.getBytesFailed() + b.getBytesFailed())
         .setBytes(a.getBytes() + b.getBytes())
         .setBytesLoaded(a.getBytesLoaded() + b.getBytesLoaded())
         .build();

@@ -45,6 +45,13 @@ public final class LoadReport {
         Formats.bytes(c.getBytes()),
         Formats.bytes(c.getBytesLoaded()),
         job.getOptions().getReplication());
+    if (c.getFilesFailed() > 0) {
+      out.printf(
+          Locale.ROOT,
+          "  not cached: %s in %d files (below)%n",
+          Formats.bytes(c.getBytesFailed()),
+          c.getFilesFailed());
+    }
     out.printf(
         Locale.ROOT, "  time:       %.1f s, %s/s%n", s, Formats.bytes((long) (c.getBytes() / s)));
     if (c.getFilesFailed() > 0) {
@@ -71,6 +78,7 @@ public final class LoadReport {
     m.put("files_failed", c.getFilesFailed());
     m.put("bytes", c.getBytes());
     m.put("bytes_loaded", c.getBytesLoaded());
+    m.put("bytes_failed", c.getBytesFailed());
     m.put("seconds", seconds(job));
     m.put("bytes_per_second", (long) (c.getBytes() / seconds(job)));
     String fields =
