@@ -2,6 +2,7 @@ package io.strata.client;
 
 import io.strata.core.conf.Configuration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Strata's file system API. Paths are absolute Strata paths ("/data/x"); malformed paths and
@@ -23,7 +24,12 @@ public interface FileSystem extends AutoCloseable {
   /** The status, with how much of the file is cached ({@link FileInfo#cachedBytes()}). */
   FileInfo getStatusWithCacheInfo(String path);
 
-  boolean exists(String path);
+  /** The status, or empty when nothing is at {@code path}. */
+  Optional<FileInfo> findStatus(String path);
+
+  default boolean exists(String path) {
+    return findStatus(path).isPresent();
+  }
 
   /** The children of a directory, sorted by name. */
   List<FileInfo> listStatus(String path);

@@ -30,6 +30,7 @@ import io.strata.core.util.DaemonThreads;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -131,13 +132,12 @@ final class StrataFileSystem implements FileSystem {
   }
 
   @Override
-  public boolean exists(String path) {
+  public Optional<FileInfo> findStatus(String path) {
     try {
-      getStatus(path);
-      return true;
+      return Optional.of(getStatus(path));
     } catch (StrataException e) {
       if (e.code() == StatusCode.NOT_FOUND) {
-        return false;
+        return Optional.empty();
       }
       throw e;
     }

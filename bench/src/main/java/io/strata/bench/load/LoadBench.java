@@ -39,10 +39,10 @@ import picocli.CommandLine.Option;
     description =
         "distributedLoad throughput against a plain parallel copy, cold; write amplification.")
 public final class LoadBench implements Callable<Integer> {
-  @Option(names = "--runs", defaultValue = "3", description = "Runs of each measurement.")
+  @Option(names = "--runs", defaultValue = "5", description = "Runs of each measurement.")
   int runs;
 
-  @Option(names = "--dataset", defaultValue = "1GiB", description = "Bytes of the dataset.")
+  @Option(names = "--dataset", defaultValue = "4GiB", description = "Bytes of the dataset.")
   String dataset;
 
   @Option(names = "--files", defaultValue = "64", description = "Files the dataset is split into.")

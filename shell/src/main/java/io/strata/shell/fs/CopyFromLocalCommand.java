@@ -5,7 +5,6 @@ import io.strata.client.FileOutStream;
 import io.strata.client.WriteOptions;
 import io.strata.core.conf.UserKeys.WriteType;
 import io.strata.core.path.StrataPath;
-import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.shell.Formats;
 import io.strata.shell.ShellContext;
@@ -108,13 +107,6 @@ final class CopyFromLocalCommand implements Callable<Integer> {
   }
 
   private Optional<FileInfo> status(StrataPath p) {
-    try {
-      return Optional.of(ctx.fs().getStatus(p.toString()));
-    } catch (StrataException e) {
-      if (e.code() == StatusCode.NOT_FOUND) {
-        return Optional.empty();
-      }
-      throw e;
-    }
+    return ctx.fs().findStatus(p.toString());
   }
 }

@@ -90,13 +90,6 @@ final class CpCommand implements Runnable {
   }
 
   private FileInfo statusOrNull(String path) {
-    try {
-      return ctx.fs().getStatus(path);
-    } catch (StrataException e) {
-      if (e.code() == StatusCode.NOT_FOUND) {
-        return null;
-      }
-      throw e;
-    }
+    return ctx.fs().findStatus(path).orElse(null);
   }
 }

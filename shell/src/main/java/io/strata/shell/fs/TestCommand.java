@@ -1,9 +1,8 @@
 package io.strata.shell.fs;
 
 import io.strata.client.FileInfo;
-import io.strata.core.status.StatusCode;
-import io.strata.core.status.StrataException;
 import io.strata.shell.ShellContext;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -47,15 +46,11 @@ final class TestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    FileInfo f;
-    try {
-      f = ctx.fs().getStatus(path);
-    } catch (StrataException e) {
-      if (e.code() == StatusCode.NOT_FOUND) {
-        return 1;
-      }
-      throw e;
+    Optional<FileInfo> found = ctx.fs().findStatus(path);
+    if (found.isEmpty()) {
+      return 1;
     }
+    FileInfo f = found.get();
     boolean holds =
         test.exists
             || (test.directory && f.directory())
