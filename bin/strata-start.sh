@@ -69,7 +69,8 @@ strata_configured() {
 
 # Local mode is the co-located deployment: unless the configuration says otherwise, worker $1 gets a
 # domain socket (clients on this host read through it, and straight from its page files), an SSD
-# tier in cache/ of the install with a quota of half the free space of its disk (at most 64 GiB),
+# tier in cache/ of the install with a quota of half the free space of its disk (counting what the
+# cache holds as free; at most 64 GiB),
 # and a memory tier of a sixteenth of the machine's memory (256 MiB to 1 GiB).
 strata_local_worker_cache() {
   local i="$1" sock cache avail quota mem
@@ -85,7 +86,9 @@ strata_local_worker_cache() {
   if ! strata_configured strata.worker.page.store.dirs; then
     cache="${STRATA_LOCAL_CACHE_DIR:-$STRATA_HOME/cache}/worker-$i"
     mkdir -p "$cache"
-    avail=$(df -B1 --output=avail "$cache" | tail -n 1 | tr -d ' ')
+    # What the disk has free plus what the cache holds already, so that a restart with a full cache
+    # keeps the quota it started with.
+    avail=$(( $(df -B1 --output=avail "$cache" | tail -n 1 | tr -d ' ') + $(du -sb "$cache" | cut -f1) ))
     quota=$(( avail / 2 / 1048576 ))
     (( quota > 65536 )) && quota=65536
     if (( quota >= 256 )); then

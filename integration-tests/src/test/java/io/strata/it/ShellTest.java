@@ -179,9 +179,13 @@ class ShellTest {
   @Test
   void help_listsEveryCommand_thoughACommandLineBuildsOnlyWhatItNames() {
     assertThat(strata("--help").out())
-        .contains("fs", "fsadmin", "conf", "job", "fuse", "format", "version");
+        .contains("fs", "fsadmin", "conf", "job", "fuse", "format", "version", "bench");
     assertThat(strata("fs", "--help").out())
-        .contains("ls", "stat", "distributedLoad", "copyFromLocal");
+        .contains("ls", "stat", "distributedLoad", "copyFromLocal", "chmod", "chown", "chgrp")
+        .contains("cp", "touch", "test", "checksum", "location");
+    assertThat(strata("bench", "fuse").err())
+        .isEqualTo(
+            "strata: benchmarks run in a JVM of their own: run them as bin/strata bench fuse\n");
     assertThat(strata("fsadmin", "journal", "quorum", "--help").out())
         .contains("info", "elect", "add", "remove");
     assertThat(strata("fuse", "umount", "--help").code()).as("an alias").isZero();

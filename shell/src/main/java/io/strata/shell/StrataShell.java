@@ -42,6 +42,7 @@ public final class StrataShell implements Runnable {
             .group(FuseCommand.class, rest -> FuseCommand.build(ctx, rest))
             .leaf(FormatCommand.class, () -> new FormatCommand(ctx))
             .leaf(VersionCommand.class, () -> new VersionCommand(ctx))
+            .leaf(BenchCommand.class, () -> new BenchCommand(ctx))
             .build(new StrataShell(), List.of(args));
     PrintWriter out =
         new PrintWriter(new OutputStreamWriter(ctx.out(), StandardCharsets.UTF_8), true);

@@ -9,6 +9,11 @@ record LoadCountersView(LoadCounters c) {
     return c.getFilesFailed();
   }
 
+  /** Whether the job succeeded: nothing failed, or (when allowed) only files that had no room. */
+  boolean succeeded(boolean allowPartial) {
+    return c.getFilesFailed() == 0 || (allowPartial && c.getFilesFailed() == c.getFilesNoRoom());
+  }
+
   String summary(String path) {
     if (c.getFiles() == 0) {
       return "no files under " + path + ": nothing to load";

@@ -4,6 +4,7 @@ import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.LoadCounters;
 import io.strata.core.proto.LoadFileResult;
 import io.strata.core.proto.LoadFilesResponse;
+import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -217,9 +218,12 @@ final class LoadDispatcher {
     for (Copy c : s.copies) {
       LoadFileResult r = results.get(c.file.getPath());
       if (r != null && r.getOk()) {
-        copyEnded(c, r.getBytesLoaded(), null);
+        copyEnded(c, r.getBytesLoaded(), null, false);
+      } else if (r != null && r.getCode() == StatusCode.RESOURCE_EXHAUSTED.number()) {
+        // No room in its owner's cache: asking it again would not make any.
+        copyEnded(c, 0, r.getError(), true);
       } else if (c.attempts + 1 >= MAX_ATTEMPTS) {
-        copyEnded(c, 0, r == null ? "the worker did not report on it" : r.getError());
+        copyEnded(c, 0, r == null ? "the worker did not report on it" : r.getError(), false);
       } else {
         retries.add(new Retry(now + (RETRY_BASE_NANOS << c.attempts), c.retried()));
       }
@@ -253,7 +257,7 @@ final class LoadDispatcher {
       t.holders.remove(worker);
       String next = c.moves + 1 > MAX_MOVES ? null : nextHolder(c.file.getPath(), t.holders, now);
       if (next == null) {
-        copyEnded(c, 0, "no worker could load it: " + why);
+        copyEnded(c, 0, "no worker could load it: " + why, false);
       } else {
         t.holders.add(next);
         queue(next).add(c.movedTo(next));
@@ -277,8 +281,8 @@ final class LoadDispatcher {
     return queued.computeIfAbsent(worker, k -> new ArrayDeque<>());
   }
 
-  private void copyEnded(Copy c, long bytesLoaded, String failure) {
-    open.copyEnded(c.seq, bytesLoaded, failure, repairs > 0);
+  private void copyEnded(Copy c, long bytesLoaded, String failure, boolean noRoom) {
+    open.copyEnded(c.seq, bytesLoaded, failure, noRoom, repairs > 0);
   }
 
   // ---- time, stop, end ----

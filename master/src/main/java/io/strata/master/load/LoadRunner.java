@@ -149,7 +149,9 @@ final class LoadRunner implements Runnable {
               new LoadCountersView(
                   record.finalCheckpoint(dispatcher.progress(), dispatcher.repairLoaded()));
           record.finish(
-              c.failed() > 0 ? LoadState.LOAD_FAILED : LoadState.LOAD_SUCCEEDED,
+              c.succeeded(job.getOptions().getAllowPartial())
+                  ? LoadState.LOAD_SUCCEEDED
+                  : LoadState.LOAD_FAILED,
               c.summary(job.getPath()));
           return;
         }

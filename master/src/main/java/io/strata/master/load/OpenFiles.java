@@ -24,6 +24,7 @@ final class OpenFiles {
     int left;
     long bytesLoaded;
     String failure;
+    boolean noRoom;
 
     Track(FileStatus file, List<String> holders) {
       this.file = file;
@@ -66,8 +67,11 @@ final class OpenFiles {
     return open.get(seq);
   }
 
-  /** One copy of file {@code seq} ended: loaded ({@code failure} null) or not. */
-  void copyEnded(long seq, long bytesLoaded, String failure, boolean repair) {
+  /**
+   * One copy of file {@code seq} ended: loaded ({@code failure} null) or not ({@code noRoom}: a
+   * cache had no room for it).
+   */
+  void copyEnded(long seq, long bytesLoaded, String failure, boolean noRoom, boolean repair) {
     Track t = open.get(seq);
     if (t == null) {
       return;
@@ -75,6 +79,7 @@ final class OpenFiles {
     t.bytesLoaded += bytesLoaded;
     if (failure != null) {
       t.failure = failure;
+      t.noRoom = noRoom;
     }
     if (--t.left > 0) {
       return;
@@ -87,7 +92,7 @@ final class OpenFiles {
     progress.finish(
         seq,
         new Progress.Finished(
-            t.file.getPath(), t.file.getLength() * t.copies, t.bytesLoaded, t.failure));
+            t.file.getPath(), t.file.getLength() * t.copies, t.bytesLoaded, t.failure, t.noRoom));
   }
 
   int size() {

@@ -16,7 +16,8 @@ final class Progress {
   /**
    * One finished file: its bytes (per copy), bytes read from the UFS, and why it failed, if it did.
    */
-  record Finished(String path, long bytes, long bytesLoaded, String failure) {}
+  /** A file's end: {@code failure} null when loaded; {@code noRoom} when a cache had no room. */
+  record Finished(String path, long bytes, long bytesLoaded, String failure, boolean noRoom) {}
 
   private final TreeMap<Long, Finished> ahead = new TreeMap<>();
   private LoadCounters committed;
@@ -76,6 +77,7 @@ final class Progress {
         .setFiles(c.getFiles() + 1)
         .setFilesFailed(c.getFilesFailed() + (f.failure() != null ? 1 : 0))
         .setBytesFailed(c.getBytesFailed() + (f.failure() != null ? f.bytes() : 0))
+        .setFilesNoRoom(c.getFilesNoRoom() + (f.failure() != null && f.noRoom() ? 1 : 0))
         .setBytes(c.getBytes() + f.bytes())
         .setBytesLoaded(c.getBytesLoaded() + f.bytesLoaded())
         .build();
@@ -86,6 +88,7 @@ final class Progress {
         .setFiles(c.getFiles() - 1)
         .setFilesFailed(c.getFilesFailed() - (f.failure() != null ? 1 : 0))
         .setBytesFailed(c.getBytesFailed() - (f.failure() != null ? f.bytes() : 0))
+        .setFilesNoRoom(c.getFilesNoRoom() - (f.failure() != null && f.noRoom() ? 1 : 0))
         .setBytes(c.getBytes() - f.bytes())
         .setBytesLoaded(c.getBytesLoaded() - f.bytesLoaded())
         .build();
@@ -96,6 +99,7 @@ final class Progress {
         .setFiles(a.getFiles() + b.getFiles())
         .setFilesFailed(a.getFilesFailed() + b.getFilesFailed())
         .setBytesFailed(a.getBytesFailed() + b.getBytesFailed())
+        .setFilesNoRoom(a.getFilesNoRoom() + b.getFilesNoRoom())
         .setBytes(a.getBytes() + b.getBytes())
         .setBytesLoaded(a.getBytesLoaded() + b.getBytesLoaded())
         .build();

@@ -80,12 +80,12 @@ class WalkAndProgressTest {
   void checkpoint_movesOnlyOverAnUnbrokenRunOfFinishedFiles() {
     Progress p =
         new Progress(LoadCounters.newBuilder().setFiles(5).setBytes(50).build(), "/r/before");
-    p.finish(1, new Progress.Finished("/r/b", 10, 10, null));
-    p.finish(2, new Progress.Finished("/r/c", 10, 0, "gone"));
+    p.finish(1, new Progress.Finished("/r/b", 10, 10, null, false));
+    p.finish(2, new Progress.Finished("/r/c", 10, 0, "gone", false));
     assertThat(p.cursor()).isEqualTo("/r/before");
     assertThat(p.committed().getFiles()).isEqualTo(5);
     assertThat(p.live().getFiles()).isEqualTo(7);
-    p.finish(0, new Progress.Finished("/r/a", 10, 10, null));
+    p.finish(0, new Progress.Finished("/r/a", 10, 10, null, false));
     assertThat(p.cursor()).isEqualTo("/r/c");
     assertThat(p.committed().getFiles()).isEqualTo(8);
     assertThat(p.committed().getFilesFailed()).isEqualTo(1);

@@ -54,6 +54,13 @@ final class DistributedLoadCommand implements Callable<Integer> {
   @Option(names = "--verify", description = "Workers read back what they loaded and check it.")
   boolean verify;
 
+  @Option(
+      names = "--allow-partial",
+      description =
+          "Succeed (exit 0) when the only files that failed are ones the caches had no room for; "
+              + "they are still reported.")
+  boolean allowPartial;
+
   @Option(names = "--force", description = "Load pages again even if cached.")
   boolean force;
 
@@ -101,6 +108,7 @@ final class DistributedLoadCommand implements Callable<Integer> {
               .setBandwidthBytes(bandwidth == null ? 0 : ConfType.BYTES.parse(bandwidth))
               .setVerify(verify)
               .setForce(force)
+              .setAllowPartial(allowPartial)
               .build();
       job =
           ctx.master()

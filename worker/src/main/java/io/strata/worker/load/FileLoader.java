@@ -49,7 +49,8 @@ public final class FileLoader {
   /**
    * Where each SSD folder wrote when a job's first batch arrived here: the job never evicts what it
    * loaded after that, so that a data set larger than the cache fails its files with a reason
-   * rather than report success for pages it evicted itself.
+   * rather than report success for pages it evicted itself (what others cached meanwhile is kept
+   * too).
    */
   private final Cache<Long, long[]> jobMarks =
       Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
@@ -201,7 +202,7 @@ public final class FileLoader {
                     + f.getPath()
                     + " in this worker's cache ("
                     + store.capacityBytes()
-                    + " bytes), full of what this load cached before it");
+                    + " bytes), full of what was cached since this load began");
           }
           if (verify) {
             verify(id, page, f.getPath());

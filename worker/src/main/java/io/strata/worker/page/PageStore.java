@@ -176,15 +176,17 @@ public final class PageStore implements AutoCloseable {
   /**
    * Admits a page a load read, keeping the pages admitted since {@code mark} (the same load's):
    * false when there is no room for it without evicting them. With SSD folders the page must reach
-   * its folder (memory alone would drop it again unseen).
+   * its folder (memory alone would drop it again unseen), and goes there only.
    */
   public boolean admitLoaded(PageId id, ByteBuf page, long[] mark) {
-    if (mem != null) {
-      mem.put(id, page);
-    }
     if (ssds.isEmpty()) {
+      if (mem != null) {
+        mem.put(id, page);
+      }
       return mem != null;
     }
+    // Loaded pages go to disk only: copying them into memory too would cost a copy per page and
+    // push out the pages readers are using; a read promotes them when it comes.
     int i = ssdIndex(id);
     return ssds.get(i).write(id, page, mark[i]);
   }
