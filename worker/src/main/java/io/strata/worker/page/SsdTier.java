@@ -7,7 +7,6 @@ import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -43,11 +42,10 @@ import org.slf4j.LoggerFactory;
 public final class SsdTier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SsdTier.class);
   private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(30);
-  private static final long FREE_SPACE_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final Path dir;
   private final long quota;
-  private final LongSupplier freeBytes;
+  private final DiskRoom disk;
   private final long segmentSize;
   private final int readmitPercent;
   private final KvStore index;
@@ -67,8 +65,6 @@ public final class SsdTier implements AutoCloseable {
   private long evictableBelow = Long.MAX_VALUE;
 
   private volatile long failedAtNanos = -1;
-  private volatile long checkedAtNanos;
-  private volatile long room = Long.MAX_VALUE;
 
   private SsdTier(
       SsdLayout layout,
@@ -79,7 +75,7 @@ public final class SsdTier implements AutoCloseable {
       LongSupplier freeBytes) {
     this.dir = layout.dir();
     this.quota = layout.quota();
-    this.freeBytes = freeBytes;
+    this.disk = new DiskRoom(freeBytes, layout.segmentSize(), nanoTime);
     this.segmentSize = layout.segmentSize();
     this.readmitPercent = layout.readmitPercent();
     this.index = index;
@@ -98,7 +94,7 @@ public final class SsdTier implements AutoCloseable {
       LongSupplier nanoTime,
       MeterRegistry registry)
       throws IOException {
-    return open(layout, index, allocator, nanoTime, registry, usableSpace(layout.dir()));
+    return open(layout, index, allocator, nanoTime, registry, DiskRoom.usableSpace(layout.dir()));
   }
 
   /**
@@ -412,27 +408,7 @@ public final class SsdTier implements AutoCloseable {
    * Past it the tier evicts, rather than write into a full disk.
    */
   public long capacity() {
-    long now = nanoTime.getAsLong();
-    if (now - checkedAtNanos > FREE_SPACE_RECHECK_NANOS || room == Long.MAX_VALUE) {
-      long free = freeBytes.getAsLong();
-      // What this folder could hold as of now: its bytes plus the disk's free ones. Not raised by
-      // writes until the next look, so a burst of writes cannot overrun the disk meanwhile.
-      room = free == Long.MAX_VALUE ? Long.MAX_VALUE : used.get() + free - segmentSize;
-      checkedAtNanos = now;
-    }
-    return Math.max(0, Math.min(quota, room));
-  }
-
-  /** Usable bytes of the folder's file system; unknown (unlimited) if it cannot be asked. */
-  private static LongSupplier usableSpace(Path dir) {
-    return () -> {
-      try {
-        return Files.getFileStore(dir).getUsableSpace();
-      } catch (IOException e) {
-        LOG.warn("cannot ask how much room {} has: {}", dir, e.toString());
-        return Long.MAX_VALUE;
-      }
-    };
+    return Math.max(0, Math.min(quota, disk.room(used.get())));
   }
 
   public long pages() {
