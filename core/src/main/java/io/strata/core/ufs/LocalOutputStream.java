@@ -16,9 +16,11 @@ import java.util.UUID;
 
 /**
  * Writes to a hidden temporary file beside the target and renames it over the target on close:
- * readers see the old file or the whole new one, never a part. With {@link CreateOptions#sync} the
- * bytes are forced to the device before the rename and the folder after it, so that after a power
- * loss the final name holds the old file or the whole new one too.
+ * readers see the old file or the whole new one, never a part. The temporary file is created at the
+ * first write (or at close, for an empty file), so that a caller can note the {@link #token()}
+ * before anything of the write exists. With {@link CreateOptions#sync} the bytes are forced to the
+ * device before the rename and the folder after it, so that after a power loss the final name holds
+ * the old file or the whole new one too.
  */
 final class LocalOutputStream extends UfsOutputStream {
   private static final String TEMP_PREFIX = ".strata-";
@@ -32,27 +34,24 @@ final class LocalOutputStream extends UfsOutputStream {
   private final String token;
   private final String displayPath;
   private final CreateOptions options;
-  private final FileChannel channel;
+  private FileChannel channel;
   private long written;
   private boolean finished;
   private UfsStatus published;
 
   private LocalOutputStream(
-      Path target, Path temp, String token, String displayPath, CreateOptions options)
-      throws IOException {
+      Path target, Path temp, String token, String displayPath, CreateOptions options) {
     this.target = target;
     this.temp = temp;
     this.token = token;
     this.displayPath = displayPath;
     this.options = options;
-    this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
   }
 
   /**
    * @param root the folder under-storage root, to which the token is relative
    */
-  static LocalOutputStream open(Path root, Path target, String displayPath, CreateOptions options)
-      throws IOException {
+  static LocalOutputStream open(Path root, Path target, String displayPath, CreateOptions options) {
     Path temp = tempFor(target);
     return new LocalOutputStream(target, temp, "/" + root.relativize(temp), displayPath, options);
   }
@@ -81,10 +80,21 @@ final class LocalOutputStream extends UfsOutputStream {
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
     ByteBuffer bytes = ByteBuffer.wrap(b, off, len);
+    FileChannel out = channel();
     while (bytes.hasRemaining()) {
-      channel.write(bytes);
+      out.write(bytes);
     }
     written += len;
+  }
+
+  private FileChannel channel() throws IOException {
+    if (finished) {
+      throw new IOException(displayPath + ": the write has ended");
+    }
+    if (channel == null) {
+      channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    }
+    return channel;
   }
 
   @Override
@@ -102,12 +112,13 @@ final class LocalOutputStream extends UfsOutputStream {
     if (finished) {
       return;
     }
-    finished = true;
     try {
+      FileChannel out = channel();
+      finished = true;
       if (options.sync()) {
-        channel.force(true);
+        out.force(true);
       }
-      channel.close();
+      out.close();
       if (options.mode() != 0) {
         Files.setPosixFilePermissions(temp, PosixModes.permissions(options.mode()));
       }
@@ -162,6 +173,9 @@ final class LocalOutputStream extends UfsOutputStream {
       return;
     }
     finished = true;
+    if (channel == null) {
+      return;
+    }
     try {
       channel.close();
     } catch (IOException ignored) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -129,6 +130,10 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       }
       if (!options.overwrite() && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.alreadyExists(path + " already exists");
+      }
+      // The temporary file comes at the first write: a folder it cannot be made in is told now.
+      if (!Files.isWritable(parent)) {
+        throw new AccessDeniedException(parent.toString());
       }
       return LocalOutputStream.open(root, target, path.toString(), options);
     } catch (IOException e) {

@@ -14,7 +14,9 @@ public abstract class UfsOutputStream extends OutputStream {
 
   /**
    * Names what this write leaves in the under-storage until it ends (for a local folder, its
-   * temporary file), for {@link UnderFileSystem#discard} after the writer died.
+   * temporary file), for {@link UnderFileSystem#discard} after the writer died. Known before the
+   * first byte: nothing of the write exists in the under-storage until the first write or {@link
+   * #close()}, so a caller that notes the token first never loses track of what a crash leaves.
    */
   public abstract String token();
 

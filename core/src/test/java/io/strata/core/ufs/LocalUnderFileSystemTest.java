@@ -111,6 +111,21 @@ class LocalUnderFileSystemTest {
   }
 
   @Test
+  void create_leavesNothingBeforeItsFirstByte_soItsTokenCanBeNotedFirst() throws IOException {
+    UfsOutputStream empty = ufs.create(p("/d/empty"), CreateOptions.DEFAULT);
+    UfsOutputStream dropped = ufs.create(p("/d/dropped"), CreateOptions.DEFAULT);
+    try (Stream<Path> files = Files.list(root.resolve("d"))) {
+      assertThat(files).as("a write that has had no byte yet").isEmpty();
+    }
+    dropped.abort();
+    empty.close();
+    assertThat(empty.published().length()).isZero();
+    try (Stream<Path> files = Files.list(root.resolve("d"))) {
+      assertThat(files).containsExactly(root.resolve("d/empty"));
+    }
+  }
+
+  @Test
   void create_existingWithoutOverwrite_isRefused_withOverwriteReplaces() throws IOException {
     write("/f", "one", false);
     assertThatThrownBy(() -> write("/f", "two", false))

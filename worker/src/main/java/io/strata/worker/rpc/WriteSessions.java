@@ -130,6 +130,7 @@ public final class WriteSessions {
               .create(
                   file.ufsPath(),
                   new CreateOptions(h.getOverwrite(), true, h.getMode(), sync.getAsBoolean()));
+      // Noted before the first byte, which is when the under-storage gets a temporary name.
       marker = unfinished.begun(file.mount(), stream.token());
     }
 
@@ -178,6 +179,7 @@ public final class WriteSessions {
         out.onNext(WriteResponse.newBuilder().setStatus(status).build());
         out.onCompleted();
       } catch (IOException | RuntimeException e) {
+        abort();
         Rpc.fail(out, "write", e instanceof IOException io ? IoErrors.toStrata(io, describe()) : e);
       } finally {
         releasePages();
