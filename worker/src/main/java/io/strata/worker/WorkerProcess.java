@@ -34,6 +34,7 @@ import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.CachedVersions;
 import io.strata.worker.page.PageStore;
+import io.strata.worker.policy.CachePolicies;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.rpc.WorkerServiceImpl;
 import io.strata.worker.rpc.WriteSessions;
@@ -83,6 +84,7 @@ public final class WorkerProcess implements Service {
   private final KvStore metadataStore;
   private final AtomicLong appliedConfVersion = new AtomicLong();
   private final PageFetcher fetcher;
+  private final CachePolicies policies;
   private final MetadataService metadata;
   private final MasterClient masterClient;
   private DataServer dataServer;
@@ -111,6 +113,13 @@ public final class WorkerProcess implements Service {
       throw new java.io.UncheckedIOException("cannot open the page store: " + e.getMessage(), e);
     }
     this.fetcher = new PageFetcher(store, pageSize, ufsExecutor, allocator, registry);
+    this.policies =
+        new CachePolicies(
+            ufs,
+            store,
+            fetcher,
+            () -> conf.get(WorkerKeys.PIN_CAPACITY_PERCENT),
+            System::currentTimeMillis);
     this.metadataStore =
         RocksKvStore.openWithTtl(
             Path.of(conf.get(WorkerKeys.STATE_FOLDER)).resolve("metadata"),
@@ -212,6 +221,7 @@ public final class WorkerProcess implements Service {
             address,
             this::usage,
             ufs,
+            policies,
             conf.get(UserKeys.RPC_TIMEOUT),
             conf,
             appliedConfVersion);
@@ -222,6 +232,9 @@ public final class WorkerProcess implements Service {
         conf.get(WorkerKeys.HEARTBEAT_INTERVAL).toMillis(),
         TimeUnit.MILLISECONDS,
         masterSync);
+    long check = conf.get(WorkerKeys.POLICY_CHECK_INTERVAL).toMillis();
+    Periodic.every(
+        scheduler, "pins and TTLs", check, check, TimeUnit.MILLISECONDS, policies::check);
   }
 
   /** A mount went: what this worker cached of it, metadata and pages of every version. */
@@ -242,7 +255,11 @@ public final class WorkerProcess implements Service {
   }
 
   private WorkerUsage usage() {
+    CachePolicies.PinUsage pins = policies.usage();
     return WorkerUsage.newBuilder()
+        .setPinnedBytes(pins.pinnedBytes())
+        .setPinCapacityBytes(pins.capacityBytes())
+        .setPinnedOverCapacityBytes(pins.overCapacityBytes())
         .setCapacityBytes(store.capacityBytes())
         .setUsedBytes(store.usedBytes())
         .setPagesCached(store.pageCount())

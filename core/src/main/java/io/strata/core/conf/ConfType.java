@@ -81,7 +81,8 @@ public final class ConfType<T> {
         : Arrays.stream(s.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
   }
 
-  static Duration parseDuration(String s) {
+  /** "90s", "30min", "1h", "2d", or milliseconds; throws IllegalArgumentException otherwise. */
+  public static Duration parseDuration(String s) {
     Matcher m = NUMBER_UNIT.matcher(s);
     if (!m.matches() || m.group(1).contains(".")) {
       throw new IllegalArgumentException(s);

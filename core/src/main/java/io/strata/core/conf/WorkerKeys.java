@@ -238,6 +238,27 @@ public final class WorkerKeys {
               "When a segment is evicted, write again its pages read since, up to this share of its size.")
           .build();
 
+  public static final ConfKey<Integer> PIN_CAPACITY_PERCENT =
+      ConfKey.integer("strata.worker.pin.capacity.percent")
+          .defaultValue("50")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .check(n -> n >= 0 && n <= 90, "must be from 0 to 90")
+          .description(
+              "The share of the worker's cache that pinned files (fs pin) may hold and keep from "
+                  + "eviction; pinned files beyond it are cached but evicted like others.")
+          .build();
+
+  public static final ConfKey<Duration> POLICY_CHECK_INTERVAL =
+      ConfKey.duration("strata.worker.policy.check.interval")
+          .defaultValue("10s")
+          .scope(Scope.WORKER)
+          .check(d -> d.toMillis() > 0, "must be positive")
+          .description(
+              "How often the worker frees cached files whose TTL (fs setTtl) has passed and counts "
+                  + "what it holds of pinned files; a change of pins or TTLs is applied at once.")
+          .build();
+
   public static final ConfKey<String> STATE_FOLDER =
       ConfKey.string("strata.worker.state.folder")
           .defaultValue("${strata.home}/worker-state")

@@ -79,4 +79,9 @@ final class Applier implements MasterCommand.Handler<ApplyResult> {
   public ApplyResult finishLoad(MasterCommand.FinishLoad c) {
     return state.loads().finish(c.id(), c.state(), c.message(), c.timeMs(), c.counters());
   }
+
+  @Override
+  public ApplyResult setPathPolicy(MasterCommand.SetPathPolicy c) {
+    return state.policies().set(c.path(), c.pinned(), c.ttlMs());
+  }
 }

@@ -9,6 +9,7 @@ import io.strata.core.proto.journal.MountEntry;
 import io.strata.core.proto.journal.RecommissionWorkerEntry;
 import io.strata.core.proto.journal.RegisterWorkerEntry;
 import io.strata.core.proto.journal.SetConfEntry;
+import io.strata.core.proto.journal.SetPathPolicyEntry;
 import io.strata.core.proto.journal.SubmitLoadEntry;
 import io.strata.core.proto.journal.UnmountEntry;
 import io.strata.core.proto.journal.UnsetConfEntry;
@@ -118,6 +119,18 @@ public final class CommandCodec {
             }
             return b.setFinishLoad(f);
           }
+
+          @Override
+          public JournalEntry.Builder setPathPolicy(MasterCommand.SetPathPolicy c) {
+            SetPathPolicyEntry.Builder p = SetPathPolicyEntry.newBuilder().setPath(c.path());
+            if (c.pinned() != null) {
+              p.setPinned(c.pinned());
+            }
+            if (c.ttlMs() != null) {
+              p.setTtlMs(c.ttlMs());
+            }
+            return b.setSetPathPolicy(p);
+          }
         });
     return b.build().toByteArray();
   }
@@ -156,6 +169,11 @@ public final class CommandCodec {
               e.getFinishLoad().getMessage(),
               e.getFinishLoad().getTimeMs(),
               e.getFinishLoad().hasCounters() ? e.getFinishLoad().getCounters() : null);
+      case SET_PATH_POLICY -> {
+        SetPathPolicyEntry p = e.getSetPathPolicy();
+        yield new MasterCommand.SetPathPolicy(
+            p.getPath(), p.hasPinned() ? p.getPinned() : null, p.hasTtlMs() ? p.getTtlMs() : null);
+      }
       case COMMAND_NOT_SET ->
           throw new InvalidProtocolBufferException("journal entry without a command");
     };

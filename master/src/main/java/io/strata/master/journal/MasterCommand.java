@@ -45,6 +45,16 @@ public sealed interface MasterCommand {
     R loadProgress(LoadProgress c);
 
     R finishLoad(FinishLoad c);
+
+    R setPathPolicy(SetPathPolicy c);
+  }
+
+  /** Pins or unpins a path, or sets or removes its TTL (0); null leaves that part as it is. */
+  record SetPathPolicy(String path, Boolean pinned, Long ttlMs) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.setPathPolicy(this);
+    }
   }
 
   /** A new distributedLoad job, as the leader built it (id included). */

@@ -2,6 +2,7 @@ package io.strata.master.service;
 
 import io.grpc.stub.StreamObserver;
 import io.strata.core.conf.ClusterConf;
+import io.strata.core.path.StrataPath;
 import io.strata.core.process.Version;
 import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.AddMasterResponse;
@@ -26,6 +27,7 @@ import io.strata.core.proto.MasterServiceGrpc;
 import io.strata.core.proto.MasterStatus;
 import io.strata.core.proto.MountRequest;
 import io.strata.core.proto.MountTableView;
+import io.strata.core.proto.PathPolicies;
 import io.strata.core.proto.QuorumInfo;
 import io.strata.core.proto.RecommissionWorkerRequest;
 import io.strata.core.proto.RecommissionWorkerResponse;
@@ -33,6 +35,7 @@ import io.strata.core.proto.RegisterWorkerRequest;
 import io.strata.core.proto.RegisterWorkerResponse;
 import io.strata.core.proto.RemoveMasterRequest;
 import io.strata.core.proto.RemoveMasterResponse;
+import io.strata.core.proto.SetPathPolicyRequest;
 import io.strata.core.proto.StopLoadRequest;
 import io.strata.core.proto.SubmitLoadRequest;
 import io.strata.core.proto.UnmountRequest;
@@ -138,6 +141,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
                           .setMembershipVersion(s.membership().version())
                           .setMountTableVersion(s.mounts().version())
                           .setConfHash(s.conf().hash())
+                          .setPolicyVersion(s.policies().version())
                           .build());
         });
   }
@@ -284,6 +288,31 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         () -> {
           journal.requireLeader();
           return mounts.view();
+        });
+  }
+
+  @Override
+  public void setPathPolicy(SetPathPolicyRequest req, StreamObserver<PathPolicies> out) {
+    Rpc.unary(
+        out,
+        "setPathPolicy",
+        () -> {
+          journal.requireLeader();
+          journal
+              .submit(
+                  new MasterCommand.SetPathPolicy(
+                      StrataPath.of(req.getPath()).toString(),
+                      req.hasPinned() ? req.getPinned() : null,
+                      req.hasTtlMs() ? req.getTtlMs() : null))
+              .orThrow();
+          return journal
+              .stateMachine()
+              .read(
+                  s ->
+                      PathPolicies.newBuilder()
+                          .addAllPolicies(s.policies().all())
+                          .setVersion(s.policies().version())
+                          .build());
         });
   }
 

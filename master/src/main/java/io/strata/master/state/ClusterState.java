@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything the master group replicates: membership, mounts, configuration overrides and load
- * jobs. Small by design: no per-file state. Not thread-safe; the state machine owns it and
+ * Everything the master group replicates: membership, mounts, configuration overrides, load jobs,
+ * pins and TTLs. Small by design: no per-file state. Not thread-safe; the state machine owns it and
  * serializes access.
  */
 public final class ClusterState {
@@ -18,6 +18,7 @@ public final class ClusterState {
   private final Mounts mounts = new Mounts();
   private final ConfOverrides conf = new ConfOverrides();
   private final LoadJobs loads = new LoadJobs();
+  private final PathPolicies policies = new PathPolicies();
 
   public Membership membership() {
     return membership;
@@ -35,13 +36,19 @@ public final class ClusterState {
     return loads;
   }
 
+  public PathPolicies policies() {
+    return policies;
+  }
+
   public ClusterView view() {
     ClusterView.Builder b =
         ClusterView.newBuilder()
             .setMembershipVersion(membership.version())
             .setMountTableVersion(mounts.version())
             .addAllWorkers(membership.all())
-            .setConfHash(conf.hash());
+            .setConfHash(conf.hash())
+            .addAllPolicies(policies.all())
+            .setPolicyVersion(policies.version());
     mounts.all().forEach(m -> b.addMounts(m.toProto()));
     return b.build();
   }
@@ -53,7 +60,9 @@ public final class ClusterState {
             .setMembershipVersion(membership.version())
             .setMountTableVersion(mounts.version())
             .setConfVersion(conf.version())
-            .addAllLoads(loads.all());
+            .addAllLoads(loads.all())
+            .addAllPolicies(policies.all())
+            .setPolicyVersion(policies.version());
     mounts.all().forEach(m -> b.addMounts(m.toProto()));
     conf.values().forEach((k, v) -> b.addConf(ConfOverride.newBuilder().setKey(k).setValue(v)));
     return b.build();
@@ -67,6 +76,7 @@ public final class ClusterState {
     s.getConfList().forEach(o -> overrides.put(o.getKey(), o.getValue()));
     conf.restore(overrides, s.getConfVersion());
     loads.restore(s.getLoadsList());
+    policies.restore(s.getPoliciesList(), s.getPolicyVersion());
   }
 
   /** A digest of the whole state: equal on every master that applied the same log. */

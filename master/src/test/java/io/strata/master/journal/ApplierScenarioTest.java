@@ -3,6 +3,7 @@ package io.strata.master.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.PathPolicy;
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.status.StatusCode;
@@ -11,6 +12,7 @@ import io.strata.master.journal.MasterCommand.AddMount;
 import io.strata.master.journal.MasterCommand.DecommissionWorker;
 import io.strata.master.journal.MasterCommand.RegisterWorker;
 import io.strata.master.journal.MasterCommand.RemoveMount;
+import io.strata.master.journal.MasterCommand.SetPathPolicy;
 import io.strata.master.journal.MasterCommand.WorkerBack;
 import io.strata.master.journal.MasterCommand.WorkerLost;
 import io.strata.master.state.ApplyResult;
@@ -50,6 +52,35 @@ class ApplierScenarioTest {
         .isEqualTo(WorkerState.DECOMMISSIONED);
     assertThat(apply(s, new WorkerLost("h:9", 500)).code()).isEqualTo(StatusCode.NOT_FOUND);
     assertThat(s.membership().version()).isEqualTo(v + 3);
+  }
+
+  @Test
+  void pinsAndTtls_mergeByPath_survivingASnapshot_andRefuseWhatIsNotThere() throws Exception {
+    ClusterState s = new ClusterState();
+    assertThat(apply(s, new SetPathPolicy("/data/", true, null)).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/data", null, 60_000L)).ok()).isTrue();
+    assertThat(s.policies().all())
+        .containsExactly(
+            PathPolicy.newBuilder().setPath("/data").setPinned(true).setTtlMs(60_000).build());
+    ApplyResult under = apply(s, new SetPathPolicy("/data/x", false, null));
+    assertThat(under.code()).isEqualTo(StatusCode.NOT_FOUND);
+    assertThat(under.message()).isEqualTo("/data/x is not pinned (its folder /data is pinned)");
+    assertThat(apply(s, new SetPathPolicy("/other", null, 0L)).message())
+        .isEqualTo("/other has no TTL");
+    assertThat(apply(s, new SetPathPolicy("/other", null, -5L)).code())
+        .isEqualTo(StatusCode.INVALID_ARGUMENT);
+    long v = s.policies().version();
+    assertThat(apply(s, new SetPathPolicy("/data", true, null)).ok()).isTrue();
+    assertThat(s.policies().version()).as("pinning again is no change").isEqualTo(v);
+
+    ClusterState restored = new ClusterState();
+    restored.restore(s.snapshot());
+    assertThat(restored.digest()).isEqualTo(s.digest());
+    assertThat(restored.view().getPoliciesList()).isEqualTo(s.view().getPoliciesList());
+
+    assertThat(apply(s, new SetPathPolicy("/data", false, 0L)).ok()).isTrue();
+    assertThat(s.policies().all()).as("neither pinned nor with a TTL: gone").isEmpty();
+    assertThat(s.policies().version()).isEqualTo(v + 1);
   }
 
   @Test

@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description =
         "Show the masters, the mounts, every worker with its state, capacity and cache use; "
-            + "'report capacity' shows every cache tier of every worker.")
+            + "'report capacity' shows every cache tier of every worker, and what each keeps "
+            + "pinned (fs pin) of its pin capacity; pinned data over it is evicted like any other.")
 final class ReportCommand implements Runnable {
   private final ShellContext ctx;
 
@@ -108,6 +109,16 @@ final class ReportCommand implements Runnable {
             Formats.percent(t.getUsedBytes(), Math.max(1, t.getCapacityBytes())),
             t.getPages());
       }
+    }
+    out.println();
+    out.printf("%-22s %10s %14s %16s%n", "WORKER", "PINNED", "PIN CAPACITY", "OVER CAPACITY");
+    for (WorkerReport w : r.getWorkersList()) {
+      out.printf(
+          "%-22s %10s %14s %16s%n",
+          w.getInfo().getId(),
+          Formats.bytes(w.getUsage().getPinnedBytes()),
+          Formats.bytes(w.getUsage().getPinCapacityBytes()),
+          Formats.bytes(w.getUsage().getPinnedOverCapacityBytes()));
     }
   }
 

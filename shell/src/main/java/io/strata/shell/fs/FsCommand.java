@@ -41,6 +41,10 @@ public final class FsCommand implements Runnable {
         .leaf(TestCommand.class, () -> new TestCommand(ctx))
         .leaf(ChecksumCommand.class, () -> new ChecksumCommand(ctx))
         .leaf(LocationCommand.class, () -> new LocationCommand(ctx))
+        .leaf(PinCommand.class, () -> new PinCommand(ctx))
+        .leaf(UnpinCommand.class, () -> new UnpinCommand(ctx))
+        .leaf(SetTtlCommand.class, () -> new SetTtlCommand(ctx))
+        .leaf(UnsetTtlCommand.class, () -> new UnsetTtlCommand(ctx))
         .build(new FsCommand(), words);
   }
 

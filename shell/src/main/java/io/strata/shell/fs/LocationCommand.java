@@ -1,6 +1,8 @@
 package io.strata.shell.fs;
 
 import io.strata.client.FileInfo;
+import io.strata.core.proto.GetClusterViewRequest;
+import io.strata.core.proto.PathPolicy;
 import io.strata.shell.Formats;
 import io.strata.shell.ShellContext;
 import java.util.List;
@@ -13,7 +15,7 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description =
         "Show which worker owns a path (consistent hashing) and how much of it that worker "
-            + "caches, and the workers reads fail over to.")
+            + "caches, the workers reads fail over to, and its pin and TTL.")
 final class LocationCommand implements Runnable {
   private final ShellContext ctx;
 
@@ -29,6 +31,13 @@ final class LocationCommand implements Runnable {
     FileInfo f = ctx.fs().getStatusWithCacheInfo(path);
     List<String> owners = ctx.fs().owners(path);
     ctx.out().println(f.path());
+    List<PathPolicy> policies =
+        ctx.master()
+            .call(
+                "getClusterView", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()))
+            .getPoliciesList();
+    PathPolicyCalls.describe(policies, f.path())
+        .ifPresent(d -> ctx.out().println("  policy:    " + d));
     if (owners.isEmpty()) {
       ctx.out().println("  no live worker");
       return;

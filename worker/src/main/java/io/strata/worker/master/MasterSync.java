@@ -14,6 +14,7 @@ import io.strata.core.proto.WorkerUsage;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.MountTable;
+import io.strata.worker.policy.CachePolicies;
 import io.strata.worker.ufs.UfsManager;
 import java.time.Duration;
 import java.util.Map;
@@ -25,8 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The worker's side of membership: register, then heartbeat with cache usage and the hash of the
  * cluster configuration it applied; register again when the master asks, and fetch the mount table
- * or the configuration whenever the master's differ from what this worker has. Runs on one
- * scheduler thread. A heartbeat that fails is logged once per outage and retried on the next tick.
+ * with the pins and TTLs, or the configuration, whenever the master's differ from what this worker
+ * has. Runs on one scheduler thread. A heartbeat that fails is logged once per outage and retried
+ * on the next tick.
  */
 public final class MasterSync implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(MasterSync.class);
@@ -35,6 +37,7 @@ public final class MasterSync implements Runnable {
   private final WorkerAddress address;
   private final Supplier<WorkerUsage> usage;
   private final UfsManager ufs;
+  private final CachePolicies policies;
   private final Duration callBudget;
   private final Configuration conf;
   private final AtomicLong appliedConfVersion;
@@ -47,6 +50,7 @@ public final class MasterSync implements Runnable {
       WorkerAddress address,
       Supplier<WorkerUsage> usage,
       UfsManager ufs,
+      CachePolicies policies,
       Duration callBudget,
       Configuration conf,
       AtomicLong appliedConfVersion) {
@@ -56,6 +60,7 @@ public final class MasterSync implements Runnable {
     this.address = address;
     this.usage = usage;
     this.ufs = ufs;
+    this.policies = policies;
     this.callBudget = callBudget;
   }
 
@@ -98,7 +103,7 @@ public final class MasterSync implements Runnable {
                             .setUsage(usage.get())
                             .build()))
             .getWorkerId();
-    refreshMounts();
+    refreshView();
     refreshConf();
     workerId = id;
     LOG.info("registered with the master as {}", id);
@@ -122,8 +127,9 @@ public final class MasterSync implements Runnable {
       register();
       return;
     }
-    if (reply.getMountTableVersion() != ufs.version()) {
-      refreshMounts();
+    if (reply.getMountTableVersion() != ufs.version()
+        || reply.getPolicyVersion() != policies.version()) {
+      refreshView();
     }
     if (!reply.getConfHash().equals(appliedConfHash)) {
       refreshConf();
@@ -140,12 +146,14 @@ public final class MasterSync implements Runnable {
     LOG.info("applied cluster configuration version {} ({})", view.getVersion(), view.getHash());
   }
 
-  private void refreshMounts() {
+  /** The mount table and the pins and TTLs, which resolve through it. */
+  private void refreshView() {
     ClusterView view =
         master.call(
             "getClusterView",
             callBudget,
             stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance()));
     ufs.update(MountTable.fromProto(view.getMountsList(), view.getMountTableVersion()));
+    policies.update(view.getPoliciesList(), view.getPolicyVersion());
   }
 }

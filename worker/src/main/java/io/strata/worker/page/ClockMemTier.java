@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * bit (no lock, no list update); eviction sweeps the pages in insertion order, giving a referenced
  * page a second chance (clearing its bit, moving it back) and evicting the first unreferenced one.
  * This is how operating systems approximate LRU for their page caches, and it keeps the read path
- * free of contention.
+ * free of contention. Pages of pinned files ({@link PagePins}) are passed over.
  */
 final class ClockMemTier implements MemTier {
   private static final class Slot {
@@ -28,6 +28,7 @@ final class ClockMemTier implements MemTier {
   private final AtomicLong used = new AtomicLong();
   private final Consumer<PageId> onEvict;
   private volatile long capacity;
+  private volatile PagePins pins = PagePins.NONE;
 
   ClockMemTier(long capacity, Consumer<PageId> onEvict) {
     this.capacity = capacity;
@@ -69,14 +70,23 @@ final class ClockMemTier implements MemTier {
     evictOverCapacity();
   }
 
+  /** Sweeps; a pinned page goes round again, as long as the sweep still finds others. */
   private void evictOverCapacity() {
+    PagePins pinned = pins;
     synchronized (hand) {
-      while (used.get() > capacity && !hand.isEmpty()) {
+      int pinnedInARow = 0;
+      while (used.get() > capacity && !hand.isEmpty() && pinnedInARow <= hand.size()) {
         PageId id = hand.pollFirst();
         Slot slot = slots.get(id);
         if (slot == null) {
           continue;
         }
+        if (pinned.pinned(id)) {
+          pinnedInARow++;
+          hand.addLast(id);
+          continue;
+        }
+        pinnedInARow = 0;
         if (slot.referenced) {
           slot.referenced = false;
           hand.addLast(id);
@@ -114,6 +124,11 @@ final class ClockMemTier implements MemTier {
   @Override
   public long pages() {
     return slots.size();
+  }
+
+  @Override
+  public void pins(PagePins pins) {
+    this.pins = pins;
   }
 
   @Override

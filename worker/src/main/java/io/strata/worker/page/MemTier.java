@@ -29,6 +29,12 @@ public interface MemTier extends AutoCloseable {
 
   long pages();
 
+  /**
+   * Which pages eviction passes over, where memory is the whole cache. The TinyLFU tier cannot
+   * (Caffeine decides alone), and keeps no pins.
+   */
+  default void pins(PagePins pins) {}
+
   /** A smaller capacity evicts down to it. */
   void setCapacity(long bytes);
 

@@ -43,7 +43,8 @@ public final class PageStore implements AutoCloseable {
     this.memMetrics = mem == null ? null : memMetrics.apply(mem);
     this.versions =
         new CachedVersions(
-            ssds.isEmpty() ? new io.strata.worker.kv.MemoryKvStore() : ssds.get(0).index());
+            ssds.isEmpty() ? new io.strata.worker.kv.MemoryKvStore() : ssds.get(0).index(),
+            System::currentTimeMillis);
   }
 
   /** The file versions this store holds pages of. */
@@ -197,6 +198,18 @@ public final class PageStore implements AutoCloseable {
     }
     if (!ssds.isEmpty()) {
       ssdOf(id).remove(id);
+    }
+  }
+
+  /**
+   * Which pages eviction keeps: in the SSD folders, which hold every page (memory holds a copy of
+   * the hot ones); in memory where it is the whole cache.
+   */
+  public void pins(PagePins pins) {
+    if (ssds.isEmpty()) {
+      mem.pins(pins);
+    } else {
+      ssds.forEach(t -> t.pins(pins));
     }
   }
 

@@ -65,6 +65,7 @@ public final class SsdTier implements AutoCloseable {
   private long evictableBelow = Long.MAX_VALUE;
 
   private volatile long failedAtNanos = -1;
+  private volatile PagePins pins = PagePins.NONE;
 
   private SsdTier(
       SsdLayout layout,
@@ -308,38 +309,66 @@ public final class SsdTier implements AutoCloseable {
     }
   }
 
-  /** Evicts the least recently read sealed segment; false if there is none. */
+  /**
+   * Evicts the least recently read sealed segment, writing again its pinned pages (and a few hot
+   * ones); false if there is none. A segment mostly pinned is passed over: evicting it would free
+   * little and rewrite much.
+   */
   private boolean evictColdest() throws IOException {
     long now = nanoTime.getAsLong();
+    PagePins pinned = pins;
     Segment victim =
         segments.values().stream()
             .filter(s -> s != active && s.sealed() && !s.pinnedAt(now) && s.id < evictableBelow)
-            .min(Comparator.comparingLong(s -> s.lastAccessNanos))
+            .sorted(Comparator.comparingLong(s -> s.lastAccessNanos))
+            .filter(s -> pinned == PagePins.NONE || pinnedShare(s, pinned) <= 0.5)
+            .findFirst()
             .orElse(null);
     if (victim == null) {
       return false;
     }
-    List<PageId> keep = victim.hotPages(locations, readmitPercent);
+    List<PageId> keep = new ArrayList<>(victim.hotPages(locations, readmitPercent));
+    if (pinned != PagePins.NONE) {
+      victim.pages.stream()
+          .filter(pinned::pinned)
+          .filter(id -> !keep.contains(id))
+          .forEach(keep::add);
+    }
+    List<PageId> kept = new ArrayList<>();
     List<ByteBuf> copies = new ArrayList<>();
     for (PageId id : keep) {
       ByteBuf b = read(id);
       if (b != null) {
+        kept.add(id);
         copies.add(b);
       }
     }
-    metrics.evictions.increment(victim.pages.size());
+    int pages = victim.pages.size();
     drop(victim);
+    int written = 0;
     for (int i = 0; i < copies.size(); i++) {
       ByteBuf b = copies.get(i);
       try {
-        if (used.get() + SegmentFormat.HEADER + b.readableBytes() <= capacity()) {
-          append(keep.get(i), b);
+        if (used.get() + SegmentFormat.HEADER + b.readableBytes() <= capacity()
+            && append(kept.get(i), b)) {
+          written++;
         }
       } finally {
         b.release();
       }
     }
+    metrics.evictions.increment(pages - written);
     return true;
+  }
+
+  private static double pinnedShare(Segment s, PagePins pinned) {
+    int all = s.pages.size();
+    return all == 0 ? 0 : (double) s.pages.stream().filter(pinned::pinned).count() / all;
+  }
+
+  /** Which pages eviction keeps, from now on. */
+  public void pins(PagePins pins) {
+    this.pins = pins;
   }
 
   /** Forgets every page of a segment and deletes its file, or retires it while it is pinned. */

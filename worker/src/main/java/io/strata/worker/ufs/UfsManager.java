@@ -126,6 +126,12 @@ public final class UfsManager implements AutoCloseable {
     return new Resolved(path, ufsOf(r.mount()), r.ufsPath(), r.ufsUri(), r.mount());
   }
 
+  /** Where {@code path} lies in its under-storage; empty before the first mount table. */
+  public Optional<String> ufsUriOf(StrataPath path) {
+    MountTable t = table;
+    return t == null ? Optional.empty() : Optional.of(t.resolve(path).ufsUri());
+  }
+
   /** The mount at {@code path} with the under-storage {@code ufsUri}, if the table has it. */
   public Optional<Mount> mountAt(StrataPath path, String ufsUri) {
     MountTable t = table;
