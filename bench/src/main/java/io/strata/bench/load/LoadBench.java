@@ -11,9 +11,11 @@ import io.strata.core.rpc.MasterClient;
 import io.strata.testkit.ForkedCluster;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,13 +84,17 @@ public final class LoadBench implements Callable<Integer> {
       List<Double> ratios = new ArrayList<>();
       List<Double> loadRates = new ArrayList<>();
       List<Double> rawRates = new ArrayList<>();
+      List<Double> syncedRatios = new ArrayList<>();
+      List<Double> syncedRates = new ArrayList<>();
       List<Double> wafs = new ArrayList<>();
       System.out.println("warm-up: one untimed copy and load...");
-      copyAll(sources, work.resolve("raw-copy"));
+      copyAll(sources, work.resolve("raw-copy"), false);
       load(master);
       for (int run = 0; run < runs; run++) {
         PageCache.drop(cold);
-        double raw = copyAll(sources, work.resolve("raw-copy"));
+        double raw = copyAll(sources, work.resolve("raw-copy"), false);
+        PageCache.drop(cold);
+        double synced = copyAll(sources, work.resolve("raw-copy"), true);
         fs.free("/load");
         PageCache.drop(cold);
         long pid = cluster.worker(0).pid();
@@ -101,17 +107,21 @@ public final class LoadBench implements Callable<Integer> {
         ratios.add(rate / raw);
         loadRates.add(rate);
         rawRates.add(raw);
+        syncedRatios.add(rate / synced);
+        syncedRates.add(synced);
         wafs.add(waf);
         System.out.printf(
             Locale.ROOT,
-            "run %d: load %.0f MB/s (%d files, %.2f s), raw copy %.0f MB/s, ratio %.3f, "
-                + "WAF %.4f%n",
+            "run %d: load %.0f MB/s (%d files, %.2f s), raw copy %.0f MB/s, ratio %.3f; "
+                + "copy with its bytes on disk %.0f MB/s, ratio %.3f; WAF %.4f%n",
             run + 1,
             rate,
             job.getCounters().getFiles(),
             seconds,
             raw,
             rate / raw,
+            synced,
+            rate / synced,
             waf);
       }
       Stats r = Stats.of(ratios);
@@ -121,6 +131,12 @@ public final class LoadBench implements Callable<Integer> {
       out.put("load_vs_raw_max", r.max());
       out.put("load_mbs", Stats.of(loadRates).median());
       out.put("raw_copy_mbs", Stats.of(rawRates).median());
+      Stats sr = Stats.of(syncedRatios);
+      System.out.println("load vs copy with its bytes on disk: " + sr.format("x"));
+      out.put("load_vs_raw_synced", sr.median());
+      out.put("load_vs_raw_synced_min", sr.min());
+      out.put("load_vs_raw_synced_max", sr.max());
+      out.put("raw_copy_synced_mbs", Stats.of(syncedRates).median());
       out.put("waf", Stats.of(wafs).median());
       out.put("waf_max", Stats.of(wafs).max());
       out.put("files", files);
@@ -141,8 +157,11 @@ public final class LoadBench implements Callable<Integer> {
 
   /**
    * Copies every file into {@code target} with several threads; MB/s. The copies are deleted after.
+   * With {@code synced} each copy is forced to the device before it counts as done: a load's pages
+   * reach the disk during the load once the kernel's dirty-page limits are crossed, while a copy
+   * deleted right after it is timed may have had most of its bytes never written.
    */
-  private double copyAll(List<Path> sources, Path target) throws Exception {
+  private double copyAll(List<Path> sources, Path target, boolean synced) throws Exception {
     Files.createDirectories(target);
     ExecutorService pool = Executors.newFixedThreadPool(copyThreads);
     long bytes = 0;
@@ -153,8 +172,13 @@ public final class LoadBench implements Callable<Integer> {
         copies.add(
             pool.submit(
                 () -> {
-                  Files.copy(
-                      p, target.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                  Path copy = target.resolve(p.getFileName());
+                  Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
+                  if (synced) {
+                    try (FileChannel c = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+                      c.force(true);
+                    }
+                  }
                   return Files.size(p);
                 }));
       }

@@ -13,11 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One segment file: page records appended until it reaches the segment size, then sealed and never
- * written again. Evicting a segment deletes the whole file. Reads are positioned and may run
- * concurrently with the one appender.
+ * written again. Evicting a segment deletes the whole file. Records are appended by reserving their
+ * place at the end (under the tier's lock) and writing it with positioned writes (outside it), so
+ * several writers fill a segment at once; reads are positioned too.
  *
  * <p>The file channel is reference-counted: the tier holds one reference until it closes or deletes
  * the segment, and each {@link DiskPage} on its way to a socket holds another, so that a page being
@@ -36,6 +38,7 @@ final class Segment {
 
   private final OwnedRefCount references;
   private volatile long size;
+  private final AtomicInteger writers = new AtomicInteger();
   private volatile boolean sealed;
   volatile long lastAccessNanos;
 
@@ -125,19 +128,37 @@ final class Segment {
     return sealed;
   }
 
-  /** Appends one record; returns the offset of its data. Only the tier's writer calls this. */
-  long append(ByteBuffer header, ByteBuf data) throws IOException {
+  /**
+   * Takes the place of a record of {@code length} bytes at the end; returns its offset. The caller
+   * (holding the tier's lock) writes it with {@link #writeAt} and then calls {@link #written}.
+   */
+  long reserve(long length) {
     long start = size;
-    ByteBuffer payload = data.nioBuffer(data.readerIndex(), data.readableBytes());
-    ByteBuffer[] parts = {header, payload};
-    long written = 0;
-    long total = (long) header.remaining() + payload.remaining();
-    channel.position(start);
-    while (written < total) {
-      written += channel.write(parts);
+    size = start + length;
+    writers.incrementAndGet();
+    return start;
+  }
+
+  /** Writes one record at a reserved place; several writers may do so at once. */
+  void writeAt(long offset, ByteBuffer header, ByteBuf data) throws IOException {
+    long at = offset;
+    while (header.hasRemaining()) {
+      at += channel.write(header, at);
     }
-    size = start + total;
-    return start + SegmentFormat.HEADER;
+    ByteBuffer payload = data.nioBuffer(data.readerIndex(), data.readableBytes());
+    while (payload.hasRemaining()) {
+      at += channel.write(payload, at);
+    }
+  }
+
+  /** A reserved record was written, or given up. */
+  void written() {
+    writers.decrementAndGet();
+  }
+
+  /** Whether records are being written into reserved places: the segment must stay. */
+  boolean writing() {
+    return writers.get() > 0;
   }
 
   /** Reads until {@code dst} is full or the file ends; returns the bytes read. */

@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * #pin}): a pinned segment is not chosen for eviction, and a pinned segment that loses its last
  * page keeps its file (and its share of the quota) until the pin expires.
  *
- * <p>Thread-safe: reads run concurrently; writes, removals, pins and evictions hold the tier's
- * lock.
+ * <p>Thread-safe: reads run concurrently; so do the writes of page bytes (see {@link #write(PageId,
+ * ByteBuf, long)}); reservations, publications, removals, pins and evictions hold the tier's lock.
  */
 public final class SsdTier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SsdTier.class);
@@ -222,7 +222,7 @@ public final class SsdTier implements AutoCloseable {
    * Stores a page; returns false when it could not (the folder is full of pages that cannot be
    * evicted, or unwritable: then the tier stops writing for a while and says so once).
    */
-  public synchronized boolean write(PageId id, ByteBuf page) {
+  public boolean write(PageId id, ByteBuf page) {
     return write(id, page, Long.MAX_VALUE);
   }
 
@@ -237,58 +237,140 @@ public final class SsdTier implements AutoCloseable {
   /**
    * Stores a page, evicting only segments older than {@code keepFrom} (a {@link #mark}): a load
    * that outgrows the tier must not evict what it loaded itself, and is told "no room" instead.
+   *
+   * <p>The tier's lock is held to reserve the record's place in the active segment and to publish
+   * it in the index, not while the bytes are written: writers fill their places side by side, so
+   * that a write the kernel holds back (dirty-page throttling) does not stop the others. A page is
+   * found only once its bytes are written; recovery cuts an unsealed segment at its first record
+   * that does not check, so a place a killed writer left unfilled loses the records after it, never
+   * serves wrong bytes.
    */
-  public synchronized boolean write(PageId id, ByteBuf page, long keepFrom) {
-    if (locations.containsKey(id)) {
-      return true;
+  public boolean write(PageId id, ByteBuf page, long keepFrom) {
+    int length = page.readableBytes();
+    int crc = SegmentFormat.crc(page.nioBuffer(page.readerIndex(), length));
+    Reservation r;
+    synchronized (this) {
+      if (locations.containsKey(id) || !writable()) {
+        return locations.containsKey(id);
+      }
+      try {
+        evictableBelow = keepFrom;
+        r = reserve(id, length, crc);
+      } catch (IOException e) {
+        failed(e);
+        return false;
+      } finally {
+        evictableBelow = Long.MAX_VALUE;
+      }
     }
+    if (r == null) {
+      return false;
+    }
+    try {
+      r.segment().writeAt(r.offset(), SegmentFormat.header(id, length, crc), page);
+    } catch (IOException e) {
+      synchronized (this) {
+        abandon(r);
+        if (!(e instanceof ClosedChannelException) && segments.get(r.segment().id) == r.segment()) {
+          failed(e);
+        }
+      }
+      return false;
+    }
+    synchronized (this) {
+      return publish(r);
+    }
+  }
+
+  /** A record's place in a segment, taken but not yet written. */
+  private record Reservation(Segment segment, long offset, PageId id, int length, int crc) {}
+
+  private boolean writable() {
     if (failedAtNanos >= 0) {
       if (nanoTime.getAsLong() - failedAtNanos < RETRY_AFTER_FAILURE_NANOS) {
         return false;
       }
       failedAtNanos = -1;
     }
-    try {
-      evictableBelow = keepFrom;
-      return append(id, page);
-    } catch (IOException e) {
-      failedAtNanos = nanoTime.getAsLong();
-      LOG.error(
-          "cache folder {} cannot be written ({}); pages are served from memory and the UFS, "
-              + "retrying in {} s",
-          dir,
-          e.getMessage(),
-          TimeUnit.NANOSECONDS.toSeconds(RETRY_AFTER_FAILURE_NANOS));
-      return false;
-    } finally {
-      evictableBelow = Long.MAX_VALUE;
-    }
+    return true;
   }
 
+  private void failed(IOException e) {
+    failedAtNanos = nanoTime.getAsLong();
+    LOG.error(
+        "cache folder {} cannot be written ({}); pages are served from memory and the UFS, "
+            + "retrying in {} s",
+        dir,
+        e.getMessage(),
+        TimeUnit.NANOSECONDS.toSeconds(RETRY_AFTER_FAILURE_NANOS));
+  }
+
+  /** Writes a page with the lock held throughout (pages evicted and written again). */
   private boolean append(PageId id, ByteBuf page) throws IOException {
     int length = page.readableBytes();
+    int crc = SegmentFormat.crc(page.nioBuffer(page.readerIndex(), length));
+    Reservation r = reserve(id, length, crc);
+    if (r == null) {
+      return false;
+    }
+    try {
+      r.segment().writeAt(r.offset(), SegmentFormat.header(id, length, crc), page);
+    } catch (IOException e) {
+      abandon(r);
+      throw e;
+    }
+    return publish(r);
+  }
+
+  /** Takes the next place in the active segment, evicting for room; null if there is none. */
+  private Reservation reserve(PageId id, int length, int crc) throws IOException {
     long need = SegmentFormat.HEADER + (long) length;
+    if (need > segmentSize) {
+      return null;
+    }
     if (active == null || active.size() + need > segmentSize) {
       roll();
-    }
-    if (need > segmentSize) {
-      return false;
     }
     retired.deleteExpired(nanoTime.getAsLong());
     while (used.get() + need > capacity()) {
       if (!evictColdest()) {
-        return false;
+        return null;
       }
     }
-    int crc = SegmentFormat.crc(page.nioBuffer(page.readerIndex(), length));
-    long offset = active.append(SegmentFormat.header(id, length, crc), page);
     used.addAndGet(need);
-    PageLocation loc = new PageLocation(active.id, offset, length, crc);
-    locations.put(id, loc);
-    active.pages.add(id);
-    index.put(KeyLayout.pageKey(id), loc.encode());
-    metrics.bytesWritten.increment((double) need);
+    return new Reservation(active, active.reserve(need), id, length, crc);
+  }
+
+  /** Makes a written record findable; false if its segment went meanwhile (evicted, closed). */
+  private boolean publish(Reservation r) {
+    Segment seg = r.segment();
+    seg.written();
+    if (segments.get(seg.id) != seg) {
+      return false;
+    }
+    PageLocation loc =
+        new PageLocation(seg.id, r.offset() + SegmentFormat.HEADER, r.length(), r.crc());
+    PageLocation before = locations.put(r.id(), loc);
+    if (before != null) {
+      // Two writers of one page: the other record stays unreferenced until its segment goes.
+      Segment other = segments.get(before.segment());
+      if (other != null && other != seg) {
+        other.pages.remove(r.id());
+      }
+    }
+    seg.pages.add(r.id());
+    index.put(KeyLayout.pageKey(r.id()), loc.encode());
+    metrics.bytesWritten.increment((double) SegmentFormat.HEADER + r.length());
     return true;
+  }
+
+  /** A reserved record that will not be written: a sealed segment left empty goes. */
+  private void abandon(Reservation r) {
+    Segment seg = r.segment();
+    seg.written();
+    if (seg.sealed() && seg.pages.isEmpty() && !seg.writing() && segments.get(seg.id) == seg) {
+      drop(seg);
+    }
   }
 
   /** Seals the active segment and starts a new one. */
@@ -304,7 +386,7 @@ public final class SsdTier implements AutoCloseable {
   private void seal(Segment s) {
     s.seal();
     index.put(KeyLayout.segmentKey(s.id), Segment.state(true, s.size()));
-    if (s.pages.isEmpty() && s != active) {
+    if (s.pages.isEmpty() && s != active && !s.writing()) {
       drop(s);
     }
   }
@@ -319,7 +401,13 @@ public final class SsdTier implements AutoCloseable {
     PagePins pinned = pins;
     Segment victim =
         segments.values().stream()
-            .filter(s -> s != active && s.sealed() && !s.pinnedAt(now) && s.id < evictableBelow)
+            .filter(
+                s ->
+                    s != active
+                        && s.sealed()
+                        && !s.writing()
+                        && !s.pinnedAt(now)
+                        && s.id < evictableBelow)
             .sorted(Comparator.comparingLong(s -> s.lastAccessNanos))
             .filter(s -> pinned == PagePins.NONE || pinnedShare(s, pinned) <= 0.5)
             .findFirst()
@@ -421,7 +509,7 @@ public final class SsdTier implements AutoCloseable {
     if (s != null) {
       s.pages.remove(id);
       s.hot.remove(id);
-      if (s.sealed() && s.pages.isEmpty()) {
+      if (s.sealed() && s.pages.isEmpty() && !s.writing()) {
         drop(s);
       }
     }
