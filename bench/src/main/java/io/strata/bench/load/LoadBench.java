@@ -11,11 +11,9 @@ import io.strata.core.rpc.MasterClient;
 import io.strata.testkit.ForkedCluster;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -157,7 +155,7 @@ public final class LoadBench implements Callable<Integer> {
 
   /**
    * Copies every file into {@code target} with several threads; MB/s. The copies are deleted after.
-   * With {@code synced} each copy is forced to the device before it counts as done: a load's pages
+   * With {@code synced} the copies' file system is synced before they count as done: a load's pages
    * reach the disk during the load once the kernel's dirty-page limits are crossed, while a copy
    * deleted right after it is timed may have had most of its bytes never written.
    */
@@ -172,18 +170,17 @@ public final class LoadBench implements Callable<Integer> {
         copies.add(
             pool.submit(
                 () -> {
-                  Path copy = target.resolve(p.getFileName());
-                  Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
-                  if (synced) {
-                    try (FileChannel c = FileChannel.open(copy, StandardOpenOption.WRITE)) {
-                      c.force(true);
-                    }
-                  }
+                  Files.copy(
+                      p, target.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
                   return Files.size(p);
                 }));
       }
       for (Future<Long> f : copies) {
         bytes += f.get();
+      }
+      if (synced) {
+        // syncfs(2) of the cache folder's file system: the copies' bytes on the disk.
+        new ProcessBuilder("sync", "-f", target.toString()).inheritIO().start().waitFor();
       }
     } finally {
       pool.shutdownNow();
