@@ -47,7 +47,11 @@ class PinAndTtlTest {
         write(cluster, "/stream/again/" + i, 2 * MIB);
       }
 
-      assertThat(shell.run("fs", "pin", "/set").out()).isEqualTo("pinned /set\n");
+      ShellRunner.Run pin = shell.run("fs", "pin", "/set");
+      assertThat(pin.out()).isEqualTo("pinned /set\n");
+      assertThat(pin.err())
+          .as("no worker left behind: the worker reported the pin within the wait")
+          .isEmpty();
       assertThat(shell.run("fs", "location", "/set/a").out())
           .contains("  policy:    pinned (set on /set)");
       ShellRunner.Run under = shell.run("fs", "unpin", "/set/a");

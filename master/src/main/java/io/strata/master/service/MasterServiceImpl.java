@@ -2,7 +2,6 @@ package io.strata.master.service;
 
 import io.grpc.stub.StreamObserver;
 import io.strata.core.conf.ClusterConf;
-import io.strata.core.path.StrataPath;
 import io.strata.core.process.Version;
 import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.AddMasterResponse;
@@ -64,6 +63,7 @@ import java.util.Optional;
 public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImplBase {
   private final MasterJournal journal;
   private final MountControl mounts;
+  private final PolicyControl policies;
 
   private final LoadControl loads;
   private final WorkerLiveness liveness;
@@ -81,7 +81,9 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
     this.liveness = liveness;
     this.quorum = quorum;
     this.clock = clock;
-    this.mounts = new MountControl(journal, liveness);
+    Propagation propagation = new Propagation(journal, liveness);
+    this.mounts = new MountControl(journal, propagation);
+    this.policies = new PolicyControl(journal, propagation);
   }
 
   @Override
@@ -107,7 +109,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
                 .submit(new MasterCommand.RegisterWorker(req.getAddress(), clock.millis()))
                 .orThrow();
           }
-          liveness.beat(id, req.getUsage(), "", -1);
+          liveness.beat(id, req.getUsage(), "", -1, -1);
           return RegisterWorkerResponse.newBuilder().setWorkerId(id).build();
         });
   }
@@ -127,7 +129,11 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
             return reply.setCommand(WorkerHeartbeatResponse.Command.REGISTER).build();
           }
           liveness.beat(
-              req.getWorkerId(), req.getUsage(), req.getConfHash(), req.getMountTableVersion());
+              req.getWorkerId(),
+              req.getUsage(),
+              req.getConfHash(),
+              req.getMountTableVersion(),
+              req.getPolicyVersion());
           if (known.get().getState() == WorkerState.LOST) {
             journal
                 .submit(new MasterCommand.WorkerBack(req.getWorkerId(), clock.millis()))
@@ -298,21 +304,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "setPathPolicy",
         () -> {
           journal.requireLeader();
-          journal
-              .submit(
-                  new MasterCommand.SetPathPolicy(
-                      StrataPath.of(req.getPath()).toString(),
-                      req.hasPinned() ? req.getPinned() : null,
-                      req.hasTtlMs() ? req.getTtlMs() : null))
-              .orThrow();
-          return journal
-              .stateMachine()
-              .read(
-                  s ->
-                      PathPolicies.newBuilder()
-                          .addAllPolicies(s.policies().all())
-                          .setVersion(s.policies().version())
-                          .build());
+          return policies.set(req);
         });
   }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * When the leader last heard from each worker, and what it reported. Leader-local memory, never
@@ -14,10 +15,15 @@ import java.util.function.LongSupplier;
  */
 public final class WorkerLiveness {
   /**
-   * A heartbeat: when it arrived (monotonic ns), the usage, the configuration hash and the mount
-   * table version it carried.
+   * A heartbeat: when it arrived (monotonic ns), the usage, the configuration hash, and the
+   * versions of the mount table and of the pins and TTLs it carried (-1: not reported yet).
    */
-  public record Beat(long nanos, WorkerUsage usage, String confHash, long mountTableVersion) {}
+  public record Beat(
+      long nanos, WorkerUsage usage, String confHash, long mountTableVersion, long policyVersion) {
+    static Beat none(long nanos) {
+      return new Beat(nanos, WorkerUsage.getDefaultInstance(), "", -1, -1);
+    }
+  }
 
   private final Map<String, Beat> beats = new ConcurrentHashMap<>();
   private final LongSupplier nanoTime;
@@ -26,18 +32,28 @@ public final class WorkerLiveness {
     this.nanoTime = nanoTime;
   }
 
-  public void beat(String workerId, WorkerUsage usage, String confHash, long mountTableVersion) {
-    beats.put(workerId, new Beat(nanoTime.getAsLong(), usage, confHash, mountTableVersion));
+  public void beat(
+      String workerId,
+      WorkerUsage usage,
+      String confHash,
+      long mountTableVersion,
+      long policyVersion) {
+    beats.put(
+        workerId,
+        new Beat(nanoTime.getAsLong(), usage, confHash, mountTableVersion, policyVersion));
   }
 
-  /** How many of {@code workerIds} have not reported applying mount table {@code version}. */
-  public int behindOnMounts(Collection<String> workerIds, long version) {
+  /**
+   * How many of {@code workerIds} have not reported applying {@code version} of what {@code
+   * applied} reads from a beat.
+   */
+  public int behind(Collection<String> workerIds, ToLongFunction<Beat> applied, long version) {
     return (int)
         workerIds.stream()
             .filter(
                 id -> {
                   Beat b = beats.get(id);
-                  return b == null || b.mountTableVersion() < version;
+                  return b == null || applied.applyAsLong(b) < version;
                 })
             .count();
   }
@@ -57,7 +73,7 @@ public final class WorkerLiveness {
   public void startGracePeriod(Collection<String> workerIds) {
     beats.clear();
     for (String id : workerIds) {
-      beats.put(id, new Beat(nanoTime.getAsLong(), WorkerUsage.getDefaultInstance(), "", -1));
+      beats.put(id, Beat.none(nanoTime.getAsLong()));
     }
   }
 
@@ -71,9 +87,7 @@ public final class WorkerLiveness {
     return candidates.stream()
         .filter(
             id -> {
-              Beat b =
-                  beats.computeIfAbsent(
-                      id, k -> new Beat(now, WorkerUsage.getDefaultInstance(), "", -1));
+              Beat b = beats.computeIfAbsent(id, k -> Beat.none(now));
               return now - b.nanos() > timeoutNanos;
             })
         .toList();

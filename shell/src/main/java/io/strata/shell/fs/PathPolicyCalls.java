@@ -25,7 +25,17 @@ final class PathPolicyCalls {
     if (ttlMs != null) {
       req.setTtlMs(ttlMs);
     }
-    return ctx.master().call("setPathPolicy", s -> s.setPathPolicy(req.build()));
+    PathPolicies now = ctx.master().call("setPathPolicy", s -> s.setPathPolicy(req.build()));
+    int behind = now.getWorkersBehind();
+    if (behind > 0) {
+      ctx.err()
+          .println(
+              "strata: note: "
+                  + behind
+                  + (behind == 1 ? " worker has" : " workers have")
+                  + " not applied it yet; they will with their next heartbeat");
+    }
+    return now;
   }
 
   /** The policies that apply to {@code path}: its own and its folders', nearest last. */

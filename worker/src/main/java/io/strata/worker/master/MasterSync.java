@@ -121,6 +121,7 @@ public final class MasterSync implements Runnable {
                         .setUsage(usage.get())
                         .setConfHash(appliedConfHash)
                         .setMountTableVersion(ufs.version())
+                        .setPolicyVersion(policies.version())
                         .build()));
     if (reply.getCommand() == WorkerHeartbeatResponse.Command.REGISTER) {
       LOG.info("the master does not know this worker; registering again");
