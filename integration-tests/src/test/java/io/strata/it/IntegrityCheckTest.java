@@ -33,6 +33,8 @@ class IntegrityCheckTest {
   @Test
   void readsReturnOneWholeVersionOrAnError_whateverHappensMeanwhile() throws Exception {
     long seed = Long.getLong("strata.integrity.seed", System.nanoTime());
+    // Printed first: a run cut short by the tests' time limit can still be replayed.
+    System.out.println("integrity seed " + seed + " (-Dstrata.integrity.seed=" + seed + ")");
     try (ForkedCluster cluster = IntegrityChecker.cluster().start()) {
       List<FileSystem> clients = IntegrityChecker.clientsOf(cluster);
       FileSystem fs = clients.get(0);

@@ -115,7 +115,10 @@ public final class IntegrityChecker {
       write(i, new Random(options.seed() + i), true);
     }
     int threads = options.writers() + options.readers() + (chaos == null ? 0 : 1);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    AtomicLong named = new AtomicLong();
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads, task -> new Thread(task, THREAD_PREFIX + named.incrementAndGet()));
     try {
       for (int w = 0; w < options.writers(); w++) {
         Random r = new Random(options.seed() * 31 + w);
@@ -132,11 +135,35 @@ public final class IntegrityChecker {
     } finally {
       pool.shutdown();
     }
-    if (!pool.awaitTermination(options.duration().toSeconds() + 300, TimeUnit.SECONDS)) {
+    // Within the tests' 5-minute limit, so that a stuck step is shown rather than cut off.
+    if (!pool.awaitTermination(options.duration().toSeconds() + 60, TimeUnit.SECONDS)) {
+      String stuck = stuckThreads();
+      System.out.println("integrity checker threads still running after their end:\n" + stuck);
       pool.shutdownNow();
-      report.violation("the checker's threads did not stop");
+      pool.awaitTermination(20, TimeUnit.SECONDS);
+      report.violation(
+          "the checker's threads did not stop: "
+              + String.join(" | ", stuck.lines().limit(8).toList()));
     }
     return report;
+  }
+
+  private static final String THREAD_PREFIX = "integrity-";
+
+  /** The stacks of this checker's threads still running. */
+  private static String stuckThreads() {
+    StringBuilder out = new StringBuilder();
+    Thread.getAllStackTraces()
+        .forEach(
+            (t, stack) -> {
+              if (t.getName().startsWith(THREAD_PREFIX)) {
+                out.append(t.getName()).append(' ').append(t.getState()).append('\n');
+                for (StackTraceElement e : stack) {
+                  out.append("    at ").append(e).append('\n');
+                }
+              }
+            });
+    return out.toString();
   }
 
   private interface Step {

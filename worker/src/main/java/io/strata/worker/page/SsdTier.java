@@ -352,10 +352,13 @@ public final class SsdTier implements AutoCloseable {
         new PageLocation(seg.id, r.offset() + SegmentFormat.HEADER, r.length(), r.crc());
     PageLocation before = locations.put(r.id(), loc);
     if (before != null) {
-      // Two writers of one page: the other record stays unreferenced until its segment goes.
+      // Two writers of one page: the other record is no longer referenced.
       Segment other = segments.get(before.segment());
       if (other != null && other != seg) {
         other.pages.remove(r.id());
+        if (other.sealed() && other.pages.isEmpty() && !other.writing()) {
+          drop(other);
+        }
       }
     }
     seg.pages.add(r.id());
