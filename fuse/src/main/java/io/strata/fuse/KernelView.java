@@ -26,7 +26,9 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  * an unlink, a truncate) can move a path to another inode, whose size the kernel learnt from
  * writes, not from getattr. So while a path is being changed through the mount, and for as long as
  * the kernel may keep attributes after that, opens of it are unsure: they read with direct_io,
- * which the kernel does not cut at its size, and leave no trace here. Thread-safe.
+ * which the kernel does not cut at its size, and leave no trace here. So are opens of a path
+ * getattr told two versions of lately (a file replaced behind the mount while it was looked at):
+ * the kernel may hold either size. Thread-safe.
  */
 final class KernelView {
   private static final int MAX_FILES = 100_000;
@@ -35,6 +37,12 @@ final class KernelView {
 
   /** What getattr last told the kernel, for as long as the kernel may hold it. */
   private final Cache<String, FileInfo> told;
+
+  /**
+   * Paths getattr told the kernel two versions of, for as long as the kernel may hold either: their
+   * opens are unsure.
+   */
+  private final Cache<String, Boolean> toldTwoVersions;
 
   /** The version of each file the kernel's page cache may hold pages of: the last one opened. */
   private final Cache<String, String> inPageCache;
@@ -83,6 +91,8 @@ final class KernelView {
     this.told = Caffeine.newBuilder().expireAfterWrite(held).maximumSize(MAX_FILES).build();
     this.recentlyChanged =
         Caffeine.newBuilder().expireAfterWrite(held).maximumSize(MAX_FILES).build();
+    this.toldTwoVersions =
+        Caffeine.newBuilder().expireAfterWrite(held).maximumSize(MAX_FILES).build();
     this.inPageCache = Caffeine.newBuilder().maximumSize(MAX_FILES).build();
     this.keepPages = keepPages;
   }
@@ -97,7 +107,12 @@ final class KernelView {
       f = current.get();
     }
     if (!f.directory() && nothingChangedSince(path, before)) {
-      told.put(path, f);
+      FileInfo earlier = told.asMap().put(path, f);
+      if (earlier != null && !earlier.fingerprint().equals(f.fingerprint())) {
+        // Replies to getattrs racing a replacement may reach the kernel in either order, and it
+        // may drop one: which size it holds is not known here.
+        toldTwoVersions.put(path, Boolean.TRUE);
+      }
     }
     return f;
   }
@@ -177,7 +192,9 @@ final class KernelView {
   }
 
   private synchronized boolean unsure(String path) {
-    return changing.containsKey(path) || recentlyChanged.getIfPresent(path) != null;
+    return changing.containsKey(path)
+        || recentlyChanged.getIfPresent(path) != null
+        || toldTwoVersions.getIfPresent(path) != null;
   }
 
   /** Whether no change of {@code path} through the mount was under way after {@code tick}. */
