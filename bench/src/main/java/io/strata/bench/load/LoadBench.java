@@ -122,18 +122,10 @@ public final class LoadBench implements Callable<Integer> {
             rate / synced,
             waf);
       }
-      Stats r = Stats.of(ratios);
-      System.out.println("load vs raw copy: " + r.format("x"));
-      out.put("load_vs_raw", r.median());
-      out.put("load_vs_raw_min", r.min());
-      out.put("load_vs_raw_max", r.max());
+      ratio(out, "load_vs_raw", "load vs raw copy", ratios);
       out.put("load_mbs", Stats.of(loadRates).median());
       out.put("raw_copy_mbs", Stats.of(rawRates).median());
-      Stats sr = Stats.of(syncedRatios);
-      System.out.println("load vs copy with its bytes on disk: " + sr.format("x"));
-      out.put("load_vs_raw_synced", sr.median());
-      out.put("load_vs_raw_synced_min", sr.min());
-      out.put("load_vs_raw_synced_max", sr.max());
+      ratio(out, "load_vs_raw_synced", "load vs copy with its bytes on disk", syncedRatios);
       out.put("raw_copy_synced_mbs", Stats.of(syncedRates).median());
       out.put("waf", Stats.of(wafs).median());
       out.put("waf_max", Stats.of(wafs).max());
@@ -147,6 +139,18 @@ public final class LoadBench implements Callable<Integer> {
       System.out.println(Json.object(out));
     }
     return 0;
+  }
+
+  /**
+   * Prints a ratio's min/median/max and puts them under {@code key}, {@code key_min}, {@code
+   * key_max}.
+   */
+  private static void ratio(Map<String, Object> out, String key, String label, List<Double> runs) {
+    Stats st = Stats.of(runs);
+    System.out.println(label + ": " + st.format("x"));
+    out.put(key, st.median());
+    out.put(key + "_min", st.min());
+    out.put(key + "_max", st.max());
   }
 
   private static LoadJob load(MasterClient master) throws InterruptedException {

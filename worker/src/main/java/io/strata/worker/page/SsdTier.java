@@ -267,7 +267,7 @@ public final class SsdTier implements AutoCloseable {
       return false;
     }
     try {
-      r.segment().writeAt(r.offset(), SegmentFormat.header(id, length, crc), page);
+      fill(r, page);
     } catch (IOException e) {
       synchronized (this) {
         abandon(r);
@@ -314,7 +314,7 @@ public final class SsdTier implements AutoCloseable {
       return false;
     }
     try {
-      r.segment().writeAt(r.offset(), SegmentFormat.header(id, length, crc), page);
+      fill(r, page);
     } catch (IOException e) {
       abandon(r);
       throw e;
@@ -339,6 +339,11 @@ public final class SsdTier implements AutoCloseable {
     }
     used.addAndGet(need);
     return new Reservation(active, active.reserve(need), id, length, crc);
+  }
+
+  /** Writes a reserved record's header and bytes into its place. */
+  private static void fill(Reservation r, ByteBuf page) throws IOException {
+    r.segment().writeAt(r.offset(), SegmentFormat.header(r.id(), r.length(), r.crc()), page);
   }
 
   /** Makes a written record findable; false if its segment went meanwhile (evicted, closed). */

@@ -205,17 +205,18 @@ public final class CachePolicies implements PagePins {
 
   /** A file cached for the first time since this worker started: kept at once if pinned. */
   private void cached(CachedVersions.Version v) {
+    PageId.FileKey key = key(v);
     synchronized (keptLock) {
       PinUsage u = usage;
-      if (kept.contains(key(v))
+      if (kept.contains(key)
           || pinRules.stream().noneMatch(r -> under(v.ufsUri(), r.ufsUri()))
           || u.pinnedBytes() + v.length() > u.capacityBytes()) {
         return;
       }
       // Counted in full until the next check counts what is cached of it.
       usage = new PinUsage(u.pinnedBytes() + v.length(), u.capacityBytes(), u.overCapacityBytes());
-      kept.add(key(v));
-      keptSinceCount.add(key(v));
+      kept.add(key);
+      keptSinceCount.add(key);
     }
   }
 
