@@ -18,9 +18,11 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  * reads the version the kernel's attributes came from while they may still be in its cache (not a
  * newer one, whose bytes it would cut at the old size); while a file is open for reading, getattr
  * and new opens keep to the version being read (the kernel has one size per file, not per open: a
- * newer size learnt mid-read would cut the older version's reads short); and the kernel keeps its
- * cached pages only when the version opened is the one they came from. Once the last reader closes,
- * the file's current version shows again (close-to-open consistency).
+ * newer size learnt mid-read would cut the older version's reads short: so do getattrs that looked
+ * the current version up while such an open began, and getattrs of the file under the name a rename
+ * through the mount gave it); and the kernel keeps its cached pages only when the version opened is
+ * the one they came from. Once the last reader closes, the file's current version shows again
+ * (close-to-open consistency).
  *
  * <p>This view is by path, the kernel's by inode; a change through the mount (a writer, a rename,
  * an unlink, a truncate) can move a path to another inode, whose size the kernel learnt from
@@ -73,7 +75,11 @@ final class KernelView {
     private final FileInfo version;
     private int opens;
 
-    private Reading(FileInfo version) {
+    /** Where the file is: a rename through the mount moves it, and its readers with it. */
+    private String path;
+
+    private Reading(String path, FileInfo version) {
+      this.path = path;
       this.version = version;
     }
 
@@ -106,12 +112,24 @@ final class KernelView {
     if (f == null) {
       f = current.get();
     }
-    if (!f.directory() && nothingChangedSince(path, before)) {
-      FileInfo earlier = told.asMap().put(path, f);
-      if (earlier != null && !earlier.fingerprint().equals(f.fingerprint())) {
-        // Replies to getattrs racing a replacement may reach the kernel in either order, and it
-        // may drop one: which size it holds is not known here.
-        toldTwoVersions.put(path, Boolean.TRUE);
+    if (f.directory()) {
+      return f;
+    }
+    synchronized (this) {
+      // An open that began while the current version was looked up reads what the kernel was told
+      // before: this reply, which the kernel may take in the middle of that read, must not move
+      // the size under it.
+      Reading r = reading.get(path);
+      if (r != null) {
+        f = r.version;
+      }
+      if (nothingChangedSince(path, before)) {
+        FileInfo earlier = told.asMap().put(path, f);
+        if (earlier != null && !earlier.fingerprint().equals(f.fingerprint())) {
+          // Replies to getattrs racing a replacement may reach the kernel in either order, and it
+          // may drop one: which size it holds is not known here.
+          toldTwoVersions.put(path, Boolean.TRUE);
+        }
       }
     }
     return f;
@@ -132,14 +150,23 @@ final class KernelView {
       candidate = current.get();
     }
     if (candidate.directory()) {
-      return new Reading(candidate);
+      return new Reading(path, candidate);
     }
     FileInfo chosen = candidate;
     Reading r;
     boolean sure;
     synchronized (this) {
-      sure = !unsure(path);
-      r = sure ? reading.computeIfAbsent(path, k -> new Reading(chosen)) : new Reading(chosen);
+      r = reading.get(path);
+      // A getattr may have told the kernel another version since the candidate was chosen.
+      FileInfo t = told.getIfPresent(path);
+      sure =
+          !unsure(path) && (r != null || t == null || t.fingerprint().equals(chosen.fingerprint()));
+      if (!sure) {
+        r = new Reading(path, chosen);
+      } else if (r == null) {
+        r = new Reading(path, chosen);
+        reading.put(path, r);
+      }
       r.opens++;
     }
     if (!sure) {
@@ -159,10 +186,43 @@ final class KernelView {
     return r == null ? null : r.version;
   }
 
-  /** A reader of {@code path} that opened {@code r} closed. */
-  synchronized void closed(String path, Reading r) {
+  /** A reader that opened {@code r} closed. */
+  synchronized void closed(Reading r) {
     if (--r.opens == 0) {
-      reading.remove(path, r);
+      reading.remove(r.path, r);
+    }
+  }
+
+  /**
+   * A rename of {@code from} to {@code to} through the mount begins; returns the opens reading
+   * {@code from}, for {@link #renamed}.
+   */
+  Reading renaming(String from, String to) {
+    Reading moving;
+    synchronized (this) {
+      moving = reading.get(from);
+    }
+    changing(from);
+    changing(to);
+    return moving;
+  }
+
+  /**
+   * The rename begun with {@link #renaming} ended. If it was done, the kernel moved the inode, and
+   * asks getattr of it by its new name from now on (libfuse's hiding of a replaced file that is
+   * still open is such a rename): its readers' version goes with it, so that no reply tells the
+   * kernel another size in the middle of their reads.
+   */
+  void renamed(String from, String to, Reading moving, boolean done) {
+    changed(from);
+    changed(to);
+    if (done && moving != null) {
+      synchronized (this) {
+        if (moving.opens > 0 && !reading.containsKey(to)) {
+          moving.path = to;
+          reading.put(to, moving);
+        }
+      }
     }
   }
 

@@ -215,7 +215,7 @@ final class StrataFuse extends FuseStubFS {
         () -> {
           if (f instanceof OpenFile.Reader r) {
             if (r.reading != null) {
-              kernel.closed(r.path, r.reading);
+              kernel.closed(r.reading);
             }
             r.close();
           } else if (f instanceof OpenFile.Writer w) {
@@ -308,26 +308,31 @@ final class StrataFuse extends FuseStubFS {
     }
     String from = strata(oldpath);
     String to = strata(newpath);
-    return change(
-        "rename",
-        oldpath,
-        List.of(from, to),
-        () -> {
-          try {
-            fs.rename(from, to);
-          } catch (StrataException e) {
-            if (e.code() != StatusCode.ALREADY_EXISTS) {
-              throw e;
-            }
-            // POSIX rename replaces a file; the UFS does not: replace it in two steps.
-            if (fs.getStatus(to).directory() || fs.getStatus(from).directory()) {
-              return -Errno.EEXIST;
-            }
-            fs.delete(to, false);
-            fs.rename(from, to);
-          }
-          return 0;
-        });
+    KernelView.Reading moving = kernel.renaming(from, to);
+    int result = -Errno.EIO;
+    try {
+      result = call("rename", oldpath, () -> replace(from, to));
+    } finally {
+      kernel.renamed(from, to, moving, result == 0);
+    }
+    return result;
+  }
+
+  private int replace(String from, String to) {
+    try {
+      fs.rename(from, to);
+    } catch (StrataException e) {
+      if (e.code() != StatusCode.ALREADY_EXISTS) {
+        throw e;
+      }
+      // POSIX rename replaces a file; the UFS does not: replace it in two steps.
+      if (fs.getStatus(to).directory() || fs.getStatus(from).directory()) {
+        return -Errno.EEXIST;
+      }
+      fs.delete(to, false);
+      fs.rename(from, to);
+    }
+    return 0;
   }
 
   @Override

@@ -35,7 +35,12 @@ class IntegrityCheckTest {
     long seed = Long.getLong("strata.integrity.seed", System.nanoTime());
     // Printed first: a run cut short by the tests' time limit can still be replayed.
     System.out.println("integrity seed " + seed + " (-Dstrata.integrity.seed=" + seed + ")");
-    try (ForkedCluster cluster = IntegrityChecker.cluster().start()) {
+    // -Dstrata.integrity.keep=true keeps the processes' logs and folders for a post-mortem.
+    boolean keep = Boolean.getBoolean("strata.integrity.keep");
+    try (ForkedCluster cluster = IntegrityChecker.cluster().keep(keep).start()) {
+      if (keep) {
+        System.out.println("integrity cluster folder " + cluster.dir());
+      }
       List<FileSystem> clients = IntegrityChecker.clientsOf(cluster);
       FileSystem fs = clients.get(0);
       ForkedProcess fuse = mountIfPossible(cluster);

@@ -298,7 +298,17 @@ public final class IntegrityChecker {
     }
     long number = SelfDescribing.versionOf(file, offset, bytes, n);
     Version v = number < 0 ? null : versions.get(number);
-    String where = paths.get(file) + " at " + offset + " (" + n + " bytes, " + reader + ")";
+    String where =
+        java.time.Instant.now()
+            + " "
+            + paths.get(file)
+            + " at "
+            + offset
+            + " ("
+            + n
+            + " bytes, "
+            + reader
+            + ")";
     if (v == null) {
       report.violation(where + ": bytes of no version of this file, or of several");
     } else if (v.begunNanos() - System.nanoTime() > 0) {
