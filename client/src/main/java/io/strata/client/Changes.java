@@ -4,6 +4,7 @@ import io.grpc.StatusRuntimeException;
 import io.strata.client.cluster.ClusterViewCache;
 import io.strata.client.cluster.WorkerChannels;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.CreateNodeRequest;
 import io.strata.core.proto.DeleteRequest;
 import io.strata.core.proto.InvalidateMetadataRequest;
 import io.strata.core.proto.MkdirRequest;
@@ -39,13 +40,9 @@ final class Changes {
     this.metadata = metadata;
   }
 
-  void mkdir(StrataPath p, boolean parents) {
-    WorkerInfo owner =
-        send(
-            p,
-            w ->
-                w.mkdir(
-                    MkdirRequest.newBuilder().setPath(p.toString()).setParents(parents).build()));
+  void mkdir(MkdirRequest req) {
+    StrataPath p = StrataPath.of(req.getPath());
+    WorkerInfo owner = send(p, w -> w.mkdir(req));
     // With parents, every ancestor may be new: their listings go too (depth, not a scan).
     List<StrataPath> touched = new ArrayList<>();
     for (StrataPath a = p; ; a = a.parent()) {
@@ -54,11 +51,25 @@ final class Changes {
         break;
       }
       touched.add(a.parent());
-      if (!parents) {
+      if (!req.getParents()) {
         break;
       }
     }
     tellOthers(owner, touched.toArray(StrataPath[]::new));
+  }
+
+  /** A link or special node; a hard link also changes its file's link count. */
+  void createNode(CreateNodeRequest req) {
+    StrataPath p = StrataPath.of(req.getPath());
+    WorkerInfo owner = send(p, w -> w.createNode(req));
+    metadata.invalidate(p);
+    if (req.getLinkTo().isEmpty()) {
+      tellOthers(owner, p.parent());
+    } else {
+      StrataPath existing = StrataPath.of(req.getLinkTo());
+      metadata.invalidate(existing);
+      tellOthers(owner, p.parent(), existing);
+    }
   }
 
   void delete(StrataPath p, boolean recursive) {
@@ -75,7 +86,7 @@ final class Changes {
     tellOthers(owner, p.parent());
   }
 
-  void rename(StrataPath from, StrataPath to) {
+  void rename(StrataPath from, StrataPath to, boolean replace) {
     WorkerInfo owner =
         send(
             from,
@@ -84,6 +95,7 @@ final class Changes {
                     RenameRequest.newBuilder()
                         .setSrc(from.toString())
                         .setDst(to.toString())
+                        .setReplace(replace)
                         .build()));
     metadata.invalidateTree(from);
     metadata.invalidateTree(to);

@@ -1,6 +1,8 @@
 package io.strata.client;
 
 import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.FileType;
+import io.strata.core.proto.PosixAttributes;
 
 /**
  * What Strata knows of a file or directory.
@@ -19,7 +21,44 @@ public record FileInfo(
     String group,
     String fingerprint,
     String ufsPath,
-    long cachedBytes) {
+    long cachedBytes,
+    PosixAttributes posix) {
+
+  /** A status without POSIX attributes (a store that keeps none). */
+  public FileInfo(
+      String path,
+      String name,
+      boolean directory,
+      long length,
+      long mtimeMs,
+      int mode,
+      String owner,
+      String group,
+      String fingerprint,
+      String ufsPath,
+      long cachedBytes) {
+    this(
+        path,
+        name,
+        directory,
+        length,
+        mtimeMs,
+        mode,
+        owner,
+        group,
+        fingerprint,
+        ufsPath,
+        cachedBytes,
+        null);
+  }
+
+  /** The entry's type: from the POSIX attributes where the store keeps them. */
+  public FileType type() {
+    if (posix != null && posix.getType() != FileType.FILE_TYPE_UNSPECIFIED) {
+      return posix.getType();
+    }
+    return directory ? FileType.DIRECTORY : FileType.REGULAR;
+  }
 
   static FileInfo fromProto(FileStatus s) {
     return new FileInfo(
@@ -33,6 +72,7 @@ public record FileInfo(
         s.getGroup(),
         s.getFingerprint(),
         s.getUfsPath(),
-        s.getCachedBytes());
+        s.getCachedBytes(),
+        s.hasPosix() ? s.getPosix() : null);
   }
 }

@@ -1,6 +1,8 @@
 package io.strata.client;
 
 import io.strata.core.conf.Configuration;
+import io.strata.core.proto.FileType;
+import io.strata.core.proto.TimeChange;
 import java.util.List;
 import java.util.Optional;
 
@@ -60,10 +62,31 @@ public interface FileSystem extends AutoCloseable {
 
   void mkdir(String path, boolean parents);
 
+  /** mkdir with the creator's mode and owner (where the under-storage keeps them). */
+  void mkdir(String path, boolean parents, NewEntry entry);
+
+  /**
+   * A symbolic link at {@code path} to {@code target}, kept as given (never resolved by Strata);
+   * refused with NOT_PERMITTED where the under-storage cannot hold one.
+   */
+  void createSymlink(String path, String target, NewEntry entry);
+
+  /** A hard link at {@code path} to the file {@code existing}, where the under-storage has them. */
+  void createHardLink(String existing, String path);
+
+  /** A FIFO, socket or device node ({@code rdev}: its device number), where the store has them. */
+  void createSpecial(String path, FileType type, long rdev, NewEntry entry);
+
   void delete(String path, boolean recursive);
 
   /** Renames; fails if {@code dst} exists. */
   void rename(String src, String dst);
+
+  /**
+   * Renames as rename(2) does: an existing file, or an empty folder in place of a folder, is
+   * replaced in one step where the under-storage can; elsewhere an existing {@code dst} fails.
+   */
+  void renameReplacing(String src, String dst);
 
   /**
    * The workers that serve {@code path}, as {@code host:port} worker ids: its owner first, then
@@ -71,8 +94,20 @@ public interface FileSystem extends AutoCloseable {
    */
   List<String> owners(String path);
 
-  /** chmod: sets the permission bits (0777) of {@code path}. */
+  /** chmod: sets the permission bits (07777: setuid, setgid and sticky too) of {@code path}. */
   void setMode(String path, int mode);
+
+  /**
+   * lchown: sets the numeric owner and/or group ({@code -1}: unchanged) of the entry itself, where
+   * the under-storage keeps numeric owners.
+   */
+  void setOwnerIds(String path, long uid, long gid);
+
+  /**
+   * utimensat: sets the access and modification times of the entry itself (a value not set leaves
+   * that time as it is). A new modification time is a new version of the file.
+   */
+  void setTimes(String path, TimeChange atime, TimeChange mtime);
 
   /** chown: sets owner and/or group by name (empty: unchanged). */
   void setOwner(String path, String owner, String group);

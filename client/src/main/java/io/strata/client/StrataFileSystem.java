@@ -12,13 +12,17 @@ import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.CreateNodeRequest;
 import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.FileType;
 import io.strata.core.proto.FreeRequest;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.ListStatusRequest;
 import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.MetadataOptions;
+import io.strata.core.proto.MkdirRequest;
 import io.strata.core.proto.SetAttributesRequest;
+import io.strata.core.proto.TimeChange;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.strata.core.proto.WriteHeader;
@@ -227,7 +231,7 @@ final class StrataFileSystem implements FileSystem {
     WorkerInfo owner = changes.owner(p);
     UserKeys.WriteType type =
         options.writeType() != null ? options.writeType() : conf.get(UserKeys.WRITE_TYPE);
-    WriteHeader header =
+    WriteHeader.Builder header =
         WriteHeader.newBuilder()
             .setPath(p.toString())
             .setOverwrite(options.overwrite())
@@ -235,12 +239,17 @@ final class StrataFileSystem implements FileSystem {
                 type == UserKeys.WriteType.CACHE_THROUGH
                     ? WriteType.CACHE_THROUGH
                     : WriteType.THROUGH)
-            .setMode(options.mode())
-            .build();
+            .setMode(options.mode());
+    if (options.uid() >= 0) {
+      header.setUid((int) options.uid());
+    }
+    if (options.gid() >= 0) {
+      header.setGid((int) options.gid());
+    }
     return new FileOutStream(
         workers.async(owner),
         owner.getId(),
-        header,
+        header.build(),
         (int) (long) conf.get(UserKeys.WRITE_CHUNK_SIZE),
         conf.get(UserKeys.RPC_TIMEOUT),
         info -> changes.written(owner, p));
@@ -268,7 +277,58 @@ final class StrataFileSystem implements FileSystem {
 
   @Override
   public void mkdir(String path, boolean parents) {
-    changes.mkdir(StrataPath.of(path), parents);
+    mkdir(path, parents, NewEntry.DEFAULT);
+  }
+
+  @Override
+  public void mkdir(String path, boolean parents, NewEntry entry) {
+    MkdirRequest.Builder req =
+        MkdirRequest.newBuilder().setPath(StrataPath.of(path).toString()).setParents(parents);
+    if (entry.mode() >= 0) {
+      req.setMode(entry.mode() & 07777);
+    }
+    if (entry.uid() >= 0) {
+      req.setUid((int) entry.uid());
+    }
+    if (entry.gid() >= 0) {
+      req.setGid((int) entry.gid());
+    }
+    changes.mkdir(req.build());
+  }
+
+  @Override
+  public void createSymlink(String path, String target, NewEntry entry) {
+    changes.createNode(
+        entry
+            .applyTo(
+                CreateNodeRequest.newBuilder()
+                    .setPath(StrataPath.of(path).toString())
+                    .setType(FileType.SYMLINK)
+                    .setSymlinkTarget(target))
+            .build());
+  }
+
+  @Override
+  public void createHardLink(String existing, String path) {
+    changes.createNode(
+        CreateNodeRequest.newBuilder()
+            .setPath(StrataPath.of(path).toString())
+            .setType(FileType.REGULAR)
+            .setLinkTo(StrataPath.of(existing).toString())
+            .build());
+  }
+
+  @Override
+  public void createSpecial(String path, FileType type, long rdev, NewEntry entry) {
+    changes.createNode(
+        entry
+            .applyTo(
+                CreateNodeRequest.newBuilder()
+                    .setPath(StrataPath.of(path).toString())
+                    .setType(type)
+                    .setRdev(rdev))
+            .setMode(Math.max(entry.mode(), 0) & 07777)
+            .build());
   }
 
   @Override
@@ -278,7 +338,12 @@ final class StrataFileSystem implements FileSystem {
 
   @Override
   public void rename(String src, String dst) {
-    changes.rename(StrataPath.of(src), StrataPath.of(dst));
+    changes.rename(StrataPath.of(src), StrataPath.of(dst), false);
+  }
+
+  @Override
+  public void renameReplacing(String src, String dst) {
+    changes.rename(StrataPath.of(src), StrataPath.of(dst), true);
   }
 
   @Override
@@ -286,8 +351,34 @@ final class StrataFileSystem implements FileSystem {
     changes.setAttributes(
         SetAttributesRequest.newBuilder()
             .setPath(StrataPath.of(path).toString())
-            .setMode(mode & 0777)
+            .setMode(mode & 07777)
             .build());
+  }
+
+  @Override
+  public void setOwnerIds(String path, long uid, long gid) {
+    SetAttributesRequest.Builder req =
+        SetAttributesRequest.newBuilder().setPath(StrataPath.of(path).toString());
+    if (uid >= 0) {
+      req.setUid((int) uid);
+    }
+    if (gid >= 0) {
+      req.setGid((int) gid);
+    }
+    changes.setAttributes(req.build());
+  }
+
+  @Override
+  public void setTimes(String path, TimeChange atime, TimeChange mtime) {
+    SetAttributesRequest.Builder req =
+        SetAttributesRequest.newBuilder().setPath(StrataPath.of(path).toString());
+    if (atime.getValueCase() != TimeChange.ValueCase.VALUE_NOT_SET) {
+      req.setAtime(atime);
+    }
+    if (mtime.getValueCase() != TimeChange.ValueCase.VALUE_NOT_SET) {
+      req.setMtime(mtime);
+    }
+    changes.setAttributes(req.build());
   }
 
   @Override

@@ -7,9 +7,15 @@ import io.strata.core.conf.UserKeys.WriteType;
  *
  * @param writeType null uses strata.user.write.type
  * @param mode permission bits, 0 for the UFS default
+ * @param uid the new file's numeric owner where the UFS keeps one; -1: the worker's
+ * @param gid likewise its group
  */
-public record WriteOptions(boolean overwrite, WriteType writeType, int mode) {
+public record WriteOptions(boolean overwrite, WriteType writeType, int mode, long uid, long gid) {
   public static final WriteOptions DEFAULT = new WriteOptions(false, null, 0);
+
+  public WriteOptions(boolean overwrite, WriteType writeType, int mode) {
+    this(overwrite, writeType, mode, -1, -1);
+  }
 
   public static WriteOptions overwriting() {
     return new WriteOptions(true, null, 0);

@@ -1,5 +1,8 @@
 package io.strata.fuse;
 
+import io.strata.client.FileInfo;
+import io.strata.core.proto.FileType;
+import io.strata.core.proto.PosixAttributes;
 import ru.serce.jnrfuse.struct.FileStat;
 import ru.serce.jnrfuse.struct.Statvfs;
 import ru.serce.jnrfuse.struct.Timespec;
@@ -9,6 +12,55 @@ final class Attributes {
   static final int BLOCK = 4096;
 
   private Attributes() {}
+
+  /**
+   * An entry as the under-storage describes it: with its POSIX attributes where it keeps them
+   * (type, numeric owner, links, inode, times in ns), else a file or folder owned by the local
+   * account of its owner's name.
+   */
+  static void fill(FileStat stat, FileInfo f, Identities ids) {
+    PosixAttributes p = f.posix();
+    if (p == null) {
+      fill(
+          stat,
+          f.directory(),
+          f.length(),
+          f.mtimeMs(),
+          f.mode(),
+          ids.uid(f.owner()),
+          ids.gid(f.group()));
+      return;
+    }
+    stat.st_mode.set(typeBits(f.type()) | (p.getMode() & 07777));
+    stat.st_nlink.set(p.getNlink());
+    stat.st_ino.set(p.getInode());
+    stat.st_rdev.set(p.getRdev());
+    stat.st_size.set(f.directory() ? BLOCK : f.length());
+    stat.st_blksize.set(BLOCK);
+    stat.st_blocks.set((f.length() + 511) / 512);
+    stat.st_uid.set(ids.uid(p.getUid()));
+    stat.st_gid.set(ids.gid(p.getGid()));
+    time(stat.st_atim, p.getAtimeNs());
+    time(stat.st_mtim, p.getMtimeNs());
+    time(stat.st_ctim, p.getCtimeNs());
+  }
+
+  private static int typeBits(FileType type) {
+    return switch (type) {
+      case DIRECTORY -> FileStat.S_IFDIR;
+      case SYMLINK -> FileStat.S_IFLNK;
+      case FIFO -> FileStat.S_IFIFO;
+      case SOCKET -> FileStat.S_IFSOCK;
+      case CHAR_DEVICE -> FileStat.S_IFCHR;
+      case BLOCK_DEVICE -> FileStat.S_IFBLK;
+      default -> FileStat.S_IFREG;
+    };
+  }
+
+  private static void time(Timespec t, long ns) {
+    t.tv_sec.set(Math.floorDiv(ns, 1_000_000_000L));
+    t.tv_nsec.set(Math.floorMod(ns, 1_000_000_000L));
+  }
 
   /** A file or folder: a folder without mode bits shows 0755, a file 0644. */
   static void fill(

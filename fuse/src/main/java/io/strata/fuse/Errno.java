@@ -21,6 +21,10 @@ final class Errno {
   static final int ENOTDIR = jnr.constants.platform.Errno.ENOTDIR.intValue();
   static final int ENOTEMPTY = jnr.constants.platform.Errno.ENOTEMPTY.intValue();
   static final int EROFS = jnr.constants.platform.Errno.EROFS.intValue();
+  static final int EPERM = jnr.constants.platform.Errno.EPERM.intValue();
+  static final int ENAMETOOLONG = jnr.constants.platform.Errno.ENAMETOOLONG.intValue();
+  static final int EMLINK = jnr.constants.platform.Errno.EMLINK.intValue();
+  static final int EXDEV = jnr.constants.platform.Errno.EXDEV.intValue();
 
   /**
    * Linux's ENOTSUP is EOPNOTSUPP; jnr-fuse's ErrorCodes.ENOTSUP() is another platform's number.
@@ -52,6 +56,10 @@ final class Errno {
           case NOT_A_DIRECTORY -> ENOTDIR;
           case RESOURCE_EXHAUSTED -> ENOSPC;
           case CANCELLED -> EINTR;
+          case NOT_PERMITTED -> EPERM;
+          case NAME_TOO_LONG -> ENAMETOOLONG;
+          case TOO_MANY_LINKS -> EMLINK;
+          case CROSS_DEVICE -> EXDEV;
           case UNAVAILABLE, NOT_LEADER, FAILED_PRECONDITION, DEADLINE_EXCEEDED, INTERNAL, OK -> EIO;
         };
     return -errno;

@@ -76,6 +76,6 @@ final class FileIo {
   void write(OpenFile.Writer w, Pointer buf, int size) {
     byte[] b = buffer(size);
     buf.get(0, b, 0, size);
-    w.out.write(b, 0, size);
+    w.out().write(b, 0, size);
   }
 }

@@ -120,6 +120,8 @@ public final class FuseProcess implements Service {
                 "fsname=strata:" + folder,
                 "subtype=strata",
                 "default_permissions",
+                // The under-storage's inode numbers: a file's hard links show as one file.
+                "use_ino",
                 // O_TRUNC arrives with the open, so the file is written anew, not first emptied
                 // then opened.
                 "atomic_o_trunc",

@@ -33,6 +33,15 @@ final class Identities {
     return fixedUid >= 0 ? fixedUid : uids.computeIfAbsent(owner, o -> uid(o, false));
   }
 
+  /** A numeric owner as the under-storage keeps it, unless a fixed user is configured. */
+  long uid(long uid) {
+    return fixedUid >= 0 ? fixedUid : uid;
+  }
+
+  long gid(long gid) {
+    return fixedGid >= 0 ? fixedGid : gid;
+  }
+
   long gid(String group) {
     return fixedGid >= 0 ? fixedGid : gids.computeIfAbsent(group, g -> gid(g, false));
   }

@@ -2,6 +2,8 @@ package io.strata.fuse;
 
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
+import io.strata.client.NewEntry;
+import io.strata.core.proto.TimeChange;
 import java.util.function.Supplier;
 
 /** One file opened through the mount: a reader, or a writer that appends front to back. */
@@ -48,18 +50,55 @@ abstract class OpenFile {
     }
   }
 
-  /** A writer: bytes must come in order; the file appears in the UFS when it is committed. */
+  /**
+   * A writer: bytes must come in order; the file appears in the UFS when it is committed. One that
+   * rewrites an existing empty file begins at its first byte: an open for writing that writes
+   * nothing (touch) leaves the file, its inode and its links, as they were.
+   */
   static final class Writer extends OpenFile {
-    final FileOutStream out;
-    final int mode;
+    private final Supplier<FileOutStream> opener;
+    private FileOutStream out;
     final long createdMs = System.currentTimeMillis();
     long written;
     boolean committed;
 
-    Writer(String path, FileOutStream out, int mode) {
+    /** Its mode and owner (-1: the under-storage's default). Guarded by this. */
+    NewEntry entry;
+
+    /** Whether chmod or chown changed {@link #entry} after the write began. Guarded by this. */
+    boolean entryChanged;
+
+    /** Times set while it is written (touch): applied once it is published. Guarded by this. */
+    TimeChange atime;
+
+    TimeChange mtime;
+
+    /** {@code opener} is called now unless {@code atFirstByte}. */
+    Writer(String path, Supplier<FileOutStream> opener, boolean atFirstByte, NewEntry entry) {
       super(path);
-      this.out = out;
-      this.mode = mode;
+      this.opener = opener;
+      this.entry = entry;
+      if (!atFirstByte) {
+        out = opener.get();
+      }
+    }
+
+    synchronized FileOutStream out() {
+      if (out == null) {
+        out = opener.get();
+      }
+      return out;
+    }
+
+    /** Whether a file is being written: false for a rewrite that has had no byte yet. */
+    synchronized boolean started() {
+      return out != null;
+    }
+
+    synchronized void cancel() {
+      if (out != null) {
+        out.cancel();
+      }
     }
   }
 }

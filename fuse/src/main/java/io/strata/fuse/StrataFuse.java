@@ -2,11 +2,13 @@ package io.strata.fuse;
 
 import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
+import io.strata.client.NewEntry;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.util.List;
 import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
+import jnr.ffi.types.dev_t;
 import jnr.ffi.types.gid_t;
 import jnr.ffi.types.mode_t;
 import jnr.ffi.types.off_t;
@@ -43,6 +45,7 @@ final class StrataFuse extends FuseStubFS {
   private final Writes writes;
   private final KernelView kernel;
   private final FuseMetrics metrics;
+  private final PosixOps posix;
 
   StrataFuse(
       FileSystem fs,
@@ -58,6 +61,13 @@ final class StrataFuse extends FuseStubFS {
     this.readOnly = readOnly;
     this.kernel = kernel;
     this.writes = new Writes(fs, open, io, kernel);
+    this.posix = new PosixOps(fs);
+  }
+
+  /** What a new entry of {@code p} gets, made by the calling process. */
+  private NewEntry newEntry(String p, long mode, boolean folder) {
+    var caller = getContext();
+    return posix.newEntry(p, (int) mode & 07777, folder, caller.uid.get(), caller.gid.get());
   }
 
   private String strata(String fusePath) {
@@ -106,22 +116,25 @@ final class StrataFuse extends FuseStubFS {
         () -> {
           String p = strata(path);
           var writer = open.writerOf(p);
-          if (writer.isPresent() && !writer.get().committed) {
+          if (writer.isPresent() && !writer.get().committed && writer.get().started()) {
             // Being written here: not in the UFS yet, but it exists for whoever asks through the
             // mount.
             OpenFile.Writer w = writer.get();
-            Attributes.fill(stat, false, w.written, w.createdMs, w.mode, ids.uid(""), ids.gid(""));
+            NewEntry e;
+            synchronized (w) {
+              e = w.entry;
+            }
+            Attributes.fill(
+                stat,
+                false,
+                w.written,
+                w.createdMs,
+                Math.max(e.mode(), 0),
+                e.uid() >= 0 ? ids.uid(e.uid()) : ids.uid(""),
+                e.gid() >= 0 ? ids.gid(e.gid()) : ids.gid(""));
             return 0;
           }
-          FileInfo f = kernel.attributes(p, () -> fs.getStatus(p));
-          Attributes.fill(
-              stat,
-              f.directory(),
-              f.length(),
-              f.mtimeMs(),
-              f.mode(),
-              ids.uid(f.owner()),
-              ids.gid(f.group()));
+          Attributes.fill(stat, kernel.attributes(p, () -> fs.getStatus(p)), ids);
           return 0;
         });
   }
@@ -173,7 +186,8 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("create", path, () -> writes.create(strata(path), (int) mode & 07777, fi));
+    String p = strata(path);
+    return call("create", path, () -> writes.create(p, newEntry(p, mode, false), fi));
   }
 
   @Override
@@ -278,7 +292,8 @@ final class StrataFuse extends FuseStubFS {
         "mkdir",
         path,
         () -> {
-          fs.mkdir(strata(path), false);
+          String p = strata(path);
+          fs.mkdir(p, false, newEntry(p, mode, true));
           return 0;
         });
   }
@@ -320,12 +335,12 @@ final class StrataFuse extends FuseStubFS {
 
   private int replace(String from, String to) {
     try {
-      fs.rename(from, to);
+      fs.renameReplacing(from, to);
     } catch (StrataException e) {
       if (e.code() != StatusCode.ALREADY_EXISTS) {
         throw e;
       }
-      // POSIX rename replaces a file; the UFS does not: replace it in two steps.
+      // POSIX rename replaces a file; a store that cannot (S3) refused: replace it in two steps.
       if (fs.getStatus(to).directory() || fs.getStatus(from).directory()) {
         return -Errno.EEXIST;
       }
@@ -340,14 +355,8 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call(
-        "chmod",
-        path,
-        () -> {
-          String p = strata(path);
-          fs.setMode(p, (int) mode & 0777);
-          return 0;
-        });
+    String p = strata(path);
+    return change("chmod", path, List.of(p), () -> posix.chmod(p, (int) mode, open.writerOf(p)));
   }
 
   /** The kernel passes -1 (as an unsigned 32-bit id) for "leave as it is". */
@@ -356,25 +365,51 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call(
-        "chown",
-        path,
-        () -> {
-          String p = strata(path);
-          fs.setOwner(
-              p, unchanged(uid) ? "" : ids.userName(uid), unchanged(gid) ? "" : ids.groupName(gid));
-          return 0;
-        });
+    String p = strata(path);
+    return change("chown", path, List.of(p), () -> posix.chown(p, uid, gid, open.writerOf(p)));
   }
 
-  private static boolean unchanged(long id) {
-    return id < 0 || id == 0xFFFF_FFFFL;
-  }
-
-  /** Times come from the UFS; setting them (touch) is accepted and has no effect. */
   @Override
   public int utimens(String path, Timespec[] timespec) {
-    return 0;
+    if (readOnly) {
+      return -Errno.EROFS;
+    }
+    String p = strata(path);
+    return change("utimens", path, List.of(p), () -> posix.utimens(p, timespec, open.writerOf(p)));
+  }
+
+  @Override
+  public int symlink(String target, String path) {
+    if (readOnly) {
+      return -Errno.EROFS;
+    }
+    String p = strata(path);
+    return call("symlink", path, () -> posix.symlink(target, p, newEntry(p, 0777, false)));
+  }
+
+  @Override
+  public int readlink(String path, Pointer buf, @size_t long size) {
+    return call("readlink", path, () -> posix.readlink(strata(path), buf, size));
+  }
+
+  @Override
+  public int link(String existing, String path) {
+    if (readOnly) {
+      return -Errno.EROFS;
+    }
+    String from = strata(existing);
+    String p = strata(path);
+    return change("link", path, List.of(from, p), () -> posix.link(from, p));
+  }
+
+  @Override
+  public int mknod(String path, @mode_t long mode, @dev_t long rdev) {
+    if (readOnly) {
+      return -Errno.EROFS;
+    }
+    String p = strata(path);
+    return call(
+        "mknod", path, () -> posix.mknod(p, (int) mode, rdev, newEntry(p, mode & 07777, false)));
   }
 
   @Override
@@ -398,7 +433,7 @@ final class StrataFuse extends FuseStubFS {
         if (f instanceof OpenFile.Reader r) {
           r.close();
         } else if (f instanceof OpenFile.Writer w && !w.committed) {
-          w.out.cancel();
+          w.cancel();
         }
       } catch (RuntimeException e) {
         LOG.debug("closing {}: {}", f.path, e.toString());

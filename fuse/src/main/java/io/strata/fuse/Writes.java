@@ -2,7 +2,9 @@ package io.strata.fuse;
 
 import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
+import io.strata.client.NewEntry;
 import io.strata.client.WriteOptions;
+import io.strata.core.proto.PosixAttributes;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,22 +64,24 @@ final class Writes {
               + "truncate it (O_TRUNC) to write it anew",
           p);
     }
-    return start(p, f.mode(), true, fi);
+    return start(p, sameAs(f), true, f.length() == 0, fi);
   }
 
-  int create(String p, int mode, FuseFileInfo fi) {
-    return start(p, mode, false, fi);
+  int create(String p, NewEntry entry, FuseFileInfo fi) {
+    return start(p, entry, false, false, fi);
   }
 
-  private int start(String p, int mode, boolean overwrite, FuseFileInfo fi) {
+  private int start(
+      String p, NewEntry entry, boolean overwrite, boolean atFirstByte, FuseFileInfo fi) {
     if (open.writerOf(p).isPresent()) {
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
-    OpenFile.Writer w =
-        new OpenFile.Writer(p, fs.create(p, new WriteOptions(overwrite, null, mode)), mode);
+    WriteOptions options =
+        new WriteOptions(overwrite, null, Math.max(entry.mode(), 0), entry.uid(), entry.gid());
+    OpenFile.Writer w = new OpenFile.Writer(p, () -> fs.create(p, options), atFirstByte, entry);
     if (!open.addWriter(w)) {
-      w.out.cancel();
+      w.cancel();
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
@@ -123,7 +127,18 @@ final class Writes {
       }
       w.committed = true;
       try {
-        w.out.close();
+        if (w.started()) {
+          w.out().close();
+        }
+        if (w.entryChanged) {
+          fs.setOwnerIds(w.path, w.entry.uid(), w.entry.gid());
+          if (w.entry.mode() >= 0) {
+            fs.setMode(w.path, w.entry.mode());
+          }
+        }
+        if (w.atime != null) {
+          fs.setTimes(w.path, w.atime, w.mtime);
+        }
       } finally {
         kernel.changed(w.path);
       }
@@ -157,7 +172,16 @@ final class Writes {
       return Errno.refuse(
           LOG, Errno.ENOTSUP, "truncate {}: only to 0 bytes (to write the file anew)", p);
     }
-    fs.create(p, new WriteOptions(true, null, f.mode() & 07777)).close();
+    NewEntry same = sameAs(f);
+    fs.create(p, new WriteOptions(true, null, same.mode(), same.uid(), same.gid())).close();
     return 0;
+  }
+
+  /** A file written anew stays whose it was, with the bits it had. */
+  private static NewEntry sameAs(FileInfo f) {
+    PosixAttributes a = f.posix();
+    return a == null
+        ? new NewEntry(f.mode() & 07777, -1, -1)
+        : new NewEntry(a.getMode() & 07777, a.getUid(), a.getGid());
   }
 }

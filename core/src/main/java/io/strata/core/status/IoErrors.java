@@ -37,6 +37,31 @@ public final class IoErrors {
     if (reason.contains("No space left")) {
       return new StrataException(StatusCode.RESOURCE_EXHAUSTED, "no space left writing " + path, e);
     }
+    if (reason.contains("Operation not permitted")) {
+      return new StrataException(StatusCode.NOT_PERMITTED, "operation not permitted: " + path, e);
+    }
+    if (reason.contains("File name too long")) {
+      return new StrataException(StatusCode.NAME_TOO_LONG, "file name too long: " + path, e);
+    }
+    if (reason.contains("Too many links")) {
+      return new StrataException(StatusCode.TOO_MANY_LINKS, "too many links: " + path, e);
+    }
+    if (reason.contains("Invalid cross-device link")) {
+      return new StrataException(StatusCode.CROSS_DEVICE, "across devices: " + path, e);
+    }
+    if (reason.contains("Directory not empty")) {
+      return new StrataException(
+          StatusCode.DIRECTORY_NOT_EMPTY, path + " is a non-empty directory", e);
+    }
+    if (reason.contains("Is a directory")) {
+      return new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory", e);
+    }
+    if (reason.contains("Not a directory")) {
+      return new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is not a directory", e);
+    }
+    if (reason.contains("Invalid argument")) {
+      return StrataException.invalidArgument("invalid argument: " + path);
+    }
     if (reason.contains("Read-only file system")) {
       return new StrataException(StatusCode.PERMISSION_DENIED, "read-only file system: " + path, e);
     }

@@ -21,7 +21,13 @@ public enum StatusCode {
   NOT_A_DIRECTORY(11),
   DEADLINE_EXCEEDED(12),
   CANCELLED(13),
-  INTERNAL(14);
+  INTERNAL(14),
+  /** Not allowed whatever the caller's rights (POSIX's EPERM), e.g. a hard link to a directory. */
+  NOT_PERMITTED(15),
+  NAME_TOO_LONG(16),
+  TOO_MANY_LINKS(17),
+  /** A rename or link across mounts or devices (EXDEV). */
+  CROSS_DEVICE(18);
 
   private static final StatusCode[] BY_NUMBER = new StatusCode[values().length];
 

@@ -6,11 +6,18 @@ package io.strata.core.ufs;
  * @param mode permission bits; 0 leaves them to the UFS's default (umask)
  * @param sync make the bytes durable before the file is published under its final name, so that a
  *     power loss never leaves a file there without its bytes (off only for stores that need not)
+ * @param uid the new file's numeric owner where the store keeps one; -1: the writing process's
+ * @param gid likewise its group
  */
-public record CreateOptions(boolean overwrite, boolean createParents, int mode, boolean sync) {
+public record CreateOptions(
+    boolean overwrite, boolean createParents, int mode, boolean sync, long uid, long gid) {
   public static final CreateOptions DEFAULT = new CreateOptions(false, true, 0, true);
 
   public CreateOptions(boolean overwrite, boolean createParents, int mode) {
     this(overwrite, createParents, mode, true);
+  }
+
+  public CreateOptions(boolean overwrite, boolean createParents, int mode, boolean sync) {
+    this(overwrite, createParents, mode, sync, -1, -1);
   }
 }

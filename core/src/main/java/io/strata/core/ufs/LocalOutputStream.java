@@ -119,11 +119,18 @@ final class LocalOutputStream extends UfsOutputStream {
         out.force(true);
       }
       out.close();
+      // Owner before mode: a chown clears the setuid and setgid bits.
+      if (options.uid() >= 0) {
+        Files.setAttribute(temp, "unix:uid", (int) options.uid());
+      }
+      if (options.gid() >= 0) {
+        Files.setAttribute(temp, "unix:gid", (int) options.gid());
+      }
       if (options.mode() != 0) {
-        Files.setPosixFilePermissions(temp, PosixModes.permissions(options.mode()));
+        PosixCalls.chmod(temp, options.mode());
       }
       // A rename keeps the file's inode, length and times: this is the published version.
-      UfsStatus status = LocalUnderFileSystem.status(target.getFileName().toString(), temp);
+      UfsStatus status = LocalAttributes.status(target.getFileName().toString(), temp);
       if (options.overwrite()) {
         moveReplacing();
       } else {

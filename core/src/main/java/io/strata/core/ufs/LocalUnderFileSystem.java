@@ -1,12 +1,12 @@
 package io.strata.core.ufs;
 
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileType;
 import io.strata.core.status.IoErrors;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -16,13 +16,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -59,9 +58,9 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public UfsStatus getStatus(StrataPath path) {
-    Path p = resolve(path);
+    Path p = resolveEntry(path);
     try {
-      return status(path.isRoot() ? "" : path.name(), p);
+      return LocalAttributes.status(path.isRoot() ? "" : path.name(), p);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -91,7 +90,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   /** A child's status, or null if it vanished between listing and stat. */
   private UfsStatus childStatus(Path child) {
     try {
-      return status(child.getFileName().toString(), child);
+      return LocalAttributes.status(child.getFileName().toString(), child);
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
@@ -105,6 +104,15 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     try {
       if (Files.isDirectory(p)) {
         throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
+      }
+      if (Files.isSymbolicLink(p)) {
+        // Its status describes the link, not the target; a reader asks for the target's path.
+        throw StrataException.invalidArgument(
+            path + " is a symbolic link to " + Files.readSymbolicLink(p) + ": read its target");
+      }
+      if (Files.exists(p) && !Files.isRegularFile(p)) {
+        // A FIFO would block the reader until someone writes to it.
+        throw StrataException.invalidArgument(path + " is not a regular file");
       }
       return new LocalReader(p, FileChannel.open(p, StandardOpenOption.READ));
     } catch (IOException e) {
@@ -143,9 +151,9 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void mkdirs(StrataPath path, boolean parents) {
-    Path p = resolve(path);
+    Path p = resolveEntry(path);
     try {
-      if (Files.exists(p)) {
+      if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
         throw Files.isDirectory(p)
             ? StrataException.alreadyExists(path + " already exists")
             : StrataException.alreadyExists(path + " already exists as a file");
@@ -169,7 +177,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       throw new StrataException(
           StatusCode.PERMISSION_DENIED, "the root of a mount cannot be deleted");
     }
-    Path p = resolve(path);
+    Path p = resolveEntry(path);
     try {
       if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.notFound(path + " does not exist");
@@ -256,6 +264,15 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void rename(StrataPath src, StrataPath dst) {
+    move(src, dst, false);
+  }
+
+  @Override
+  public void renameReplacing(StrataPath src, StrataPath dst) {
+    move(src, dst, true);
+  }
+
+  private void move(StrataPath src, StrataPath dst, boolean replacing) {
     if (src.isRoot() || dst.isRoot()) {
       throw new StrataException(
           StatusCode.PERMISSION_DENIED, "the root of a mount cannot be renamed");
@@ -263,8 +280,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     if (dst.isUnder(src)) {
       throw StrataException.invalidArgument("cannot move " + src + " into itself (" + dst + ")");
     }
-    Path from = resolve(src);
-    Path to = resolve(dst);
+    Path from = resolveEntry(src);
+    Path to = resolveEntry(dst);
     try {
       if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.notFound(src + " does not exist");
@@ -272,8 +289,16 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       if (!Files.isDirectory(to.getParent())) {
         throw StrataException.notFound("parent of " + dst + " does not exist");
       }
-      // Without REPLACE_EXISTING the JDK refuses an existing target, then renames in place.
-      Files.move(from, to);
+      // Without REPLACE_EXISTING the JDK refuses an existing target, then renames in place; with
+      // ATOMIC_MOVE it is rename(2), which replaces a file or an empty folder in one step.
+      if (replacing) {
+        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+      } else {
+        Files.move(from, to);
+      }
+    } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+      throw new StrataException(
+          StatusCode.CROSS_DEVICE, src + " and " + dst + " are on different devices", e);
     } catch (IOException e) {
       throw IoErrors.toStrata(
           e,
@@ -283,13 +308,18 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void setAttributes(StrataPath path, int mode, String owner, String group) {
-    Path p = resolve(path);
+    Path p = resolveEntry(path);
     try {
       if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.notFound(path + " does not exist");
       }
       if (mode >= 0) {
-        Files.setPosixFilePermissions(p, PosixModes.permissions(mode));
+        if (Files.isSymbolicLink(p)) {
+          // Linux has no lchmod; chmod would change the link's target, maybe outside the root.
+          throw new StrataException(
+              StatusCode.NOT_PERMITTED, path + " is a symbolic link: its mode cannot change");
+        }
+        PosixCalls.chmod(p, mode);
       }
       var names = p.getFileSystem().getUserPrincipalLookupService();
       if (!owner.isEmpty()) {
@@ -307,7 +337,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void setModificationTime(StrataPath path, long epochMs) {
-    Path p = resolve(path);
+    Path p = resolveEntry(path);
     try {
       Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(epochMs));
     } catch (IOException e) {
@@ -331,8 +361,27 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   @Override
   public void close() {}
 
+  /** A path whose bytes are read: it must lie inside the root once every link is followed. */
   private Path resolve(StrataPath path) {
     Path p = path.isRoot() ? root : root.resolve(path.toString().substring(1));
+    requireInside(p, path);
+    return p;
+  }
+
+  /**
+   * A path whose entry itself is looked at or changed (a symbolic link is not followed): its folder
+   * must lie inside the root.
+   */
+  private Path resolveEntry(StrataPath path) {
+    if (path.isRoot()) {
+      return resolve(path);
+    }
+    Path p = root.resolve(path.toString().substring(1));
+    requireInside(p.getParent(), path);
+    return p;
+  }
+
+  private void requireInside(Path p, StrataPath path) {
     Path existing = p;
     while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
       existing = existing.getParent();
@@ -349,25 +398,75 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
-    return p;
   }
 
-  static UfsStatus status(String name, Path p) throws IOException {
-    PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class);
-    long mtimeNs = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);
-    return new UfsStatus(
-        name,
-        a.isDirectory(),
-        a.isDirectory() ? 0 : a.size(),
-        a.lastModifiedTime().toMillis(),
-        PosixModes.mode(a.permissions()),
-        a.owner().getName(),
-        a.group().getName(),
-        fingerprint(a, mtimeNs));
+  @Override
+  public void setOwnerIds(StrataPath path, long uid, long gid) {
+    Path p = resolveEntry(path);
+    try {
+      // The "unix" view without following links is lchown(2).
+      if (uid >= 0) {
+        Files.setAttribute(p, "unix:uid", (int) uid, LinkOption.NOFOLLOW_LINKS);
+      }
+      if (gid >= 0) {
+        Files.setAttribute(p, "unix:gid", (int) gid, LinkOption.NOFOLLOW_LINKS);
+      }
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
   }
 
-  static String fingerprint(BasicFileAttributes a, long mtimeNs) {
-    return a.size() + ":" + mtimeNs + ":" + a.fileKey();
+  @Override
+  public void setTimes(StrataPath path, long atimeNs, long mtimeNs) {
+    Path p = resolveEntry(path);
+    try {
+      PosixCalls.setTimes(p, atimeNs, mtimeNs);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public void createSymlink(StrataPath path, String target) {
+    Path p = resolveEntry(path);
+    try {
+      PosixCalls.symlink(target, p);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public void createHardLink(StrataPath existing, StrataPath path) {
+    Path from = resolveEntry(existing);
+    Path p = resolveEntry(path);
+    try {
+      // link(2) links a symbolic link itself, never its target.
+      Files.createLink(p, from);
+    } catch (NoSuchFileException e) {
+      throw IoErrors.toStrata(
+          e, Files.exists(p.getParent()) ? existing.toString() : path.toString());
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public void createSpecial(StrataPath path, FileType type, int mode, long rdev) {
+    int format =
+        switch (type) {
+          case FIFO -> PosixCalls.S_IFIFO;
+          case SOCKET -> PosixCalls.S_IFSOCK;
+          case CHAR_DEVICE -> PosixCalls.S_IFCHR;
+          case BLOCK_DEVICE -> PosixCalls.S_IFBLK;
+          default -> throw StrataException.invalidArgument(type + " is not a special file type");
+        };
+    Path p = resolveEntry(path);
+    try {
+      PosixCalls.mknod(p, format | (mode & 07777), rdev);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -390,45 +489,5 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
             return FileVisitResult.CONTINUE;
           }
         });
-  }
-
-  /** Positioned reads over a FileChannel. */
-  private static final class LocalReader implements UfsReader {
-    private final Path path;
-    private final FileChannel channel;
-
-    LocalReader(Path path, FileChannel channel) {
-      this.path = path;
-      this.channel = channel;
-    }
-
-    @Override
-    public int readFully(long position, ByteBuffer dst) throws IOException {
-      int total = 0;
-      while (dst.hasRemaining()) {
-        int n = channel.read(dst, position + total);
-        if (n < 0) {
-          break;
-        }
-        total += n;
-      }
-      return total;
-    }
-
-    @Override
-    public long length() throws IOException {
-      return channel.size();
-    }
-
-    @Override
-    public String currentFingerprint() throws IOException {
-      BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
-      return fingerprint(a, a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
-    }
-
-    @Override
-    public void close() throws IOException {
-      channel.close();
-    }
   }
 }

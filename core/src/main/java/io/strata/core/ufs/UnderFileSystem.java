@@ -1,18 +1,27 @@
 package io.strata.core.ufs;
 
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileType;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
 import java.io.Closeable;
 import java.util.stream.Stream;
 
 /**
- * One under-storage (today a local folder; S3 and HDFS are planned) seen from its root. Paths are
- * relative to that root, already normalized ({@link StrataPath} cannot climb above it);
+ * One under-storage (a local or NFS folder, or an S3 bucket; HDFS is planned) seen from its root.
+ * Paths are relative to that root, already normalized ({@link StrataPath} cannot climb above it);
  * implementations additionally refuse to follow links out of the root.
  *
  * <p>Failures are {@link io.strata.core.status.StrataException}s with the path in the message.
  * Implementations are thread-safe.
  */
 public interface UnderFileSystem extends Closeable {
+  /** For {@link #setTimes}: the current time. */
+  long TIME_NOW = Long.MIN_VALUE;
+
+  /** For {@link #setTimes}: leave this time as it is. */
+  long TIME_OMIT = Long.MIN_VALUE + 1;
+
   /** The root, as a URI such as {@code file:///data}. */
   String uri();
 
@@ -57,6 +66,58 @@ public interface UnderFileSystem extends Closeable {
 
   /** Renames; refuses to replace an existing {@code dst}. */
   void rename(StrataPath src, StrataPath dst);
+
+  /**
+   * Renames as POSIX rename(2) does where the store can: an existing file, or an empty folder in
+   * place of a folder, is replaced in one step. Stores that cannot replace atomically refuse an
+   * existing {@code dst}, as {@link #rename} does.
+   */
+  default void renameReplacing(StrataPath src, StrataPath dst) {
+    rename(src, dst);
+  }
+
+  /**
+   * Sets the numeric owner and group ({@code -1}: unchanged) of the entry itself, a symbolic link
+   * included (lchown). Refused (NOT_PERMITTED) by stores without numeric owners.
+   */
+  default void setOwnerIds(StrataPath path, long uid, long gid) {
+    throw notSupported("numeric owners", path);
+  }
+
+  /**
+   * Sets the access and modification times, in ns since the epoch, {@link #TIME_NOW} or {@link
+   * #TIME_OMIT}, of the entry itself. A new modification time is a new fingerprint.
+   */
+  default void setTimes(StrataPath path, long atimeNs, long mtimeNs) {
+    if (mtimeNs == TIME_OMIT) {
+      return;
+    }
+    setModificationTime(
+        path, mtimeNs == TIME_NOW ? System.currentTimeMillis() : mtimeNs / 1_000_000);
+  }
+
+  /** Creates a symbolic link at {@code path} whose target is {@code target}, taken as it is. */
+  default void createSymlink(StrataPath path, String target) {
+    throw notSupported("symbolic links", path);
+  }
+
+  /** Makes {@code path} a hard link to the file {@code existing}. */
+  default void createHardLink(StrataPath existing, StrataPath path) {
+    throw notSupported("hard links", path);
+  }
+
+  /**
+   * Creates a FIFO, socket or device node ({@code type}) with permission bits {@code mode}; {@code
+   * rdev} names a device's number.
+   */
+  default void createSpecial(StrataPath path, FileType type, int mode, long rdev) {
+    throw notSupported(type.name().toLowerCase(java.util.Locale.ROOT) + " nodes", path);
+  }
+
+  private StrataException notSupported(String what, StrataPath path) {
+    return new StrataException(
+        StatusCode.NOT_PERMITTED, uri() + " cannot hold " + what + " (" + path + ")");
+  }
 
   /**
    * Removes what an unfinished write left behind ({@link UfsOutputStream#token}); nothing if it is

@@ -2,9 +2,12 @@ package io.strata.worker.rpc;
 
 import io.grpc.stub.StreamObserver;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.CreateNodeRequest;
+import io.strata.core.proto.CreateNodeResponse;
 import io.strata.core.proto.DeleteRequest;
 import io.strata.core.proto.DeleteResponse;
 import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.FileType;
 import io.strata.core.proto.FreeRequest;
 import io.strata.core.proto.FreeResponse;
 import io.strata.core.proto.GetStatusRequest;
@@ -21,12 +24,14 @@ import io.strata.core.proto.RenameRequest;
 import io.strata.core.proto.RenameResponse;
 import io.strata.core.proto.SetAttributesRequest;
 import io.strata.core.proto.SetAttributesResponse;
+import io.strata.core.proto.TimeChange;
 import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.proto.WriteRequest;
 import io.strata.core.proto.WriteResponse;
 import io.strata.core.rpc.Rpc;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.util.Futures;
 import io.strata.worker.load.FileLoader;
 import io.strata.worker.meta.MetadataService;
@@ -155,6 +160,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           r.requireWritable();
           try {
             r.ufs().mkdirs(r.ufsPath(), req.getParents());
+            owned(r, req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1);
+            if (req.hasMode()) {
+              r.ufs().setAttributes(r.ufsPath(), req.getMode() & 07777, "", "");
+            }
           } finally {
             // With parents every ancestor may be new, and its parent's listing stale.
             for (StrataPath p = r.path(); ; p = p.parent()) {
@@ -194,14 +203,19 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
           r.requireWritable();
           try {
+            // Owner before mode: a chown clears the setuid and setgid bits.
+            owned(r, req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1);
             r.ufs()
                 .setAttributes(
                     r.ufsPath(),
-                    req.hasMode() ? req.getMode() & 0777 : -1,
+                    req.hasMode() ? req.getMode() & 07777 : -1,
                     req.getOwner(),
                     req.getGroup());
             if (req.hasMtimeMs()) {
               r.ufs().setModificationTime(r.ufsPath(), req.getMtimeMs());
+            }
+            if (req.hasAtime() || req.hasMtime()) {
+              r.ufs().setTimes(r.ufsPath(), time(req.getAtime()), time(req.getMtime()));
             }
           } finally {
             metadata.invalidate(r.path());
@@ -224,13 +238,71 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           }
           src.requireWritable();
           try {
-            src.ufs().rename(src.ufsPath(), dst.ufsPath());
+            if (req.getReplace()) {
+              src.ufs().renameReplacing(src.ufsPath(), dst.ufsPath());
+            } else {
+              src.ufs().rename(src.ufsPath(), dst.ufsPath());
+            }
           } finally {
             metadata.invalidate(src.path());
             metadata.invalidate(dst.path());
           }
           return RenameResponse.getDefaultInstance();
         });
+  }
+
+  @Override
+  public void createNode(CreateNodeRequest req, StreamObserver<CreateNodeResponse> out) {
+    Rpc.unary(
+        out,
+        "createNode",
+        () -> {
+          UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+          r.requireWritable();
+          try {
+            switch (req.getType()) {
+              case SYMLINK -> r.ufs().createSymlink(r.ufsPath(), req.getSymlinkTarget());
+              case REGULAR -> {
+                UfsManager.Resolved existing = ufs.resolve(StrataPath.of(req.getLinkTo()));
+                if (!existing.mount().equals(r.mount())) {
+                  throw new StrataException(
+                      StatusCode.CROSS_DEVICE,
+                      "cannot link across mounts: " + existing.path() + " -> " + r.path());
+                }
+                r.ufs().createHardLink(existing.ufsPath(), r.ufsPath());
+                // Its link count changed: its owner's cached status is stale (the client tells
+                // the other owners).
+                metadata.invalidate(existing.path());
+              }
+              case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE ->
+                  r.ufs().createSpecial(r.ufsPath(), req.getType(), req.getMode(), req.getRdev());
+              default ->
+                  throw StrataException.invalidArgument(
+                      "createNode: no such node type " + req.getType());
+            }
+            if (req.getType() != FileType.REGULAR) {
+              owned(r, req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1);
+            }
+          } finally {
+            metadata.invalidate(r.path());
+          }
+          return CreateNodeResponse.getDefaultInstance();
+        });
+  }
+
+  /** Gives a new entry its creator's owner and group, where the under-storage keeps them. */
+  private static void owned(UfsManager.Resolved r, long uid, long gid) {
+    if (uid >= 0 || gid >= 0) {
+      r.ufs().setOwnerIds(r.ufsPath(), uid, gid);
+    }
+  }
+
+  private static long time(TimeChange t) {
+    return switch (t.getValueCase()) {
+      case EPOCH_NS -> t.getEpochNs();
+      case NOW -> UnderFileSystem.TIME_NOW;
+      case VALUE_NOT_SET -> UnderFileSystem.TIME_OMIT;
+    };
   }
 
   @Override

@@ -129,7 +129,13 @@ public final class WriteSessions {
           file.ufs()
               .create(
                   file.ufsPath(),
-                  new CreateOptions(h.getOverwrite(), true, h.getMode(), sync.getAsBoolean()));
+                  new CreateOptions(
+                      h.getOverwrite(),
+                      true,
+                      h.getMode(),
+                      sync.getAsBoolean(),
+                      h.hasUid() ? h.getUid() : -1,
+                      h.hasGid() ? h.getGid() : -1));
       // Noted before the first byte, which is when the under-storage gets a temporary name.
       marker = unfinished.begun(file.mount(), stream.token());
     }

@@ -1,0 +1,75 @@
+package io.strata.core.ufs;
+
+import io.strata.core.proto.FileType;
+import io.strata.core.proto.PosixAttributes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** A local entry's status as lstat(2) gives it: a symbolic link is described, never followed. */
+final class LocalAttributes {
+  private static final int S_IFMT = 0170000;
+
+  private LocalAttributes() {}
+
+  static UfsStatus status(String name, Path p) throws IOException {
+    Map<String, Object> a = Files.readAttributes(p, "unix:*", LinkOption.NOFOLLOW_LINKS);
+    int mode = (Integer) a.get("mode");
+    FileType type = type(mode);
+    boolean directory = type == FileType.DIRECTORY;
+    long size = (Long) a.get("size");
+    long mtimeNs = nanos(a.get("lastModifiedTime"));
+    PosixAttributes.Builder posix =
+        PosixAttributes.newBuilder()
+            .setType(type)
+            .setMode(mode & 07777)
+            .setUid((Integer) a.get("uid"))
+            .setGid((Integer) a.get("gid"))
+            .setNlink((Integer) a.get("nlink"))
+            .setInode((Long) a.get("ino"))
+            .setRdev((Long) a.get("rdev"))
+            .setAtimeNs(nanos(a.get("lastAccessTime")))
+            .setMtimeNs(mtimeNs)
+            .setCtimeNs(nanos(a.get("ctime")));
+    if (type == FileType.SYMLINK) {
+      posix.setSymlinkTarget(Files.readSymbolicLink(p).toString());
+    }
+    return new UfsStatus(
+        name,
+        directory,
+        directory ? 0 : size,
+        mtimeNs / 1_000_000,
+        mode & 0777,
+        ((UserPrincipal) a.get("owner")).getName(),
+        ((GroupPrincipal) a.get("group")).getName(),
+        fingerprint(size, mtimeNs, a.get("fileKey")),
+        posix.build());
+  }
+
+  /** Length, mtime in ns and the file key (device and inode): any rewrite changes one of them. */
+  static String fingerprint(long size, long mtimeNs, Object fileKey) {
+    return size + ":" + mtimeNs + ":" + fileKey;
+  }
+
+  static FileType type(int mode) {
+    return switch (mode & S_IFMT) {
+      case 0040000 -> FileType.DIRECTORY;
+      case 0120000 -> FileType.SYMLINK;
+      case PosixCalls.S_IFIFO -> FileType.FIFO;
+      case PosixCalls.S_IFSOCK -> FileType.SOCKET;
+      case PosixCalls.S_IFCHR -> FileType.CHAR_DEVICE;
+      case PosixCalls.S_IFBLK -> FileType.BLOCK_DEVICE;
+      default -> FileType.REGULAR;
+    };
+  }
+
+  private static long nanos(Object time) {
+    return ((FileTime) time).to(TimeUnit.NANOSECONDS);
+  }
+}

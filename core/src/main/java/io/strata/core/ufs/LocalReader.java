@@ -1,0 +1,50 @@
+package io.strata.core.ufs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.TimeUnit;
+
+/** Positioned reads over a FileChannel. */
+final class LocalReader implements UfsReader {
+  private final Path path;
+  private final FileChannel channel;
+
+  LocalReader(Path path, FileChannel channel) {
+    this.path = path;
+    this.channel = channel;
+  }
+
+  @Override
+  public int readFully(long position, ByteBuffer dst) throws IOException {
+    int total = 0;
+    while (dst.hasRemaining()) {
+      int n = channel.read(dst, position + total);
+      if (n < 0) {
+        break;
+      }
+      total += n;
+    }
+    return total;
+  }
+
+  @Override
+  public long length() throws IOException {
+    return channel.size();
+  }
+
+  @Override
+  public String currentFingerprint() throws IOException {
+    BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+    return LocalAttributes.fingerprint(
+        a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.fileKey());
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.close();
+  }
+}

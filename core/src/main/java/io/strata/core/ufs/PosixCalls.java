@@ -1,0 +1,110 @@
+package io.strata.core.ufs;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import jnr.constants.platform.Errno;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Runtime;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.SaveError;
+
+/**
+ * The POSIX calls a local folder needs and the JDK lacks: mknod (FIFOs, sockets, devices), chmod
+ * with the setuid, setgid and sticky bits, symlink with the target as given, and utimensat
+ * (nanoseconds, UTIME_NOW and UTIME_OMIT, a link's own times). Failures are the JDK's exceptions,
+ * so that {@link io.strata.core.status.IoErrors} names them as it names the JDK's own.
+ */
+final class PosixCalls {
+  /** utimensat's "now" and "leave unchanged", in tv_nsec. */
+  private static final long UTIME_NOW = (1L << 30) - 1;
+
+  private static final long UTIME_OMIT = (1L << 30) - 2;
+
+  static final int S_IFIFO = 0010000;
+  static final int S_IFCHR = 0020000;
+  static final int S_IFBLK = 0060000;
+  static final int S_IFSOCK = 0140000;
+
+  private static final int AT_FDCWD = -100;
+  private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+
+  /** libc, as jnr-ffi binds it; errno is saved after each call. */
+  public interface LibC {
+    @SaveError
+    int mknod(String path, int mode, long dev);
+
+    @SaveError
+    int chmod(String path, int mode);
+
+    @SaveError
+    int symlink(String target, String linkpath);
+
+    /** {@code times}: atime's tv_sec and tv_nsec, then mtime's (two struct timespec on LP64). */
+    @SaveError
+    int utimensat(int dirfd, String path, @In long[] times, int flags);
+  }
+
+  private static final class Holder {
+    static final LibC C = LibraryLoader.create(LibC.class).load("c");
+  }
+
+  private PosixCalls() {}
+
+  static void mknod(Path p, int mode, long dev) throws IOException {
+    check(Holder.C.mknod(p.toString(), mode, dev), p);
+  }
+
+  /** A symbolic link at {@code p} to {@code target}, byte for byte (the JDK would normalize it). */
+  static void symlink(String target, Path p) throws IOException {
+    check(Holder.C.symlink(target, p.toString()), p);
+  }
+
+  static void chmod(Path p, int mode) throws IOException {
+    check(Holder.C.chmod(p.toString(), mode & 07777), p);
+  }
+
+  /**
+   * Sets the access and modification times of {@code p} itself (a link is not followed); each is
+   * nanoseconds since the epoch, {@link UnderFileSystem#TIME_NOW} or {@link
+   * UnderFileSystem#TIME_OMIT}.
+   */
+  static void setTimes(Path p, long atimeNs, long mtimeNs) throws IOException {
+    long[] times = new long[4];
+    timespec(times, 0, atimeNs);
+    timespec(times, 2, mtimeNs);
+    check(Holder.C.utimensat(AT_FDCWD, p.toString(), times, AT_SYMLINK_NOFOLLOW), p);
+  }
+
+  private static void timespec(long[] times, int at, long ns) {
+    if (ns == UnderFileSystem.TIME_NOW) {
+      times[at + 1] = UTIME_NOW;
+    } else if (ns == UnderFileSystem.TIME_OMIT) {
+      times[at + 1] = UTIME_OMIT;
+    } else {
+      times[at] = Math.floorDiv(ns, 1_000_000_000L);
+      times[at + 1] = Math.floorMod(ns, 1_000_000_000L);
+    }
+  }
+
+  private static void check(int result, Path p) throws IOException {
+    if (result == 0) {
+      return;
+    }
+    int errno = Runtime.getRuntime(Holder.C).getLastError();
+    Errno e = Errno.valueOf(errno);
+    if (e == Errno.ENOENT) {
+      throw new NoSuchFileException(p.toString());
+    }
+    if (e == Errno.EEXIST) {
+      throw new FileAlreadyExistsException(p.toString());
+    }
+    if (e == Errno.EACCES) {
+      throw new AccessDeniedException(p.toString());
+    }
+    throw new FileSystemException(p.toString(), null, e.description());
+  }
+}
