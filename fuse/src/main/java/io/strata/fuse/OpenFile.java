@@ -4,6 +4,7 @@ import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.NewEntry;
 import io.strata.core.proto.TimeChange;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** One file opened through the mount: a reader, or a writer that appends front to back. */
@@ -56,7 +57,7 @@ abstract class OpenFile {
    * nothing (touch) leaves the file, its inode and its links, as they were.
    */
   static final class Writer extends OpenFile {
-    private final Supplier<FileOutStream> opener;
+    private final Function<NewEntry, FileOutStream> opener;
     private FileOutStream out;
     final long createdMs = System.currentTimeMillis();
     long written;
@@ -73,19 +74,27 @@ abstract class OpenFile {
 
     TimeChange mtime;
 
-    /** {@code opener} is called now unless {@code atFirstByte}. */
-    Writer(String path, Supplier<FileOutStream> opener, boolean atFirstByte, NewEntry entry) {
+    /**
+     * {@code opener} begins the write with the entry as it is then: now, unless {@code atFirstByte}
+     * (a chmod or chown before the first byte, the kernel's removal of setuid bits included, is
+     * then kept).
+     */
+    Writer(
+        String path,
+        Function<NewEntry, FileOutStream> opener,
+        boolean atFirstByte,
+        NewEntry entry) {
       super(path);
       this.opener = opener;
       this.entry = entry;
       if (!atFirstByte) {
-        out = opener.get();
+        out = opener.apply(entry);
       }
     }
 
     synchronized FileOutStream out() {
       if (out == null) {
-        out = opener.get();
+        out = opener.apply(entry);
       }
       return out;
     }

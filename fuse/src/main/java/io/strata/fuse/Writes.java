@@ -77,9 +77,14 @@ final class Writes {
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
-    WriteOptions options =
-        new WriteOptions(overwrite, null, Math.max(entry.mode(), 0), entry.uid(), entry.gid());
-    OpenFile.Writer w = new OpenFile.Writer(p, () -> fs.create(p, options), atFirstByte, entry);
+    OpenFile.Writer w =
+        new OpenFile.Writer(
+            p,
+            e ->
+                fs.create(
+                    p, new WriteOptions(overwrite, null, Math.max(e.mode(), 0), e.uid(), e.gid())),
+            atFirstByte,
+            entry);
     if (!open.addWriter(w)) {
       w.cancel();
       return Errno.refuse(

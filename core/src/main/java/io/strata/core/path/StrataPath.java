@@ -1,6 +1,7 @@
 package io.strata.core.path;
 
 import com.google.common.base.Splitter;
+import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,8 @@ public final class StrataPath implements Comparable<StrataPath> {
       throw StrataException.invalidArgument("empty path");
     }
     if (raw.length() > MAX_LENGTH) {
-      throw StrataException.invalidArgument("path longer than " + MAX_LENGTH + " characters");
+      throw new StrataException(
+          StatusCode.NAME_TOO_LONG, "path longer than " + MAX_LENGTH + " characters");
     }
     if (raw.charAt(0) != '/') {
       throw StrataException.invalidArgument("path must be absolute (start with /): " + raw);
