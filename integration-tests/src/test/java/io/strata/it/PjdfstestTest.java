@@ -75,7 +75,16 @@ class PjdfstestTest {
                 unexpected.put(file, extra);
               }
             });
-    assertThat(unexpected).as("failures not in %s", KNOWN.getFileName()).isEmpty();
+    int stray = unexpected.values().stream().mapToInt(Set::size).sum();
+    int budget = known.containsKey("*") ? Integer.parseInt(known.get("*").substring(1)) : 0;
+    if (!unexpected.isEmpty()) {
+      System.out.printf(
+          "pjdfstest: %d checks failed beyond the listed ones (at most %d may): %s%n",
+          stray, budget, unexpected);
+    }
+    assertThat(stray)
+        .as("failures not in %s: %s", KNOWN.getFileName(), unexpected)
+        .isLessThanOrEqualTo(budget);
   }
 
   /** Builds the vendored suite in a copy (autoreconf writes into its folder). */
@@ -102,7 +111,8 @@ class PjdfstestTest {
 
   /**
    * The failed {@code checks} of a script beyond what {@code allowed} lists: check numbers ({@code
-   * 33-34,40}), or {@code ~N} for at most N of them, whichever (checks that race the caches).
+   * 33-34,40}), or {@code ~N} for at most N of them, whichever (checks that race the caches). The
+   * line {@code * ~N} allows N failed checks in all beyond the listed ones, for the same reason.
    */
   private static Set<Integer> beyond(String allowed, Set<Integer> checks) {
     if (allowed == null) {
