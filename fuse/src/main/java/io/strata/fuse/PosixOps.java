@@ -8,6 +8,7 @@ import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.PosixAttributes;
 import io.strata.core.proto.TimeChange;
+import io.strata.core.ufs.PosixModes;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -21,8 +22,6 @@ import ru.serce.jnrfuse.struct.Timespec;
  * ENOSYS.
  */
 final class PosixOps {
-  private static final int S_IFMT = 0170000;
-  private static final int S_IFREG = 0100000;
   private static final int S_ISGID = 02000;
   private static final long UTIME_NOW = (1L << 30) - 1;
   private static final long UTIME_OMIT = (1L << 30) - 2;
@@ -72,16 +71,8 @@ final class PosixOps {
 
   /** mknod(2): a regular file (empty), a FIFO, a socket or a device node. */
   int mknod(String path, int mode, long rdev, NewEntry entry) {
-    FileType type =
-        switch (mode & S_IFMT) {
-          case 0, S_IFREG -> FileType.REGULAR;
-          case 0010000 -> FileType.FIFO;
-          case 0140000 -> FileType.SOCKET;
-          case 0020000 -> FileType.CHAR_DEVICE;
-          case 0060000 -> FileType.BLOCK_DEVICE;
-          default -> null;
-        };
-    if (type == null) {
+    FileType type = PosixModes.type(mode);
+    if (type == FileType.DIRECTORY || type == FileType.SYMLINK) {
       return -Errno.EINVAL;
     }
     if (type == FileType.REGULAR) {

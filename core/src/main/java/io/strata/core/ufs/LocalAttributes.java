@@ -14,14 +14,12 @@ import java.util.concurrent.TimeUnit;
 
 /** A local entry's status as lstat(2) gives it: a symbolic link is described, never followed. */
 final class LocalAttributes {
-  private static final int S_IFMT = 0170000;
-
   private LocalAttributes() {}
 
   static UfsStatus status(String name, Path p) throws IOException {
     Map<String, Object> a = Files.readAttributes(p, "unix:*", LinkOption.NOFOLLOW_LINKS);
     int mode = (Integer) a.get("mode");
-    FileType type = type(mode);
+    FileType type = PosixModes.type(mode);
     boolean directory = type == FileType.DIRECTORY;
     long size = (Long) a.get("size");
     long mtimeNs = nanos(a.get("lastModifiedTime"));
@@ -55,18 +53,6 @@ final class LocalAttributes {
   /** Length, mtime in ns and the file key (device and inode): any rewrite changes one of them. */
   static String fingerprint(long size, long mtimeNs, Object fileKey) {
     return size + ":" + mtimeNs + ":" + fileKey;
-  }
-
-  static FileType type(int mode) {
-    return switch (mode & S_IFMT) {
-      case 0040000 -> FileType.DIRECTORY;
-      case 0120000 -> FileType.SYMLINK;
-      case PosixCalls.S_IFIFO -> FileType.FIFO;
-      case PosixCalls.S_IFSOCK -> FileType.SOCKET;
-      case PosixCalls.S_IFCHR -> FileType.CHAR_DEVICE;
-      case PosixCalls.S_IFBLK -> FileType.BLOCK_DEVICE;
-      default -> FileType.REGULAR;
-    };
   }
 
   private static long nanos(Object time) {

@@ -1,11 +1,17 @@
 package io.strata.core.ufs;
 
+import io.strata.core.proto.FileType;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.Set;
 
-/** Unix permission bits (0777) to and from NIO's permission sets. */
-final class PosixModes {
+/**
+ * Unix mode bits: permission bits (0777) to and from NIO's permission sets, and the file type a
+ * mode's format bits name.
+ */
+public final class PosixModes {
+  private static final int S_IFMT = 0170000;
+
   /** Each permission's bit, from 0400 (owner read) down to 0001 (others execute). */
   private static final PosixFilePermission[] BY_BIT = {
     PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
@@ -36,5 +42,18 @@ final class PosixModes {
       }
     }
     return mode;
+  }
+
+  /** The type {@code mode}'s format bits (S_IFMT) name; none (0) is a regular file. */
+  public static FileType type(int mode) {
+    return switch (mode & S_IFMT) {
+      case 0040000 -> FileType.DIRECTORY;
+      case 0120000 -> FileType.SYMLINK;
+      case PosixCalls.S_IFIFO -> FileType.FIFO;
+      case PosixCalls.S_IFSOCK -> FileType.SOCKET;
+      case PosixCalls.S_IFCHR -> FileType.CHAR_DEVICE;
+      case PosixCalls.S_IFBLK -> FileType.BLOCK_DEVICE;
+      default -> FileType.REGULAR;
+    };
   }
 }
