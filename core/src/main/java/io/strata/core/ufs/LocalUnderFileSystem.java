@@ -10,18 +10,14 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.stream.Stream;
 
 /**
@@ -34,8 +30,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   public static final Duration DEFAULT_TEMP_MAX_AGE = Duration.ofHours(1);
 
   private final Path root;
-  private final Duration tempMaxAge;
-  private final Clock clock;
+  private final DeadWriters deadWriters;
 
   public LocalUnderFileSystem(Path root) {
     this(root, DEFAULT_TEMP_MAX_AGE, Clock.systemUTC());
@@ -47,8 +42,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
    */
   public LocalUnderFileSystem(Path root, Duration tempMaxAge, Clock clock) {
     this.root = root.toAbsolutePath().normalize();
-    this.tempMaxAge = tempMaxAge;
-    this.clock = clock;
+    this.deadWriters = new DeadWriters(tempMaxAge, clock);
   }
 
   @Override
@@ -79,7 +73,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       @SuppressWarnings("StreamResourceLeak")
       Stream<Path> children = Files.list(dir);
       return children
-          .filter(child -> !hideTemporary(child))
+          .filter(child -> !deadWriters.hide(child))
           .map(child -> childStatus(child))
           .filter(s -> s != null);
     } catch (IOException e) {
@@ -183,15 +177,15 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         throw StrataException.notFound(path + " does not exist");
       }
       if (recursive && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-        deleteTree(p);
+        DeadWriters.deleteTree(p);
       } else {
-        deleteOne(p);
+        deadWriters.deleteOne(p);
       }
     } catch (DirectoryNotEmptyException e) {
       throw new StrataException(
           StatusCode.DIRECTORY_NOT_EMPTY,
           path
-              + (holdsOnlyTemporaries(p)
+              + (DeadWriters.holdsOnlyTemporaries(p)
                   ? " holds a file being written (hidden until it is closed)"
                   : " is a non-empty directory"),
           e);
@@ -210,55 +204,6 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       Files.deleteIfExists(temp);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, token);
-    }
-  }
-
-  /** Deletes a file or an empty folder; a folder's dead writers' temporary files go first. */
-  private void deleteOne(Path p) throws IOException {
-    try {
-      Files.delete(p);
-    } catch (DirectoryNotEmptyException e) {
-      if (!holdsOnlyTemporaries(p)) {
-        throw e;
-      }
-      try (Stream<Path> children = Files.list(p)) {
-        children.forEach(this::removeIfStale);
-      }
-      Files.delete(p);
-    }
-  }
-
-  private boolean holdsOnlyTemporaries(Path dir) {
-    try (Stream<Path> children = Files.list(dir)) {
-      return children.allMatch(c -> LocalOutputStream.isTemporary(c.getFileName().toString()));
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /**
-   * Whether a listing hides {@code p}: a write's temporary file (one untouched for {@link
-   * #tempMaxAge} is a dead writer's and is removed on the way).
-   */
-  private boolean hideTemporary(Path p) {
-    if (!LocalOutputStream.isTemporary(p.getFileName().toString())) {
-      return false;
-    }
-    removeIfStale(p);
-    return true;
-  }
-
-  private void removeIfStale(Path p) {
-    if (!LocalOutputStream.isTemporary(p.getFileName().toString())) {
-      return;
-    }
-    try {
-      Instant touched = Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant();
-      if (touched.plus(tempMaxAge).isBefore(clock.instant())) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      // Gone meanwhile, or not ours to remove: hidden either way.
     }
   }
 
@@ -467,27 +412,5 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    Files.walkFileTree(
-        dir,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.delete(file);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-            if (e != null) {
-              throw e;
-            }
-            Files.delete(d);
-            return FileVisitResult.CONTINUE;
-          }
-        });
   }
 }
