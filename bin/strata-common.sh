@@ -36,6 +36,8 @@ strata_ensure_built() {
   for jar in "$STRATA_HOME"/lib/strata-core-*.jar; do
     [[ -e "$jar" ]] && marker="$jar"
   done
+  # A build leaves the jars of unchanged modules as they were: it marks its own time.
+  [[ -n "$marker" && -e "$STRATA_HOME/lib/.built" ]] && marker="$STRATA_HOME/lib/.built"
   # Only the modules' sources and poms: the install also holds UFS data, logs and journals.
   if [[ -n "$marker" ]] && [[ -z "$(find "$STRATA_HOME"/*/src/main "$STRATA_HOME"/pom.xml "$STRATA_HOME"/*/pom.xml \
       -newer "$marker" -print -quit 2>/dev/null)" ]]; then
@@ -49,6 +51,7 @@ strata_ensure_built() {
     tail -n 30 "$STRATA_LOGS_DIR/build.log" >&2
     strata_die "the build failed; see $STRATA_LOGS_DIR/build.log"
   fi
+  touch "$STRATA_HOME/lib/.built"
 }
 
 # Sets STRATA_JAVA_ARGS to the JVM arguments every Strata process shares; $1 names its log file,

@@ -57,11 +57,13 @@ abstract class OpenFile {
    * nothing (touch) leaves the file, its inode and its links, as they were.
    */
   static final class Writer extends OpenFile {
-    private final Function<NewEntry, FileOutStream> opener;
+    private Function<NewEntry, FileOutStream> opener;
     private FileOutStream out;
     final long createdMs = System.currentTimeMillis();
     long written;
-    boolean committed;
+
+    /** Published (closed, fsynced): only its release is to come, unless it writes anew. */
+    volatile boolean committed;
 
     /** Its mode and owner (-1: the under-storage's default). Guarded by this. */
     NewEntry entry;
@@ -97,6 +99,17 @@ abstract class OpenFile {
         out = opener.apply(entry);
       }
       return out;
+    }
+
+    /**
+     * Begins the file anew after it was published empty (a shell redirect's descriptor closed
+     * before the command wrote through its duplicate): {@code opener} replaces that empty file at
+     * the first byte.
+     */
+    synchronized void reopen(Function<NewEntry, FileOutStream> opener) {
+      this.opener = opener;
+      out = null;
+      committed = false;
     }
 
     /** Whether a file is being written: false for a rewrite that has had no byte yet. */

@@ -20,9 +20,14 @@ final class OpenFiles {
     return handle;
   }
 
-  /** Registers the writer of its path; false if the path already has one. */
+  /**
+   * Registers the writer of its path; false if the path already has one that is not published yet.
+   * A published writer only waits for its release, which the kernel sends after close(2) returns:
+   * the next writer need not wait for it.
+   */
   boolean addWriter(OpenFile.Writer writer) {
-    return writers.putIfAbsent(writer.path, writer) == null;
+    return writers.compute(writer.path, (p, old) -> old == null || old.committed ? writer : old)
+        == writer;
   }
 
   OpenFile get(long handle) {

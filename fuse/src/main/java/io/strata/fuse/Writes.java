@@ -1,6 +1,7 @@
 package io.strata.fuse;
 
 import io.strata.client.FileInfo;
+import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
 import io.strata.client.NewEntry;
 import io.strata.client.WriteOptions;
@@ -12,11 +13,12 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
 
 /**
  * Writing through the mount: a file is written once, front to back, to a temporary name the client
- * renames on close. A writer's file is committed at the first flush (a close(2) of one of its
- * descriptors) or fsync after bytes were written, so that close(2) and fsync(2) report whether it
- * landed, durably; a flush before any write is a shell redirect closing the descriptor it
- * duplicated, and the file is committed later, at the next flush or at release. What would change
- * bytes in place is refused.
+ * renames on close. A writer's file is published at the first flush (a close(2) of one of its
+ * descriptors) or fsync, so that close(2) and fsync(2) report whether it landed, durably, and
+ * whoever looks next (another user, another name) sees it as it is. A flush before any write
+ * publishes the file empty: that is a creat(2) and close(2), or a shell redirect closing the
+ * descriptor it duplicated, whose command then writes through the duplicate; the first byte of that
+ * write begins the file anew. What would change bytes in place is refused.
  */
 final class Writes {
   private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
@@ -73,18 +75,11 @@ final class Writes {
 
   private int start(
       String p, NewEntry entry, boolean overwrite, boolean atFirstByte, FuseFileInfo fi) {
-    if (open.writerOf(p).isPresent()) {
+    if (open.writerOf(p).filter(w -> !w.committed).isPresent()) {
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
-    OpenFile.Writer w =
-        new OpenFile.Writer(
-            p,
-            e ->
-                fs.create(
-                    p, new WriteOptions(overwrite, null, Math.max(e.mode(), 0), e.uid(), e.gid())),
-            atFirstByte,
-            entry);
+    OpenFile.Writer w = new OpenFile.Writer(p, e -> create(p, overwrite, e), atFirstByte, entry);
     if (!open.addWriter(w)) {
       w.cancel();
       return Errno.refuse(
@@ -95,8 +90,16 @@ final class Writes {
     return 0;
   }
 
+  private FileOutStream create(String p, boolean overwrite, NewEntry e) {
+    return fs.create(p, new WriteOptions(overwrite, null, Math.max(e.mode(), 0), e.uid(), e.gid()));
+  }
+
   int write(OpenFile.Writer w, Pointer buf, int size, long offset) {
     synchronized (w) {
+      if (w.committed && w.written == 0 && offset == 0 && open.addWriter(w)) {
+        w.reopen(e -> create(w.path, true, e));
+        kernel.changing(w.path);
+      }
       if (w.committed) {
         return Errno.refuse(
             LOG,
@@ -122,7 +125,7 @@ final class Writes {
   }
 
   int flush(OpenFile.Writer w) {
-    return w.written == 0 ? 0 : commit(w);
+    return commit(w);
   }
 
   int commit(OpenFile.Writer w) {

@@ -129,6 +129,13 @@ class FuseMountTest {
     assertThat(cluster.ufsRoot().resolve("data/copy.bin")).doesNotExist();
     ok("sh", "-c", "echo again > " + mnt + "/hello2.txt && echo over > " + mnt + "/hello2.txt");
     assertThat(cluster.ufsRoot().resolve("data/hello2.txt")).hasContent("over");
+    // close(2) publishes, even a file closed empty (the kernel's release comes later, unawaited);
+    // a descriptor written after an empty close (a redirect's duplicate) writes the file anew.
+    ok("sh", "-c", ": > " + mnt + "/empty.txt");
+    assertThat(cluster.ufsRoot().resolve("data/empty.txt")).exists().isEmptyFile();
+    ok("sh", "-c", "exec 3> " + mnt + "/dup.txt; exec 4>&3; exec 3>&-; echo late >&4; exec 4>&-");
+    assertThat(cluster.ufsRoot().resolve("data/dup.txt")).hasContent("late");
+    ok("rm", mnt + "/empty.txt", mnt + "/dup.txt");
     ok("chmod", "600", mnt + "/hello2.txt");
     assertThat(ok("stat", "-c", "%a", mnt + "/hello2.txt").out().trim()).isEqualTo("600");
     assertThat(Files.getPosixFilePermissions(cluster.ufsRoot().resolve("data/hello2.txt")))

@@ -64,6 +64,9 @@ class PjdfstestTest {
         results.checks(),
         100.0 * (results.checks() - results.failedChecks()) / Math.max(1, results.checks()),
         results.failures().size());
+    Map<String, Integer> failedPerFile = new TreeMap<>();
+    results.failures().forEach((file, checks) -> failedPerFile.put(file, checks.size()));
+    System.out.println("pjdfstest: failed checks per file: " + failedPerFile);
     assertThat(results.checks()).as("checks run\n%s", output).isGreaterThan(8000);
     Map<String, Set<Integer>> unexpected = new TreeMap<>();
     results
