@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A lease as the client holds it: where pages of one file version lie in a local worker's segment
  * files, until {@link #usableUntilNanos} (half the worker's pin, so a slow read still finishes
- * inside the pin), and which of those pages this client has checked against their crc32c.
+ * inside the pin), and which of those pages this client has checked against their crc32c, in which
+ * mapping: a segment file mapped afresh may be another file under the same name (a worker that
+ * restarted and wrote new pages there), and its bytes are checked again.
  */
 final class Lease {
   final long pageSize;
@@ -17,7 +19,7 @@ final class Lease {
   final long usableUntilNanos;
   private final Map<Long, LeaseGrant.Page> pages;
   private final java.util.List<String> segments;
-  private final Map<Long, Boolean> verified = new ConcurrentHashMap<>();
+  private final Map<Long, MappedSegment> verified = new ConcurrentHashMap<>();
 
   Lease(LeaseGrant grant, long nowNanos) {
     this.pageSize = grant.pageSize();
@@ -41,11 +43,11 @@ final class Lease {
     return segments.get(page.segment());
   }
 
-  boolean verified(long index) {
-    return verified.containsKey(index);
+  boolean verified(long index, MappedSegment in) {
+    return verified.get(index) == in;
   }
 
-  void markVerified(long index) {
-    verified.put(index, Boolean.TRUE);
+  void markVerified(long index, MappedSegment in) {
+    verified.put(index, in);
   }
 }

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * worker's segment files. The client leases a span of the file over the domain socket (the worker
  * pins the segments named and says where each page lies), then copies from its own read-only
  * mappings of those files ({@link MappedSegment}). Each page is checked against its crc32c once per
- * lease before its bytes are used.
+ * lease and mapping before its bytes are used.
  *
  * <p>Anything short of a clean read — a page not on the worker's disk, an expired lease, a file
  * this process may not open (other user, other mount namespace), a bad checksum — answers "cannot",
@@ -137,14 +137,15 @@ public final class ShortCircuit implements AutoCloseable {
       return -1;
     }
     boolean good =
-        (lease.verified(index) || checksumHolds(seg.crc32c(page.offset(), page.length()), page))
+        (lease.verified(index, seg)
+                || checksumHolds(seg.crc32c(page.offset(), page.length()), page))
             && seg.copy(page.offset() + (pos - pageStart), dst.slice(dst.position(), n));
     if (!good) {
       // Perhaps an old mapping of a segment file the worker has replaced: map it afresh next time.
       files.invalidate(segment);
       return -1;
     }
-    lease.markVerified(index);
+    lease.markVerified(index, seg);
     dst.position(dst.position() + n);
     return n;
   }

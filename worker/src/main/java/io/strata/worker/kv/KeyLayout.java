@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
  * store                   key                                     value
  * page index (per dir)    'P' keyHigh:8 keyLow:8 pageIndex:8      segment:8 offset:8 length:4 crc32c:4
  *                         'S' segment:8                           state:1 (0 open, 1 sealed) size:8
+ *                         'N'                                     next segment id:8 (never reused)
  * metadata                'F' ufsUri (UTF-8)                      loadedAtMs:8 FileStatus (protobuf)
  *                         'L' ufsUri (UTF-8)                      loadedAtMs:8 ListStatusResponse (protobuf)
  * cached versions         'C' ufsUri NUL fingerprint (UTF-8)      fileLength:8
@@ -24,6 +25,7 @@ public final class KeyLayout {
   public static final byte FILE_STATUS = 'F';
   public static final byte LISTING = 'L';
   public static final byte CACHED_VERSION = 'C';
+  public static final byte NEXT_SEGMENT = 'N';
 
   private KeyLayout() {}
 
@@ -47,6 +49,14 @@ public final class KeyLayout {
 
   public static long segmentOf(byte[] key) {
     return ByteBuffer.wrap(key, 1, 8).getLong();
+  }
+
+  /**
+   * The id the next segment takes. Ids are never reused, even across restarts: a client may still
+   * map a deleted segment's file and hold a lease naming it.
+   */
+  public static byte[] nextSegmentKey() {
+    return new byte[] {NEXT_SEGMENT};
   }
 
   public static byte[] metadataKey(byte kind, String ufsUri) {

@@ -1,5 +1,6 @@
 package io.strata.worker.page;
 
+import com.google.common.primitives.Longs;
 import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import java.io.IOException;
@@ -59,7 +60,11 @@ final class SegmentRecovery {
         (k, v) -> indexed.put(KeyLayout.pageIdOf(k), PageLocation.decode(v)));
     KvStore.Batch fixes = new KvStore.Batch();
     Map<Long, Segment> segments = new HashMap<>();
-    long maxId = states.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
+    byte[] next = index.get(KeyLayout.nextSegmentKey());
+    long maxId =
+        Math.max(
+            next == null ? -1 : Longs.fromByteArray(next) - 1,
+            states.keySet().stream().mapToLong(Long::longValue).max().orElse(-1));
     for (long id : segmentFiles()) {
       maxId = Math.max(maxId, id);
       byte[] state = states.remove(id);

@@ -1,5 +1,6 @@
 package io.strata.worker.page;
 
+import com.google.common.primitives.Longs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -388,7 +389,10 @@ public final class SsdTier implements AutoCloseable {
     }
     active = Segment.create(dir, nextSegmentId++, nanoTime.getAsLong());
     segments.put(active.id, active);
-    index.put(KeyLayout.segmentKey(active.id), Segment.state(false, 0));
+    index.write(
+        new KvStore.Batch()
+            .put(KeyLayout.segmentKey(active.id), Segment.state(false, 0))
+            .put(KeyLayout.nextSegmentKey(), Longs.toByteArray(nextSegmentId)));
   }
 
   private void seal(Segment s) {

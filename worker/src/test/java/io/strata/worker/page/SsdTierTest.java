@@ -284,6 +284,30 @@ class SsdTierTest {
     }
   }
 
+  /**
+   * A client may still map a deleted segment's file and hold a lease naming it: the id (and file
+   * name) is never given to a new segment, even after a restart that no longer sees the old one.
+   */
+  @Test
+  void aDeletedNewestSegment_sIdIsNotReused_afterARestart() throws IOException {
+    KvStore index = new MemoryKvStore();
+    SsdTier crashed = open(1 << 20, 0, index);
+    for (int i = 0; i <= 16; i++) {
+      write(crashed, i);
+    }
+    Path newest = crashed.pin(id(16), clock.get()).orElseThrow().segment();
+    crashed.remove(id(16));
+    assertThat(newest).as("its only page removed, the segment is gone").doesNotExist();
+
+    try (SsdTier tier = open(1 << 20, 0, index)) {
+      write(tier, 20);
+      Path next = tier.pin(id(20), clock.get()).orElseThrow().segment();
+      assertThat(next).isNotEqualTo(newest);
+      assertThat(newest).doesNotExist();
+      assertPage(tier, 20);
+    }
+  }
+
   @Test
   void readmission_keepsHotPagesOfAnEvictedSegment() throws IOException {
     try (SsdTier tier = open(3 * SEGMENT, 25, new MemoryKvStore())) {
