@@ -2,6 +2,7 @@ package io.strata.fuse;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.strata.client.FileInfo;
 import java.time.Duration;
 import java.util.HashMap;
@@ -9,6 +10,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import jnr.ffi.Struct;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 
 /**
@@ -27,12 +30,16 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  * <p>This view is by path, the kernel's by inode; a change through the mount (a writer, a rename,
  * an unlink, a truncate) can move a path to another inode, whose size the kernel learnt from
  * writes, not from getattr. So while a path is being changed through the mount, and for as long as
- * the kernel may keep attributes after that, opens of it are unsure: they read with direct_io,
- * which the kernel does not cut at its size, and leave no trace here. So are opens of a path
- * getattr told two versions of lately (a file replaced behind the mount while it was looked at):
- * the kernel may hold either size. Thread-safe.
+ * the kernel may keep attributes after that (judged when the open began: its path walk fixed the
+ * kernel's size, and its look-up here may be slow), opens of it are unsure: they read with
+ * direct_io, which the kernel does not cut at its size, and leave no trace here. So are opens of a
+ * path getattr told two versions of lately (a file replaced behind the mount while it was looked
+ * at): the kernel may hold either size. Thread-safe.
  */
 final class KernelView {
+  /** At DEBUG, every version told and opened: what a post-mortem of a mixed read needs. */
+  private static final Logger LOG = LoggerFactory.getLogger(KernelView.class);
+
   private static final int MAX_FILES = 100_000;
   private static final int DIRECT_IO = 1;
   private static final int KEEP_CACHE = 2;
@@ -89,16 +96,23 @@ final class KernelView {
   }
 
   /**
-   * @param attrTimeout how long the kernel keeps attributes (the mount's attr_timeout)
+   * @param kernelHolds how long the kernel keeps attributes and names (the mount's attr_timeout and
+   *     entry_timeout, whichever is longer): an open's path walk takes the size a look-up gave
+   *     until then
    * @param keepPages whether an unchanged file's pages may stay in the page cache across opens
    */
-  KernelView(Duration attrTimeout, boolean keepPages) {
-    Duration held = attrTimeout.plusSeconds(1);
-    this.told = Caffeine.newBuilder().expireAfterWrite(held).maximumSize(MAX_FILES).build();
+  KernelView(Duration kernelHolds, boolean keepPages) {
+    this(kernelHolds, keepPages, Ticker.systemTicker());
+  }
+
+  KernelView(Duration kernelHolds, boolean keepPages, Ticker ticker) {
+    Duration held = kernelHolds.plusSeconds(1);
+    this.told =
+        Caffeine.newBuilder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
     this.recentlyChanged =
-        Caffeine.newBuilder().expireAfterWrite(held).maximumSize(MAX_FILES).build();
+        Caffeine.newBuilder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
     this.toldTwoVersions =
-        Caffeine.newBuilder().expireAfterWrite(held).maximumSize(MAX_FILES).build();
+        Caffeine.newBuilder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
     this.inPageCache = Caffeine.newBuilder().maximumSize(MAX_FILES).build();
     this.keepPages = keepPages;
   }
@@ -132,6 +146,7 @@ final class KernelView {
         }
       }
     }
+    LOG.debug("attr {} {} {}", path, f.fingerprint(), f.length());
     return f;
   }
 
@@ -142,6 +157,9 @@ final class KernelView {
    * #closed} (a directory's is not counted).
    */
   Reading open(String path, Supplier<FileInfo> current, FuseFileInfo fi) {
+    // The kernel's size was fixed by the path walk before this open was asked; a look-up below
+    // may take seconds (a worker restarting), past the end of a change's window.
+    boolean unsureBefore = unsure(path);
     FileInfo candidate = beingRead(path);
     if (candidate == null) {
       candidate = told.getIfPresent(path);
@@ -160,7 +178,9 @@ final class KernelView {
       // A getattr may have told the kernel another version since the candidate was chosen.
       FileInfo t = told.getIfPresent(path);
       sure =
-          !unsure(path) && (r != null || t == null || t.fingerprint().equals(chosen.fingerprint()));
+          !unsureBefore
+              && !unsure(path)
+              && (r != null || t == null || t.fingerprint().equals(chosen.fingerprint()));
       if (!sure) {
         r = new Reading(path, chosen);
       } else if (r == null) {
@@ -172,12 +192,14 @@ final class KernelView {
     if (!sure) {
       inPageCache.invalidate(path);
       setFlags(fi, DIRECT_IO);
+      LOG.debug("open {} {} {} direct_io", path, chosen.fingerprint(), chosen.length());
       return r;
     }
     String fingerprint = r.version.fingerprint();
     boolean same = fingerprint.equals(inPageCache.getIfPresent(path));
     inPageCache.put(path, fingerprint);
     setFlags(fi, keepPages && same ? KEEP_CACHE : 0);
+    LOG.debug("open {} {} {} {}", path, fingerprint, r.version.length(), same ? "keep" : "fresh");
     return r;
   }
 
@@ -188,6 +210,7 @@ final class KernelView {
 
   /** A reader that opened {@code r} closed. */
   synchronized void closed(Reading r) {
+    LOG.debug("closed {} {}", r.path, r.version.fingerprint());
     if (--r.opens == 0) {
       reading.remove(r.path, r);
     }
@@ -228,6 +251,7 @@ final class KernelView {
 
   /** A change of {@code path} through the mount begins: what the kernel holds of it goes stale. */
   void changing(String path) {
+    LOG.debug("changing {}", path);
     clock.incrementAndGet();
     synchronized (this) {
       changing.merge(path, 1, Integer::sum);
@@ -238,6 +262,7 @@ final class KernelView {
 
   /** A change of {@code path} through the mount, begun with {@link #changing}, ended. */
   void changed(String path) {
+    LOG.debug("changed {}", path);
     recentlyChanged.put(path, clock.incrementAndGet());
     synchronized (this) {
       changing.computeIfPresent(path, (k, n) -> n > 1 ? n - 1 : null);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import jnr.ffi.Memory;
 import jnr.ffi.Runtime;
 import jnr.ffi.Struct;
@@ -68,6 +69,34 @@ class KernelViewTest {
 
     assertThat(reading.version()).isEqualTo(OLD);
     assertThat(flags(fi) & 1).as("direct_io").isEqualTo(1);
+  }
+
+  /**
+   * A rename through the mount leaves the kernel with the size the writer's writes gave the inode;
+   * an open that began within the window after it, and whose look-up took longer than the window (a
+   * worker restarting), still cannot know which size the kernel holds.
+   */
+  @Test
+  void anOpenThatBeganRightAfterAChange_readsWithDirectIo_howeverLongItsLookUpTakes() {
+    AtomicLong nanos = new AtomicLong();
+    KernelView slow = new KernelView(Duration.ofSeconds(1), true, nanos::get);
+    slow.changing(PATH);
+    slow.changed(PATH);
+    FuseFileInfo fi = fileInfo();
+    KernelView.Reading reading =
+        slow.open(
+            PATH,
+            () -> {
+              nanos.addAndGet(TimeUnit.SECONDS.toNanos(5));
+              return NEW;
+            },
+            fi);
+    assertThat(reading.version()).isEqualTo(NEW);
+    assertThat(flags(fi) & 1).as("direct_io").isEqualTo(1);
+
+    FuseFileInfo later = fileInfo();
+    slow.open(PATH, () -> NEW, later);
+    assertThat(flags(later) & 1).as("direct_io once the window has passed").isZero();
   }
 
   @Test
