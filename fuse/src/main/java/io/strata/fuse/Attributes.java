@@ -86,6 +86,12 @@ final class Attributes {
    * Nominal figures: the cache is not a disk with a size, the UFS behind it has none to tell, and
    * summing the namespace would make every df (and every free-space probe) a scan of it.
    */
+  /** The size of a file changed through the mount and not published yet. */
+  static void resize(FileStat stat, long size) {
+    stat.st_size.set(size);
+    stat.st_blocks.set((size + 511) / 512);
+  }
+
   static void fillStatfs(Statvfs stbuf) {
     long blocks = (1L << 50) / BLOCK;
     stbuf.f_bsize.set(BLOCK);

@@ -25,6 +25,7 @@ final class Errno {
   static final int ENAMETOOLONG = jnr.constants.platform.Errno.ENAMETOOLONG.intValue();
   static final int EMLINK = jnr.constants.platform.Errno.EMLINK.intValue();
   static final int EXDEV = jnr.constants.platform.Errno.EXDEV.intValue();
+  static final int EFBIG = jnr.constants.platform.Errno.EFBIG.intValue();
 
   /**
    * Linux's ENOTSUP is EOPNOTSUPP; jnr-fuse's ErrorCodes.ENOTSUP() is another platform's number.

@@ -4,6 +4,8 @@ import com.kenai.jffi.MemoryIO;
 import io.strata.client.FileInStream;
 import java.nio.ByteBuffer;
 import jnr.ffi.Pointer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves bytes between the kernel's buffers and open files: reads go straight into the kernel's
@@ -12,6 +14,7 @@ import jnr.ffi.Pointer;
  * goes through the file's stream, and any other read is a positioned read.
  */
 final class FileIo {
+  private static final Logger LOG = LoggerFactory.getLogger(FileIo.class);
   private static final long STREAM_WINDOW = 8 << 20;
   private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 << 10]);
 
@@ -61,6 +64,16 @@ final class FileIo {
       n = Math.max(0, r.stream().positionedRead(offset, dst));
     }
     r.lastEnd = offset + n;
+    if (dst.hasRemaining() && offset + n < r.stream().length()) {
+      // The kernel takes a short reply for the end of the file, and cuts the file there.
+      LOG.warn(
+          "read {} at {}: {} of {} bytes, before the end ({})",
+          r.path,
+          offset,
+          n,
+          dst.limit(),
+          r.stream().length());
+    }
     return n;
   }
 
@@ -71,6 +84,27 @@ final class FileIo {
       }
     }
     return dst.position();
+  }
+
+  /** Appends {@code n} zero bytes: a hole, as a local file system reads it. */
+  void writeZeros(OpenFile.Writer w, long n) {
+    byte[] zeros = new byte[(int) Math.min(n, 1 << 20)];
+    for (long left = n; left > 0; left -= zeros.length) {
+      w.out().write(zeros, 0, (int) Math.min(left, zeros.length));
+    }
+  }
+
+  /** Reads from a file open to change in place: its copy once changed, else the version opened. */
+  int read(Update u, Pointer buf, int size, long offset) {
+    ByteBuffer dst = ByteBuffer.allocate(size);
+    int n;
+    try {
+      n = u.read(dst, offset);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    buf.put(0, dst.array(), 0, n);
+    return n;
   }
 
   void write(OpenFile.Writer w, Pointer buf, int size) {

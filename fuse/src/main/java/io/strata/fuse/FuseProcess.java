@@ -16,6 +16,7 @@ import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -44,11 +45,15 @@ public final class FuseProcess implements Service {
   private StrataFuse fuse;
   private volatile boolean closed;
 
+  /** Where files changed in place through the mount are copied while open. */
+  private final Path spillDir;
+
   public FuseProcess(Configuration conf, Path mountPoint, String folder, boolean readOnly) {
     this.conf = conf;
     this.mountPoint = new MountPoint(mountPoint);
     this.folder = folder;
     this.readOnly = readOnly;
+    this.spillDir = spillDirOf(conf);
   }
 
   static FuseProcess fromArgs(Configuration conf, List<String> args) {
@@ -80,10 +85,21 @@ public final class FuseProcess implements Service {
                     new Identities(conf.get(FuseKeys.USER), conf.get(FuseKeys.GROUP)),
                     readOnly,
                     new KernelView(
-                        conf.get(FuseKeys.ATTR_TIMEOUT), conf.get(FuseKeys.KERNEL_CACHE)),
-                    new FuseMetrics(registry)));
+                        Collections.max(
+                            List.of(
+                                conf.get(FuseKeys.ATTR_TIMEOUT), conf.get(FuseKeys.ENTRY_TIMEOUT))),
+                        conf.get(FuseKeys.KERNEL_CACHE)),
+                    new FuseMetrics(registry),
+                    spillDir));
     webServer = startWebServer();
     fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
+  }
+
+  /** A folder of this process's own, so that two mounts never share a spill file's name. */
+  private static Path spillDirOf(Configuration conf) {
+    String dir = conf.get(FuseKeys.SPILL_DIR);
+    Path base = Path.of(dir.isEmpty() ? System.getProperty("java.io.tmpdir") : dir);
+    return base.resolve("strata-fuse-spill-" + ProcessHandle.current().pid());
   }
 
   /** On the configured port, or on a free one if a mount started earlier holds it. */
@@ -189,6 +205,11 @@ public final class FuseProcess implements Service {
     }
     if (fs != null) {
       fs.close();
+    }
+    try {
+      Files.deleteIfExists(spillDir);
+    } catch (IOException e) {
+      LOG.warn("cannot remove {}: {}", spillDir, e.toString());
     }
     if (webServer != null) {
       webServer.close();

@@ -13,6 +13,7 @@ final class OpenFiles {
   private final AtomicLong nextHandle = new AtomicLong(1);
   private final Map<Long, OpenFile> byHandle = new ConcurrentHashMap<>();
   private final Map<String, OpenFile.Writer> writers = new ConcurrentHashMap<>();
+  private final Map<String, Update> updates = new ConcurrentHashMap<>();
 
   long add(OpenFile file) {
     long handle = nextHandle.getAndIncrement();
@@ -28,6 +29,26 @@ final class OpenFiles {
   boolean addWriter(OpenFile.Writer writer) {
     return writers.compute(writer.path, (p, old) -> old == null || old.committed ? writer : old)
         == writer;
+  }
+
+  /** Registers a file changed in place, so that getattr and truncate of its path find it. */
+  void addUpdate(Update u) {
+    updates.put(u.path, u);
+  }
+
+  void removeUpdate(Update u) {
+    updates.remove(u.path, u);
+  }
+
+  /** The file open to change in place at {@code path}, changed and not published yet. */
+  Optional<Update> updateOf(String path) {
+    return Optional.ofNullable(updates.get(path)).filter(Update::dirty);
+  }
+
+  /** {@code handle} is served by {@code next} from now on instead of {@code writer}. */
+  void replace(long handle, OpenFile.Writer writer, OpenFile next) {
+    byHandle.put(handle, next);
+    writers.remove(writer.path, writer);
   }
 
   OpenFile get(long handle) {

@@ -5,6 +5,7 @@ import io.strata.client.FileSystem;
 import io.strata.client.NewEntry;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
@@ -25,12 +26,12 @@ import ru.serce.jnrfuse.struct.Timespec;
 
 /**
  * Strata as a POSIX file system, over the client library. Paths under the mount point map to paths
- * under a Strata folder. Files are read with the client's read-ahead and positioned reads; they are
- * written once, front to back, and appear when the writer closes them (the client's write-through:
- * a temporary name in the UFS, renamed on close). What cannot be done that way — a write at another
- * offset, a second writer, changing a file's bytes in place — is refused with ENOTSUP or EBUSY and
- * a log line, never half done. Ownership and permission bits come from the UFS; the kernel enforces
- * them (default_permissions).
+ * under a Strata folder. Files are read with the client's read-ahead and positioned reads. Each
+ * change of a file's bytes is published whole, as a new version, when the writer closes it: a file
+ * written front to back streams to a temporary name in the UFS, renamed on close; one changed in
+ * place is copied to a spill file on this host first ({@link Writes}). A second writer of a file is
+ * refused with EBUSY, never half done. Ownership and permission bits come from the UFS; the kernel
+ * enforces them (default_permissions).
  */
 final class StrataFuse extends FuseStubFS {
   private static final Logger LOG = LoggerFactory.getLogger(StrataFuse.class);
@@ -53,14 +54,15 @@ final class StrataFuse extends FuseStubFS {
       Identities ids,
       boolean readOnly,
       KernelView kernel,
-      FuseMetrics metrics) {
+      FuseMetrics metrics,
+      Path spillDir) {
     this.fs = fs;
     this.metrics = metrics;
     this.root = root.equals("/") ? "" : root;
     this.ids = ids;
     this.readOnly = readOnly;
     this.kernel = kernel;
-    this.writes = new Writes(fs, open, io, kernel);
+    this.writes = new Writes(fs, open, io, kernel, spillDir);
     this.posix = new PosixOps(fs);
   }
 
@@ -115,23 +117,7 @@ final class StrataFuse extends FuseStubFS {
         path,
         () -> {
           String p = strata(path);
-          var writer = open.writerOf(p);
-          if (writer.isPresent() && !writer.get().committed && writer.get().started()) {
-            // Being written here: not in the UFS yet, but it exists for whoever asks through the
-            // mount.
-            OpenFile.Writer w = writer.get();
-            NewEntry e;
-            synchronized (w) {
-              e = w.entry;
-            }
-            Attributes.fill(
-                stat,
-                false,
-                w.written,
-                w.createdMs,
-                Math.max(e.mode(), 0),
-                e.uid() >= 0 ? ids.uid(e.uid()) : ids.uid(""),
-                e.gid() >= 0 ? ids.gid(e.gid()) : ids.gid(""));
+          if (writes.fillPending(p, stat, ids)) {
             return 0;
           }
           Attributes.fill(stat, kernel.attributes(p, () -> fs.getStatus(p)), ids);
@@ -194,6 +180,9 @@ final class StrataFuse extends FuseStubFS {
   public int read(
       String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
+    if (f instanceof Update u) {
+      return call("read", path, () -> io.read(u, buf, (int) size, offset));
+    }
     if (!(f instanceof OpenFile.Reader r)) {
       return -Errno.EBADF;
     }
@@ -208,15 +197,29 @@ final class StrataFuse extends FuseStubFS {
       return Errno.refuse(
           LOG, Errno.ENOTSUP, "write {}: cannot change a file's bytes in place", f.path);
     }
+    if (f instanceof Update u) {
+      return call("write", path, () -> writes.write(u, buf, (int) size, offset));
+    }
     if (!(f instanceof OpenFile.Writer w)) {
       return -Errno.EBADF;
     }
-    return call("write", path, () -> writes.write(w, buf, (int) size, offset));
+    return call(
+        "write",
+        path,
+        () -> {
+          Update u = writes.continuing(w, offset, fi.fh.get());
+          return u == null
+              ? writes.write(w, buf, (int) size, offset)
+              : writes.write(u, buf, (int) size, offset);
+        });
   }
 
   @Override
   public int flush(String path, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
+    if (f instanceof Update u) {
+      return call("close", path, () -> writes.publish(u));
+    }
     return f instanceof OpenFile.Writer w ? call("close", path, () -> writes.flush(w)) : 0;
   }
 
@@ -234,6 +237,8 @@ final class StrataFuse extends FuseStubFS {
             r.close();
           } else if (f instanceof OpenFile.Writer w) {
             writes.commit(w);
+          } else if (f instanceof Update u) {
+            writes.release(u);
           }
           return 0;
         });
@@ -247,6 +252,9 @@ final class StrataFuse extends FuseStubFS {
   @Override
   public int fsync(String path, int isdatasync, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
+    if (f instanceof Update u) {
+      return call("fsync", path, () -> writes.publish(u));
+    }
     return f instanceof OpenFile.Writer w ? call("fsync", path, () -> writes.flush(w)) : 0;
   }
 
@@ -261,6 +269,9 @@ final class StrataFuse extends FuseStubFS {
 
   @Override
   public int ftruncate(String path, @off_t long size, FuseFileInfo fi) {
+    if (open.get(fi.fh.get()) instanceof Update u) {
+      return call("ftruncate", path, () -> writes.truncate(u, size));
+    }
     return truncate(path, size);
   }
 
@@ -434,8 +445,10 @@ final class StrataFuse extends FuseStubFS {
           r.close();
         } else if (f instanceof OpenFile.Writer w && !w.committed) {
           w.cancel();
+        } else if (f instanceof Update u) {
+          u.close();
         }
-      } catch (RuntimeException e) {
+      } catch (java.io.IOException | RuntimeException e) {
         LOG.debug("closing {}: {}", f.path, e.toString());
       }
     }

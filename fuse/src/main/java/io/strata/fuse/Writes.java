@@ -6,26 +6,33 @@ import io.strata.client.FileSystem;
 import io.strata.client.NewEntry;
 import io.strata.client.WriteOptions;
 import io.strata.core.proto.PosixAttributes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Optional;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import ru.serce.jnrfuse.struct.FileStat;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 
 /**
- * Writing through the mount: a file is written once, front to back, to a temporary name the client
- * renames on close. A writer's file is published at the first flush (a close(2) of one of its
- * descriptors) or fsync, so that close(2) and fsync(2) report whether it landed, durably, and
- * whoever looks next (another user, another name) sees it as it is. A flush before any write
- * publishes the file empty: that is a creat(2) and close(2), or a shell redirect closing the
- * descriptor it duplicated, whose command then writes through the duplicate; the first byte of that
- * write begins the file anew. What would change bytes in place is refused.
+ * Writing through the mount. A file written front to back (created, or opened with O_TRUNC) streams
+ * to a temporary name the client renames on close; a write past its end leaves a hole of zeros. A
+ * writer's file is published at the first flush (a close(2) of one of its descriptors) or fsync, so
+ * that close(2) and fsync(2) report whether it landed, durably, and whoever looks next (another
+ * user, another name) sees it as it is. A flush before any write publishes the file empty: that is
+ * a creat(2) and close(2), or a shell redirect closing the descriptor it duplicated, whose command
+ * then writes through the duplicate; the first byte of that write begins the file anew. A file
+ * opened to change in place (read-write, appending, over some bytes) or truncated to another size
+ * is an {@link Update}: copied at its first change, published whole at close.
  */
 final class Writes {
   private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
+  private static final int O_TRUNC = 01000;
   private static final int O_ACCMODE = 3;
   private static final int O_RDWR = 2;
-  private static final int O_TRUNC = 01000;
-  private static final int O_APPEND = 02000;
 
   private final FileSystem fs;
   private final OpenFiles open;
@@ -34,43 +41,100 @@ final class Writes {
   /** Told when a writer begins and when it ends: meanwhile the file is being changed. */
   private final KernelView kernel;
 
-  Writes(FileSystem fs, OpenFiles open, FileIo io, KernelView kernel) {
+  /**
+   * The largest file the mount writes (ext4's limit): past it, writes and truncates fail with EFBIG
+   * rather than stream terabytes of a hole's zeros.
+   */
+  static final long MAX_FILE = 16L << 40;
+
+  /** Where files changed in place are copied while open ({@link Update}). */
+  private final Path spillDir;
+
+  Writes(FileSystem fs, OpenFiles open, FileIo io, KernelView kernel, Path spillDir) {
     this.fs = fs;
     this.open = open;
     this.io = io;
     this.kernel = kernel;
+    this.spillDir = spillDir;
+  }
+
+  /**
+   * getattr of a file written through the mount and not published yet: a new file, not in the UFS
+   * yet but there for whoever asks through the mount, or one changed in place, whose size is its
+   * copy's. False if {@code p} has no such writer.
+   */
+  boolean fillPending(String p, FileStat stat, Identities ids) {
+    var writer = open.writerOf(p);
+    if (writer.isPresent() && !writer.get().committed && writer.get().started()) {
+      OpenFile.Writer w = writer.get();
+      NewEntry e;
+      synchronized (w) {
+        e = w.entry;
+      }
+      Attributes.fill(
+          stat,
+          false,
+          w.written,
+          w.createdMs,
+          Math.max(e.mode(), 0),
+          e.uid() >= 0 ? ids.uid(e.uid()) : ids.uid(""),
+          e.gid() >= 0 ? ids.gid(e.gid()) : ids.gid(""));
+      if (e.mode() == 0) {
+        // Made with mode 0000 (fill shows an unknown mode, 0, as the default).
+        stat.st_mode.set(FileStat.S_IFREG);
+      }
+      return true;
+    }
+    var update = open.updateOf(p);
+    if (update.isPresent()) {
+      Attributes.fill(stat, fs.getStatus(p), ids);
+      Attributes.resize(stat, update.get().pendingSize());
+      return true;
+    }
+    return false;
   }
 
   /** open(2) of an existing file for writing ({@code flags} not O_RDONLY). */
   int open(String p, int flags, FuseFileInfo fi) {
     FileInfo f = fs.getStatus(p);
-    boolean keepsBytes = f.length() > 0 && (flags & O_TRUNC) == 0;
-    if ((flags & O_APPEND) != 0 && keepsBytes) {
-      return Errno.refuse(
-          LOG,
-          Errno.ENOTSUP,
-          "open {}: Strata files are written once, front to back; " + "appending is not supported",
-          p);
-    }
-    if (keepsBytes && (flags & O_ACCMODE) == O_RDWR) {
-      // Tools open read-write and only read; a write would be refused (see write). The kernel
-      // view does not count such a reader: it reads the current version.
-      fi.fh.set(open.add(new OpenFile.Reader(p, null, () -> fs.open(p))));
+    if (f.length() > 0 && (flags & O_TRUNC) == 0) {
+      // Read-write, appending, or writing over some bytes: a change in place.
+      fi.fh.set(open.add(new Update(p, () -> fs.open(f), spillDir)));
       return 0;
-    }
-    if (keepsBytes) {
-      return Errno.refuse(
-          LOG,
-          Errno.ENOTSUP,
-          "open {}: cannot change a file's bytes in place; "
-              + "truncate it (O_TRUNC) to write it anew",
-          p);
     }
     return start(p, sameAs(f), true, f.length() == 0, fi);
   }
 
+  /**
+   * create(2): a file written front to back, or, opened read-write (SQLite, programs that read back
+   * what they write or write out of order), published empty at once and changed in place.
+   */
   int create(String p, NewEntry entry, FuseFileInfo fi) {
-    return start(p, entry, false, false, fi);
+    if ((fi.flags.get() & O_ACCMODE) != O_RDWR) {
+      return start(p, entry, false, false, fi);
+    }
+    fs.create(p, options(false, entry)).close();
+    if (entry.mode() == 0) {
+      fs.setMode(p, 0);
+    }
+    fi.fh.set(open.add(new Update(p, () -> fs.open(fs.getStatus(p)), spillDir)));
+    return 0;
+  }
+
+  /**
+   * A write through a writer already published (fsync, or close of another descriptor) that does
+   * not start the file anew: the rest is a change in place of what was published. Returns the
+   * {@link Update} that now serves {@code handle}, or null if the writer goes on.
+   */
+  Update continuing(OpenFile.Writer w, long offset, long handle) {
+    synchronized (w) {
+      if (!w.committed || (w.written == 0 && offset == 0)) {
+        return null;
+      }
+      Update u = new Update(w.path, () -> fs.open(fs.getStatus(w.path)), spillDir);
+      open.replace(handle, w, u);
+      return u;
+    }
   }
 
   private int start(
@@ -91,7 +155,7 @@ final class Writes {
   }
 
   private FileOutStream create(String p, boolean overwrite, NewEntry e) {
-    return fs.create(p, new WriteOptions(overwrite, null, Math.max(e.mode(), 0), e.uid(), e.gid()));
+    return fs.create(p, options(overwrite, e));
   }
 
   int write(OpenFile.Writer w, Pointer buf, int size, long offset) {
@@ -107,6 +171,14 @@ final class Writes {
             "write {}: the file was completed when one of its descriptors was "
                 + "closed; write through a single descriptor",
             w.path);
+      }
+      if (offset + size > MAX_FILE) {
+        return tooLarge(w.path);
+      }
+      if (offset > w.written) {
+        // A write past the end (cp of a sparse file seeks over its holes): the hole reads as zeros.
+        io.writeZeros(w, offset - w.written);
+        w.written = offset;
       }
       if (offset != w.written) {
         return Errno.refuse(
@@ -143,6 +215,9 @@ final class Writes {
           if (w.entry.mode() >= 0) {
             fs.setMode(w.path, w.entry.mode());
           }
+        } else if (w.started() && w.entry.mode() == 0) {
+          // Mode 0 asks a write for the under-storage's default: a file made with 0000 gets it now.
+          fs.setMode(w.path, 0);
         }
         if (w.atime != null) {
           fs.setTimes(w.path, w.atime, w.mtime);
@@ -154,20 +229,118 @@ final class Writes {
     }
   }
 
+  /** A write to a file changed in place: the first change makes it a change through the mount. */
+  int write(Update u, Pointer buf, int size, long offset) {
+    if (offset + size > MAX_FILE) {
+      return tooLarge(u.path);
+    }
+    ByteBuffer src = ByteBuffer.allocate(size);
+    buf.get(0, src.array(), 0, size);
+    return changeInPlace(
+        u,
+        () -> {
+          u.write(src, offset);
+          return size;
+        });
+  }
+
+  /** ftruncate(2) of a file open to change in place. */
+  int truncate(Update u, long size) {
+    if (size > MAX_FILE) {
+      return tooLarge(u.path);
+    }
+    return changeInPlace(
+        u,
+        () -> {
+          u.truncate(size);
+          return 0;
+        });
+  }
+
+  private static int tooLarge(String path) {
+    return Errno.refuse(
+        LOG, Errno.EFBIG, "{}: files through the mount are at most {} bytes", path, MAX_FILE);
+  }
+
+  private interface SpillChange {
+    int apply() throws IOException;
+  }
+
+  private int changeInPlace(Update u, SpillChange change) {
+    synchronized (u) {
+      if (!u.dirty()) {
+        kernel.changing(u.path);
+        open.addUpdate(u);
+      }
+      try {
+        return change.apply();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
   /**
-   * Only what needs no change in place: to the current size, or to 0 (the file is written anew,
-   * empty).
+   * close(2), fsync(2) or the release of a file changed in place: publishes its bytes whole as the
+   * file's next version, with the owner and mode the file has then.
+   */
+  int publish(Update u) {
+    synchronized (u) {
+      if (!u.dirty()) {
+        return 0;
+      }
+      try {
+        NewEntry same = sameAs(fs.getStatus(u.path));
+        u.publish(() -> fs.create(u.path, options(true, same)));
+        if (same.mode() == 0) {
+          fs.setMode(u.path, 0);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        kernel.changed(u.path);
+      }
+      return 0;
+    }
+  }
+
+  /** The release of a file opened to change in place. */
+  int release(Update u) {
+    try {
+      return publish(u);
+    } finally {
+      open.removeUpdate(u);
+      try {
+        u.close();
+      } catch (IOException e) {
+        LOG.warn("closing the spill file of {}: {}", u.path, e.toString());
+      }
+    }
+  }
+
+  /**
+   * truncate(2): to the size it has, nothing; to 0, the file written anew, empty; to another size,
+   * a change in place (of the file's open change, if it has one).
    */
   int truncate(String p, long size) {
     var writer = open.writerOf(p);
     if (writer.isPresent() && !writer.get().committed) {
-      return writer.get().written == size
-          ? 0
-          : Errno.refuse(
+      OpenFile.Writer w = writer.get();
+      synchronized (w) {
+        if (size > MAX_FILE) {
+          return tooLarge(p);
+        }
+        if (size < w.written) {
+          return Errno.refuse(
               LOG,
               Errno.ENOTSUP,
-              "truncate {}: a file being written can only grow, front to back",
+              "truncate {}: a file being written front to back cannot be cut back",
               p);
+        }
+        io.writeZeros(w, size - w.written);
+        w.written = size;
+        return 0;
+      }
     }
     FileInfo f = fs.getStatus(p);
     if (f.directory()) {
@@ -176,13 +349,24 @@ final class Writes {
     if (size == f.length()) {
       return 0;
     }
-    if (size != 0) {
-      return Errno.refuse(
-          LOG, Errno.ENOTSUP, "truncate {}: only to 0 bytes (to write the file anew)", p);
+    if (size > MAX_FILE) {
+      return tooLarge(p);
     }
-    NewEntry same = sameAs(f);
-    fs.create(p, new WriteOptions(true, null, same.mode(), same.uid(), same.gid())).close();
+    if (size != 0) {
+      Optional<Update> pending = open.updateOf(p);
+      if (pending.isPresent()) {
+        return truncate(pending.get(), size);
+      }
+      Update once = new Update(p, () -> fs.open(f), spillDir);
+      truncate(once, size);
+      return release(once);
+    }
+    fs.create(p, options(true, sameAs(f))).close();
     return 0;
+  }
+
+  private static WriteOptions options(boolean overwrite, NewEntry e) {
+    return new WriteOptions(overwrite, null, Math.max(e.mode(), 0), e.uid(), e.gid());
   }
 
   /** A file written anew stays whose it was, with the bits it had. */

@@ -176,42 +176,63 @@ class FuseMountTest {
   }
 
   @Test
-  void randomWrites_andModifyingInPlace_areRefused_notCorrupted() throws Exception {
+  void changesInPlace_landWhole_atClose_andHolesReadAsZeros() throws Exception {
     mount(false);
-    Path written = cluster.ufsRoot().resolve("data/r.bin");
+    Path ufs = cluster.ufsRoot().resolve("data/inplace.txt");
+    Path sparse = cluster.ufsRoot().resolve("data/sparse.bin");
+    Files.writeString(ufs, "hello, strata");
     try {
-      refusesRandomWrites(written);
-    } finally {
-      Files.deleteIfExists(written);
-    }
-  }
+      String file = mnt + "/inplace.txt";
+      Run r =
+          run(
+              "python3",
+              "-c",
+              String.join(
+                  "\n",
+                  "import os, errno",
+                  // Over some bytes, without O_TRUNC.
+                  "fd = os.open('" + file + "', os.O_WRONLY)",
+                  "os.write(fd, b'J')",
+                  "os.close(fd)",
+                  // Read-write: what was written reads back before the close.
+                  "with open('" + file + "', 'r+b') as f:",
+                  "    f.seek(7); f.write(b'STRATA'); f.seek(0); print(f.read().decode())",
+                  // Created read-write: written out of order and read back before the close.
+                  "with open('" + mnt + "/rw.txt', 'w+b') as f:",
+                  "    f.write(b'hello'); f.seek(1); f.write(b'E'); f.seek(0); print(f.read().decode())",
+                  // Behind the end of a file written front to back: refused, nothing changed.
+                  "fd = os.open('" + mnt + "/sparse.bin', os.O_WRONLY | os.O_CREAT, 0o644)",
+                  "os.write(fd, b'a')",
+                  "os.pwrite(fd, b'b', 10)",
+                  "try:",
+                  "    os.pwrite(fd, b'y', 5)",
+                  "    print('accepted')",
+                  "except OSError as e:",
+                  "    print(errno.errorcode[e.errno])",
+                  "os.close(fd)"));
+      assertThat(r.out().lines().toList())
+          .as(r.out())
+          .containsExactly("Jello, STRATA", "hEllo", "ENOTSUP");
+      assertThat(cluster.ufsRoot().resolve("data/rw.txt")).hasContent("hEllo");
+      assertThat(ufs).hasContent("Jello, STRATA");
+      assertThat(Files.readAllBytes(sparse))
+          .as("a write past the end leaves a hole of zeros")
+          .isEqualTo("a\0\0\0\0\0\0\0\0\0b".getBytes(StandardCharsets.US_ASCII));
 
-  private void refusesRandomWrites(Path written) throws Exception {
-    Run r =
-        run(
-            "python3",
-            "-c",
-            String.join(
-                "\n",
-                "import os, errno",
-                "fd = os.open('" + mnt + "/r.bin', os.O_WRONLY | os.O_CREAT, 0o644)",
-                "os.write(fd, b'x' * 100)",
-                "try:",
-                "    os.pwrite(fd, b'y', 10)",
-                "    print('accepted')",
-                "except OSError as e:",
-                "    print(errno.errorcode[e.errno])",
-                "os.close(fd)",
-                "try:",
-                "    os.open('" + mnt + "/hello.txt', os.O_WRONLY)",
-                "    print('accepted')",
-                "except OSError as e:",
-                "    print(errno.errorcode[e.errno])"));
-    assertThat(r.out().lines().toList()).as(r.out()).containsExactly("ENOTSUP", "ENOTSUP");
-    assertThat(Files.readString(written))
-        .as("the refused write changed nothing")
-        .isEqualTo("x".repeat(100));
-    assertThat(cluster.ufsRoot().resolve("data/hello.txt")).hasContent("hello, strata");
+      ok("sh", "-c", "echo ' and more' >> " + file);
+      assertThat(ufs).hasContent("Jello, STRATA and more\n");
+      ok("truncate", "-s", "5", file);
+      assertThat(ufs).hasContent("Jello");
+      ok("truncate", "-s", "8", file);
+      assertThat(Files.readAllBytes(ufs))
+          .isEqualTo("Jello\0\0\0".getBytes(StandardCharsets.US_ASCII));
+      assertThat(ok("stat", "-c", "%s", file).out().trim()).isEqualTo("8");
+      assertThat(ok("cat", file).out()).isEqualTo("Jello\0\0\0");
+    } finally {
+      Files.deleteIfExists(ufs);
+      Files.deleteIfExists(sparse);
+      Files.deleteIfExists(cluster.ufsRoot().resolve("data/rw.txt"));
+    }
   }
 
   @Test
@@ -255,9 +276,14 @@ class FuseMountTest {
                 "    f.flush()",
                 "    os.fsync(f.fileno())",
                 "    print(open('" + ufs + "', 'rb').read() == b'durable' * 1000)",
+                // Writing on after fsync goes on with the file (a log, a database journal).
+                "    f.write(b'more')",
+                "print(open('" + ufs + "', 'rb').read() == b'durable' * 1000 + b'more')",
                 // Through the mount, so that its listings forget the file at once.
                 "os.remove('" + mnt + "/synced.bin')"));
-    assertThat(r.out().trim()).as("in the UFS, whole, when fsync returned").isEqualTo("True");
+    assertThat(r.out().lines().toList())
+        .as("in the UFS, whole, when fsync returned; and what was written after at close")
+        .containsExactly("True", "True");
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +36,7 @@ class PjdfstestTest {
   @TempDir Path dir;
 
   @Test
+  @Timeout(value = 15, unit = TimeUnit.MINUTES)
   void theMountPassesEveryCheckButTheListedOnes() throws Exception {
     FuseHost.assumeMountable();
     for (String tool : List.of("autoreconf", "cc", "make", "prove")) {

@@ -52,6 +52,16 @@ public final class FuseKeys {
           .description("Like strata.fuse.user, for the group.")
           .build();
 
+  public static final ConfKey<String> SPILL_DIR =
+      ConfKey.string("strata.fuse.spill.dir")
+          .defaultValue("")
+          .scope(Scope.CLIENT)
+          .description(
+              "Folder where a file changed in place through the mount (opened read-write or for "
+                  + "appending, written behind its end, truncated to another size) is copied while "
+                  + "it is open; it is published whole at close. Empty: the system's temporary folder.")
+          .build();
+
   public static final ConfKey<String> BIND_HOST =
       ConfKey.string("strata.fuse.bind.host")
           .defaultValue("0.0.0.0")
