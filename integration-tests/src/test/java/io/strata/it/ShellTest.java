@@ -95,6 +95,16 @@ class ShellTest {
         .contains("no-such-user-here")
         .doesNotContain("\tat ");
 
+    assertThat(strata("fs", "ln", "-s", "a/data.bin", "/every/sym").out())
+        .isEqualTo("linked /every/sym -> a/data.bin\n");
+    assertThat(Files.readSymbolicLink(ufs.resolve("sym")).toString()).isEqualTo("a/data.bin");
+    assertThat(strata("fs", "ln", "/every/a/data.bin", "/every/hard").code()).isZero();
+    assertThat(Files.isSameFile(ufs.resolve("hard"), ufs.resolve("a/data.bin"))).isTrue();
+    ShellRunner.Run taken = strata("fs", "ln", "-s", "x", "/every/hard");
+    assertThat(taken.code()).isEqualTo(1);
+    assertThat(taken.err()).startsWith("strata: ALREADY_EXISTS:").doesNotContain("\tat ");
+    assertThat(strata("fs", "rm", "/every/sym", "/every/hard").code()).isZero();
+
     assertThat(strata("fs", "test", "-e", "/every/a/data.bin").code()).isZero();
     assertThat(strata("fs", "test", "-f", "/every/a/data.bin").code()).isZero();
     assertThat(strata("fs", "test", "-d", "/every/a/data.bin").code()).isEqualTo(1);

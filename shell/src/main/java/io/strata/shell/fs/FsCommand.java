@@ -38,6 +38,7 @@ public final class FsCommand implements Runnable {
         .leaf(ChgrpCommand.class, () -> new ChgrpCommand(ctx))
         .leaf(CpCommand.class, () -> new CpCommand(ctx))
         .leaf(TouchCommand.class, () -> new TouchCommand(ctx))
+        .leaf(LnCommand.class, () -> new LnCommand(ctx))
         .leaf(TestCommand.class, () -> new TestCommand(ctx))
         .leaf(ChecksumCommand.class, () -> new ChecksumCommand(ctx))
         .leaf(LocationCommand.class, () -> new LocationCommand(ctx))
