@@ -106,8 +106,8 @@ final class Writes {
   }
 
   /**
-   * create(2): a file written front to back, or, opened read-write (programs that read back
-   * what they write or write out of order), published empty at once and changed in place.
+   * create(2): a file written front to back, or, opened read-write (programs that read back what
+   * they write or write out of order), published empty at once and changed in place.
    */
   int create(String p, NewEntry entry, FuseFileInfo fi) {
     if ((fi.flags.get() & O_ACCMODE) != O_RDWR) {
