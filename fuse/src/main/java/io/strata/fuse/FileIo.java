@@ -96,15 +96,20 @@ final class FileIo {
 
   /** Reads from a file open to change in place: its copy once changed, else the version opened. */
   int read(Update u, Pointer buf, int size, long offset) {
-    ByteBuffer dst = ByteBuffer.allocate(size);
-    int n;
-    try {
-      n = u.read(dst, offset);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    if (!buf.isDirect()) {
+      byte[] b = buffer(size);
+      int n = u.read(ByteBuffer.wrap(b, 0, size), offset);
+      buf.put(0, b, 0, n);
+      return n;
     }
-    buf.put(0, dst.array(), 0, n);
-    return n;
+    return u.read(MemoryIO.getInstance().newDirectByteBuffer(buf.address(), size), offset);
+  }
+
+  /** Writes to a file open to change in place, through this thread's array. */
+  void write(Update u, Pointer buf, int size, long offset) {
+    byte[] b = buffer(size);
+    buf.get(0, b, 0, size);
+    u.write(ByteBuffer.wrap(b, 0, size), offset);
   }
 
   void write(OpenFile.Writer w, Pointer buf, int size) {

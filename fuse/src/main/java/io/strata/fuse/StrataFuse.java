@@ -448,7 +448,7 @@ final class StrataFuse extends FuseStubFS {
         } else if (f instanceof Update u) {
           u.close();
         }
-      } catch (java.io.IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
         LOG.debug("closing {}: {}", f.path, e.toString());
       }
     }

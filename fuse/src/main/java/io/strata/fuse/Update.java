@@ -2,6 +2,7 @@ package io.strata.fuse;
 
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
+import io.strata.core.util.FileChannels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -17,14 +18,14 @@ import java.util.function.Supplier;
  * Strata files are whole versions, so its bytes go to a spill file on this host, copied from the
  * version opened at the first change; a flush (close(2)), fsync or release publishes the spill
  * whole as the file's next version. Until the first change, reads go to the version opened and
- * nothing is copied: most programs that open read-write only read. Thread-safe.
+ * nothing is copied: most programs that open read-write only read. I/O errors of the spill file are
+ * thrown unchecked, as the client's are. Thread-safe.
  */
 final class Update extends OpenFile {
   private final Supplier<FileInStream> opened;
   private final Path spillDir;
   private FileInStream in;
   private FileChannel spill;
-  private Path spillPath;
 
   /** Changed since the last publish. */
   private boolean dirty;
@@ -35,38 +36,42 @@ final class Update extends OpenFile {
     this.spillDir = spillDir;
   }
 
-  synchronized int read(ByteBuffer dst, long offset) throws IOException {
+  synchronized int read(ByteBuffer dst, long offset) {
     if (spill == null) {
       int n = stream().positionedRead(offset, dst);
       return Math.max(n, 0);
     }
-    int total = 0;
-    while (dst.hasRemaining()) {
-      int n = spill.read(dst, offset + total);
-      if (n < 0) {
-        break;
-      }
-      total += n;
+    try {
+      return FileChannels.readFully(spill, offset, dst);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return total;
   }
 
-  synchronized void write(ByteBuffer src, long offset) throws IOException {
-    FileChannel c = spill();
-    long at = offset;
-    while (src.hasRemaining()) {
-      at += c.write(src, at);
+  synchronized void write(ByteBuffer src, long offset) {
+    try {
+      FileChannel c = spill();
+      long at = offset;
+      while (src.hasRemaining()) {
+        at += c.write(src, at);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     dirty = true;
   }
 
-  synchronized void truncate(long size) throws IOException {
-    FileChannel c = spill();
-    if (size < c.size()) {
-      c.truncate(size);
-    } else if (size > c.size()) {
-      // A hole reads as zeros, as a local file system's does.
-      c.write(ByteBuffer.allocate(1), size - 1);
+  synchronized void truncate(long size) {
+    try {
+      FileChannel c = spill();
+      if (size < c.size()) {
+        c.truncate(size);
+      } else if (size > c.size()) {
+        // A hole reads as zeros, as a local file system's does.
+        c.write(ByteBuffer.allocate(1), size - 1);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     dirty = true;
   }
@@ -85,20 +90,18 @@ final class Update extends OpenFile {
   }
 
   /** Publishes the changed bytes as the file's next version through {@code out}. */
-  synchronized void publish(Supplier<FileOutStream> out) throws IOException {
+  synchronized void publish(Supplier<FileOutStream> out) {
     if (!dirty) {
       return;
     }
     FileOutStream o = out.get();
     try {
       spill.position(0);
-      ByteBuffer buf = ByteBuffer.allocate(1 << 20);
-      while (spill.read(buf) >= 0) {
-        buf.flip();
-        o.write(buf.array(), 0, buf.limit());
-        buf.clear();
-      }
-    } catch (IOException | RuntimeException e) {
+      Channels.newInputStream(spill).transferTo(o);
+    } catch (IOException e) {
+      o.cancel();
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
       o.cancel();
       throw e;
     }
@@ -106,15 +109,20 @@ final class Update extends OpenFile {
     dirty = false;
   }
 
-  synchronized void close() throws IOException {
+  /** Closes the version opened and the spill file, which its closing deletes. */
+  synchronized void close() {
     if (in != null) {
       in.close();
       in = null;
     }
     if (spill != null) {
-      spill.close();
-      Files.deleteIfExists(spillPath);
-      spill = null;
+      try {
+        spill.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        spill = null;
+      }
     }
   }
 
@@ -148,7 +156,6 @@ final class Update extends OpenFile {
       throw e;
     }
     spill = c;
-    spillPath = p;
     return c;
   }
 }

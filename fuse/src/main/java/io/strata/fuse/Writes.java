@@ -6,11 +6,10 @@ import io.strata.client.FileSystem;
 import io.strata.client.NewEntry;
 import io.strata.client.WriteOptions;
 import io.strata.core.proto.PosixAttributes;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,9 +113,7 @@ final class Writes {
       return start(p, entry, false, false, fi);
     }
     fs.create(p, options(false, entry)).close();
-    if (entry.mode() == 0) {
-      fs.setMode(p, 0);
-    }
+    keepModeZero(p, entry);
     fi.fh.set(open.add(new Update(p, () -> fs.open(fs.getStatus(p)), spillDir)));
     return 0;
   }
@@ -215,9 +212,8 @@ final class Writes {
           if (w.entry.mode() >= 0) {
             fs.setMode(w.path, w.entry.mode());
           }
-        } else if (w.started() && w.entry.mode() == 0) {
-          // Mode 0 asks a write for the under-storage's default: a file made with 0000 gets it now.
-          fs.setMode(w.path, 0);
+        } else if (w.started()) {
+          keepModeZero(w.path, w.entry);
         }
         if (w.atime != null) {
           fs.setTimes(w.path, w.atime, w.mtime);
@@ -234,12 +230,10 @@ final class Writes {
     if (offset + size > MAX_FILE) {
       return tooLarge(u.path);
     }
-    ByteBuffer src = ByteBuffer.allocate(size);
-    buf.get(0, src.array(), 0, size);
     return changeInPlace(
         u,
         () -> {
-          u.write(src, offset);
+          io.write(u, buf, size, offset);
           return size;
         });
   }
@@ -262,21 +256,13 @@ final class Writes {
         LOG, Errno.EFBIG, "{}: files through the mount are at most {} bytes", path, MAX_FILE);
   }
 
-  private interface SpillChange {
-    int apply() throws IOException;
-  }
-
-  private int changeInPlace(Update u, SpillChange change) {
+  private int changeInPlace(Update u, IntSupplier change) {
     synchronized (u) {
       if (!u.dirty()) {
         kernel.changing(u.path);
         open.addUpdate(u);
       }
-      try {
-        return change.apply();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return change.getAsInt();
     }
   }
 
@@ -292,11 +278,7 @@ final class Writes {
       try {
         NewEntry same = sameAs(fs.getStatus(u.path));
         u.publish(() -> fs.create(u.path, options(true, same)));
-        if (same.mode() == 0) {
-          fs.setMode(u.path, 0);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        keepModeZero(u.path, same);
       } finally {
         kernel.changed(u.path);
       }
@@ -312,8 +294,8 @@ final class Writes {
       open.removeUpdate(u);
       try {
         u.close();
-      } catch (IOException e) {
-        LOG.warn("closing the spill file of {}: {}", u.path, e.toString());
+      } catch (UncheckedIOException e) {
+        LOG.warn("closing the spill file of {}: {}", u.path, e.getCause().toString());
       }
     }
   }
@@ -363,6 +345,16 @@ final class Writes {
     }
     fs.create(p, options(true, sameAs(f))).close();
     return 0;
+  }
+
+  /**
+   * A write's mode 0 means the under-storage's default (WriteOptions): a file made with mode 0000
+   * gets it once published.
+   */
+  private void keepModeZero(String p, NewEntry e) {
+    if (e.mode() == 0) {
+      fs.setMode(p, 0);
+    }
   }
 
   private static WriteOptions options(boolean overwrite, NewEntry e) {

@@ -1,5 +1,6 @@
 package io.strata.core.ufs;
 
+import io.strata.core.util.FileChannels;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -20,15 +21,7 @@ final class LocalReader implements UfsReader {
 
   @Override
   public int readFully(long position, ByteBuffer dst) throws IOException {
-    int total = 0;
-    while (dst.hasRemaining()) {
-      int n = channel.read(dst, position + total);
-      if (n < 0) {
-        break;
-      }
-      total += n;
-    }
-    return total;
+    return FileChannels.readFully(channel, position, dst);
   }
 
   @Override

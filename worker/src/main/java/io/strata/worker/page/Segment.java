@@ -1,6 +1,7 @@
 package io.strata.worker.page;
 
 import io.netty.buffer.ByteBuf;
+import io.strata.core.util.FileChannels;
 import io.strata.core.util.OwnedRefCount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -163,15 +164,7 @@ final class Segment {
 
   /** Reads until {@code dst} is full or the file ends; returns the bytes read. */
   int read(long position, ByteBuffer dst) throws IOException {
-    int total = 0;
-    while (dst.hasRemaining()) {
-      int n = channel.read(dst, position + total);
-      if (n < 0) {
-        break;
-      }
-      total += n;
-    }
-    return total;
+    return FileChannels.readFully(channel, position, dst);
   }
 
   /** Cuts a torn tail off a segment being recovered. */
