@@ -20,8 +20,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -265,6 +268,7 @@ class S3MountTest {
         assertThat(Files.readString(mnt.resolve("s3/a.txt"))).isEqualTo("version two, longer");
         assertThat(Files.readAllBytes(mnt.resolve("s3/sub/b.bin"))).isEqualTo(big);
         assertThat(Files.readString(mnt.resolve("s3/many/07/o0007"))).isEqualTo("ds/many/07/o0007");
+        ownersModesTimesAndLinks_inTheMetadataS3fsUses();
       } finally {
         fuse.stop();
       }
@@ -295,5 +299,53 @@ class S3MountTest {
     assertThat(strata("fs", "mount").out()).doesNotContain("/s3");
     await().atMost(Duration.ofSeconds(20)).until(() -> pagesCached() == 0);
     assertThat(strata("fs", "ls", "/s3").code()).isNotZero();
+  }
+
+  /**
+   * Issue 24, item 2: what the mount shows of an object written by s3fs, and what it writes for
+   * s3fs (and rclone) to read: x-amz-meta-mode, -uid, -gid, -mtime; a link as s3fs keeps one.
+   */
+  private void ownersModesTimesAndLinks_inTheMetadataS3fsUses() throws Exception {
+    store.putObject(
+        r ->
+            r.bucket("data")
+                .key("ds/s3fs.txt")
+                .metadata(
+                    Map.of("mode", "33256", "uid", "1234", "gid", "2345", "mtime", "1600000000")),
+        RequestBody.fromString("by s3fs"));
+    Path s3fs = mnt.resolve("s3/s3fs.txt");
+    assertThat(Files.getAttribute(s3fs, "unix:mode")).isEqualTo(0100750);
+    assertThat(Files.getAttribute(s3fs, "unix:uid")).isEqualTo(1234);
+    assertThat(Files.getAttribute(s3fs, "unix:gid")).isEqualTo(2345);
+    assertThat(Files.getLastModifiedTime(s3fs).toMillis()).isEqualTo(1_600_000_000_000L);
+    assertThat(Files.readString(s3fs)).isEqualTo("by s3fs");
+
+    Path made = mnt.resolve("s3/made.txt");
+    Files.writeString(made, "made here");
+    Files.setPosixFilePermissions(made, PosixFilePermissions.fromString("rw-r-----"));
+    Files.setAttribute(made, "unix:uid", 4321);
+    Files.setLastModifiedTime(made, FileTime.fromMillis(1_500_000_000_000L));
+    Map<String, String> m = store.headObject(r -> r.bucket("data").key("ds/made.txt")).metadata();
+    assertThat(m)
+        .containsEntry("mode", String.valueOf(0100640))
+        .containsEntry("uid", "4321")
+        .containsEntry("mtime", "1500000000");
+    assertThat(Files.getAttribute(made, "unix:mode")).isEqualTo(0100640);
+    assertThat(Files.readString(made)).isEqualTo("made here");
+
+    Path link = mnt.resolve("s3/made.link");
+    Files.createSymbolicLink(link, Path.of("made.txt"));
+    assertThat(store.headObject(r -> r.bucket("data").key("ds/made.link")).metadata())
+        .containsEntry("mode", String.valueOf(0120777));
+    assertThat(store.getObjectAsBytes(r -> r.bucket("data").key("ds/made.link")).asUtf8String())
+        .isEqualTo("made.txt");
+    assertThat(Files.readSymbolicLink(link)).isEqualTo(Path.of("made.txt"));
+    assertThat(Files.readString(link)).isEqualTo("made here");
+
+    Files.createDirectory(mnt.resolve("s3/folder"));
+    assertThat(store.headObject(r -> r.bucket("data").key("ds/folder/")).metadata())
+        .containsEntry("uid", "0")
+        .containsKey("mode");
+    assertThat(Files.isDirectory(mnt.resolve("s3/folder"))).isTrue();
   }
 }

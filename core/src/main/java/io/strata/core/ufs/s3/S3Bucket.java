@@ -5,12 +5,14 @@ import io.strata.core.ufs.UfsStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -23,8 +25,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  */
 final class S3Bucket {
   private static final Logger LOG = LoggerFactory.getLogger(S3Bucket.class);
-  private static final int FILE_MODE = 0644;
-  private static final int FOLDER_MODE = 0755;
+
+  /** What files and folders show where their metadata says nothing. */
+  static final int FILE_MODE = 0644;
+
+  static final int FOLDER_MODE = 0755;
   private static final int DELETE_BATCH = 1000;
   private static final long MAX_COPY = 5L << 30;
 
@@ -101,7 +106,59 @@ final class S3Bucket {
   }
 
   static UfsStatus folder(String name) {
-    return new UfsStatus(name, true, 0, 0, FOLDER_MODE, "", "", "");
+    return folder(name, Instant.EPOCH);
+  }
+
+  static UfsStatus folder(String name, Instant modified) {
+    return new UfsStatus(name, true, 0, modified.toEpochMilli(), FOLDER_MODE, "", "", "");
+  }
+
+  /**
+   * The status of the object {@code key} (a folder's marker if {@code folder}) as its HEAD
+   * describes it, with the POSIX attributes its metadata keeps ({@link S3Metadata}).
+   */
+  UfsStatus status(String name, String key, HeadObjectResponse head, boolean folder) {
+    UfsStatus plain =
+        folder
+            ? folder(name, head.lastModified())
+            : file(name, head.eTag(), head.contentLength(), head.lastModified());
+    return S3Metadata.apply(plain, head.metadata(), () -> symlinkTarget(key));
+  }
+
+  /** A symbolic link's target: the object's bytes, as s3fs keeps it (at most PATH_MAX). */
+  private String symlinkTarget(String key) {
+    try {
+      return s3.getObjectAsBytes(r -> r.bucket(name).key(key).range("bytes=0-4095")).asUtf8String();
+    } catch (SdkException e) {
+      throw error(e, key);
+    }
+  }
+
+  /**
+   * Gives the object {@code key}, as {@code head} describes it, the user metadata {@code metadata}:
+   * S3 changes metadata only by a copy of the object onto itself (which gives it a new
+   * Last-Modified, and so a new version in the cache). The copy is of that version only: an object
+   * replaced meanwhile fails (FAILED_PRECONDITION), and is never given the old one's attributes.
+   */
+  void replaceMetadata(String key, HeadObjectResponse head, Map<String, String> metadata) {
+    try {
+      if (head.contentLength() > MAX_COPY) {
+        new S3LargeCopy(s3, name, largeCopyPart).copy(key, key, head, metadata);
+        return;
+      }
+      s3.copyObject(
+          r ->
+              r.sourceBucket(name)
+                  .sourceKey(key)
+                  .destinationBucket(name)
+                  .destinationKey(key)
+                  .copySourceIfMatch(head.eTag())
+                  .metadataDirective(MetadataDirective.REPLACE)
+                  .contentType(head.contentType())
+                  .metadata(metadata));
+    } catch (SdkException e) {
+      throw error(e, key);
+    }
   }
 
   /**
@@ -168,7 +225,12 @@ final class S3Bucket {
           r -> r.sourceBucket(name).sourceKey(from).destinationBucket(name).destinationKey(to));
       return;
     }
-    new S3LargeCopy(s3, name, largeCopyPart).copy(from, to, size);
+    // A multipart copy starts a new object: it takes the source's metadata only when told.
+    HeadObjectResponse head = head(from);
+    if (head == null) {
+      throw StrataException.notFound(from + " does not exist");
+    }
+    new S3LargeCopy(s3, name, largeCopyPart).copy(from, to, head, head.metadata());
   }
 
   /** Aborts the unfinished multipart uploads of {@code key}. */

@@ -2,10 +2,12 @@ package io.strata.core.ufs.s3;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /** A server-side copy of an object over S3's 5 GiB limit for one copy: a multipart copy. */
 final class S3LargeCopy {
@@ -19,14 +21,23 @@ final class S3LargeCopy {
     this.partSize = partSize;
   }
 
-  void copy(String from, String to, long size) {
-    String uploadId = s3.createMultipartUpload(r -> r.bucket(bucket).key(to)).uploadId();
+  /**
+   * Copies the version of {@code from} that {@code source} describes (a part of another version
+   * fails the copy) to {@code to}, which gets {@code metadata} and the source's content type.
+   */
+  void copy(String from, String to, HeadObjectResponse source, Map<String, String> metadata) {
+    long size = source.contentLength();
+    String etag = source.eTag();
+    String uploadId =
+        s3.createMultipartUpload(
+                r -> r.bucket(bucket).key(to).metadata(metadata).contentType(source.contentType()))
+            .uploadId();
     try {
       List<CompletedPart> parts = new ArrayList<>();
       for (long at = 0; at < size; at += partSize) {
         int number = parts.size() + 1;
         String range = "bytes=" + at + "-" + (Math.min(size, at + partSize) - 1);
-        String etag =
+        String partTag =
             s3.uploadPartCopy(
                     r ->
                         r.sourceBucket(bucket)
@@ -35,10 +46,11 @@ final class S3LargeCopy {
                             .destinationKey(to)
                             .uploadId(uploadId)
                             .partNumber(number)
+                            .copySourceIfMatch(etag)
                             .copySourceRange(range))
                 .copyPartResult()
                 .eTag();
-        parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+        parts.add(CompletedPart.builder().partNumber(number).eTag(partTag).build());
       }
       s3.completeMultipartUpload(
           r ->

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -26,6 +27,7 @@ final class S3OutputStream extends UfsOutputStream {
   private final String key;
   private final boolean overwrite;
   private final int partSize;
+  private final Map<String, String> metadata;
 
   /** The part being filled; grows up to the part size, so that a small file costs little. */
   private byte[] part = new byte[64 << 10];
@@ -37,8 +39,13 @@ final class S3OutputStream extends UfsOutputStream {
   private boolean closed;
   private UfsStatus published;
 
-  S3OutputStream(S3Bucket ufs, String key, boolean overwrite, int partSize) {
+  /**
+   * @param metadata the new object's user metadata ({@link S3Metadata})
+   */
+  S3OutputStream(
+      S3Bucket ufs, String key, boolean overwrite, int partSize, Map<String, String> metadata) {
     this.ufs = ufs;
+    this.metadata = Map.copyOf(metadata);
     this.s3 = ufs.s3;
     this.bucket = ufs.name;
     this.key = key;
@@ -75,7 +82,8 @@ final class S3OutputStream extends UfsOutputStream {
   private void uploadPart() {
     try {
       if (uploadId == null) {
-        uploadId = s3.createMultipartUpload(r -> r.bucket(bucket).key(key)).uploadId();
+        uploadId =
+            s3.createMultipartUpload(r -> r.bucket(bucket).key(key).metadata(metadata)).uploadId();
       }
       int number = parts.size() + 1;
       String etag =
@@ -104,7 +112,11 @@ final class S3OutputStream extends UfsOutputStream {
       if (uploadId == null) {
         etag =
             s3.putObject(
-                    r -> r.bucket(bucket).key(key).ifNoneMatch(overwrite ? null : "*"),
+                    r ->
+                        r.bucket(bucket)
+                            .key(key)
+                            .metadata(metadata)
+                            .ifNoneMatch(overwrite ? null : "*"),
                     RequestBody.fromBytes(Arrays.copyOf(part, filled)))
                 .eTag();
       } else {

@@ -8,9 +8,11 @@ import io.strata.core.ufs.UfsOutputStream;
 import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
@@ -29,8 +31,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * key prefixes ending in "/" (listed with a delimiter; an empty "folder/" object marks an empty
  * one). Files are objects, fingerprinted by ETag, length and last-modified second; pages are read
  * with ranged GETs that name the ETag. New objects appear whole on close (one PUT, or a multipart
- * upload completed then). Renames copy then delete, key by key: not atomic. S3 stores no modes or
- * owners: files show 0644 and folders 0755, owned by whoever runs the reader.
+ * upload completed then). Renames copy then delete, key by key: not atomic. Modes, numeric owners,
+ * times and symbolic links live in object metadata as s3fs-fuse and rclone keep them ({@link
+ * S3Metadata}); an object without them shows 0644 (a folder 0755), owned by whoever runs the
+ * reader.
  */
 public final class S3UnderFileSystem implements UnderFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(S3UnderFileSystem.class);
@@ -76,11 +80,17 @@ public final class S3UnderFileSystem implements UnderFileSystem {
       bucket.folderHasKeys(location.prefix());
       return S3Bucket.folder("");
     }
-    HeadObjectResponse head = bucket.head(location.key(path));
+    String key = location.key(path);
+    HeadObjectResponse head = bucket.head(key);
     if (head != null) {
-      return S3Bucket.file(path.name(), head.eTag(), head.contentLength(), head.lastModified());
+      return bucket.status(path.name(), key, head, false);
     }
-    if (bucket.folderHasKeys(location.folderPrefix(path))) {
+    String marker = location.folderPrefix(path);
+    HeadObjectResponse folder = bucket.head(marker);
+    if (folder != null) {
+      return bucket.status(path.name(), marker, folder, true);
+    }
+    if (bucket.folderHasKeys(marker)) {
       return S3Bucket.folder(path.name());
     }
     throw StrataException.notFound(path + " does not exist");
@@ -178,7 +188,13 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     if (!options.createParents()) {
       requireParentFolder(path);
     }
-    return new S3OutputStream(bucket, key, options.overwrite(), (int) settings.partSize());
+    return new S3OutputStream(
+        bucket,
+        key,
+        options.overwrite(),
+        (int) settings.partSize(),
+        S3Metadata.ofNew(
+            S3Metadata.S_IFREG, options.mode(), options.uid(), options.gid(), S3Bucket.FILE_MODE));
   }
 
   @Override
@@ -234,28 +250,104 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
   }
 
-  /** S3 stores no modes or owners (a change of nothing is accepted). */
+  /**
+   * A new mode in the object's metadata ({@link S3Metadata}); owners by name are refused: S3 keeps
+   * numeric owners only, as s3fs does ({@link #setOwnerIds}).
+   */
   @Override
   public void setAttributes(StrataPath path, int mode, String owner, String group) {
-    if (mode >= 0 || !owner.isEmpty() || !group.isEmpty()) {
+    if (!owner.isEmpty() || !group.isEmpty()) {
       throw new StrataException(
           StatusCode.FAILED_PRECONDITION,
-          "cannot change the mode or owner of " + path + ": S3 (" + label + ") stores neither");
+          "cannot give "
+              + path
+              + " an owner by name: S3 ("
+              + label
+              + ") keeps numeric owners only (x-amz-meta-uid, -gid)");
     }
-    getStatus(path);
+    if (mode < 0) {
+      getStatus(path);
+      return;
+    }
+    changeMetadata(path, (old, type, perm) -> S3Metadata.withMode(old, type, mode));
   }
 
-  /** An object's time is the time it was written; S3 has no call that sets it. */
+  @Override
+  public void setOwnerIds(StrataPath path, long uid, long gid) {
+    changeMetadata(path, (old, type, perm) -> S3Metadata.withOwner(old, type, perm, uid, gid));
+  }
+
   @Override
   public void setModificationTime(StrataPath path, long epochMs) {
-    getStatus(path);
-    throw new StrataException(
-        StatusCode.FAILED_PRECONDITION,
-        "cannot change the time of "
-            + path
-            + ": S3 ("
-            + label
-            + ") sets it when an object is written");
+    setTimes(path, TIME_OMIT, epochMs * 1_000_000);
+  }
+
+  /** The times in the object's metadata; S3's own Last-Modified is the time of that change. */
+  @Override
+  public void setTimes(StrataPath path, long atimeNs, long mtimeNs) {
+    changeMetadata(path, (old, type, perm) -> S3Metadata.withTimes(old, atimeNs, mtimeNs));
+  }
+
+  /** How an entry's metadata changes, given its type bits and default permissions. */
+  private interface MetadataChange {
+    Map<String, String> apply(Map<String, String> old, int type, int defaultPerm);
+  }
+
+  /**
+   * Rewrites the metadata of the object at {@code path}, or of its folder's marker (made if the
+   * folder has none: a folder S3 only implies by its keys has nowhere else to keep it).
+   */
+  private void changeMetadata(StrataPath path, MetadataChange change) {
+    if (path.isRoot()) {
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
+          "the root of " + label + " has no object to keep a mode, owner or time in");
+    }
+    String key = location.key(path);
+    HeadObjectResponse head = bucket.head(key);
+    if (head != null) {
+      bucket.replaceMetadata(
+          key, head, change.apply(head.metadata(), S3Metadata.S_IFREG, S3Bucket.FILE_MODE));
+      return;
+    }
+    // A folder's marker is empty: written anew rather than copied onto itself.
+    String marker = location.folderPrefix(path);
+    HeadObjectResponse folder = bucket.head(marker);
+    if (folder == null && !bucket.folderHasKeys(marker)) {
+      throw StrataException.notFound(path + " does not exist");
+    }
+    Map<String, String> metadata =
+        change.apply(
+            folder == null ? Map.of() : folder.metadata(),
+            S3Metadata.S_IFDIR,
+            S3Bucket.FOLDER_MODE);
+    try {
+      s3.putObject(
+          r -> r.bucket(location.bucket()).key(marker).metadata(metadata), RequestBody.empty());
+    } catch (SdkException e) {
+      throw bucket.error(e, path.toString());
+    }
+  }
+
+  /**
+   * As s3fs keeps one: an object whose bytes are the target, whose mode says it is a link. Never
+   * replaces an entry.
+   */
+  @Override
+  public void createSymlink(StrataPath path, String target) {
+    String key = location.key(path);
+    if (path.isRoot() || bucket.exists(key) || bucket.folderHasKeys(location.folderPrefix(path))) {
+      throw StrataException.alreadyExists(path + " already exists");
+    }
+    requireParentFolder(path);
+    Map<String, String> metadata = S3Metadata.ofNew(S3Metadata.S_IFLNK, 0777, -1, -1, 0777);
+    try {
+      s3.putObject(
+          r -> r.bucket(location.bucket()).key(key).metadata(metadata).ifNoneMatch("*"),
+          RequestBody.fromString(target, StandardCharsets.UTF_8));
+    } catch (SdkException e) {
+      throw bucket.error(e, path.toString());
+    }
   }
 
   /** Copies, then deletes the source: not atomic, and a folder goes key by key. */

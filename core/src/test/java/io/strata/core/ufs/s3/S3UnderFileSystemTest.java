@@ -1,16 +1,17 @@
 package io.strata.core.ufs.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.robothy.s3.rest.LocalS3;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileType;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.CreateOptions;
 import io.strata.core.ufs.UfsOutputStream;
 import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UfsStatus;
+import io.strata.core.ufs.UnderFileSystem;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -176,13 +177,126 @@ class S3UnderFileSystemTest {
   }
 
   @Test
-  void modesAndOwners_cannotBeChanged_saysWhy() {
-    admin.putObject(r -> r.bucket("bkt").key("attrs/f"), RequestBody.fromString("f"));
-    try (S3UnderFileSystem ufs = mount("s3://bkt/attrs", options(server.getPort()))) {
-      assertThatThrownBy(() -> ufs.setAttributes(StrataPath.of("/f"), 0600, "", ""))
-          .isInstanceOf(StrataException.class)
-          .hasMessageContaining("stores neither");
-      ufs.setAttributes(StrataPath.of("/f"), -1, "", "");
+  void anObjectWrittenByS3fs_showsItsModeOwnersAndTimes_andRclonesTimeIsSeenToo() {
+    admin.putObject(
+        r ->
+            r.bucket("bkt")
+                .key("meta/s3fs.txt")
+                .metadata(
+                    Map.of("mode", "33256", "uid", "1234", "gid", "2345", "mtime", "1600000000")),
+        RequestBody.fromString("by s3fs"));
+    admin.putObject(
+        r ->
+            r.bucket("bkt")
+                .key("meta/rclone.txt")
+                .metadata(Map.of("mtime", "1600000000.123456789")),
+        RequestBody.fromString("by rclone"));
+    admin.putObject(
+        r -> r.bucket("bkt").key("meta/odd.txt").metadata(Map.of("mode", "rw-r--r--")),
+        RequestBody.fromString("by someone else"));
+    try (S3UnderFileSystem ufs = mount("s3://bkt/meta", options(server.getPort()))) {
+      UfsStatus s3fs = ufs.getStatus(StrataPath.of("/s3fs.txt"));
+      assertThat(s3fs.posix()).isNotNull();
+      assertThat(s3fs.posix().getType()).isEqualTo(FileType.REGULAR);
+      assertThat(s3fs.posix().getMode()).isEqualTo(0750);
+      assertThat(s3fs.posix().getUid()).isEqualTo(1234);
+      assertThat(s3fs.posix().getGid()).isEqualTo(2345);
+      assertThat(s3fs.posix().getMtimeNs()).isEqualTo(1_600_000_000_000_000_000L);
+      assertThat(s3fs.mtimeMs()).isEqualTo(1_600_000_000_000L);
+      assertThat(s3fs.length()).isEqualTo(7);
+
+      UfsStatus rclone = ufs.getStatus(StrataPath.of("/rclone.txt"));
+      assertThat(rclone.posix()).isNull();
+      assertThat(rclone.mtimeMs()).isEqualTo(1_600_000_000_123L);
+
+      UfsStatus odd = ufs.getStatus(StrataPath.of("/odd.txt"));
+      assertThat(odd.posix()).as("a mode that is not s3fs's is ignored").isNull();
+      assertThat(odd.mode()).isEqualTo(0644);
     }
+  }
+
+  @Test
+  void modesOwnersTimesAndLinks_areKeptAsS3fsKeepsThem_andTheBytesStay() throws Exception {
+    try (S3UnderFileSystem ufs = mount("s3://bkt/kept", options(server.getPort()))) {
+      StrataPath f = StrataPath.of("/f.txt");
+      try (UfsOutputStream out = ufs.create(f, new CreateOptions(false, true, 0640, true, 7, 8))) {
+        out.write("kept bytes".getBytes(StandardCharsets.UTF_8));
+      }
+      Map<String, String> made = metadata("kept/f.txt");
+      assertThat(made).containsEntry("mode", "33184").containsEntry("uid", "7");
+      assertThat(made).containsEntry("gid", "8").containsKey("mtime");
+
+      ufs.setAttributes(f, 04755, "", "");
+      assertThat(metadata("kept/f.txt")).containsEntry("mode", String.valueOf(0104755));
+      // A new owner clears setuid, as Linux's chown does.
+      ufs.setOwnerIds(f, 100, -1);
+      assertThat(metadata("kept/f.txt"))
+          .containsEntry("uid", "100")
+          .containsEntry("gid", "8")
+          .containsEntry("mode", String.valueOf(0100755));
+      ufs.setTimes(f, UnderFileSystem.TIME_OMIT, 1_500_000_000_250_000_000L);
+      assertThat(metadata("kept/f.txt")).containsEntry("mtime", "1500000000.250000000");
+      UfsStatus s = ufs.getStatus(f);
+      assertThat(s.posix().getMtimeNs()).isEqualTo(1_500_000_000_250_000_000L);
+      assertThat(s.posix().getMode()).isEqualTo(0755);
+      assertThat(admin.getObjectAsBytes(r -> r.bucket("bkt").key("kept/f.txt")).asUtf8String())
+          .isEqualTo("kept bytes");
+
+      ufs.createSymlink(StrataPath.of("/link"), "../some/target");
+      assertThat(metadata("kept/link")).containsEntry("mode", String.valueOf(0120777));
+      assertThat(admin.getObjectAsBytes(r -> r.bucket("bkt").key("kept/link")).asUtf8String())
+          .isEqualTo("../some/target");
+      UfsStatus link = ufs.getStatus(StrataPath.of("/link"));
+      assertThat(link.posix().getType()).isEqualTo(FileType.SYMLINK);
+      assertThat(link.posix().getSymlinkTarget()).isEqualTo("../some/target");
+      assertThat(failure(() -> ufs.createSymlink(StrataPath.of("/link"), "x")).code())
+          .isEqualTo(StatusCode.ALREADY_EXISTS);
+
+      // A folder keeps its attributes in its marker, made for it if S3 only implied it.
+      admin.putObject(r -> r.bucket("bkt").key("kept/implied/x"), RequestBody.fromString("x"));
+      ufs.setOwnerIds(StrataPath.of("/implied"), 5, 6);
+      assertThat(metadata("kept/implied/")).containsEntry("uid", "5").containsEntry("gid", "6");
+      ufs.setAttributes(StrataPath.of("/implied"), 02775, "", "");
+      UfsStatus folder = ufs.getStatus(StrataPath.of("/implied"));
+      assertThat(folder.directory()).isTrue();
+      assertThat(folder.posix().getType()).isEqualTo(FileType.DIRECTORY);
+      assertThat(folder.posix().getMode()).isEqualTo(02775);
+      assertThat(folder.posix().getUid()).isEqualTo(5);
+
+      // Names are not numbers: refused in one line, saying what S3 keeps.
+      assertThat(failure(() -> ufs.setAttributes(f, -1, "alice", "")).getMessage())
+          .contains("numeric owners only");
+      assertThat(failure(() -> ufs.setOwnerIds(StrataPath.of("/none"), 1, 1)).code())
+          .isEqualTo(StatusCode.NOT_FOUND);
+    }
+  }
+
+  @Test
+  void aRenamedObject_keepsItsAttributes() throws Exception {
+    try (S3UnderFileSystem ufs = mount("s3://bkt/moved", options(server.getPort()))) {
+      try (UfsOutputStream out =
+          ufs.create(StrataPath.of("/a"), new CreateOptions(false, true, 0600, true, 3, 4))) {
+        out.write(1);
+      }
+      ufs.rename(StrataPath.of("/a"), StrataPath.of("/b"));
+      UfsStatus b = ufs.getStatus(StrataPath.of("/b"));
+      assertThat(b.posix().getMode()).isEqualTo(0600);
+      assertThat(b.posix().getUid()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aPlainWrite_addsNoMetadata() throws Exception {
+    try (S3UnderFileSystem ufs = mount("s3://bkt/plain", options(server.getPort()))) {
+      try (UfsOutputStream out = ufs.create(StrataPath.of("/p"), CreateOptions.DEFAULT)) {
+        out.write(1);
+      }
+      assertThat(metadata("plain/p")).isEmpty();
+      assertThat(ufs.getStatus(StrataPath.of("/p")).posix()).isNull();
+    }
+  }
+
+  private static Map<String, String> metadata(String key) {
+    return admin.headObject(r -> r.bucket("bkt").key(key)).metadata();
   }
 }
