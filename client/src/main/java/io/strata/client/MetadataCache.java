@@ -55,7 +55,10 @@ final class MetadataCache {
     return info;
   }
 
-  /** Drops {@code path} and its parent's listing, after a change to the file. */
+  /**
+   * Drops {@code path}, and its parent's listing and status, after a change to the file: a new,
+   * removed or renamed entry changes its folder's times (and a stat of the folder must show it).
+   */
   void invalidate(StrataPath path) {
     if (off) {
       return;
@@ -63,6 +66,7 @@ final class MetadataCache {
     statuses.invalidate(path.toString());
     listings.invalidate(path.toString());
     if (!path.isRoot()) {
+      statuses.invalidate(path.parent().toString());
       listings.invalidate(path.parent().toString());
     }
   }

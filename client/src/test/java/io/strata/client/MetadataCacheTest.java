@@ -50,15 +50,19 @@ class MetadataCacheTest {
     assertThat(listCalls).hasValue(1);
     assertThat(statusCalls).as("a listing fills its children's statuses").hasValue(1);
 
+    cache.status("/d", this::loadStatus);
+    assertThat(statusCalls).hasValue(2);
     cache.invalidate(StrataPath.of("/d/a"));
     cache.status("/d/a", this::loadStatus);
     cache.list("/d", this::loadListing);
-    assertThat(statusCalls).hasValue(2);
+    assertThat(statusCalls).hasValue(3);
     assertThat(listCalls).as("a change drops the parent's listing").hasValue(2);
+    cache.status("/d", this::loadStatus);
+    assertThat(statusCalls).as("and the parent's status: its times changed").hasValue(4);
 
     cache.invalidateTree(StrataPath.of("/d"));
     cache.status("/d/b", this::loadStatus);
-    assertThat(statusCalls).hasValue(3);
+    assertThat(statusCalls).hasValue(5);
   }
 
   @Test
