@@ -4,15 +4,22 @@ import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.NewEntry;
 import io.strata.core.proto.TimeChange;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** One file opened through the mount: a reader, or a writer that appends front to back. */
 abstract class OpenFile {
   final String path;
+  private final AtomicBoolean written = new AtomicBoolean();
 
   OpenFile(String path) {
     this.path = path;
+  }
+
+  /** True once: at the first write through this open file. */
+  boolean firstWrite() {
+    return written.compareAndSet(false, true);
   }
 
   /**

@@ -197,8 +197,15 @@ final class StrataFuse extends FuseStubFS {
       return Errno.refuse(
           LOG, Errno.ENOTSUP, "write {}: cannot change a file's bytes in place", f.path);
     }
+    long uid = getContext().uid.get();
     if (f instanceof Update u) {
-      return call("write", path, () -> writes.write(u, buf, (int) size, offset));
+      return call(
+          "write",
+          path,
+          () -> {
+            writes.dropPrivileges(u, uid);
+            return writes.write(u, buf, (int) size, offset);
+          });
     }
     if (!(f instanceof OpenFile.Writer w)) {
       return -Errno.EBADF;
@@ -207,6 +214,7 @@ final class StrataFuse extends FuseStubFS {
         "write",
         path,
         () -> {
+          writes.dropPrivileges(w, uid);
           Update u = writes.continuing(w, offset, fi.fh.get());
           return u == null
               ? writes.write(w, buf, (int) size, offset)

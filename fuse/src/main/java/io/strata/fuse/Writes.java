@@ -225,6 +225,44 @@ final class Writes {
     }
   }
 
+  /**
+   * A write by {@code uid} drops the file's setuid bit, and its setgid bit where group execution is
+   * on, unless root writes: as Linux's own file systems do (the kernel leaves it to a FUSE daemon
+   * that writes directly). Once per open file, at its first write.
+   */
+  void dropPrivileges(OpenFile f, long uid) {
+    if (uid == 0 || !f.firstWrite()) {
+      return;
+    }
+    if (f instanceof OpenFile.Writer w) {
+      synchronized (w) {
+        int kept = unprivileged(w.entry.mode());
+        if (kept != w.entry.mode()) {
+          w.entry = new NewEntry(kept, w.entry.uid(), w.entry.gid());
+          w.entryChanged = true;
+        }
+      }
+      return;
+    }
+    int mode = sameAs(fs.getStatus(f.path)).mode();
+    int kept = unprivileged(mode);
+    if (kept != mode) {
+      fs.setMode(f.path, kept);
+    }
+  }
+
+  private static int unprivileged(int mode) {
+    if (mode < 0) {
+      return mode;
+    }
+    int kept = mode & ~S_ISUID;
+    return (kept & S_IXGRP) != 0 ? kept & ~S_ISGID : kept;
+  }
+
+  private static final int S_ISUID = 04000;
+  private static final int S_ISGID = 02000;
+  private static final int S_IXGRP = 0010;
+
   /** A write to a file changed in place: the first change makes it a change through the mount. */
   int write(Update u, Pointer buf, int size, long offset) {
     if (offset + size > MAX_FILE) {
