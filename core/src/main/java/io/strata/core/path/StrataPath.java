@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class StrataPath implements Comparable<StrataPath> {
   public static final StrataPath ROOT = new StrataPath("/");
-  public static final int MAX_LENGTH = 4096;
+  public static final int MAX_LENGTH = 16384;
 
   private final String path;
 

@@ -1,7 +1,9 @@
 package io.strata.core.ufs;
 
+import io.strata.core.path.StrataPath;
 import io.strata.core.status.IoErrors;
 import io.strata.core.status.StrataException;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -34,26 +36,38 @@ final class LocalOutputStream extends UfsOutputStream {
   private final String token;
   private final String displayPath;
   private final CreateOptions options;
+  private final Closeable held;
   private FileChannel channel;
   private long written;
   private boolean finished;
   private UfsStatus published;
 
   private LocalOutputStream(
-      Path target, Path temp, String token, String displayPath, CreateOptions options) {
+      Path target,
+      Path temp,
+      String token,
+      String displayPath,
+      CreateOptions options,
+      Closeable held) {
     this.target = target;
     this.temp = temp;
     this.token = token;
     this.displayPath = displayPath;
     this.options = options;
+    this.held = held;
   }
 
   /**
-   * @param root the folder under-storage root, to which the token is relative
+   * @param target where the file goes, as the kernel takes it
+   * @param path the same, relative to the under-storage root (its temporary file's token is too)
+   * @param held what keeps {@code target} usable (a long path's folder), closed when the write ends
    */
-  static LocalOutputStream open(Path root, Path target, String displayPath, CreateOptions options) {
+  static LocalOutputStream open(
+      Path target, StrataPath path, CreateOptions options, Closeable held) {
     Path temp = tempFor(target);
-    return new LocalOutputStream(target, temp, "/" + root.relativize(temp), displayPath, options);
+    String folder = path.parent().isRoot() ? "" : path.parent().toString();
+    return new LocalOutputStream(
+        target, temp, folder + "/" + temp.getFileName(), path.toString(), options, held);
   }
 
   /**
@@ -112,6 +126,12 @@ final class LocalOutputStream extends UfsOutputStream {
     if (finished) {
       return;
     }
+    try (held) {
+      publish();
+    }
+  }
+
+  private void publish() throws IOException {
     try {
       FileChannel out = channel();
       finished = true;
@@ -180,15 +200,19 @@ final class LocalOutputStream extends UfsOutputStream {
       return;
     }
     finished = true;
-    if (channel == null) {
-      return;
+    try (held) {
+      if (channel == null) {
+        return;
+      }
+      try {
+        channel.close();
+      } catch (IOException ignored) {
+        // The temporary file is deleted below; nothing of it is kept.
+      }
+      deleteTemp();
+    } catch (IOException e) {
+      // Letting go of a folder descriptor: nothing of the write depends on it.
     }
-    try {
-      channel.close();
-    } catch (IOException ignored) {
-      // The temporary file is deleted below; nothing of it is kept.
-    }
-    deleteTemp();
   }
 
   private void deleteTemp() {

@@ -1,6 +1,7 @@
 package io.strata.core.ufs;
 
 import io.strata.core.util.FileChannels;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,10 +14,15 @@ import java.util.concurrent.TimeUnit;
 final class LocalReader implements UfsReader {
   private final Path path;
   private final FileChannel channel;
+  private final Closeable held;
 
-  LocalReader(Path path, FileChannel channel) {
+  /**
+   * @param held what keeps {@code path} usable (a long path's folder), closed with the reader
+   */
+  LocalReader(Path path, FileChannel channel, Closeable held) {
     this.path = path;
     this.channel = channel;
+    this.held = held;
   }
 
   @Override
@@ -38,6 +44,8 @@ final class LocalReader implements UfsReader {
 
   @Override
   public void close() throws IOException {
-    channel.close();
+    try (held) {
+      channel.close();
+    }
   }
 }

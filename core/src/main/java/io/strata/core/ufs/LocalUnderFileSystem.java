@@ -30,6 +30,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   public static final Duration DEFAULT_TEMP_MAX_AGE = Duration.ofHours(1);
 
   private final Path root;
+  private final LocalPaths paths;
   private final DeadWriters deadWriters;
 
   public LocalUnderFileSystem(Path root) {
@@ -42,6 +43,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
    */
   public LocalUnderFileSystem(Path root, Duration tempMaxAge, Clock clock) {
     this.root = root.toAbsolutePath().normalize();
+    this.paths = new LocalPaths(this.root);
     this.deadWriters = new DeadWriters(tempMaxAge, clock);
   }
 
@@ -52,9 +54,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public UfsStatus getStatus(StrataPath path) {
-    Path p = resolveEntry(path);
-    try {
-      return LocalAttributes.status(path.isRoot() ? "" : path.name(), p);
+    try (LocalPaths.Located l = paths.entry(path)) {
+      return LocalAttributes.status(path.isRoot() ? "" : path.name(), l.path());
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -62,7 +63,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public Stream<UfsStatus> list(StrataPath path) {
-    Path dir = resolve(path);
+    LocalPaths.Located l = paths.target(path);
+    Path dir = l.path();
     try {
       if (!Files.isDirectory(dir)) {
         throw Files.exists(dir)
@@ -73,11 +75,16 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       @SuppressWarnings("StreamResourceLeak")
       Stream<Path> children = Files.list(dir);
       return children
+          .onClose(l::close)
           .filter(child -> !deadWriters.hide(child))
           .map(child -> childStatus(child))
           .filter(s -> s != null);
     } catch (IOException e) {
+      l.close();
       throw IoErrors.toStrata(e, path.toString());
+    } catch (RuntimeException e) {
+      l.close();
+      throw e;
     }
   }
 
@@ -94,7 +101,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public UfsReader openReader(StrataPath path) {
-    Path p = resolve(path);
+    LocalPaths.Located l = paths.target(path);
+    Path p = l.path();
     try {
       if (Files.isDirectory(p)) {
         throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
@@ -108,9 +116,13 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         // A FIFO would block the reader until someone writes to it.
         throw StrataException.invalidArgument(path + " is not a regular file");
       }
-      return new LocalReader(p, FileChannel.open(p, StandardOpenOption.READ));
+      return new LocalReader(p, FileChannel.open(p, StandardOpenOption.READ), l);
     } catch (IOException e) {
+      l.close();
       throw IoErrors.toStrata(e, path.toString());
+    } catch (RuntimeException e) {
+      l.close();
+      throw e;
     }
   }
 
@@ -119,12 +131,11 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     if (path.isRoot()) {
       throw new StrataException(StatusCode.IS_A_DIRECTORY, "/ is a directory");
     }
-    Path target = resolve(path);
+    LocalPaths.Located l = paths.newFile(path, options.createParents());
+    Path target = l.path();
     try {
       Path parent = target.getParent();
-      if (options.createParents()) {
-        Files.createDirectories(parent);
-      } else if (!Files.isDirectory(parent)) {
+      if (!Files.isDirectory(parent)) {
         throw StrataException.notFound("parent of " + path + " does not exist");
       }
       if (Files.isDirectory(target)) {
@@ -137,16 +148,20 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       if (!Files.isWritable(parent)) {
         throw new AccessDeniedException(parent.toString());
       }
-      return LocalOutputStream.open(root, target, path.toString(), options);
+      return LocalOutputStream.open(target, path, options, l);
     } catch (IOException e) {
+      l.close();
       throw IoErrors.toStrata(e, path.toString());
+    } catch (RuntimeException e) {
+      l.close();
+      throw e;
     }
   }
 
   @Override
   public void mkdirs(StrataPath path, boolean parents) {
-    Path p = resolveEntry(path);
-    try {
+    try (LocalPaths.Located l = parents ? paths.newFile(path, true) : paths.entry(path)) {
+      Path p = l.path();
       if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
         throw Files.isDirectory(p)
             ? StrataException.alreadyExists(path + " already exists")
@@ -171,7 +186,12 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       throw new StrataException(
           StatusCode.PERMISSION_DENIED, "the root of a mount cannot be deleted");
     }
-    Path p = resolveEntry(path);
+    try (LocalPaths.Located l = paths.entry(path)) {
+      delete(l.path(), path, recursive);
+    }
+  }
+
+  private void delete(Path p, StrataPath path, boolean recursive) {
     try {
       if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.notFound(path + " does not exist");
@@ -196,12 +216,12 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void discard(String token) {
-    Path temp = resolve(StrataPath.of(token));
-    if (!LocalOutputStream.isTemporary(temp.getFileName().toString())) {
+    StrataPath path = StrataPath.of(token);
+    if (path.isRoot() || !LocalOutputStream.isTemporary(path.name())) {
       throw StrataException.invalidArgument(token + " is not a write's temporary file");
     }
-    try {
-      Files.deleteIfExists(temp);
+    try (LocalPaths.Located l = paths.entry(path)) {
+      Files.deleteIfExists(l.path());
     } catch (IOException e) {
       throw IoErrors.toStrata(e, token);
     }
@@ -225,9 +245,10 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     if (dst.isUnder(src)) {
       throw StrataException.invalidArgument("cannot move " + src + " into itself (" + dst + ")");
     }
-    Path from = resolveEntry(src);
-    Path to = resolveEntry(dst);
-    try {
+    try (LocalPaths.Located a = paths.entry(src);
+        LocalPaths.Located b = paths.entry(dst)) {
+      Path from = a.path();
+      Path to = b.path();
       if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.notFound(src + " does not exist");
       }
@@ -253,8 +274,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void setAttributes(StrataPath path, int mode, String owner, String group) {
-    Path p = resolveEntry(path);
-    try {
+    try (LocalPaths.Located l = paths.entry(path)) {
+      Path p = l.path();
       if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.notFound(path + " does not exist");
       }
@@ -282,9 +303,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void setModificationTime(StrataPath path, long epochMs) {
-    Path p = resolveEntry(path);
-    try {
-      Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(epochMs));
+    try (LocalPaths.Located l = paths.entry(path)) {
+      Files.setLastModifiedTime(l.path(), java.nio.file.attribute.FileTime.fromMillis(epochMs));
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -306,49 +326,10 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   @Override
   public void close() {}
 
-  /** A path whose bytes are read: it must lie inside the root once every link is followed. */
-  private Path resolve(StrataPath path) {
-    Path p = path.isRoot() ? root : root.resolve(path.toString().substring(1));
-    requireInside(p, path);
-    return p;
-  }
-
-  /**
-   * A path whose entry itself is looked at or changed (a symbolic link is not followed): its folder
-   * must lie inside the root.
-   */
-  private Path resolveEntry(StrataPath path) {
-    if (path.isRoot()) {
-      return resolve(path);
-    }
-    Path p = root.resolve(path.toString().substring(1));
-    requireInside(p.getParent(), path);
-    return p;
-  }
-
-  private void requireInside(Path p, StrataPath path) {
-    Path existing = p;
-    while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-      existing = existing.getParent();
-    }
-    if (existing == null || !existing.startsWith(root)) {
-      throw StrataException.notFound("under-storage folder " + root + " does not exist");
-    }
-    try {
-      Path realRoot = root.toRealPath();
-      if (!existing.toRealPath().startsWith(realRoot)) {
-        throw new StrataException(
-            StatusCode.PERMISSION_DENIED, path + " leads outside the mount's under-storage");
-      }
-    } catch (IOException e) {
-      throw IoErrors.toStrata(e, path.toString());
-    }
-  }
-
   @Override
   public void setOwnerIds(StrataPath path, long uid, long gid) {
-    Path p = resolveEntry(path);
-    try {
+    try (LocalPaths.Located l = paths.entry(path)) {
+      Path p = l.path();
       // The "unix" view without following links is lchown(2).
       if (uid >= 0) {
         Files.setAttribute(p, "unix:uid", (int) uid, LinkOption.NOFOLLOW_LINKS);
@@ -363,9 +344,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void setTimes(StrataPath path, long atimeNs, long mtimeNs) {
-    Path p = resolveEntry(path);
-    try {
-      PosixCalls.setTimes(p, atimeNs, mtimeNs);
+    try (LocalPaths.Located l = paths.entry(path)) {
+      PosixCalls.setTimes(l.path(), atimeNs, mtimeNs);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -373,9 +353,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void createSymlink(StrataPath path, String target) {
-    Path p = resolveEntry(path);
-    try {
-      PosixCalls.symlink(target, p);
+    try (LocalPaths.Located l = paths.entry(path)) {
+      PosixCalls.symlink(target, l.path());
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -383,14 +362,15 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void createHardLink(StrataPath existing, StrataPath path) {
-    Path from = resolveEntry(existing);
-    Path p = resolveEntry(path);
-    try {
-      // link(2) links a symbolic link itself, never its target.
-      Files.createLink(p, from);
-    } catch (NoSuchFileException e) {
-      throw IoErrors.toStrata(
-          e, Files.exists(p.getParent()) ? existing.toString() : path.toString());
+    try (LocalPaths.Located a = paths.entry(existing);
+        LocalPaths.Located b = paths.entry(path)) {
+      try {
+        // link(2) links a symbolic link itself, never its target.
+        Files.createLink(b.path(), a.path());
+      } catch (NoSuchFileException e) {
+        throw IoErrors.toStrata(
+            e, Files.exists(b.path().getParent()) ? existing.toString() : path.toString());
+      }
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
@@ -406,9 +386,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
           case BLOCK_DEVICE -> PosixCalls.S_IFBLK;
           default -> throw StrataException.invalidArgument(type + " is not a special file type");
         };
-    Path p = resolveEntry(path);
-    try {
-      PosixCalls.mknod(p, format | (mode & 07777), rdev);
+    try (LocalPaths.Located l = paths.entry(path)) {
+      PosixCalls.mknod(l.path(), format | (mode & 07777), rdev);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }

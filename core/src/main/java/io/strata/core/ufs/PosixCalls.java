@@ -7,6 +7,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import jnr.constants.platform.Errno;
+import jnr.constants.platform.OpenFlags;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
 import jnr.ffi.annotations.In;
@@ -43,6 +44,14 @@ final class PosixCalls {
     @SaveError
     int symlink(String target, String linkpath);
 
+    @SaveError
+    int openat(int dirfd, String path, int flags, int mode);
+
+    @SaveError
+    int mkdirat(int dirfd, String path, int mode);
+
+    int close(int fd);
+
     /** {@code times}: atime's tv_sec and tv_nsec, then mtime's (two struct timespec on LP64). */
     @SaveError
     int utimensat(int dirfd, String path, @In long[] times, int flags);
@@ -53,6 +62,49 @@ final class PosixCalls {
   }
 
   private PosixCalls() {}
+
+  private static final int OPEN_FOLDER =
+      (int)
+          (OpenFlags.O_RDONLY.longValue()
+              | OpenFlags.O_DIRECTORY.longValue()
+              | OpenFlags.O_NOFOLLOW.longValue()
+              | OpenFlags.O_CLOEXEC.longValue());
+
+  /**
+   * The folder {@code name} in the folder {@code dirfd} (a name, not a path), open; a symbolic link
+   * is refused, never followed. With {@code create}, made first if it is missing.
+   */
+  static int openFolderAt(int dirfd, String name, boolean create, Path shown) throws IOException {
+    int fd = Holder.C.openat(dirfd, name, OPEN_FOLDER, 0);
+    if (fd < 0 && create && lastError() == Errno.ENOENT) {
+      int made = Holder.C.mkdirat(dirfd, name, 0777);
+      if (made != 0 && lastError() != Errno.EEXIST) {
+        check(made, shown);
+      }
+      fd = Holder.C.openat(dirfd, name, OPEN_FOLDER, 0);
+    }
+    if (fd < 0) {
+      check(fd, shown);
+    }
+    return fd;
+  }
+
+  /** A folder given by its path (short enough for the kernel), open. */
+  static int openFolder(Path p) throws IOException {
+    int fd = Holder.C.openat(AT_FDCWD, p.toString(), OPEN_FOLDER, 0);
+    if (fd < 0) {
+      check(fd, p);
+    }
+    return fd;
+  }
+
+  static void close(int fd) {
+    Holder.C.close(fd);
+  }
+
+  private static Errno lastError() {
+    return Errno.valueOf(Runtime.getRuntime(Holder.C).getLastError());
+  }
 
   static void mknod(Path p, int mode, long dev) throws IOException {
     check(Holder.C.mknod(p.toString(), mode, dev), p);
@@ -91,11 +143,10 @@ final class PosixCalls {
   }
 
   private static void check(int result, Path p) throws IOException {
-    if (result == 0) {
+    if (result >= 0) {
       return;
     }
-    int errno = Runtime.getRuntime(Holder.C).getLastError();
-    Errno e = Errno.valueOf(errno);
+    Errno e = lastError();
     if (e == Errno.ENOENT) {
       throw new NoSuchFileException(p.toString());
     }
