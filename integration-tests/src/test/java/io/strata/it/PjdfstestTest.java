@@ -70,6 +70,10 @@ class PjdfstestTest {
     results.failures().forEach((file, checks) -> failedPerFile.put(file, checks.size()));
     System.out.println("pjdfstest: failed checks per file: " + failedPerFile);
     assertThat(results.checks()).as("checks run\n%s", output).isGreaterThan(8000);
+    // Issue 24's aim: 99 % of the checks pass on a mount of a local folder.
+    assertThat(results.checks() - results.failedChecks())
+        .as("checks passed (at least 99 %%): %s", failedPerFile)
+        .isGreaterThanOrEqualTo((int) Math.ceil(results.checks() * 0.99));
     Map<String, Set<Integer>> unexpected = new TreeMap<>();
     results
         .failures()

@@ -139,6 +139,18 @@ class ShellTest {
     assertThat(Files.getLastModifiedTime(ufs.resolve("new.txt")).toMillis())
         .isGreaterThan(System.currentTimeMillis() - 60_000);
     assertThat(strata("fs", "test", "-z", "/every/new.txt").code()).isZero();
+    assertThat(strata("fs", "touch", "-d", "2020-09-13T12:26:40Z", "/every/new.txt").code())
+        .isZero();
+    assertThat(Files.getLastModifiedTime(ufs.resolve("new.txt")).toMillis())
+        .isEqualTo(1_600_000_000_000L);
+    assertThat(strata("fs", "touch", "-d", "@1500000000.5", "/every/dated.txt").out())
+        .isEqualTo("created /every/dated.txt\n");
+    assertThat(Files.getLastModifiedTime(ufs.resolve("dated.txt")).toMillis())
+        .isEqualTo(1_500_000_000_500L);
+    assertThat(strata("fs", "touch", "-c", "/every/not-made.txt").code()).isZero();
+    assertThat(ufs.resolve("not-made.txt")).doesNotExist();
+    ShellRunner.Run badTime = strata("fs", "touch", "-d", "tomorrow", "/every/new.txt");
+    assertThat(badTime.err()).contains("cannot read the time 'tomorrow'").doesNotContain("\tat ");
 
     strata("fs", "cat", "/every/a/data.bin");
     ShellRunner.Run location = strata("fs", "location", "/every/a/data.bin");
