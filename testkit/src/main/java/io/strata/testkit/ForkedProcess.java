@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One Strata process in its own JVM: started with its configuration as -D properties, ready when it
@@ -97,19 +98,31 @@ public final class ForkedProcess {
     return process.pid();
   }
 
-  /** SIGKILL, and wait until the process is gone. */
+  /**
+   * SIGKILL, and wait until the process is gone; fails, saying where the kernel holds it, if it is
+   * not gone within 30 s.
+   */
   public void kill() throws InterruptedException {
     if (isAlive()) {
       process.destroyForcibly();
-      process.waitFor();
+      if (!process.waitFor(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException(
+            name
+                + " still there "
+                + KILL_WAIT.toSeconds()
+                + " s after SIGKILL: "
+                + StuckProcess.describe(process.pid()));
+      }
     }
   }
+
+  private static final Duration KILL_WAIT = Duration.ofSeconds(30);
 
   /** SIGTERM (a clean shutdown), and wait for it. */
   public void stop() throws InterruptedException {
     if (isAlive()) {
       process.destroy();
-      if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
         kill();
       }
     }
