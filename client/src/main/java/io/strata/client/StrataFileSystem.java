@@ -239,7 +239,8 @@ final class StrataFileSystem implements FileSystem {
                 type == UserKeys.WriteType.CACHE_THROUGH
                     ? WriteType.CACHE_THROUGH
                     : WriteType.THROUGH)
-            .setMode(options.mode());
+            .setMode(options.mode())
+            .setInPlace(options.inPlace());
     if (options.uid() >= 0) {
       header.setUid((int) options.uid());
     }

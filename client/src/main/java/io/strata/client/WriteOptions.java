@@ -9,12 +9,25 @@ import io.strata.core.conf.UserKeys.WriteType;
  * @param mode permission bits, 0 for the UFS default
  * @param uid the new file's numeric owner where the UFS keeps one; -1: the worker's
  * @param gid likewise its group
+ * @param inPlace rewrite the existing file itself where the under-storage can (a local folder: the
+ *     same inode, links, mode and owner; not atomic, a reader of the folder may see it part
+ *     written); other stores replace it whole
  */
-public record WriteOptions(boolean overwrite, WriteType writeType, int mode, long uid, long gid) {
+public record WriteOptions(
+    boolean overwrite, WriteType writeType, int mode, long uid, long gid, boolean inPlace) {
   public static final WriteOptions DEFAULT = new WriteOptions(false, null, 0);
 
   public WriteOptions(boolean overwrite, WriteType writeType, int mode) {
     this(overwrite, writeType, mode, -1, -1);
+  }
+
+  public WriteOptions(boolean overwrite, WriteType writeType, int mode, long uid, long gid) {
+    this(overwrite, writeType, mode, uid, gid, false);
+  }
+
+  /** These options, rewriting an existing file in place. */
+  public WriteOptions rewritingInPlace() {
+    return new WriteOptions(true, writeType, mode, uid, gid, true);
   }
 
   public static WriteOptions overwriting() {

@@ -315,7 +315,9 @@ final class Writes {
       }
       try {
         NewEntry same = sameAs(fs.getStatus(u.path));
-        u.publish(() -> fs.create(u.path, options(true, same)));
+        // Into the file itself where the store can: its inode stays (SQLite refuses a database
+        // file that moved), and so do its other names.
+        u.publish(() -> fs.create(u.path, options(true, same).rewritingInPlace()));
         keepModeZero(u.path, same);
       } finally {
         kernel.changed(u.path);

@@ -8,9 +8,17 @@ package io.strata.core.ufs;
  *     power loss never leaves a file there without its bytes (off only for stores that need not)
  * @param uid the new file's numeric owner where the store keeps one; -1: the writing process's
  * @param gid likewise its group
+ * @param inPlace rewrite an existing file itself where the store can (see {@link
+ *     UnderFileSystem#create})
  */
 public record CreateOptions(
-    boolean overwrite, boolean createParents, int mode, boolean sync, long uid, long gid) {
+    boolean overwrite,
+    boolean createParents,
+    int mode,
+    boolean sync,
+    long uid,
+    long gid,
+    boolean inPlace) {
   public static final CreateOptions DEFAULT = new CreateOptions(false, true, 0, true);
 
   public CreateOptions(boolean overwrite, boolean createParents, int mode) {
@@ -19,5 +27,10 @@ public record CreateOptions(
 
   public CreateOptions(boolean overwrite, boolean createParents, int mode, boolean sync) {
     this(overwrite, createParents, mode, sync, -1, -1);
+  }
+
+  public CreateOptions(
+      boolean overwrite, boolean createParents, int mode, boolean sync, long uid, long gid) {
+    this(overwrite, createParents, mode, sync, uid, gid, false);
   }
 }

@@ -144,6 +144,9 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
       if (!options.overwrite() && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
         throw StrataException.alreadyExists(path + " already exists");
       }
+      if (options.inPlace() && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+        return new LocalInPlaceStream(target, path.toString(), options.sync(), l);
+      }
       // The temporary file comes at the first write: a folder it cannot be made in is told now.
       if (!Files.isWritable(parent)) {
         throw new AccessDeniedException(parent.toString());
@@ -216,6 +219,9 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void discard(String token) {
+    if (token.startsWith(LocalInPlaceStream.TOKEN_PREFIX)) {
+      return;
+    }
     StrataPath path = StrataPath.of(token);
     if (path.isRoot() || !LocalOutputStream.isTemporary(path.name())) {
       throw StrataException.invalidArgument(token + " is not a write's temporary file");

@@ -45,6 +45,12 @@ public interface UnderFileSystem extends Closeable {
     return openReader(path);
   }
 
+  /**
+   * A new file, or a new version of one, that appears whole on close. With {@link
+   * CreateOptions#inPlace} a store that can rewrites an existing file itself instead (the same
+   * inode, links, mode and owner, as programs that update a file in place expect), not atomically;
+   * others replace it whole.
+   */
   UfsOutputStream create(StrataPath path, CreateOptions options);
 
   void mkdirs(StrataPath path, boolean parents);

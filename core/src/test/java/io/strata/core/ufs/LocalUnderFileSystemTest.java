@@ -241,4 +241,33 @@ class LocalUnderFileSystemTest {
     ufs.delete(p("/t"), false);
     assertThat(dir).doesNotExist();
   }
+
+  @Test
+  void anInPlaceRewrite_keepsTheFileItself_itsInodeLinksAndMode() throws IOException {
+    write("/db", "the first, longer version", false);
+    Files.createLink(root.resolve("db.link"), root.resolve("db"));
+    ufs.setAttributes(p("/db"), 0600, "", "");
+    Object inode = Files.getAttribute(root.resolve("db"), "unix:ino");
+    String before = ufs.getStatus(p("/db")).fingerprint();
+
+    UfsOutputStream out =
+        ufs.create(p("/db"), new CreateOptions(true, false, 0, true, -1, -1, true));
+    ufs.discard(out.token());
+    out.write("second".getBytes(StandardCharsets.UTF_8));
+    out.close();
+
+    assertThat(Files.readString(root.resolve("db"))).isEqualTo("second");
+    assertThat(Files.readString(root.resolve("db.link"))).isEqualTo("second");
+    assertThat(Files.getAttribute(root.resolve("db"), "unix:ino")).isEqualTo(inode);
+    assertThat(Files.getAttribute(root.resolve("db"), "unix:mode")).isEqualTo(0100600);
+    assertThat(out.published().fingerprint())
+        .isNotEqualTo(before)
+        .isEqualTo(ufs.getStatus(p("/db")).fingerprint());
+    // A file that is not there is made whole, as any write.
+    try (UfsOutputStream fresh =
+        ufs.create(p("/new"), new CreateOptions(true, false, 0, true, -1, -1, true))) {
+      fresh.write(1);
+    }
+    assertThat(root.resolve("new")).hasSize(1);
+  }
 }

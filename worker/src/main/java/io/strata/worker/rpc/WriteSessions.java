@@ -135,7 +135,8 @@ public final class WriteSessions {
                       h.getMode(),
                       sync.getAsBoolean(),
                       h.hasUid() ? h.getUid() : -1,
-                      h.hasGid() ? h.getGid() : -1));
+                      h.hasGid() ? h.getGid() : -1,
+                      h.getInPlace()));
       // Noted before the first byte, which is when the under-storage gets a temporary name.
       marker = unfinished.begun(file.mount(), stream.token());
     }
