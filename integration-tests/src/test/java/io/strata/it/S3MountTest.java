@@ -269,6 +269,7 @@ class S3MountTest {
         assertThat(Files.readAllBytes(mnt.resolve("s3/sub/b.bin"))).isEqualTo(big);
         assertThat(Files.readString(mnt.resolve("s3/many/07/o0007"))).isEqualTo("ds/many/07/o0007");
         ownersModesTimesAndLinks_inTheMetadataS3fsUses();
+        filesOpenedForUpdate_throughALocalCopyPublishedWhole();
       } finally {
         fuse.stop();
       }
@@ -347,5 +348,29 @@ class S3MountTest {
         .containsEntry("uid", "0")
         .containsKey("mode");
     assertThat(Files.isDirectory(mnt.resolve("s3/folder"))).isTrue();
+  }
+
+  /**
+   * Issue 24, item 4, on S3: random writes checked against a model, and SQLite, through a local
+   * copy that replaces the object whole at each close and fsync.
+   */
+  private void filesOpenedForUpdate_throughALocalCopyPublishedWhole() throws Exception {
+    assertThat(RandomWrites.run(mnt.resolve("s3/random.bin"), 11, 200)).isGreaterThan(40);
+    assertThat(store.getObjectAsBytes(r -> r.bucket("data").key("ds/random.bin")).asByteArray())
+        .isEqualTo(Files.readAllBytes(mnt.resolve("s3/random.bin")));
+    if (FuseHost.onPath("sqlite3")) {
+      Path script = s3data.resolveSibling("changes-" + System.nanoTime() + ".sql");
+      try {
+        long sum = FuseUpdatesTest.writeScript(script, new Random(22), 100);
+        Path db = mnt.resolve("s3/t.db");
+        assertThat(FuseUpdatesTest.sqlite(db, ".read " + script)).isEmpty();
+        assertThat(FuseUpdatesTest.sqlite(db, "PRAGMA integrity_check;")).isEqualTo("ok\n");
+        assertThat(FuseUpdatesTest.sqlite(db, "SELECT sum(v) FROM t;")).isEqualTo(sum + "\n");
+      } finally {
+        Files.deleteIfExists(script);
+      }
+    } else {
+      System.out.println("S3MountTest: SQLite not checked (apt-get install sqlite3)");
+    }
   }
 }

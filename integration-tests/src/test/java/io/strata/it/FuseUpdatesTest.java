@@ -17,12 +17,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SQLite on the mount (issue 24: files opened for update): a database changed by a few thousand
+ * Files opened for update on a mount of a local folder (issue 24): random writes, truncates and
+ * reads checked against a model of the bytes; and SQLite, whose database changed by a few thousand
  * transactions, each committed with its journal and fsync, passes SQLite's own integrity check and
  * holds what was committed, read back through the mount, through a new mount, and in the
  * under-storage directly.
  */
-class FuseSqliteTest {
+class FuseUpdatesTest {
   private static final int TRANSACTIONS = 2000;
 
   @TempDir Path dir;
@@ -34,7 +35,7 @@ class FuseSqliteTest {
         .as("this test needs the sqlite3 shell (apt-get install sqlite3)")
         .isTrue();
     Path script = dir.resolve("changes.sql");
-    long expectedSum = writeScript(script, new Random(24));
+    long expectedSum = writeScript(script, new Random(24), TRANSACTIONS);
     try (MiniCluster cluster = MiniCluster.builder().start()) {
       Files.createDirectories(cluster.ufsRoot().resolve("db"));
       Path mnt = Files.createDirectories(dir.resolve("mnt"));
@@ -60,6 +61,21 @@ class FuseSqliteTest {
     }
   }
 
+  @Test
+  void randomWritesTruncatesAndReads_matchAModelOfTheBytes() throws Exception {
+    FuseHost.assumeMountable();
+    try (MiniCluster cluster = MiniCluster.builder().start()) {
+      Files.createDirectories(cluster.ufsRoot().resolve("db"));
+      Path mnt = Files.createDirectories(dir.resolve("mnt"));
+      try (FuseProcess fuse = mount(cluster, mnt)) {
+        assertThat(fuse.notReadyReason()).isEmpty();
+        for (long seed = 1; seed <= 3; seed++) {
+          assertThat(RandomWrites.run(mnt.resolve("r" + seed), seed, 400)).isGreaterThan(100);
+        }
+      }
+    }
+  }
+
   private static FuseProcess mount(MiniCluster cluster, Path mnt) throws Exception {
     FuseProcess fuse = new FuseProcess(cluster.clientConf(), mnt, "/db", false);
     fuse.start();
@@ -71,12 +87,12 @@ class FuseSqliteTest {
    * Inserts, updates and deletes over 200 keys, one transaction each; returns the sum of the values
    * left, as a model of the table computes it.
    */
-  private static long writeScript(Path script, Random r) throws Exception {
+  static long writeScript(Path script, Random r, int transactions) throws Exception {
     long[] model = new long[200];
     boolean[] present = new boolean[200];
     StringBuilder sql =
         new StringBuilder("CREATE TABLE t(k INTEGER PRIMARY KEY, v INTEGER, pad);\n");
-    for (int i = 0; i < TRANSACTIONS; i++) {
+    for (int i = 0; i < transactions; i++) {
       int k = r.nextInt(model.length);
       long v = r.nextInt(1_000_000);
       sql.append("BEGIN;\n");
@@ -104,7 +120,7 @@ class FuseSqliteTest {
     return sum;
   }
 
-  private static String sqlite(Path db, String command) throws Exception {
+  static String sqlite(Path db, String command) throws Exception {
     Path log = Files.createTempFile("sqlite", ".log");
     try {
       Process p =
