@@ -29,6 +29,7 @@ final class S3Metadata {
   static final String MTIME = "mtime";
   static final String ATIME = "atime";
   static final String CTIME = "ctime";
+  static final String RDEV = "rdev";
 
   static final int S_IFREG = 0100000;
   static final int S_IFDIR = 0040000;
@@ -54,6 +55,22 @@ final class S3Metadata {
     }
     if (gid >= 0) {
       m.put(GID, Long.toString(gid));
+    }
+    String now = seconds(nowNs());
+    m.put(MTIME, now);
+    m.put(CTIME, now);
+    return m;
+  }
+
+  /**
+   * The metadata of a new link, FIFO, socket or device ({@code type} bits): exactly {@code mode},
+   * the device number {@code rdev} (0: none), and its times now.
+   */
+  static Map<String, String> ofNode(int type, int mode, long rdev) {
+    Map<String, String> m = new HashMap<>();
+    m.put(MODE, Integer.toString(type | (mode & 07777)));
+    if (rdev != 0) {
+      m.put(RDEV, Long.toString(rdev));
     }
     String now = seconds(nowNs());
     m.put(MTIME, now);
@@ -154,7 +171,8 @@ final class S3Metadata {
             .setNlink(plain.directory() ? 2 : 1)
             .setMtimeNs(mtimeNs)
             .setAtimeNs(timeNs(m.get(ATIME), mtimeNs))
-            .setCtimeNs(timeNs(m.get(CTIME), modifiedNs));
+            .setCtimeNs(timeNs(m.get(CTIME), modifiedNs))
+            .setRdev(number(m.get(RDEV), 0));
     long length = plain.length();
     if (type == FileType.SYMLINK) {
       String target = symlinkTarget.get();

@@ -1,6 +1,7 @@
 package io.strata.core.ufs.s3;
 
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileType;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.CreateOptions;
@@ -330,21 +331,42 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   }
 
   /**
+   * As s3fs keeps them: an empty object whose mode has the type bits of a FIFO, socket or device
+   * (and x-amz-meta-rdev a device's number). Never replaces an entry.
+   */
+  @Override
+  public void createSpecial(StrataPath path, FileType type, int mode, long rdev) {
+    int bits =
+        switch (type) {
+          case FIFO -> 0010000;
+          case SOCKET -> 0140000;
+          case CHAR_DEVICE -> 0020000;
+          case BLOCK_DEVICE -> 0060000;
+          default -> throw StrataException.invalidArgument(type + " is not a special file type");
+        };
+    putNew(path, S3Metadata.ofNode(bits, mode, rdev), "");
+  }
+
+  /**
    * As s3fs keeps one: an object whose bytes are the target, whose mode says it is a link. Never
    * replaces an entry.
    */
   @Override
   public void createSymlink(StrataPath path, String target) {
+    putNew(path, S3Metadata.ofNode(S3Metadata.S_IFLNK, 0777, 0), target);
+  }
+
+  /** A new object of {@code bytes} with {@code metadata}, where no entry is. */
+  private void putNew(StrataPath path, Map<String, String> metadata, String bytes) {
     String key = location.key(path);
     if (path.isRoot() || bucket.exists(key) || bucket.folderHasKeys(location.folderPrefix(path))) {
       throw StrataException.alreadyExists(path + " already exists");
     }
     requireParentFolder(path);
-    Map<String, String> metadata = S3Metadata.ofNew(S3Metadata.S_IFLNK, 0777, -1, -1, 0777);
     try {
       s3.putObject(
           r -> r.bucket(location.bucket()).key(key).metadata(metadata).ifNoneMatch("*"),
-          RequestBody.fromString(target, StandardCharsets.UTF_8));
+          RequestBody.fromString(bytes, StandardCharsets.UTF_8));
     } catch (SdkException e) {
       throw bucket.error(e, path.toString());
     }

@@ -252,6 +252,12 @@ class S3UnderFileSystemTest {
       assertThat(failure(() -> ufs.createSymlink(StrataPath.of("/link"), "x")).code())
           .isEqualTo(StatusCode.ALREADY_EXISTS);
 
+      ufs.createSpecial(StrataPath.of("/fifo"), FileType.FIFO, 0640, 0);
+      ufs.createSpecial(StrataPath.of("/dev"), FileType.CHAR_DEVICE, 0600, 0x0102);
+      assertThat(metadata("kept/fifo")).containsEntry("mode", String.valueOf(0010640));
+      assertThat(ufs.getStatus(StrataPath.of("/fifo")).posix().getType()).isEqualTo(FileType.FIFO);
+      assertThat(ufs.getStatus(StrataPath.of("/dev")).posix().getRdev()).isEqualTo(0x0102);
+
       // A folder keeps its attributes in its marker, made for it if S3 only implied it.
       admin.putObject(r -> r.bucket("bkt").key("kept/implied/x"), RequestBody.fromString("x"));
       ufs.setOwnerIds(StrataPath.of("/implied"), 5, 6);
