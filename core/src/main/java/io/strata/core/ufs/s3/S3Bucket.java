@@ -1,5 +1,6 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.path.StrataPath;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UfsStatus;
 import java.time.Instant;
@@ -82,6 +83,14 @@ final class S3Bucket {
       throw error(e, key);
     } catch (SdkException e) {
       throw error(e, key);
+    }
+  }
+
+  /** Fails NOT_FOUND unless the folder {@code path} would be in exists (the root always does). */
+  void requireParent(S3Location location, StrataPath path) {
+    StrataPath parent = path.parent();
+    if (!parent.isRoot() && !folderHasKeys(location.folderPrefix(parent))) {
+      throw StrataException.notFound("parent of " + path + " does not exist");
     }
   }
 

@@ -9,11 +9,9 @@ import io.strata.core.ufs.UfsOutputStream;
 import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
@@ -48,6 +46,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   private final S3Client s3;
   private final S3Bucket bucket;
   private final String label;
+  private final S3MetadataWrites metadata;
 
   public S3UnderFileSystem(String uri, S3Settings settings) {
     this(S3Location.parse(uri), settings, S3Clients.build(settings));
@@ -59,6 +58,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     this.s3 = s3;
     this.label = location.uri() + (settings.endpoint() == null ? "" : " at " + settings.endpoint());
     this.bucket = new S3Bucket(s3, location.bucket(), label, settings.partSize() * 64);
+    this.metadata = new S3MetadataWrites(location, bucket);
   }
 
   /** The canonical form of an S3 URI: {@code s3://bucket} or {@code s3://bucket/prefix}. */
@@ -187,7 +187,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
       throw StrataException.alreadyExists(path + " already exists");
     }
     if (!options.createParents()) {
-      requireParentFolder(path);
+      bucket.requireParent(location, path);
     }
     return new S3OutputStream(
         bucket,
@@ -207,20 +207,13 @@ public final class S3UnderFileSystem implements UnderFileSystem {
       throw StrataException.alreadyExists(path + " already exists as a file");
     }
     if (!parents) {
-      requireParentFolder(path);
+      bucket.requireParent(location, path);
     }
     try {
       s3.putObject(
           r -> r.bucket(location.bucket()).key(location.folderPrefix(path)), RequestBody.empty());
     } catch (SdkException e) {
       throw bucket.error(e, path.toString());
-    }
-  }
-
-  private void requireParentFolder(StrataPath path) {
-    StrataPath parent = path.parent();
-    if (!parent.isRoot() && !bucket.folderHasKeys(location.folderPrefix(parent))) {
-      throw StrataException.notFound("parent of " + path + " does not exist");
     }
   }
 
@@ -270,12 +263,12 @@ public final class S3UnderFileSystem implements UnderFileSystem {
       getStatus(path);
       return;
     }
-    changeMetadata(path, (old, type, perm) -> S3Metadata.withMode(old, type, mode));
+    metadata.change(path, (old, type, perm) -> S3Metadata.withMode(old, type, mode));
   }
 
   @Override
   public void setOwnerIds(StrataPath path, long uid, long gid) {
-    changeMetadata(path, (old, type, perm) -> S3Metadata.withOwner(old, type, perm, uid, gid));
+    metadata.change(path, (old, type, perm) -> S3Metadata.withOwner(old, type, perm, uid, gid));
   }
 
   @Override
@@ -286,48 +279,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   /** The times in the object's metadata; S3's own Last-Modified is the time of that change. */
   @Override
   public void setTimes(StrataPath path, long atimeNs, long mtimeNs) {
-    changeMetadata(path, (old, type, perm) -> S3Metadata.withTimes(old, atimeNs, mtimeNs));
-  }
-
-  /** How an entry's metadata changes, given its type bits and default permissions. */
-  private interface MetadataChange {
-    Map<String, String> apply(Map<String, String> old, int type, int defaultPerm);
-  }
-
-  /**
-   * Rewrites the metadata of the object at {@code path}, or of its folder's marker (made if the
-   * folder has none: a folder S3 only implies by its keys has nowhere else to keep it).
-   */
-  private void changeMetadata(StrataPath path, MetadataChange change) {
-    if (path.isRoot()) {
-      throw new StrataException(
-          StatusCode.FAILED_PRECONDITION,
-          "the root of " + label + " has no object to keep a mode, owner or time in");
-    }
-    String key = location.key(path);
-    HeadObjectResponse head = bucket.head(key);
-    if (head != null) {
-      bucket.replaceMetadata(
-          key, head, change.apply(head.metadata(), S3Metadata.S_IFREG, S3Bucket.FILE_MODE));
-      return;
-    }
-    // A folder's marker is empty: written anew rather than copied onto itself.
-    String marker = location.folderPrefix(path);
-    HeadObjectResponse folder = bucket.head(marker);
-    if (folder == null && !bucket.folderHasKeys(marker)) {
-      throw StrataException.notFound(path + " does not exist");
-    }
-    Map<String, String> metadata =
-        change.apply(
-            folder == null ? Map.of() : folder.metadata(),
-            S3Metadata.S_IFDIR,
-            S3Bucket.FOLDER_MODE);
-    try {
-      s3.putObject(
-          r -> r.bucket(location.bucket()).key(marker).metadata(metadata), RequestBody.empty());
-    } catch (SdkException e) {
-      throw bucket.error(e, path.toString());
-    }
+    metadata.change(path, (old, type, perm) -> S3Metadata.withTimes(old, atimeNs, mtimeNs));
   }
 
   /**
@@ -344,7 +296,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
           case BLOCK_DEVICE -> 0060000;
           default -> throw StrataException.invalidArgument(type + " is not a special file type");
         };
-    putNew(path, S3Metadata.ofNode(bits, mode, rdev), "");
+    metadata.putNew(path, S3Metadata.ofNode(bits, mode, rdev), "");
   }
 
   /**
@@ -353,23 +305,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
    */
   @Override
   public void createSymlink(StrataPath path, String target) {
-    putNew(path, S3Metadata.ofNode(S3Metadata.S_IFLNK, 0777, 0), target);
-  }
-
-  /** A new object of {@code bytes} with {@code metadata}, where no entry is. */
-  private void putNew(StrataPath path, Map<String, String> metadata, String bytes) {
-    String key = location.key(path);
-    if (path.isRoot() || bucket.exists(key) || bucket.folderHasKeys(location.folderPrefix(path))) {
-      throw StrataException.alreadyExists(path + " already exists");
-    }
-    requireParentFolder(path);
-    try {
-      s3.putObject(
-          r -> r.bucket(location.bucket()).key(key).metadata(metadata).ifNoneMatch("*"),
-          RequestBody.fromString(bytes, StandardCharsets.UTF_8));
-    } catch (SdkException e) {
-      throw bucket.error(e, path.toString());
-    }
+    metadata.putNew(path, S3Metadata.ofNode(S3Metadata.S_IFLNK, 0777, 0), target);
   }
 
   /** Copies, then deletes the source: not atomic, and a folder goes key by key. */
@@ -385,7 +321,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     if (bucket.exists(dstKey) || bucket.folderHasKeys(location.folderPrefix(dst))) {
       throw StrataException.alreadyExists(dst + " already exists");
     }
-    requireParentFolder(dst);
+    bucket.requireParent(location, dst);
     try {
       String srcKey = location.key(src);
       HeadObjectResponse head = bucket.head(srcKey);
