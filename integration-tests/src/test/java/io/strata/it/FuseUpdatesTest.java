@@ -6,9 +6,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.strata.fuse.FuseProcess;
 import io.strata.testkit.MiniCluster;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -72,6 +75,18 @@ class FuseUpdatesTest {
         for (long seed = 1; seed <= 3; seed++) {
           assertThat(RandomWrites.run(mnt.resolve("r" + seed), seed, 400)).isGreaterThan(100);
         }
+        // A shared writable mapping: its stores land in the file.
+        Path mapped = mnt.resolve("mapped.bin");
+        Files.write(mapped, new byte[1 << 16]);
+        try (FileChannel ch =
+            FileChannel.open(mapped, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+          MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, 1 << 16);
+          map.put(40_000, (byte) 7).put(100, (byte) 9);
+          map.force();
+        }
+        byte[] back = Files.readAllBytes(cluster.ufsRoot().resolve("db/mapped.bin"));
+        assertThat(back[40_000]).isEqualTo((byte) 7);
+        assertThat(back[100]).isEqualTo((byte) 9);
       }
     }
   }
