@@ -56,6 +56,13 @@ class MasterFailoverTest {
     return Scrape.rpcCount(cluster.masterWebPort(master), "master", "RegisterWorker");
   }
 
+  /** What stalled tests print (IntegrityChecker): every process's Java and kernel threads. */
+  @Test
+  void threadDumps_showEveryProcesssThreads() throws Exception {
+    String dumps = cluster.threadDumps();
+    assertThat(dumps).contains("== master-0", "Full thread dump", "pid ");
+  }
+
   @Test
   void leaderKilled_newLeaderKnowsEveryWorkerAtOnce_andAReadInProgressSucceeds() throws Exception {
     byte[] data = new byte[6 << 20];

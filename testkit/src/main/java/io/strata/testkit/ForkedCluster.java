@@ -36,6 +36,10 @@ public final class ForkedCluster implements AutoCloseable {
   private final List<ForkedProcess> masters = new ArrayList<>();
   private final List<WorkerPorts> workerPorts = new ArrayList<>();
   private final List<ForkedProcess> workers = new ArrayList<>();
+
+  /** Every process made: masters, workers and the callers' own ({@link #process}). */
+  private final List<ForkedProcess> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private final Map<HostPort, ManagedChannel> channels = new LinkedHashMap<>();
 
   private ForkedCluster(Builder spec) throws IOException {
@@ -199,8 +203,22 @@ public final class ForkedCluster implements AutoCloseable {
   /** Like {@link #process(String, String, Map)}, with arguments of the process's own. */
   public ForkedProcess process(
       String name, String mainClass, Map<String, String> conf, List<String> args) {
-    return new ForkedProcess(
-        name, mainClass, spec.classpath, spec.jvmOptions, conf, layout.dir(), args);
+    ForkedProcess p =
+        new ForkedProcess(
+            name, mainClass, spec.classpath, spec.jvmOptions, conf, layout.dir(), args);
+    processes.add(p);
+    return p;
+  }
+
+  /**
+   * The thread dumps of every running process of the cluster ({@link ForkedProcess#threadDump}).
+   */
+  public String threadDumps() throws IOException, InterruptedException {
+    StringBuilder out = new StringBuilder();
+    for (ForkedProcess p : processes) {
+      out.append(p.threadDump());
+    }
+    return out.toString();
   }
 
   @Override

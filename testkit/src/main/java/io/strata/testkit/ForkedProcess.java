@@ -118,6 +118,27 @@ public final class ForkedProcess {
 
   private static final Duration KILL_WAIT = Duration.ofSeconds(30);
 
+  /**
+   * What each thread of the running process is doing: the JVM's own dump (it prints one to its
+   * output on SIGQUIT) and the kernel's view ({@link StuckProcess}); empty if it is not running.
+   */
+  public String threadDump() throws IOException, InterruptedException {
+    if (!isAlive()) {
+      return "";
+    }
+    long before = Files.exists(output) ? Files.size(output) : 0;
+    new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).start().waitFor();
+    Thread.sleep(1000);
+    byte[] all = Files.readAllBytes(output);
+    String printed =
+        new String(
+            all,
+            (int) Math.min(before, all.length),
+            (int) Math.max(0, all.length - before),
+            java.nio.charset.StandardCharsets.UTF_8);
+    return "== " + name + "\n" + printed + "\n" + StuckProcess.describe(process.pid()) + "\n";
+  }
+
   /** SIGTERM (a clean shutdown), and wait for it. */
   public void stop() throws InterruptedException {
     if (isAlive()) {

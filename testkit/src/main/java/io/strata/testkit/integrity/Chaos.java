@@ -50,6 +50,18 @@ public final class Chaos {
     report.chaos();
   }
 
+  /** What every process of the cluster is doing (for a run whose threads did not stop). */
+  String threadDumps() {
+    try {
+      return cluster.threadDumps();
+    } catch (java.io.IOException e) {
+      return "(no thread dumps: " + e + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(no thread dumps: interrupted)";
+    }
+  }
+
   /** SIGKILL, a moment down, then the same process again at the same address. */
   private void restart(ForkedProcess p, Random r) throws Exception {
     p.kill();

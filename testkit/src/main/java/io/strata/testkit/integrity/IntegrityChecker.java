@@ -139,6 +139,9 @@ public final class IntegrityChecker {
     if (!pool.awaitTermination(options.duration().toSeconds() + 60, TimeUnit.SECONDS)) {
       String stuck = stuckThreads();
       System.out.println("integrity checker threads still running after their end:\n" + stuck);
+      if (chaos != null) {
+        System.out.println("what the cluster's processes are doing:\n" + chaos.threadDumps());
+      }
       pool.shutdownNow();
       pool.awaitTermination(20, TimeUnit.SECONDS);
       report.violation(
