@@ -42,6 +42,7 @@ final class StrataFuse extends FuseStubFS {
   private final Identities ids;
   private final boolean readOnly;
   private final OpenFiles open = new OpenFiles();
+  private final Openers openers = new Openers();
   private final FileIo io = new FileIo();
   private final Writes writes;
   private final KernelView kernel;
@@ -163,7 +164,7 @@ final class StrataFuse extends FuseStubFS {
             fi.fh.set(open.add(new OpenFile.Reader(p, reading, () -> fs.open(reading.version()))));
             return 0;
           }
-          return readOnly ? -Errno.EROFS : writes.open(p, flags, fi);
+          return readOnly ? -Errno.EROFS : openedToWrite(writes.open(p, flags, fi), fi);
         });
   }
 
@@ -173,7 +174,18 @@ final class StrataFuse extends FuseStubFS {
       return -Errno.EROFS;
     }
     String p = strata(path);
-    return call("create", path, () -> writes.create(p, newEntry(p, mode, false), fi));
+    return call(
+        "create", path, () -> openedToWrite(writes.create(p, newEntry(p, mode, false), fi), fi));
+  }
+
+  /**
+   * An open for writing that succeeded ({@code result} 0) is its caller's (see {@link Openers}).
+   */
+  private int openedToWrite(int result, FuseFileInfo fi) {
+    if (result == 0) {
+      openers.opened(fi.fh.get(), getContext().pid.get());
+    }
+    return result;
   }
 
   @Override
@@ -225,6 +237,10 @@ final class StrataFuse extends FuseStubFS {
   @Override
   public int flush(String path, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
+    if (f instanceof OpenFile.Reader
+        || !openers.closePublishes(fi.fh.get(), getContext().pid.get())) {
+      return 0;
+    }
     if (f instanceof Update u) {
       return call("close", path, () -> writes.publish(u));
     }
@@ -234,6 +250,7 @@ final class StrataFuse extends FuseStubFS {
   @Override
   public int release(String path, FuseFileInfo fi) {
     OpenFile f = open.remove(fi.fh.get());
+    openers.released(fi.fh.get());
     return call(
         "release",
         path,

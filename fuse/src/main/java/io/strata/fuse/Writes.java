@@ -19,13 +19,14 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
 /**
  * Writing through the mount. A file written front to back (created, or opened with O_TRUNC) streams
  * to a temporary name the client renames on close; a write past its end leaves a hole of zeros. A
- * writer's file is published at the first flush (a close(2) of one of its descriptors) or fsync, so
- * that close(2) and fsync(2) report whether it landed, durably, and whoever looks next (another
- * user, another name) sees it as it is. A flush before any write publishes the file empty: that is
- * a creat(2) and close(2), or a shell redirect closing the descriptor it duplicated, whose command
- * then writes through the duplicate; the first byte of that write begins the file anew. A file
- * opened to change in place (read-write, appending, over some bytes) or truncated to another size
- * is an {@link Update}: copied at its first change, published whole at close.
+ * writer's file is published at the first flush (a close(2) of one of its descriptors by the
+ * process that opened it, see {@link Openers}) or fsync, so that close(2) and fsync(2) report
+ * whether it landed, durably, and whoever looks next (another user, another name) sees it as it is.
+ * A flush before any write publishes the file empty: that is a creat(2) and close(2), or a shell
+ * redirect closing the descriptor it duplicated, whose command then writes through the duplicate;
+ * the first byte of that write begins the file anew. A file opened to change in place (read-write,
+ * appending, over some bytes) or truncated to another size is an {@link Update}: copied at its
+ * first change, published whole at close.
  */
 final class Writes {
   private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
