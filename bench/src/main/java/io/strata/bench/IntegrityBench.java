@@ -2,8 +2,12 @@ package io.strata.bench;
 
 import io.strata.client.FileSystem;
 import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.ForkedProcess;
 import io.strata.testkit.integrity.Chaos;
 import io.strata.testkit.integrity.IntegrityChecker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -13,8 +17,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code strata bench integrity}: the randomized integrity checker (the one the integration tests
  * run for a minute) for as long as asked, on a cluster of its own, with processes killed and
- * restarted, pages evicted, keys changed and hostile requests sent meanwhile. Exits 1 on any
- * violation; {@code --seed} replays a run.
+ * restarted, pages evicted, keys changed and hostile requests sent meanwhile, reading and writing
+ * through the Java client's three transports and, where the host can mount it, a FUSE mount. Exits
+ * 1 on any violation; {@code --seed} replays a run.
  */
 @Command(
     name = "integrity",
@@ -50,6 +55,11 @@ final class IntegrityBench implements Callable<Integer> {
       description = "No kills, evictions, key changes or hostile requests.")
   boolean noChaos;
 
+  @Option(
+      names = "--no-fuse",
+      description = "Read and write through the Java client only, not through a FUSE mount.")
+  boolean noFuse;
+
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
@@ -61,16 +71,22 @@ final class IntegrityBench implements Callable<Integer> {
     IntegrityChecker.Report report;
     try (ForkedCluster cluster = IntegrityChecker.cluster().start()) {
       List<FileSystem> clients = IntegrityChecker.clientsOf(cluster);
+      Path mnt = Files.createDirectories(cluster.dir().resolve("mnt"));
+      ForkedProcess fuse = noFuse ? null : mount(cluster, mnt);
       try {
         IntegrityChecker checker =
             new IntegrityChecker(
                 clients,
                 cluster.ufsRoot(),
-                new IntegrityChecker.Options(s, run, files, writers, readers, null));
+                new IntegrityChecker.Options(
+                    s, run, files, writers, readers, fuse == null ? null : mnt));
         Chaos chaos =
             noChaos ? null : new Chaos(cluster, clients.get(0), checker.paths(), () -> 1500);
         report = checker.run(chaos);
       } finally {
+        if (fuse != null) {
+          fuse.stop();
+        }
         clients.forEach(FileSystem::close);
       }
     }
@@ -86,5 +102,18 @@ final class IntegrityBench implements Callable<Integer> {
       System.out.println(report.json());
     }
     return report.violations() == 0 ? 0 : 1;
+  }
+
+  /** The cluster's root mounted at {@code mnt}, or null (said why) where this host cannot. */
+  private static ForkedProcess mount(ForkedCluster cluster, Path mnt) throws InterruptedException {
+    try {
+      return cluster.mountFuse(mnt, "/");
+    } catch (IOException | IllegalStateException e) {
+      List<String> said = e.getMessage().lines().filter(l -> !l.isBlank()).toList();
+      System.out.println(
+          "The FUSE mount is not checked, it did not start: "
+              + (said.isEmpty() ? e : said.get(said.size() - 1)));
+      return null;
+    }
   }
 }

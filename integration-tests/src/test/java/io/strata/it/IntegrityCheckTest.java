@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Never a wrong byte: the randomized integrity checker against real processes, with workers and the
  * master killed (SIGKILL) and restarted, pages evicted, keys changed live and hostile READs sent,
- * meanwhile; reads through the Java client (TCP, domain socket, short-circuit) and, where this host
- * can mount it and is asked to ({@code -Dstrata.integrity.fuse=true}), FUSE. Seeded: {@code
+ * meanwhile; reads through the Java client (TCP, domain socket, short-circuit) and FUSE (where this
+ * host can mount it; {@code -Dstrata.integrity.fuse=false} leaves it out). Seeded: {@code
  * -Dstrata.integrity.seed=N} replays a run. Then, crash consistency: nothing half written under a
  * final name, no temporary file left by killed writers.
  */
@@ -82,24 +82,20 @@ class IntegrityCheckTest {
     }
   }
 
-  /** A FUSE mount of the cluster's root at {@link #mnt}, or null where this host cannot mount. */
+  /** A FUSE mount of the cluster's root at {@link #mnt}, or null if asked to leave it out. */
   private ForkedProcess mountIfPossible(ForkedCluster cluster) throws Exception {
-    // Opt-in (-Dstrata.integrity.fuse=true) until issue 21's open mount violations are fixed: a
-    // read through the mount of a file replaced meanwhile is still sometimes cut or mixed (1 run
-    // in 4 or 5), and a build that fails at random would let nothing else through.
-    if (!FuseHost.mountable()
-        || !Boolean.parseBoolean(System.getProperty("strata.integrity.fuse", "false"))) {
+    // -Dstrata.integrity.fuse=false leaves the mount out (to tell a mount problem from another).
+    if (!Boolean.parseBoolean(System.getProperty("strata.integrity.fuse", "true"))) {
       System.out.println(
-          "integrity: the FUSE mount is not checked (-Dstrata.integrity.fuse=true checks it)");
+          "integrity: the FUSE mount is not checked (-Dstrata.integrity.fuse=false)");
       return null;
     }
-    ForkedProcess fuse =
-        cluster.process(
-            "fuse",
-            "io.strata.fuse.FuseProcess",
-            cluster.clientProperties(),
-            List.of(mnt.toString(), "/"));
-    cluster.restart(fuse);
-    return fuse;
+    if (!FuseHost.mountable()) {
+      System.out.println(
+          "integrity: the FUSE mount is not checked: this host lacks /dev/fuse, fusermount or"
+              + " libfuse 2 (apt-get install fuse libfuse2)");
+      return null;
+    }
+    return cluster.mountFuse(mnt, "/");
   }
 }

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 public final class ForkedCluster implements AutoCloseable {
   public static final String MASTER_MAIN = "io.strata.master.MasterProcess";
   public static final String WORKER_MAIN = "io.strata.worker.WorkerProcess";
+  public static final String FUSE_MAIN = "io.strata.fuse.FuseProcess";
 
   private final Builder spec;
   private final ClusterLayout layout;
@@ -208,6 +209,19 @@ public final class ForkedCluster implements AutoCloseable {
             name, mainClass, spec.classpath, spec.jvmOptions, conf, layout.dir(), args);
     processes.add(p);
     return p;
+  }
+
+  /**
+   * A FUSE mount of {@code folder} at {@code mountPoint}, in a process of its own, started and
+   * ready; fails with the process's last words if it cannot mount (no libfuse 2 or fusermount,
+   * say).
+   */
+  public ForkedProcess mountFuse(Path mountPoint, String folder)
+      throws IOException, InterruptedException {
+    ForkedProcess fuse =
+        process("fuse", FUSE_MAIN, clientProperties(), List.of(mountPoint.toString(), folder));
+    restart(fuse);
+    return fuse;
   }
 
   /**
