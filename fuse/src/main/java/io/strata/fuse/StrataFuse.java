@@ -227,10 +227,7 @@ final class StrataFuse extends FuseStubFS {
         path,
         () -> {
           writes.dropPrivileges(w, uid);
-          Update u = writes.continuing(w, offset, fi.fh.get());
-          return u == null
-              ? writes.write(w, buf, (int) size, offset)
-              : writes.write(u, buf, (int) size, offset);
+          return writes.write(w, buf, (int) size, offset, fi.fh.get());
         });
   }
 

@@ -26,7 +26,8 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  * redirect closing the descriptor it duplicated, whose command then writes through the duplicate;
  * the first byte of that write begins the file anew. A file opened to change in place (read-write,
  * appending, over some bytes) or truncated to another size is an {@link Update}: copied at its
- * first change, published whole at close.
+ * first change, published whole at close. A writer that goes back (a write behind what it wrote, a
+ * truncate below it) publishes what it wrote and goes on as a change in place.
  */
 final class Writes {
   private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
@@ -121,11 +122,16 @@ final class Writes {
 
   /**
    * A write through a writer already published (fsync, or close of another descriptor) that does
-   * not start the file anew: the rest is a change in place of what was published. Returns the
-   * {@link Update} that now serves {@code handle}, or null if the writer goes on.
+   * not start the file anew, or a write behind what it wrote (a program that goes back to fill in a
+   * header): the rest is a change in place of what was published, the latter publishing what it
+   * wrote first. Returns the {@link Update} that now serves {@code handle}, or null if the writer
+   * goes on front to back.
    */
-  Update continuing(OpenFile.Writer w, long offset, long handle) {
+  private Update continuing(OpenFile.Writer w, long offset, long handle) {
     synchronized (w) {
+      if (!w.committed && offset < w.written) {
+        commit(w);
+      }
       if (!w.committed || (w.written == 0 && offset == 0)) {
         return null;
       }
@@ -156,7 +162,19 @@ final class Writes {
     return fs.create(p, options(overwrite, e));
   }
 
-  int write(OpenFile.Writer w, Pointer buf, int size, long offset) {
+  /** A write through a writer's descriptor {@code handle}. */
+  int write(OpenFile.Writer w, Pointer buf, int size, long offset, long handle) {
+    Update u;
+    synchronized (w) {
+      u = continuing(w, offset, handle);
+      if (u == null) {
+        return writeOn(w, buf, size, offset);
+      }
+    }
+    return write(u, buf, size, offset);
+  }
+
+  private int writeOn(OpenFile.Writer w, Pointer buf, int size, long offset) {
     synchronized (w) {
       if (w.committed && w.written == 0 && offset == 0 && open.addWriter(w)) {
         w.reopen(e -> create(w.path, true, e));
@@ -177,16 +195,6 @@ final class Writes {
         // A write past the end (cp of a sparse file seeks over its holes): the hole reads as zeros.
         io.writeZeros(w, offset - w.written);
         w.written = offset;
-      }
-      if (offset != w.written) {
-        return Errno.refuse(
-            LOG,
-            Errno.ENOTSUP,
-            "write {}: at offset {} while {} bytes are written; Strata files "
-                + "are written front to back",
-            w.path,
-            offset,
-            w.written);
       }
       io.write(w, buf, size);
       w.written += size;
@@ -353,16 +361,13 @@ final class Writes {
         if (size > MAX_FILE) {
           return tooLarge(p);
         }
-        if (size < w.written) {
-          return Errno.refuse(
-              LOG,
-              Errno.ENOTSUP,
-              "truncate {}: a file being written front to back cannot be cut back",
-              p);
+        if (size >= w.written) {
+          io.writeZeros(w, size - w.written);
+          w.written = size;
+          return 0;
         }
-        io.writeZeros(w, size - w.written);
-        w.written = size;
-        return 0;
+        // Cut back: what was written is published, then cut as a change in place.
+        commit(w);
       }
     }
     FileInfo f = fs.getStatus(p);

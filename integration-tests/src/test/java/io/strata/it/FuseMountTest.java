@@ -189,7 +189,7 @@ class FuseMountTest {
               "-c",
               String.join(
                   "\n",
-                  "import os, errno",
+                  "import os",
                   // Over some bytes, without O_TRUNC.
                   "fd = os.open('" + file + "', os.O_WRONLY)",
                   "os.write(fd, b'J')",
@@ -200,24 +200,30 @@ class FuseMountTest {
                   // Created read-write: written out of order and read back before the close.
                   "with open('" + mnt + "/rw.txt', 'w+b') as f:",
                   "    f.write(b'hello'); f.seek(1); f.write(b'E'); f.seek(0); print(f.read().decode())",
-                  // Behind the end of a file written front to back: refused, nothing changed.
+                  // A file written front to back: past its end a hole, then back over the hole
+                  // (a header filled in last), then cut back and written on, then read.
                   "fd = os.open('" + mnt + "/sparse.bin', os.O_WRONLY | os.O_CREAT, 0o644)",
                   "os.write(fd, b'a')",
                   "os.pwrite(fd, b'b', 10)",
-                  "try:",
-                  "    os.pwrite(fd, b'y', 5)",
-                  "    print('accepted')",
-                  "except OSError as e:",
-                  "    print(errno.errorcode[e.errno])",
-                  "os.close(fd)"));
+                  "os.pwrite(fd, b'y', 5)",
+                  "os.ftruncate(fd, 11)",
+                  "os.pwrite(fd, b'c', 11)",
+                  "os.close(fd)",
+                  "fd = os.open('" + mnt + "/cut.bin', os.O_WRONLY | os.O_CREAT, 0o644)",
+                  "os.write(fd, b'0123456789')",
+                  "os.ftruncate(fd, 4)",
+                  "os.pwrite(fd, b'X', 4)",
+                  "os.close(fd)",
+                  "print(open('" + mnt + "/cut.bin').read())"));
       assertThat(r.out().lines().toList())
           .as(r.out())
-          .containsExactly("Jello, STRATA", "hEllo", "ENOTSUP");
+          .containsExactly("Jello, STRATA", "hEllo", "0123X");
       assertThat(cluster.ufsRoot().resolve("data/rw.txt")).hasContent("hEllo");
       assertThat(ufs).hasContent("Jello, STRATA");
       assertThat(Files.readAllBytes(sparse))
-          .as("a write past the end leaves a hole of zeros")
-          .isEqualTo("a\0\0\0\0\0\0\0\0\0b".getBytes(StandardCharsets.US_ASCII));
+          .as("a write past the end leaves a hole of zeros; one behind lands there")
+          .isEqualTo("a\0\0\0\0y\0\0\0\0bc".getBytes(StandardCharsets.US_ASCII));
+      assertThat(cluster.ufsRoot().resolve("data/cut.bin")).hasContent("0123X");
 
       ok("sh", "-c", "echo ' and more' >> " + file);
       assertThat(ufs).hasContent("Jello, STRATA and more\n");
@@ -232,6 +238,7 @@ class FuseMountTest {
       Files.deleteIfExists(ufs);
       Files.deleteIfExists(sparse);
       Files.deleteIfExists(cluster.ufsRoot().resolve("data/rw.txt"));
+      Files.deleteIfExists(cluster.ufsRoot().resolve("data/cut.bin"));
     }
   }
 
