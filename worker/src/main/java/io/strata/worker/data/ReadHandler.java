@@ -50,8 +50,19 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
     }
   }
 
+  /**
+   * How many bytes of READs waiting behind the one being answered may have their pages asked for
+   * already (a reader's read-ahead is 4 MiB by default): what the connection holds before a reply
+   * stays bounded whatever a client sends.
+   */
+  static final long PREPARED_MAX_BYTES = 16 << 20;
+
   private final Responders responders;
-  private final ArrayDeque<Request> queue = new ArrayDeque<>();
+
+  /** Requests waiting for their turn; a READ's pages may be asked for already. */
+  private final ArrayDeque<Waiting> queue = new ArrayDeque<>();
+
+  private long preparedBytes;
   private boolean busy;
 
   /** The request being answered. */
@@ -61,24 +72,56 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
     this.responders = responders;
   }
 
+  /** A request and, for a READ asked for ahead, its pages and the bytes it claimed. */
+  private record Waiting(Request request, ReadResponder.Pages pages, long claimed) {}
+
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, Request request) {
-    queue.add(request);
+    ReadResponder.Pages pages = null;
+    long claimed = 0;
+    // Counted as the client claims it, not as the file cuts it: bounded whatever the files are.
+    if (busy
+        && request instanceof ReadRequest read
+        && preparedBytes + read.length() <= PREPARED_MAX_BYTES) {
+      pages = responders.reads().prepare(read);
+      claimed = read.length();
+      preparedBytes += claimed;
+    }
+    queue.add(new Waiting(request, pages, claimed));
     if (!busy) {
       next(ctx);
     }
   }
 
   private void next(ChannelHandlerContext ctx) {
-    Request request = queue.poll();
-    busy = request != null;
-    if (request == null) {
+    Waiting waiting = queue.poll();
+    busy = waiting != null;
+    if (waiting == null) {
       return;
     }
+    Request request = waiting.request();
     current =
         new Exchange(
             ctx, request.requestId(), responders.metrics(), responders.nanoTime(), () -> next(ctx));
-    request.dispatch(this);
+    if (waiting.pages() != null) {
+      preparedBytes -= waiting.claimed();
+      responders.reads().send(current, waiting.pages());
+    } else {
+      request.dispatch(this);
+    }
+  }
+
+  /** Pages asked for ahead of a request that will not be answered are let go. */
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    for (Waiting w : queue) {
+      if (w.pages() != null) {
+        w.pages().releaseFrom(0);
+      }
+    }
+    queue.clear();
+    preparedBytes = 0;
+    super.channelInactive(ctx);
   }
 
   @Override

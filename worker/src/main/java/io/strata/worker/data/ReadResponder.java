@@ -37,10 +37,31 @@ final class ReadResponder {
   }
 
   void read(Exchange x, ReadRequest req) {
+    send(x, prepare(req));
+  }
+
+  /**
+   * Asks for the pages of {@code req} now, though its answer may wait behind earlier requests of
+   * its connection: a reader's pipelined READs then fetch their misses from the UFS at once, not
+   * one request's pages after another's. The caller sends (or releases) what it returns.
+   */
+  Pages prepare(ReadRequest req) {
+    PageFetcher.Target target;
+    try {
+      target = target(req.path(), req.fingerprint(), req.fileLength());
+    } catch (StrataException e) {
+      return new Pages(null, List.of(), 0, 0, e);
+    }
+    return pages(target, req.offset(), req.length());
+  }
+
+  /** Answers a READ with its pages (see {@link #prepare}). */
+  void send(Exchange x, Pages pages) {
     metrics.requests("read").increment();
-    PageFetcher.Target target = target(x, req.path(), req.fingerprint(), req.fileLength());
-    if (target != null) {
-      serve(x, target, req.offset(), req.length());
+    if (pages.error() != null) {
+      x.fail(pages.error());
+    } else {
+      new PageReply(x, pages).send();
     }
   }
 
@@ -62,6 +83,10 @@ final class ReadResponder {
 
   /** Sends {@code length} bytes at {@code offset} (cut at the end of the file), then the END. */
   void serve(Exchange x, PageFetcher.Target target, long offset, long length) {
+    new PageReply(x, pages(target, offset, length)).send();
+  }
+
+  private Pages pages(PageFetcher.Target target, long offset, long length) {
     long end = Math.min(target.fileLength(), offset + length);
     List<CompletableFuture<Fetched>> pages = new ArrayList<>();
     long pageSize = fetcher.pageSize();
@@ -70,7 +95,32 @@ final class ReadResponder {
         pages.add(fetcher.fetch(target, i));
       }
     }
-    new PageReply(x, target.file().path(), pages, offset, end).send();
+    return new Pages(target.file().path(), pages, offset, end, null);
+  }
+
+  /**
+   * The pages of bytes {@code [offset, end)} of a file, asked for, each holding a reference once
+   * there; or why the file could not be read.
+   */
+  record Pages(
+      StrataPath path,
+      List<CompletableFuture<Fetched>> futures,
+      long offset,
+      long end,
+      StrataException error) {
+
+    /** Lets go of the pages from {@code first} on, as each arrives. */
+    void releaseFrom(int first) {
+      for (int i = first; i < futures.size(); i++) {
+        Futures.onDone(
+            futures.get(i),
+            (page, error) -> {
+              if (page != null) {
+                page.release();
+              }
+            });
+      }
+    }
   }
 
   /** The pages of one answer, sent in order, each as soon as it and those before it are there. */
@@ -80,19 +130,16 @@ final class ReadResponder {
     private final List<CompletableFuture<Fetched>> pages;
     private final long offset;
     private final long end;
+    private final Pages all;
     private int next;
 
-    PageReply(
-        Exchange x,
-        StrataPath path,
-        List<CompletableFuture<Fetched>> pages,
-        long offset,
-        long end) {
+    PageReply(Exchange x, Pages pages) {
       this.x = x;
-      this.path = path;
-      this.pages = pages;
-      this.offset = offset;
-      this.end = end;
+      this.all = pages;
+      this.path = pages.path();
+      this.pages = pages.futures();
+      this.offset = pages.offset();
+      this.end = pages.end();
     }
 
     void send() {
@@ -157,15 +204,7 @@ final class ReadResponder {
     }
 
     private void releaseFrom(int first) {
-      for (int i = first; i < pages.size(); i++) {
-        Futures.onDone(
-            pages.get(i),
-            (page, error) -> {
-              if (page != null) {
-                page.release();
-              }
-            });
-      }
+      all.releaseFrom(first);
     }
   }
 }

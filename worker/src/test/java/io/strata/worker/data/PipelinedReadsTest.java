@@ -1,0 +1,207 @@
+package io.strata.worker.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.strata.core.path.StrataPath;
+import io.strata.core.status.StatusCode;
+import io.strata.core.transport.ReadRequest;
+import io.strata.core.transport.Response;
+import io.strata.core.transport.ResponseDecoder;
+import io.strata.worker.TestFiles;
+import io.strata.worker.kv.MemoryKvStore;
+import io.strata.worker.meta.MetadataCache;
+import io.strata.worker.meta.MetadataService;
+import io.strata.worker.page.PageStore;
+import io.strata.worker.read.PageFetcher;
+import io.strata.worker.ufs.UfsManager;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * READs pipelined on one connection: the pages of those waiting behind the one being answered are
+ * asked for at once (a cold stream keeps the UFS busy), within a bound, and answered in order.
+ */
+class PipelinedReadsTest {
+  private static final int PAGE = 4096;
+
+  @TempDir Path root;
+  private final List<Runnable> ufsReads = new ArrayList<>();
+  private byte[] data;
+  private PageStore store;
+  private UfsManager ufs;
+  private PageFetcher fetcher;
+  private EmbeddedChannel channel;
+  private String f;
+  private String g;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    data = new byte[PAGE * 5];
+    new Random(5).nextBytes(data);
+    Files.write(root.resolve("f"), data);
+    Files.write(root.resolve("g"), data);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    store = TestFiles.pageStore(1 << 20, registry);
+    ufs = TestFiles.ufsAt(root);
+    // UFS reads wait here until the test runs them.
+    fetcher = new PageFetcher(store, PAGE, ufsReads::add, PooledByteBufAllocator.DEFAULT, registry);
+    DataServerMetrics metrics = new DataServerMetrics(registry);
+    MetadataService metadata =
+        new MetadataService(
+            ufs,
+            new MetadataCache(
+                1000,
+                Duration.ofMinutes(1),
+                Duration.ofSeconds(5),
+                System::currentTimeMillis,
+                new MemoryKvStore()),
+            registry);
+    channel =
+        new EmbeddedChannel(
+            new DataServerInitializer(
+                () ->
+                    new ReadHandler(
+                        ReadHandler.Responders.of(
+                            ufs,
+                            fetcher,
+                            metadata,
+                            Runnable::run,
+                            new LeaseDesk(fetcher, System::nanoTime),
+                            metrics,
+                            System::nanoTime)),
+                metrics));
+    f = fingerprint(ufs, "/f");
+    g = fingerprint(ufs, "/g");
+  }
+
+  private static String fingerprint(UfsManager ufs, String path) throws Exception {
+    UfsManager.Resolved file = ufs.resolve(StrataPath.of(path));
+    return file.ufs().getStatus(file.ufsPath()).fingerprint();
+  }
+
+  @AfterEach
+  void tearDown() {
+    channel.finishAndReleaseAll();
+    store.close();
+  }
+
+  private void send(long id, String path, String fingerprint, long offset, long length) {
+    channel.writeInbound(
+        new ReadRequest(id, path, fingerprint, data.length, offset, length)
+            .encode(ByteBufAllocator.DEFAULT));
+    channel.runPendingTasks();
+  }
+
+  @Test
+  void theMissesOfWaitingReads_goToTheUfsAtOnce_andAreAnsweredInOrder() {
+    send(1, "/f", f, 0, PAGE);
+    send(2, "/f", f, PAGE, 2 * PAGE);
+    send(3, "/f", f, 3 * PAGE, 2 * PAGE);
+    assertThat(ufsReads).as("every page asked for before the first answer").hasSize(5);
+
+    // The UFS answers the last first; the replies still go in request order.
+    for (int i = ufsReads.size() - 1; i >= 0; i--) {
+      ufsReads.get(i).run();
+      channel.runPendingTasks();
+    }
+    assertThat(replies()).containsExactly("1 OK 0+4096", "2 OK 4096+8192", "3 OK 12288+8192");
+  }
+
+  @Test
+  void waitingReadsPastTheBound_areAskedForInTheirTurn() {
+    send(1, "/f", f, 0, PAGE);
+    send(2, "/f", f, PAGE, ReadHandler.PREPARED_MAX_BYTES);
+    send(3, "/g", g, 0, PAGE);
+    assertThat(ufsReads).as("/g's page not asked for yet").hasSize(5);
+    while (!ufsReads.isEmpty()) {
+      ufsReads.remove(0).run();
+      channel.runPendingTasks();
+    }
+    assertThat(replies()).containsExactly("1 OK 0+4096", "2 OK 4096+16384", "3 OK 0+4096");
+  }
+
+  @Test
+  void pagesAskedForAheadOfAClosedConnection_areLetGo() {
+    send(1, "/f", f, 0, PAGE);
+    send(2, "/f", f, PAGE, 4 * PAGE);
+    assertThat(channel.close().isSuccess()).isTrue();
+    ufsReads.forEach(Runnable::run);
+    channel.runPendingTasks();
+    PageFetcher.Target target = fetcher.target(ufs.resolve(StrataPath.of("/f")), f, data.length);
+    for (long i = 1; i < 5; i++) {
+      ByteBuf page = store.getFromMemory(target.key().page(i));
+      assertThat(page).as("page %d cached", i).isNotNull();
+      // Each reference handed out for the page holds one on the buffer read from the UFS; the
+      // store's copy holds one.
+      assertThat(root(page).refCnt()).as("held by the store only").isEqualTo(1);
+      page.release();
+    }
+  }
+
+  /** The buffer under a page's wrappers (leak detection) and duplicates. */
+  private static ByteBuf root(ByteBuf b) {
+    ByteBuf under = b;
+    while (under.unwrap() != null) {
+      under = under.unwrap();
+    }
+    return under;
+  }
+
+  /** Each answer as "id CODE offset+bytes", its bytes checked against the file. */
+  private List<String> replies() {
+    ByteBuf all = Unpooled.buffer();
+    ByteBuf part;
+    while ((part = channel.readOutbound()) != null) {
+      all.writeBytes(part);
+      part.release();
+    }
+    List<String> out = new ArrayList<>();
+    ResponseDecoder decoder = new ResponseDecoder();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    long first = -1;
+    try {
+      while (all.isReadable() || decoder.payloadLeft() > 0) {
+        if (decoder.payloadLeft() > 0) {
+          int n = decoder.payloadLeft();
+          bytes.writeBytes(ByteBufUtil.getBytes(all.readSlice(n)));
+          decoder.payloadTaken(n);
+          continue;
+        }
+        Response r = decoder.next(all);
+        if (r instanceof Response.Data d) {
+          first = first < 0 ? d.offset() : first;
+        } else if (r instanceof Response.End e) {
+          byte[] got = bytes.toByteArray();
+          if (got.length > 0) {
+            assertThat(got)
+                .isEqualTo(Arrays.copyOfRange(data, (int) first, (int) first + got.length));
+          }
+          out.add(r.requestId() + " " + e.code() + " " + Math.max(first, 0) + "+" + got.length);
+          assertThat(e.code()).isEqualTo(StatusCode.OK);
+          bytes.reset();
+          first = -1;
+        }
+      }
+    } finally {
+      all.release();
+    }
+    return out;
+  }
+}
