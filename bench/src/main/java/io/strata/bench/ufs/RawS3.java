@@ -73,8 +73,21 @@ final class RawS3 implements AutoCloseable {
     }
   }
 
+  /**
+   * Downloads every object under {@code prefix} whole, {@code threads} at a time, as a copy of a
+   * folder does ({@code aws s3 cp --recursive}): its keys listed first; the bytes.
+   */
+  long downloadFolder(String prefix, int threads) throws Exception {
+    List<String> keys = new ArrayList<>();
+    for (ListObjectsV2Response page :
+        s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix))) {
+      page.contents().forEach(o -> keys.add(o.key()));
+    }
+    return downloadAll(keys, threads);
+  }
+
   /** Downloads whole objects, {@code threads} at a time; the bytes. */
-  long downloadAll(List<String> keys, int threads) throws Exception {
+  private long downloadAll(List<String> keys, int threads) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<Integer>> gets = new ArrayList<>();

@@ -48,6 +48,15 @@ public final class UfsBench implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "5", description = "Runs of each measurement.")
   int runs;
 
+  @Option(
+      names = "--warmups",
+      defaultValue = "3",
+      description =
+          "Untimed runs of each measurement first, Strata and the SDK alike: both JVMs spend the"
+              + " first seconds compiling their paths (a third of this 2-core host's CPU in the"
+              + " first cold reads), and a worker runs for days.")
+  int warmups;
+
   @Option(names = "--objects", defaultValue = "4", description = "Large objects.")
   int objects;
 
@@ -140,16 +149,16 @@ public final class UfsBench implements Callable<Integer> {
     int inFlight = (int) (ConfType.BYTES.parse(UserKeys.READ_AHEAD_MAX.defaultValue()) / pageSize);
     for (int readers : new int[] {1, 4}) {
       List<Double> ratios = new ArrayList<>();
-      for (int run = 0; run < runs; run++) {
+      for (int run = -warmups; run < runs; run++) {
         fs.free("/s3/big");
         double strata = readAll(fs, "/s3/big", readers);
         double direct = rawReads(raw, size, readers, Math.max(1, inFlight));
-        ratios.add(strata / direct);
+        keep(ratios, run, strata / direct);
         System.out.printf(
             Locale.ROOT,
-            "cold read, %d reader(s), run %d: Strata %.0f MB/s, SDK %.0f MB/s, ratio %.3f%n",
+            "cold read, %d reader(s), %s: Strata %.0f MB/s, SDK %.0f MB/s, ratio %.3f%n",
             readers,
-            run + 1,
+            label(run),
             strata,
             direct,
             strata / direct);
@@ -158,25 +167,24 @@ public final class UfsBench implements Callable<Integer> {
     }
     out.put("cold_read_vs_raw", out.get("cold_read_4_vs_raw"));
 
-    List<String> smallKeys = new ArrayList<>();
-    for (int i = 0; i < small; i++) {
-      smallKeys.add(smallKey(i));
-    }
     int loadThreads = Integer.parseInt(WorkerKeys.LOAD_THREADS.defaultValue());
     List<Double> loads = new ArrayList<>();
-    for (int run = 0; run < runs; run++) {
+    for (int run = -warmups; run < runs; run++) {
       fs.free("/s3/small");
       LoadJob job = Loads.run(master, "/s3/small", 50);
       double strata = job.getCounters().getBytesLoaded() / Loads.seconds(job) / 1e6;
       long start = System.nanoTime();
-      long bytes = raw.downloadAll(smallKeys, loadThreads);
+      long bytes = raw.downloadFolder("data/small/", loadThreads);
+      if (bytes != (long) small * smallBytes) {
+        throw new IllegalStateException("downloaded " + bytes + " bytes of the small objects");
+      }
       double direct = bytes / ((System.nanoTime() - start) / 1e9) / 1e6;
-      loads.add(strata / direct);
+      keep(loads, run, strata / direct);
       System.out.printf(
           Locale.ROOT,
-          "load of %d objects, run %d: Strata %.1f MB/s, SDK with %d threads %.1f MB/s, ratio %.3f%n",
+          "load of %d objects, %s: Strata %.1f MB/s, SDK with %d threads %.1f MB/s, ratio %.3f%n",
           small,
-          run + 1,
+          label(run),
           strata,
           loadThreads,
           direct,
@@ -187,14 +195,14 @@ public final class UfsBench implements Callable<Integer> {
     Loads.run(master, "/s3/big", 4);
     Loads.run(master, "/local", 4);
     List<Double> warm = new ArrayList<>();
-    for (int run = 0; run < runs; run++) {
+    for (int run = -warmups; run < runs; run++) {
       double s3 = readAll(fs, "/s3/big", 4);
       double folder = readAll(fs, "/local", 4);
-      warm.add(s3 / folder);
+      keep(warm, run, s3 / folder);
       System.out.printf(
           Locale.ROOT,
-          "warm read, run %d: S3 mount %.0f MB/s, local folder %.0f MB/s, ratio %.3f%n",
-          run + 1,
+          "warm read, %s: S3 mount %.0f MB/s, local folder %.0f MB/s, ratio %.3f%n",
+          label(run),
           s3,
           folder,
           s3 / folder);
@@ -202,7 +210,7 @@ public final class UfsBench implements Callable<Integer> {
     report(out, "warm_vs_local", warm);
 
     List<Double> lists = new ArrayList<>();
-    for (int run = 0; run < runs; run++) {
+    for (int run = -warmups; run < runs; run++) {
       fs.invalidate("/s3/list", true);
       long start = System.nanoTime();
       int n = fs.listStatus("/s3/list").size();
@@ -213,12 +221,12 @@ public final class UfsBench implements Callable<Integer> {
       if (n != listed || m != listed) {
         throw new IllegalStateException("listed " + n + " and " + m + ", not " + listed);
       }
-      lists.add(direct / strata);
+      keep(lists, run, direct / strata);
       System.out.printf(
           Locale.ROOT,
-          "listing %d objects, run %d: Strata %.2f s, SDK %.2f s, speed ratio %.3f%n",
+          "listing %d objects, %s: Strata %.2f s, SDK %.2f s, speed ratio %.3f%n",
           listed,
-          run + 1,
+          label(run),
           strata,
           direct,
           direct / strata);
@@ -229,6 +237,17 @@ public final class UfsBench implements Callable<Integer> {
     out.put("small_objects", small);
     out.put("small_bytes", smallBytes);
     out.put("listed", listed);
+  }
+
+  /** Keeps a timed run's ratio; warm-up runs (negative) only print. */
+  private static void keep(List<Double> ratios, int run, double ratio) {
+    if (run >= 0) {
+      ratios.add(ratio);
+    }
+  }
+
+  private static String label(int run) {
+    return run < 0 ? "warm-up" : "run " + (run + 1);
   }
 
   private static void report(Map<String, Object> out, String name, List<Double> ratios) {

@@ -148,8 +148,10 @@ final class SocketStreamReader implements StreamReader {
     long end = limit;
     while (requested < end) {
       long room = window - (requested - position);
-      // Ask in sizeable pieces, not a sliver each time a few bytes are taken.
-      if (room <= 0 || (requested > position && room < Math.min(window, MAX_REQUEST) / 2)) {
+      // Ask in sizeable pieces, not a sliver each time a few bytes are taken; but soon enough that
+      // a cold stream keeps most of its window in flight to the under-storage (a quarter: 1 MiB,
+      // a page, of the default 4 MiB).
+      if (room <= 0 || (requested > position && room < Math.min(window, MAX_REQUEST) / 4)) {
         return;
       }
       long n = Math.min(Math.min(room, MAX_REQUEST), end - requested);
