@@ -10,6 +10,7 @@ import io.strata.core.proto.InvalidateMetadataRequest;
 import io.strata.core.proto.MkdirRequest;
 import io.strata.core.proto.RenameRequest;
 import io.strata.core.proto.SetAttributesRequest;
+import io.strata.core.proto.SetXattrRequest;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.strata.core.proto.WorkerState;
@@ -105,6 +106,12 @@ final class Changes {
   void setAttributes(SetAttributesRequest req) {
     StrataPath p = StrataPath.of(req.getPath());
     WorkerInfo owner = send(p, w -> w.setAttributes(req));
+    written(owner, p);
+  }
+
+  void setXattr(SetXattrRequest req) {
+    StrataPath p = StrataPath.of(req.getPath());
+    WorkerInfo owner = send(p, w -> w.setXattr(req));
     written(owner, p);
   }
 

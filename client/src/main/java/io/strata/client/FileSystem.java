@@ -4,6 +4,7 @@ import io.strata.core.conf.Configuration;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.TimeChange;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -114,6 +115,18 @@ public interface FileSystem extends AutoCloseable {
 
   /** touch: sets the modification time; pages cached of the file before are not served again. */
   void setModificationTime(String path, long epochMs);
+
+  /**
+   * The extended attributes of the user namespace of the entry itself, by full name ({@code
+   * user.NAME}); none where the under-storage keeps none.
+   */
+  Map<String, byte[]> xattrs(String path);
+
+  /**
+   * setxattr / removexattr: sets attribute {@code name} ({@code user.NAME}, at most 255 bytes) of
+   * the entry itself to {@code value} (at most 64 KiB), or removes it ({@code value} null).
+   */
+  void setXattr(String path, String name, byte[] value);
 
   @Override
   void close();

@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -17,11 +18,13 @@ import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.FreeRequest;
 import io.strata.core.proto.GetStatusRequest;
+import io.strata.core.proto.GetXattrsRequest;
 import io.strata.core.proto.ListStatusRequest;
 import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.MetadataOptions;
 import io.strata.core.proto.MkdirRequest;
 import io.strata.core.proto.SetAttributesRequest;
+import io.strata.core.proto.SetXattrRequest;
 import io.strata.core.proto.TimeChange;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
@@ -34,7 +37,9 @@ import io.strata.core.util.DaemonThreads;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -399,6 +404,26 @@ final class StrataFileSystem implements FileSystem {
             .setOwner(owner)
             .setGroup(group)
             .build());
+  }
+
+  @Override
+  public Map<String, byte[]> xattrs(String path) {
+    StrataPath p = StrataPath.of(path);
+    Map<String, byte[]> out = new TreeMap<>();
+    onOwner(p, s -> s.getXattrs(GetXattrsRequest.newBuilder().setPath(p.toString()).build()))
+        .getXattrsMap()
+        .forEach((k, v) -> out.put(k, v.toByteArray()));
+    return out;
+  }
+
+  @Override
+  public void setXattr(String path, String name, byte[] value) {
+    SetXattrRequest.Builder req =
+        SetXattrRequest.newBuilder().setPath(StrataPath.of(path).toString()).setName(name);
+    if (value != null) {
+      req.setValue(ByteString.copyFrom(value));
+    }
+    changes.setXattr(req.build());
   }
 
   /** Runs an idempotent operation on the path's owner, then on the next workers if it fails. */

@@ -26,6 +26,10 @@ final class Errno {
   static final int EMLINK = jnr.constants.platform.Errno.EMLINK.intValue();
   static final int EXDEV = jnr.constants.platform.Errno.EXDEV.intValue();
   static final int EFBIG = jnr.constants.platform.Errno.EFBIG.intValue();
+  static final int ENODATA = jnr.constants.platform.Errno.ENODATA.intValue();
+  static final int ERANGE = jnr.constants.platform.Errno.ERANGE.intValue();
+  static final int E2BIG = jnr.constants.platform.Errno.E2BIG.intValue();
+  static final int ENOSYS = jnr.constants.platform.Errno.ENOSYS.intValue();
 
   /**
    * Linux's ENOTSUP is EOPNOTSUPP; jnr-fuse's ErrorCodes.ENOTSUP() is another platform's number.

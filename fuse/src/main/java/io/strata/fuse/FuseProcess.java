@@ -90,7 +90,8 @@ public final class FuseProcess implements Service {
                                 conf.get(FuseKeys.ATTR_TIMEOUT), conf.get(FuseKeys.ENTRY_TIMEOUT))),
                         conf.get(FuseKeys.KERNEL_CACHE)),
                     new FuseMetrics(registry),
-                    spillDir));
+                    spillDir,
+                    conf.get(FuseKeys.XATTR)));
     webServer = startWebServer();
     fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
   }

@@ -4,6 +4,8 @@ import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.NewEntry;
 import io.strata.core.proto.TimeChange;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -83,6 +85,15 @@ abstract class OpenFile {
 
     TimeChange mtime;
 
+    /** Whether it makes a file that was not there (create), rather than write one anew. */
+    final boolean isNew;
+
+    /**
+     * Extended attributes set on a new file while it is written: applied once it is published.
+     * Guarded by this.
+     */
+    final Map<String, byte[]> xattrs = new TreeMap<>();
+
     /**
      * {@code opener} begins the write with the entry as it is then: now, unless {@code atFirstByte}
      * (a chmod or chown before the first byte, the kernel's removal of setuid bits included, is
@@ -92,9 +103,11 @@ abstract class OpenFile {
         String path,
         Function<NewEntry, FileOutStream> opener,
         boolean atFirstByte,
+        boolean isNew,
         NewEntry entry) {
       super(path);
       this.opener = opener;
+      this.isNew = isNew;
       this.entry = entry;
       if (!atFirstByte) {
         out = opener.apply(entry);

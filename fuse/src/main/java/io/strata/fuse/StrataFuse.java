@@ -48,6 +48,7 @@ final class StrataFuse extends FuseStubFS {
   private final KernelView kernel;
   private final FuseMetrics metrics;
   private final PosixOps posix;
+  private final XattrOps xattrs;
 
   StrataFuse(
       FileSystem fs,
@@ -56,7 +57,8 @@ final class StrataFuse extends FuseStubFS {
       boolean readOnly,
       KernelView kernel,
       FuseMetrics metrics,
-      Path spillDir) {
+      Path spillDir,
+      boolean xattrs) {
     this.fs = fs;
     this.metrics = metrics;
     this.root = root.equals("/") ? "" : root;
@@ -65,6 +67,7 @@ final class StrataFuse extends FuseStubFS {
     this.kernel = kernel;
     this.writes = new Writes(fs, open, io, kernel, spillDir);
     this.posix = new PosixOps(fs);
+    this.xattrs = new XattrOps(fs, open, xattrs);
   }
 
   /** What a new entry of {@code p} gets, made by the calling process. */
@@ -298,6 +301,16 @@ final class StrataFuse extends FuseStubFS {
   }
 
   @Override
+  public int fallocate(
+      String path, int mode, @off_t long offset, @off_t long length, FuseFileInfo fi) {
+    OpenFile f = open.get(fi.fh.get());
+    if (f == null || f instanceof OpenFile.Reader) {
+      return -Errno.EBADF;
+    }
+    return call("fallocate", path, () -> writes.allocate(f, fi.fh.get(), mode, offset, length));
+  }
+
+  @Override
   public int unlink(String path) {
     if (readOnly) {
       return -Errno.EROFS;
@@ -443,6 +456,32 @@ final class StrataFuse extends FuseStubFS {
     String p = strata(path);
     return call(
         "mknod", path, () -> posix.mknod(p, (int) mode, rdev, newEntry(p, mode & 07777, false)));
+  }
+
+  @Override
+  public int getxattr(String path, String name, Pointer value, @size_t long size) {
+    return call("getxattr", path, () -> xattrs.get(strata(path), name, value, size));
+  }
+
+  @Override
+  public int listxattr(String path, Pointer list, @size_t long size) {
+    return call("listxattr", path, () -> xattrs.list(strata(path), list, size));
+  }
+
+  @Override
+  public int setxattr(String path, String name, Pointer value, @size_t long size, int flags) {
+    if (readOnly) {
+      return -Errno.EROFS;
+    }
+    return call("setxattr", path, () -> xattrs.set(strata(path), name, value, size, flags));
+  }
+
+  @Override
+  public int removexattr(String path, String name) {
+    if (readOnly) {
+      return -Errno.EROFS;
+    }
+    return call("removexattr", path, () -> xattrs.remove(strata(path), name));
   }
 
   @Override

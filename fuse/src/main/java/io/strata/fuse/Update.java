@@ -76,6 +76,15 @@ final class Update extends OpenFile {
     dirty = true;
   }
 
+  /** The size the file has for this open file: its copy's, made now if not yet. */
+  synchronized long size() {
+    try {
+      return spill().size();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The size a getattr reports while changed and not published yet; -1 when unchanged. */
   synchronized long pendingSize() {
     try {

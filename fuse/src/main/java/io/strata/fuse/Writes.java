@@ -7,6 +7,7 @@ import io.strata.client.NewEntry;
 import io.strata.client.WriteOptions;
 import io.strata.core.proto.PosixAttributes;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.IntSupplier;
@@ -147,7 +148,8 @@ final class Writes {
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
-    OpenFile.Writer w = new OpenFile.Writer(p, e -> create(p, overwrite, e), atFirstByte, entry);
+    OpenFile.Writer w =
+        new OpenFile.Writer(p, e -> create(p, overwrite, e), atFirstByte, !overwrite, entry);
     if (!open.addWriter(w)) {
       w.cancel();
       return Errno.refuse(
@@ -224,6 +226,8 @@ final class Writes {
         } else if (w.started()) {
           keepModeZero(w.path, w.entry);
         }
+        w.xattrs.forEach((name, value) -> fs.setXattr(w.path, name, value));
+        w.xattrs.clear();
         if (w.atime != null) {
           fs.setTimes(w.path, w.atime, w.mtime);
         }
@@ -294,6 +298,69 @@ final class Writes {
         u,
         () -> {
           u.truncate(size);
+          return 0;
+        });
+  }
+
+  private static final int FALLOC_KEEP_SIZE = 0x01;
+  private static final int FALLOC_PUNCH_HOLE = 0x02;
+  private static final int FALLOC_ZERO_RANGE = 0x10;
+
+  /**
+   * fallocate(2) through descriptor {@code handle}: space for bytes {@code [offset, offset +
+   * length)} (the file grows to hold them, unless KEEP_SIZE), or, punching a hole or zeroing a
+   * range, zeros there. Stores allocate when bytes are written, so reserving is only the size;
+   * collapsing and inserting ranges are refused (EOPNOTSUPP), as file systems that cannot do them
+   * refuse.
+   */
+  int allocate(OpenFile f, long handle, int mode, long offset, long length) {
+    if ((mode & ~(FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE)) != 0) {
+      return -Errno.ENOTSUP;
+    }
+    boolean keep = (mode & FALLOC_KEEP_SIZE) != 0;
+    boolean zero = (mode & (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE)) != 0;
+    if (offset < 0 || length <= 0 || ((mode & FALLOC_PUNCH_HOLE) != 0 && !keep)) {
+      return -Errno.EINVAL;
+    }
+    long end = offset + length;
+    if (end > MAX_FILE || end < 0) {
+      return tooLarge(f.path);
+    }
+    Update u = f instanceof Update x ? x : null;
+    if (f instanceof OpenFile.Writer w) {
+      synchronized (w) {
+        if (!w.committed && !(zero && offset < w.written)) {
+          // Ahead of what a front-to-back writer wrote, a hole of zeros will do.
+          if (!keep && end > w.written) {
+            io.writeZeros(w, end - w.written);
+            w.written = end;
+          }
+          return 0;
+        }
+        // Zeros behind what was written, or a writer already published: a change in place.
+        u = continuing(w, offset, handle);
+        if (u == null) {
+          return keep ? 0 : truncate(f.path, end);
+        }
+      }
+    }
+    if (u == null) {
+      return -Errno.EBADF;
+    }
+    Update update = u;
+    return changeInPlace(
+        update,
+        () -> {
+          long size = update.size();
+          if (zero) {
+            ByteBuffer zeros = ByteBuffer.allocate(64 << 10);
+            for (long at = offset; at < Math.min(end, size); at += zeros.capacity()) {
+              update.write(zeros.clear().limit((int) Math.min(zeros.capacity(), end - at)), at);
+            }
+          }
+          if (!keep && end > size) {
+            update.truncate(end);
+          }
           return 0;
         });
   }

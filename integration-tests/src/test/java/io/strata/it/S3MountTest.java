@@ -7,6 +7,7 @@ import com.robothy.s3.rest.LocalS3;
 import com.robothy.s3.rest.bootstrap.LocalS3Mode;
 import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
+import io.strata.core.conf.FuseKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.GetClusterReportRequest;
@@ -17,11 +18,13 @@ import io.strata.testkit.ForkedProcess;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -257,12 +260,10 @@ class S3MountTest {
 
     // Through FUSE too, where this host can mount.
     if (FuseHost.mountable()) {
+      Map<String, String> conf = new java.util.HashMap<>(cluster.clientProperties());
+      conf.put(FuseKeys.XATTR.name(), "true");
       ForkedProcess fuse =
-          cluster.process(
-              "fuse",
-              "io.strata.fuse.FuseProcess",
-              cluster.clientProperties(),
-              List.of(mnt.toString(), "/"));
+          cluster.process("fuse", ForkedCluster.FUSE_MAIN, conf, List.of(mnt.toString(), "/"));
       cluster.restart(fuse);
       try {
         assertThat(Files.readString(mnt.resolve("s3/a.txt"))).isEqualTo("version two, longer");
@@ -342,6 +343,29 @@ class S3MountTest {
         .isEqualTo("made.txt");
     assertThat(Files.readSymbolicLink(link)).isEqualTo(Path.of("made.txt"));
     assertThat(Files.readString(link)).isEqualTo("made here");
+
+    // Extended attributes in s3fs's header (user.a = "hello", user.b = ""), read and written.
+    store.putObject(
+        r ->
+            r.bucket("data")
+                .key("ds/tagged.txt")
+                .metadata(
+                    Map.of(
+                        "xattr", "%7B%22user.a%22%3A%22aGVsbG8%3D%22%2C%22user.b%22%3A%22%22%7D")),
+        RequestBody.fromString("tagged"));
+    UserDefinedFileAttributeView attrs =
+        Files.getFileAttributeView(
+            mnt.resolve("s3/tagged.txt"), UserDefinedFileAttributeView.class);
+    assertThat(attrs.list()).containsExactlyInAnyOrder("a", "b");
+    ByteBuffer hello = ByteBuffer.allocate(attrs.size("a"));
+    attrs.read("a", hello);
+    assertThat(new String(hello.array(), StandardCharsets.UTF_8)).isEqualTo("hello");
+    attrs.delete("b");
+    attrs.write("c", ByteBuffer.wrap("by strata".getBytes(StandardCharsets.UTF_8)));
+    assertThat(store.headObject(r -> r.bucket("data").key("ds/tagged.txt")).metadata())
+        .containsEntry(
+            "xattr", "%7B%22user.a%22%3A%22aGVsbG8%3D%22%2C%22user.c%22%3A%22Ynkgc3RyYXRh%22%7D");
+    assertThat(Files.readString(mnt.resolve("s3/tagged.txt"))).isEqualTo("tagged");
 
     Files.createDirectory(mnt.resolve("s3/folder"));
     assertThat(store.headObject(r -> r.bucket("data").key("ds/folder/")).metadata())

@@ -152,6 +152,8 @@ final class LocalOutputStream extends UfsOutputStream {
       // A rename keeps the file's inode, length and times: this is the published version.
       UfsStatus status = LocalAttributes.status(target.getFileName().toString(), temp);
       if (options.overwrite()) {
+        // A file written anew keeps its attributes, as a truncate and write would.
+        LocalXattrs.carryOver(target, temp);
         moveReplacing();
       } else {
         // Linking refuses an existing target atomically, unlike rename(2).

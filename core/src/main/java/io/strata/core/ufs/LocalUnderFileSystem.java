@@ -18,6 +18,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -352,6 +353,24 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   public void setTimes(StrataPath path, long atimeNs, long mtimeNs) {
     try (LocalPaths.Located l = paths.entry(path)) {
       PosixCalls.setTimes(l.path(), atimeNs, mtimeNs);
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public Map<String, byte[]> xattrs(StrataPath path) {
+    try (LocalPaths.Located l = paths.entry(path)) {
+      return LocalXattrs.read(l.path(), path.toString());
+    } catch (IOException e) {
+      throw IoErrors.toStrata(e, path.toString());
+    }
+  }
+
+  @Override
+  public void setXattr(StrataPath path, String name, byte[] value) {
+    try (LocalPaths.Located l = paths.entry(path)) {
+      LocalXattrs.write(l.path(), path.toString(), name, value);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }

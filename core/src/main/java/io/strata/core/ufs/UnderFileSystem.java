@@ -5,6 +5,7 @@ import io.strata.core.proto.FileType;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.Closeable;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -118,6 +119,22 @@ public interface UnderFileSystem extends Closeable {
    */
   default void createSpecial(StrataPath path, FileType type, int mode, long rdev) {
     throw notSupported(type.name().toLowerCase(java.util.Locale.ROOT) + " nodes", path);
+  }
+
+  /**
+   * The extended attributes of the user namespace of the entry itself, by full name ({@code
+   * user.NAME}); none where the store keeps none.
+   */
+  default Map<String, byte[]> xattrs(StrataPath path) {
+    return Map.of();
+  }
+
+  /**
+   * Sets extended attribute {@code name} ({@code user.NAME}) of the entry itself to {@code value},
+   * or removes it ({@code value} null). Refused (NOT_PERMITTED) by stores without them.
+   */
+  default void setXattr(StrataPath path, String name, byte[] value) {
+    throw notSupported("extended attributes", path);
   }
 
   private StrataException notSupported(String what, StrataPath path) {

@@ -199,6 +199,24 @@ class LocalUnderFileSystemTest {
   }
 
   @Test
+  void aFileWrittenAnew_keepsItsUserAttributes_asATruncateAndWriteWould() throws IOException {
+    write("/kept", "first", false);
+    ufs.setXattr(p("/kept"), "user.origin", "camera-7".getBytes(StandardCharsets.UTF_8));
+    write("/kept", "second", true);
+    assertThat(Files.readString(root.resolve("kept"))).isEqualTo("second");
+    assertThat(ufs.xattrs(p("/kept")).get("user.origin"))
+        .isEqualTo("camera-7".getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aSymbolicLink_hasNoUserAttributes_andRefusesThem() throws IOException {
+    Files.createSymbolicLink(root.resolve("link"), Path.of("target"));
+    assertThat(ufs.xattrs(p("/link"))).isEmpty();
+    assertThat(codeOf(() -> ufs.setXattr(p("/link"), "user.a", new byte[1])))
+        .isEqualTo(StatusCode.NOT_PERMITTED);
+  }
+
+  @Test
   void aName255BytesLong_isWritten_itsTemporaryNameFitting() throws IOException {
     String name = "n".repeat(255);
     write("/d/" + name, "long", false);

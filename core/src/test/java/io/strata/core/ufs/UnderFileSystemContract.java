@@ -83,6 +83,25 @@ public abstract class UnderFileSystemContract {
   }
 
   @Test
+  void xattrs_ofTheUserNamespace_areSetReadAndRemoved() throws IOException {
+    write("/x/f", text("bytes"));
+    assertThat(ufs.xattrs(p("/x/f"))).isEmpty();
+    ufs.setXattr(p("/x/f"), "user.a", text("hello"));
+    ufs.setXattr(p("/x/f"), "user.b", new byte[0]);
+    ufs.setXattr(p("/x"), "user.folder", text("yes"));
+    assertThat(ufs.xattrs(p("/x/f"))).containsOnlyKeys("user.a", "user.b");
+    assertThat(ufs.xattrs(p("/x/f")).get("user.a")).isEqualTo(text("hello"));
+    assertThat(ufs.xattrs(p("/x/f")).get("user.b")).isEmpty();
+    assertThat(ufs.xattrs(p("/x")).get("user.folder")).isEqualTo(text("yes"));
+    ufs.setXattr(p("/x/f"), "user.a", null);
+    assertThat(ufs.xattrs(p("/x/f"))).containsOnlyKeys("user.b");
+    assertThat(read("/x/f", 0, 5)).as("the bytes stay").isEqualTo(text("bytes"));
+    assertThat(codeOf(() -> ufs.xattrs(p("/x/nope")))).isEqualTo(StatusCode.NOT_FOUND);
+    assertThat(codeOf(() -> ufs.setXattr(p("/x/nope"), "user.a", text("v"))))
+        .isEqualTo(StatusCode.NOT_FOUND);
+  }
+
+  @Test
   void status_ofFilesFoldersAndTheRoot() throws IOException {
     write("/a/b/file.txt", text("hello"));
     UfsStatus file = ufs.getStatus(p("/a/b/file.txt"));

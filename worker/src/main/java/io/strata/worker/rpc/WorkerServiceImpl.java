@@ -1,5 +1,6 @@
 package io.strata.worker.rpc;
 
+import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.CreateNodeRequest;
@@ -12,6 +13,8 @@ import io.strata.core.proto.FreeRequest;
 import io.strata.core.proto.FreeResponse;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.GetStatusResponse;
+import io.strata.core.proto.GetXattrsRequest;
+import io.strata.core.proto.GetXattrsResponse;
 import io.strata.core.proto.InvalidateMetadataRequest;
 import io.strata.core.proto.InvalidateMetadataResponse;
 import io.strata.core.proto.ListStatusRequest;
@@ -24,6 +27,8 @@ import io.strata.core.proto.RenameRequest;
 import io.strata.core.proto.RenameResponse;
 import io.strata.core.proto.SetAttributesRequest;
 import io.strata.core.proto.SetAttributesResponse;
+import io.strata.core.proto.SetXattrRequest;
+import io.strata.core.proto.SetXattrResponse;
 import io.strata.core.proto.TimeChange;
 import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.proto.WriteRequest;
@@ -32,6 +37,7 @@ import io.strata.core.rpc.Rpc;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UnderFileSystem;
+import io.strata.core.ufs.Xattrs;
 import io.strata.core.util.Futures;
 import io.strata.worker.load.FileLoader;
 import io.strata.worker.meta.MetadataService;
@@ -221,6 +227,42 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
             metadata.invalidate(r.path());
           }
           return SetAttributesResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void getXattrs(GetXattrsRequest req, StreamObserver<GetXattrsResponse> out) {
+    Rpc.unary(
+        out,
+        "getXattrs",
+        () -> {
+          UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+          GetXattrsResponse.Builder b = GetXattrsResponse.newBuilder();
+          r.ufs().xattrs(r.ufsPath()).forEach((k, v) -> b.putXattrs(k, ByteString.copyFrom(v)));
+          return b.build();
+        });
+  }
+
+  @Override
+  public void setXattr(SetXattrRequest req, StreamObserver<SetXattrResponse> out) {
+    Rpc.unary(
+        out,
+        "setXattr",
+        () -> {
+          Xattrs.check(req.getName(), req.hasValue() ? req.getValue().size() : 0);
+          UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+          r.requireWritable();
+          try {
+            r.ufs()
+                .setXattr(
+                    r.ufsPath(),
+                    req.getName(),
+                    req.hasValue() ? req.getValue().toByteArray() : null);
+          } finally {
+            // Its change time moved (and on an object store, the object was copied onto itself).
+            metadata.invalidate(r.path());
+          }
+          return SetXattrResponse.getDefaultInstance();
         });
   }
 

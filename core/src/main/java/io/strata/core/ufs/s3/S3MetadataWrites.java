@@ -63,6 +63,26 @@ final class S3MetadataWrites {
     }
   }
 
+  /** The metadata of the object at {@code path}, or of its folder's marker (none if implied). */
+  Map<String, String> read(StrataPath path) {
+    if (path.isRoot()) {
+      return Map.of();
+    }
+    HeadObjectResponse head = bucket.head(location.key(path));
+    if (head != null) {
+      return head.metadata();
+    }
+    String marker = location.folderPrefix(path);
+    HeadObjectResponse folder = bucket.head(marker);
+    if (folder != null) {
+      return folder.metadata();
+    }
+    if (bucket.folderHasKeys(marker)) {
+      return Map.of();
+    }
+    throw StrataException.notFound(path + " does not exist");
+  }
+
   /** A new object of {@code bytes} with {@code metadata}, where no entry is. */
   void putNew(StrataPath path, Map<String, String> metadata, String bytes) {
     String key = location.key(path);

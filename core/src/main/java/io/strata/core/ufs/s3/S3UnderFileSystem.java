@@ -12,6 +12,7 @@ import io.strata.core.ufs.UnderFileSystem;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
@@ -277,6 +278,16 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   }
 
   /** The times in the object's metadata; S3's own Last-Modified is the time of that change. */
+  @Override
+  public Map<String, byte[]> xattrs(StrataPath path) {
+    return S3Xattrs.of(metadata.read(path));
+  }
+
+  @Override
+  public void setXattr(StrataPath path, String name, byte[] value) {
+    metadata.change(path, (old, type, perm) -> S3Xattrs.with(old, name, value));
+  }
+
   @Override
   public void setTimes(StrataPath path, long atimeNs, long mtimeNs) {
     metadata.change(path, (old, type, perm) -> S3Metadata.withTimes(old, atimeNs, mtimeNs));
