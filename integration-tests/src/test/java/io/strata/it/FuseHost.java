@@ -1,10 +1,17 @@
 package io.strata.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 
+import io.strata.core.conf.Configuration;
+import io.strata.fuse.FuseProcess;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What a test of a real FUSE mount needs of this host; it skips, naming what is missing, without
@@ -31,6 +38,26 @@ final class FuseHost {
         && onPath("fusermount")
         && (Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2"))
             || Files.exists(Path.of("/lib/x86_64-linux-gnu/libfuse.so.2")));
+  }
+
+  /** A mount of Strata folder {@code folder} at {@code mnt}, in this JVM, ready. */
+  static FuseProcess mount(Configuration conf, Path mnt, String folder) throws Exception {
+    FuseProcess fuse = new FuseProcess(conf, mnt, folder, false);
+    fuse.start();
+    await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
+    return fuse;
+  }
+
+  /** Runs a Python program of {@code lines}; returns what it printed, once it exited with 0. */
+  static String python(String... lines) throws Exception {
+    Process p =
+        new ProcessBuilder("python3", "-c", String.join("\n", lines))
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("python finished").isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    return out;
   }
 
   static boolean onPath(String tool) {

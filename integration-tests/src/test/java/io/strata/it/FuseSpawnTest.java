@@ -1,15 +1,12 @@
 package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.strata.fuse.FuseProcess;
 import io.strata.testkit.MiniCluster;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -36,9 +33,7 @@ class FuseSpawnTest {
     cluster = MiniCluster.builder().start();
     Files.createDirectories(cluster.ufsRoot().resolve("w"));
     mnt = Files.createDirectories(dir.resolve("mnt"));
-    fuse = new FuseProcess(cluster.clientConf(), mnt, "/w", false);
-    fuse.start();
-    await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
+    fuse = FuseHost.mount(cluster.clientConf(), mnt, "/w");
   }
 
   @AfterAll
@@ -72,36 +67,28 @@ class FuseSpawnTest {
   @Test
   void aFileHandedToAChild_isPublishedWhenTheChildExits() throws Exception {
     Path inStore = cluster.ufsRoot().resolve("w/handed.txt");
-    String script =
-        String.join(
-            "\n",
+    String out =
+        FuseHost.python(
             "import subprocess",
             "f = open('" + mnt.resolve("handed.txt") + "', 'wb')",
             "p = subprocess.Popen(['sh', '-c', 'sleep 0.3; echo handed'], stdout=f)",
             "f.close()",
             "p.wait()",
             "print(open('" + inStore + "').read(), end='')");
-    Process p = new ProcessBuilder("python3", "-c", script).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(out).as("the under-storage's file once the child exited").isEqualTo("handed\n");
   }
 
   @Test
   void aFileKeptOpenWhileAChildWritesToIt_isPublishedWholeAtItsOpenersClose() throws Exception {
     Path inStore = cluster.ufsRoot().resolve("w/kept.txt");
-    String script =
-        String.join(
-            "\n",
+    String out =
+        FuseHost.python(
             "import os, subprocess",
             "with open('" + mnt.resolve("kept.txt") + "', 'wb') as f:",
             "    f.write(b'parent\\n'); f.flush()",
             "    subprocess.run(['echo', 'child'], stdout=f)",
             "    f.write(b'parent again\\n')",
             "print(open('" + inStore + "').read(), end='')");
-    Process p = new ProcessBuilder("python3", "-c", script).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(out).isEqualTo("parent\nchild\nparent again\n");
   }
 }

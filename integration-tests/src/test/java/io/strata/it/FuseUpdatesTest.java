@@ -2,7 +2,6 @@ package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
-import static org.awaitility.Awaitility.await;
 
 import io.strata.fuse.FuseProcess;
 import io.strata.testkit.MiniCluster;
@@ -12,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -92,10 +90,7 @@ class FuseUpdatesTest {
   }
 
   private static FuseProcess mount(MiniCluster cluster, Path mnt) throws Exception {
-    FuseProcess fuse = new FuseProcess(cluster.clientConf(), mnt, "/db", false);
-    fuse.start();
-    await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
-    return fuse;
+    return FuseHost.mount(cluster.clientConf(), mnt, "/db");
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.FuseKeys;
@@ -12,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -41,9 +39,7 @@ class FuseXattrAndAllocateTest {
     mnt = Files.createDirectories(dir.resolve("mnt"));
     Configuration conf = cluster.clientConf();
     conf.set(FuseKeys.XATTR, "true");
-    fuse = new FuseProcess(conf, mnt, "/x", false);
-    fuse.start();
-    await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
+    fuse = FuseHost.mount(conf, mnt, "/x");
   }
 
   @AfterAll
@@ -54,17 +50,6 @@ class FuseXattrAndAllocateTest {
     if (cluster != null) {
       cluster.close();
     }
-  }
-
-  private static String python(String... lines) throws Exception {
-    Process p =
-        new ProcessBuilder("python3", "-c", String.join("\n", lines))
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(out).isZero();
-    return out;
   }
 
   private static UserDefinedFileAttributeView view(Path p) {
@@ -82,7 +67,7 @@ class FuseXattrAndAllocateTest {
     Path f = mnt.resolve("tagged.txt");
     Files.writeString(f, "data");
     String out =
-        python(
+        FuseHost.python(
             "import os, errno",
             "f = '" + f + "'",
             "os.setxattr(f, 'user.label', b'cat')",
@@ -124,7 +109,7 @@ class FuseXattrAndAllocateTest {
   @Test
   void attributesSetOnAFileStillBeingWritten_landWithIt() throws Exception {
     Path f = mnt.resolve("copied.bin");
-    python(
+    FuseHost.python(
         "import os",
         "fd = os.open('" + f + "', os.O_WRONLY | os.O_CREAT, 0o644)",
         "os.write(fd, b'x' * 100000)",
@@ -159,7 +144,7 @@ class FuseXattrAndAllocateTest {
 
     // A file being written front to back: reserved ahead of what is written.
     String out =
-        python(
+        FuseHost.python(
             "import os",
             "fd = os.open('" + mnt.resolve("reserved.bin") + "', os.O_WRONLY | os.O_CREAT, 0o644)",
             "os.write(fd, b'head')",
