@@ -1,6 +1,7 @@
 package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.strata.client.FileSystem;
@@ -159,9 +160,41 @@ class LiveConfigTest {
         shell.run("conf", "updateConf", TTL + "=5s", "strata.worker.rpc.port=1");
     assertThat(partly.err()).contains("strata.worker.rpc.port cannot change");
     assertThat(shell.run("conf", "updateConf", "novalue").err()).contains("expected KEY=VALUE");
+    // Values that are valid alone but would break the running cluster.
+    assertThat(shell.run("conf", "updateConf", TTL + "=5m").err())
+        .contains("'m' could mean minutes or MiB", "5min");
+    assertThat(shell.run("conf", "updateConf", "strata.master.worker.timeout=2s").err())
+        .contains("under 3 heartbeats", "every worker would be taken for lost");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        shell
+                            .run("conf", "updateConf", "strata.worker.page.store.mem.size=64GiB")
+                            .err())
+                    .contains(
+                        "does not fit in this worker's direct memory", "MaxDirectMemorySize"));
+    assertThat(shell.run("conf", "updateConf", "strata.user.metadata.sync.interval=-5s").err())
+        .contains("must be -1");
     assertThat(shell.run("conf", "unset", "strata.bogus").err()).contains("unknown key");
     assertThat(clusterConf().getVersion()).isEqualTo(before);
     assertThat(clusterConf().getOverridesMap()).doesNotContainKey(TTL);
+  }
+
+  @Test
+  void aWorkerWhoseMemoryTierOutgrowsItsDirectMemory_refusesToStart_inOneLine() {
+    assertThatThrownBy(
+            () ->
+                ForkedCluster.builder()
+                    .masters(1)
+                    .workers(1)
+                    .property(WorkerKeys.MEM_SIZE, "1GiB")
+                    .start()
+                    .close())
+        .hasMessageContaining("worker-0 exited with 2")
+        .hasMessageContaining("strata worker: INVALID_ARGUMENT: " + WorkerKeys.MEM_SIZE.name())
+        .hasMessageContaining("-XX:MaxDirectMemorySize");
   }
 
   @Test

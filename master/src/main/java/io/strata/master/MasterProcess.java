@@ -140,7 +140,7 @@ public final class MasterProcess implements Service {
             bindHost,
             conf.get(CommonKeys.MASTER_RPC_PORT),
             rpcExecutor,
-            List.of(new MasterServiceImpl(journal, liveness, quorum, loadControl, clock)),
+            List.of(new MasterServiceImpl(journal, liveness, quorum, loadControl, clock, conf)),
             new RpcMetricsInterceptor(registry, System::nanoTime),
             new AuditInterceptor(conf));
     Mount root =

@@ -5,7 +5,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.internal.PlatformDependent;
 import io.strata.core.conf.Configuration;
+import io.strata.core.conf.DirectMemoryFit;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.metrics.Metrics;
@@ -95,6 +97,7 @@ public final class WorkerProcess implements Service {
 
   public WorkerProcess(Configuration conf) {
     this.conf = conf;
+    DirectMemoryFit.require(conf.get(WorkerKeys.MEM_SIZE), PlatformDependent.maxDirectMemory());
     Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
     this.ufs = new UfsManager(m -> UfsFactory.open(m.ufsUri(), m.options(), tempMaxAge));
     this.ufsExecutor =
@@ -148,7 +151,16 @@ public final class WorkerProcess implements Service {
     conf.onChange(
         WorkerKeys.METADATA_NEGATIVE_TTL,
         ttl -> metadataCache.setTtl(conf.get(WorkerKeys.METADATA_TTL), ttl));
-    conf.onChange(WorkerKeys.MEM_SIZE, store::setMemoryCapacity);
+    conf.onChange(
+        WorkerKeys.MEM_SIZE,
+        size -> {
+          long limit = PlatformDependent.maxDirectMemory();
+          if (DirectMemoryFit.fits(size, limit)) {
+            store.setMemoryCapacity(size);
+          } else {
+            LOG.warn("not applied: {}", DirectMemoryFit.why(size, limit));
+          }
+        });
     conf.onChange(WorkerKeys.LOAD_BANDWIDTH, loader::setThrottle);
     ProcessConf.register(conf, registry, appliedConfVersion);
   }
@@ -264,6 +276,7 @@ public final class WorkerProcess implements Service {
         .setUsedBytes(store.usedBytes())
         .setPagesCached(store.pageCount())
         .addAllTiers(store.tiers())
+        .setMaxDirectMemoryBytes(PlatformDependent.maxDirectMemory())
         .build();
   }
 

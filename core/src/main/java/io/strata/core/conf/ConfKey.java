@@ -97,6 +97,11 @@ public final class ConfKey<T> {
     return name.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
   }
 
+  /** Whether values are checked beyond their type (bounds, a format). */
+  public boolean isChecked() {
+    return check != null;
+  }
+
   /** Parses and checks a value; throws IllegalArgumentException saying what was expected. */
   T parse(String text) {
     T value = type.parse(text);

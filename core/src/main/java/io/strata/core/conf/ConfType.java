@@ -62,6 +62,8 @@ public final class ConfType<T> {
   public T parse(String text) {
     try {
       return parser.apply(text.trim());
+    } catch (Refused e) {
+      throw e;
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("expected " + expectation, e);
     }
@@ -81,22 +83,47 @@ public final class ConfType<T> {
         : Arrays.stream(s.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
   }
 
-  /** "90s", "30min", "1h", "2d", or milliseconds; throws IllegalArgumentException otherwise. */
+  /** A value of the right shape refused for a reason of its own, said as it is. */
+  static final class Refused extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    Refused(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * "90s", "30min", "1h", "2d", or milliseconds, fitting in a long of milliseconds; throws
+   * IllegalArgumentException otherwise. "m" is refused: next to the sizes' "M" (MiB) it is a trap.
+   */
   public static Duration parseDuration(String s) {
     Matcher m = NUMBER_UNIT.matcher(s);
     if (!m.matches() || m.group(1).contains(".")) {
       throw new IllegalArgumentException(s);
     }
     long n = Long.parseLong(m.group(1));
-    return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "", "ms" -> Duration.ofMillis(n);
-      case "us" -> Duration.ofNanos(n * 1000);
-      case "s", "sec" -> Duration.ofSeconds(n);
-      case "m", "min" -> Duration.ofMinutes(n);
-      case "h", "hr" -> Duration.ofHours(n);
-      case "d", "day" -> Duration.ofDays(n);
-      default -> throw new IllegalArgumentException(s);
-    };
+    String unit = m.group(2).toLowerCase(Locale.ROOT);
+    if (unit.equals("m")) {
+      throw new Refused(
+          "'m' could mean minutes or MiB: write " + n + "min for minutes, " + n + "ms for ms");
+    }
+    try {
+      Duration d =
+          switch (unit) {
+            case "", "ms" -> Duration.ofMillis(n);
+            case "us" -> Duration.ofNanos(Math.multiplyExact(n, 1000));
+            case "s", "sec" -> Duration.ofSeconds(n);
+            case "min" -> Duration.ofMinutes(n);
+            case "h", "hr" -> Duration.ofHours(n);
+            case "d", "day" -> Duration.ofDays(n);
+            default -> throw new IllegalArgumentException(s);
+          };
+      // Every reader takes durations in milliseconds: one that does not fit is refused here.
+      long unused = d.toMillis();
+      return d;
+    } catch (ArithmeticException e) {
+      throw new Refused("too long: a duration must fit in a long of milliseconds");
+    }
   }
 
   static long parseBytes(String s) {

@@ -66,9 +66,11 @@ public final class MasterKeys {
       ConfKey.duration("strata.master.worker.timeout")
           .defaultValue("30s")
           .scope(Scope.MASTER)
-          .check(d -> d.toMillis() > 0, "must be positive")
+          .check(d -> d.toMillis() >= 1000, "must be at least 1s")
           .dynamic()
-          .description("A worker silent this long is marked LOST and leaves every client's ring.")
+          .description(
+              "A worker silent this long is marked LOST and leaves every client's ring; at least "
+                  + "three of the workers' heartbeat intervals when changed while running.")
           .build();
 
   public static final ConfKey<Duration> ELECTION_TIMEOUT_MIN =

@@ -72,6 +72,7 @@ public final class UserKeys {
       ConfKey.duration("strata.user.metadata.sync.interval")
           .defaultValue("-1")
           .scope(Scope.CLIENT)
+          .check(d -> d.toMillis() >= -1, "must be -1 (trust the TTL), 0 (always) or more")
           .dynamic()
           .description(
               "Ask the UFS again when a worker's cached metadata is older than this; 0 always, -1 trust the TTL.")

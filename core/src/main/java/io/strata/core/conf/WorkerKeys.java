@@ -81,6 +81,7 @@ public final class WorkerKeys {
       ConfKey.bytes("strata.worker.page.store.mem.size")
           .defaultValue("512MiB")
           .scope(Scope.WORKER)
+          .check(b -> b >= 0 && b <= 1L << 40, "must be from 0 to 1TiB")
           .dynamic()
           .description(
               "Off-heap memory for cached pages; keep -XX:MaxDirectMemorySize above it. A smaller value "

@@ -55,6 +55,29 @@ class ConfigurationTest {
   }
 
   @Test
+  void durations_refuseTheAmbiguousM_andWhatDoesNotFitInMilliseconds() {
+    Configuration conf = new Configuration();
+    assertThatThrownBy(() -> conf.set(WorkerKeys.METADATA_TTL, "5m"))
+        .hasMessageContaining("'m' could mean minutes or MiB: write 5min");
+    conf.set(WorkerKeys.METADATA_TTL, "5min");
+    assertThat(conf.get(WorkerKeys.METADATA_TTL)).hasMinutes(5);
+    assertThatThrownBy(() -> conf.set(WorkerKeys.METADATA_TTL, "9223372036854775807d"))
+        .hasMessageContaining("must fit in a long of milliseconds");
+    assertThatThrownBy(() -> conf.set(UserKeys.METADATA_SYNC_INTERVAL, "-2"))
+        .hasMessageContaining("must be -1");
+    assertThatThrownBy(() -> conf.set(WorkerKeys.MEM_SIZE, "2TiB"))
+        .hasMessageContaining("from 0 to 1TiB");
+  }
+
+  @Test
+  void aMemoryTier_mustFitTheDirectMemory_withRoomForTheDataPlane() {
+    assertThat(DirectMemoryFit.fits(192L << 20, 256L << 20)).isTrue();
+    assertThat(DirectMemoryFit.fits(193L << 20, 256L << 20)).isFalse();
+    assertThatThrownBy(() -> DirectMemoryFit.require(1L << 30, 256L << 20))
+        .hasMessageContaining("1024 MiB", "256 MiB", "-XX:MaxDirectMemorySize");
+  }
+
+  @Test
   void reference_toUnknownKey_isRefused() {
     Configuration conf = new Configuration();
     assertThatThrownBy(() -> conf.set(MasterKeys.JOURNAL_FOLDER, "${strata.nowhere}/journal"))

@@ -25,6 +25,19 @@ class KeyRegistryTest {
   }
 
   @Test
+  void everyNumberAndDuration_isBounded() {
+    Set<ConfType<?>> numeric =
+        Set.of(ConfType.INT, ConfType.LONG, ConfType.BYTES, ConfType.DURATION);
+    assertThat(
+            KeyRegistry.all().stream()
+                .filter(k -> numeric.contains(k.type()) && !k.isChecked())
+                .map(ConfKey::name)
+                .toList())
+        .as("keys any value of whose type is taken")
+        .isEmpty();
+  }
+
+  @Test
   void suggestions_findTyposButNotStrangers() {
     Set<String> names = Set.of("strata.worker.page.size", "strata.worker.rpc.port");
     assertThat(Suggestions.closest("strata.worker.page.sise", names))

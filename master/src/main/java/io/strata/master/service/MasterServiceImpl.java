@@ -2,6 +2,7 @@ package io.strata.master.service;
 
 import io.grpc.stub.StreamObserver;
 import io.strata.core.conf.ClusterConf;
+import io.strata.core.conf.Configuration;
 import io.strata.core.process.Version;
 import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.AddMasterResponse;
@@ -69,13 +70,16 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
   private final WorkerLiveness liveness;
   private final Quorum quorum;
   private final Clock clock;
+  private final ConfGuard confGuard;
 
   public MasterServiceImpl(
       MasterJournal journal,
       WorkerLiveness liveness,
       Quorum quorum,
       LoadControl loads,
-      Clock clock) {
+      Clock clock,
+      Configuration conf) {
+    this.confGuard = new ConfGuard(journal, liveness, conf);
     this.loads = loads;
     this.journal = journal;
     this.liveness = liveness;
@@ -246,6 +250,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         () -> {
           journal.requireLeader();
           ClusterConf.validateUpdate(req.getValuesMap());
+          confGuard.check(req.getValuesMap());
           journal.submit(new MasterCommand.SetConf(Map.copyOf(req.getValuesMap()))).orThrow();
           return journal.stateMachine().read(s -> s.conf().view());
         });
