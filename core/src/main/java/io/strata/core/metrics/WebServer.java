@@ -18,6 +18,27 @@ import java.util.function.Supplier;
  * serves, 503 with the reason when not), {@code /stacks} (a thread dump).
  */
 public final class WebServer implements AutoCloseable {
+  /**
+   * Seconds a request may take to arrive: the JDK's server then closes its connection, so a client
+   * that trickles a request in cannot hold one of the port's threads for long.
+   */
+  static final String MAX_REQUEST_SECONDS = "10";
+
+  /** Seconds a response may take to leave, for the same reason. */
+  static final String MAX_RESPONSE_SECONDS = "30";
+
+  static {
+    // Read once, when the JDK's server first starts in this JVM; a value set by hand wins.
+    setIfAbsent("sun.net.httpserver.maxReqTime", MAX_REQUEST_SECONDS);
+    setIfAbsent("sun.net.httpserver.maxRspTime", MAX_RESPONSE_SECONDS);
+  }
+
+  private static void setIfAbsent(String property, String value) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, value);
+    }
+  }
+
   private final HttpServer server;
 
   /**

@@ -53,7 +53,7 @@ public final class AuditInterceptor implements ServerInterceptor {
                 String code = trailers.get(GrpcErrors.CODE);
                 AUDIT.info(
                     "user={} ip={} op={} {} status={}",
-                    user == null ? "unknown" : user,
+                    user == null ? "unknown" : escaped(user),
                     remote,
                     method,
                     subject[0],
@@ -73,6 +73,47 @@ public final class AuditInterceptor implements ServerInterceptor {
     };
   }
 
+  /** The most of one field a line shows. */
+  static final int MAX_FIELD = 1024;
+
+  /**
+   * A field as one token of the line, whatever a client sent: plain when it is printable ASCII with
+   * no space, quote or backslash; else quoted, with backslash escapes for quotes, backslashes and
+   * every character that could end a line (control characters, NEL, the Unicode line and paragraph
+   * separators), so that no path or user name can end a line or forge another field. Cut at {@value
+   * #MAX_FIELD} characters.
+   */
+  static String escaped(String value) {
+    String v = value.length() > MAX_FIELD ? value.substring(0, MAX_FIELD) + "..." : value;
+    boolean plain = !v.isEmpty();
+    for (int i = 0; i < v.length() && plain; i++) {
+      char c = v.charAt(i);
+      plain = c > ' ' && c < 0x7f && c != '"' && c != '\\';
+    }
+    if (plain) {
+      return v;
+    }
+    StringBuilder out = new StringBuilder("\"");
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      switch (c) {
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        default -> {
+          if (c < ' ' || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
+  }
+
   /** The request's paths (or worker, address, keys): {@code path=/a dst=/b}. */
   static String describe(Message m) {
     StringBuilder sb = new StringBuilder();
@@ -81,7 +122,10 @@ public final class AuditInterceptor implements ServerInterceptor {
       if (f != null
           && f.getJavaType() == FieldDescriptor.JavaType.STRING
           && !m.getField(f).toString().isEmpty()) {
-        sb.append(sb.length() == 0 ? "" : " ").append(name).append('=').append(m.getField(f));
+        sb.append(sb.length() == 0 ? "" : " ")
+            .append(name)
+            .append('=')
+            .append(escaped(m.getField(f).toString()));
       }
     }
     FieldDescriptor header = m.getDescriptorForType().findFieldByName("header");
@@ -90,7 +134,7 @@ public final class AuditInterceptor implements ServerInterceptor {
     }
     FieldDescriptor values = m.getDescriptorForType().findFieldByName("values");
     if (values != null && values.isMapField()) {
-      sb.append("values=").append(m.getField(values));
+      sb.append("values=").append(escaped(m.getField(values).toString()));
     }
     return sb.toString();
   }

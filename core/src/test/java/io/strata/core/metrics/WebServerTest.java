@@ -1,0 +1,59 @@
+package io.strata.core.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+/** The web port serves others while a client trickles a request, and drops that client. */
+class WebServerTest {
+  @Test
+  void aRequestThatNeverEnds_isCutOff_andOthersAreServedMeanwhile() throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    try (WebServer web =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            Optional::empty,
+            executor)) {
+      try (Socket slow = new Socket()) {
+        slow.connect(
+            new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), web.port()), 2000);
+        slow.getOutputStream()
+            .write("GET /health HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+        slow.getOutputStream().flush();
+
+        HttpResponse<String> other =
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + web.port() + "/health"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        assertThat(other.statusCode()).isEqualTo(200);
+        assertThat(other.body()).isEqualTo("ok\n");
+
+        // The trickling client's connection is closed within the request limit (and a margin).
+        slow.setSoTimeout((Integer.parseInt(WebServer.MAX_REQUEST_SECONDS) + 20) * 1000);
+        InputStream in = slow.getInputStream();
+        assertThat(in.read()).as("closed, nothing answered").isEqualTo(-1);
+      }
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+}
