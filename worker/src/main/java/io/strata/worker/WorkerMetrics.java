@@ -28,6 +28,7 @@ public final class WorkerMetrics {
   public static final String UFS_BYTES_READ = "strata.worker.ufs.bytes.read";
   public static final String DATA_READ_LATENCY = "strata.worker.data.read";
   public static final String DATA_CONNECTIONS = "strata.worker.data.connections";
+  public static final String DATA_CONNECTIONS_REFUSED = "strata.worker.data.connections.refused";
   public static final String DATA_REQUESTS = "strata.worker.data.requests";
   public static final String LOAD_FILES = "strata.worker.load.files";
   public static final String LOAD_BYTES = "strata.worker.load.bytes";

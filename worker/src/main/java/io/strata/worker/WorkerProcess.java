@@ -182,7 +182,9 @@ public final class WorkerProcess implements Service {
             metadata,
             ufsExecutor,
             new DataServerMetrics(registry),
-            Math.toIntExact(conf.get(WorkerKeys.DATA_SEND_BUFFER)));
+            Math.toIntExact(conf.get(WorkerKeys.DATA_SEND_BUFFER)),
+            conf.get(WorkerKeys.DATA_MAX_CONNECTIONS),
+            conf.get(WorkerKeys.DATA_IDLE_TIMEOUT));
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
     String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
     if (!socket.isEmpty()) {

@@ -38,6 +38,27 @@ public final class WorkerKeys {
           .description("Port of the worker's Netty data server (reads).")
           .build();
 
+  public static final ConfKey<Integer> DATA_MAX_CONNECTIONS =
+      ConfKey.integer("strata.worker.data.max.connections")
+          .defaultValue("4096")
+          .scope(Scope.WORKER)
+          .check(n -> n >= 1 && n <= 1_000_000, "must be from 1 to 1000000")
+          .description(
+              "Data connections (TCP and domain socket) a worker keeps at once; one over it is "
+                  + "closed as it arrives. Applies at start.")
+          .build();
+
+  public static final ConfKey<Duration> DATA_IDLE_TIMEOUT =
+      ConfKey.duration("strata.worker.data.idle.timeout")
+          .defaultValue("10min")
+          .scope(Scope.WORKER)
+          .check(d -> d.toMillis() >= 1000, "must be at least 1s")
+          .description(
+              "A data connection that neither sends a request nor takes a byte of its answers for "
+                  + "this long is closed (an idle client's, or one that stopped reading). Applies at "
+                  + "start.")
+          .build();
+
   public static final ConfKey<Long> DATA_SEND_BUFFER =
       ConfKey.bytes("strata.worker.data.send.buffer")
           .defaultValue("512KiB")

@@ -41,7 +41,9 @@ public final class DataServer implements AutoCloseable {
       MetadataService metadata,
       Executor metadataExecutor,
       DataServerMetrics metrics,
-      int sendBuffer) {
+      int sendBuffer,
+      int maxConnections,
+      java.time.Duration idleTimeout) {
     this.transport = transport;
     this.sendBuffer = sendBuffer;
     this.boss = boss;
@@ -50,7 +52,11 @@ public final class DataServer implements AutoCloseable {
     ReadHandler.Responders responders =
         ReadHandler.Responders.of(
             ufs, fetcher, metadata, metadataExecutor, leases, metrics, System::nanoTime);
-    this.initializer = new DataServerInitializer(() -> new ReadHandler(responders), metrics);
+    this.initializer =
+        new DataServerInitializer(
+            () -> new ReadHandler(responders),
+            metrics,
+            new DataServerInitializer.Limits(maxConnections, idleTimeout));
   }
 
   public void listenTcp(String bindHost, int port) throws InterruptedException {

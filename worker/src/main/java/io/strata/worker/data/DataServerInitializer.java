@@ -3,27 +3,73 @@ package io.strata.worker.data;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.unix.DomainSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.strata.core.transport.Frames;
 import java.net.UnixDomainSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The pipeline of one data connection: frame splitting, request decoding, reading. */
+/**
+ * The pipeline of one data connection: idleness, frame splitting, request decoding, reading. A
+ * connection over the server's cap is closed as it arrives.
+ */
+// close() of a connection refused: nothing waits for it, and what follows is the close listener's.
+@SuppressWarnings("FutureReturnValueIgnored")
 final class DataServerInitializer extends ChannelInitializer<Channel> {
+  private static final Logger LOG = LoggerFactory.getLogger(DataServerInitializer.class);
+
+  /** How many connections a server keeps, and how long one may do nothing. */
+  record Limits(int maxConnections, Duration idleTimeout) {
+    static final Limits NONE = new Limits(Integer.MAX_VALUE, Duration.ZERO);
+  }
+
   private final Supplier<ReadHandler> handlers;
   private final DataServerMetrics metrics;
+  private final Limits limits;
+  private final AtomicInteger open = new AtomicInteger();
 
   DataServerInitializer(Supplier<ReadHandler> handlers, DataServerMetrics metrics) {
+    this(handlers, metrics, Limits.NONE);
+  }
+
+  DataServerInitializer(Supplier<ReadHandler> handlers, DataServerMetrics metrics, Limits limits) {
     this.handlers = handlers;
     this.metrics = metrics;
+    this.limits = limits;
   }
 
   @Override
   protected void initChannel(Channel ch) {
+    if (open.incrementAndGet() > limits.maxConnections()) {
+      open.decrementAndGet();
+      metrics.refusedConnections().increment();
+      LOG.debug("closing a data connection from {}: {} are open", ch.remoteAddress(), limits);
+      ch.close();
+      return;
+    }
+    ch.closeFuture().addListener(f -> open.decrementAndGet());
     metrics.connections(isDomainSocket(ch)).increment();
+    if (!limits.idleTimeout().isZero()) {
+      // Output that makes no progress counts as idle: a client that stopped reading is dropped.
+      ch.pipeline()
+          .addLast(
+              "idle",
+              new IdleStateHandler(
+                  true, 0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+    }
     ch.pipeline()
         .addLast("frames", Frames.requestFrameDecoder())
         .addLast("requests", new RequestDecoder())
         .addLast("reads", handlers.get());
+  }
+
+  /** Data connections open now. */
+  int open() {
+    return open.get();
   }
 
   static boolean isDomainSocket(Channel ch) {

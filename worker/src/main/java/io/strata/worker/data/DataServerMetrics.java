@@ -18,6 +18,7 @@ public final class DataServerMetrics {
   private final Map<String, Counter> requests = new java.util.HashMap<>();
   private final Counter tcpConnections;
   private final Counter domainSocketConnections;
+  private final Counter refusedConnections;
 
   public DataServerMetrics(MeterRegistry registry) {
     for (PageFetcher.Source source : PageFetcher.Source.values()) {
@@ -46,6 +47,10 @@ public final class DataServerMetrics {
             .tag("transport", "domain_socket")
             .description("Data connections accepted, by transport")
             .register(registry);
+    refusedConnections =
+        Counter.builder(WorkerMetrics.DATA_CONNECTIONS_REFUSED)
+            .description("Data connections closed as they arrived: the worker had its most open")
+            .register(registry);
     for (String kind : new String[] {"read", "open", "lease"}) {
       requests.put(
           kind,
@@ -62,6 +67,10 @@ public final class DataServerMetrics {
 
   Counter connections(boolean domainSocket) {
     return domainSocket ? domainSocketConnections : tcpConnections;
+  }
+
+  Counter refusedConnections() {
+    return refusedConnections;
   }
 
   /** Requests of {@code kind}: read, open or lease. */

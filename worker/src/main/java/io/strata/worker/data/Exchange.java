@@ -39,6 +39,32 @@ final class Exchange {
     this.next = next;
   }
 
+  /** What resumes this answer once the connection takes bytes again; null when not paused. */
+  private Runnable paused;
+
+  /** Whether the connection takes more bytes now (its outbound buffer is under its high mark). */
+  boolean hasRoom() {
+    return ctx.channel().isWritable();
+  }
+
+  /**
+   * Pauses this answer until the connection has room again (or closes): {@code resume} then runs on
+   * the event loop.
+   */
+  void whenWritable(Runnable resume) {
+    paused = resume;
+    ctx.flush();
+  }
+
+  /** The connection has room again, or closed: a paused answer resumes. */
+  void writable() {
+    Runnable resume = paused;
+    paused = null;
+    if (resume != null) {
+      resume.run();
+    }
+  }
+
   /** Writes a frame of this answer (flushed with the END, or by a reply that pauses). */
   void write(Object frame) {
     ctx.write(frame, ctx.voidPromise());

@@ -2,6 +2,7 @@ package io.strata.worker.data;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.strata.core.transport.LeaseRequest;
 import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
@@ -57,6 +58,13 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
    */
   static final long PREPARED_MAX_BYTES = 16 << 20;
 
+  /**
+   * Requests a connection may have waiting: past it, the connection is not read until it drains
+   * (TCP then holds back a client that pipelines without end), as it is not while its answers back
+   * up past the outbound buffer's high-water mark.
+   */
+  static final int MAX_WAITING = 64;
+
   private final Responders responders;
 
   /** Requests waiting for their turn; a READ's pages may be asked for already. */
@@ -88,14 +96,49 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
       preparedBytes += claimed;
     }
     queue.add(new Waiting(request, pages, claimed));
+    if (queue.size() >= MAX_WAITING) {
+      ctx.channel().config().setAutoRead(false);
+    }
     if (!busy) {
       next(ctx);
     }
   }
 
+  /** Reads more requests once few wait and the answers flow. */
+  private void readMoreIfRoom(ChannelHandlerContext ctx) {
+    if (queue.size() < MAX_WAITING / 2 && ctx.channel().isWritable()) {
+      ctx.channel().config().setAutoRead(true);
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (ctx.channel().isWritable()) {
+      readMoreIfRoom(ctx);
+      if (current != null) {
+        current.writable();
+      }
+    } else {
+      ctx.channel().config().setAutoRead(false);
+    }
+    super.channelWritabilityChanged(ctx);
+  }
+
+  /** A connection that sent nothing and took nothing for the idle timeout is closed. */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof IdleStateEvent) {
+      LOG.debug("closing idle data connection from {}", ctx.channel().remoteAddress());
+      ctx.close();
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
   private void next(ChannelHandlerContext ctx) {
     Waiting waiting = queue.poll();
     busy = waiting != null;
+    readMoreIfRoom(ctx);
     if (waiting == null) {
       return;
     }
@@ -121,6 +164,10 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
     }
     queue.clear();
     preparedBytes = 0;
+    if (current != null) {
+      // A reply paused for room lets its pages go.
+      current.writable();
+    }
     super.channelInactive(ctx);
   }
 

@@ -144,6 +144,11 @@ final class ReadResponder {
 
     void send() {
       while (next < pages.size()) {
+        if (!x.hasRoom() && x.ctx.channel().isActive()) {
+          // The reader takes its bytes slower than they come: wait, holding no more of them.
+          x.whenWritable(this::send);
+          return;
+        }
         CompletableFuture<Fetched> f = pages.get(next);
         if (!f.isDone()) {
           Futures.onDone(f, (page, error) -> resumeOnEventLoop());

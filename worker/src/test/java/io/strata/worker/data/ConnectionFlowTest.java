@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.transport.ReadRequest;
@@ -35,10 +36,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * READs pipelined on one connection: the pages of those waiting behind the one being answered are
- * asked for at once (a cold stream keeps the UFS busy), within a bound, and answered in order.
+ * The flow of one data connection: the pages of READs waiting behind the one being answered are
+ * asked for at once (a cold stream keeps the UFS busy), within a bound, and answered in order; a
+ * client that pipelines without end, or stops reading its answers, is held back rather than let the
+ * worker hold its answers; an idle connection is closed, and connections past the cap too.
  */
-class PipelinedReadsTest {
+class ConnectionFlowTest {
   private static final int PAGE = 4096;
 
   @TempDir Path root;
@@ -47,6 +50,7 @@ class PipelinedReadsTest {
   private PageStore store;
   private UfsManager ufs;
   private PageFetcher fetcher;
+  private ReadHandler.Responders responders;
   private EmbeddedChannel channel;
   private String f;
   private String g;
@@ -73,20 +77,17 @@ class PipelinedReadsTest {
                 System::currentTimeMillis,
                 new MemoryKvStore()),
             registry);
+    responders =
+        ReadHandler.Responders.of(
+            ufs,
+            fetcher,
+            metadata,
+            Runnable::run,
+            new LeaseDesk(fetcher, System::nanoTime),
+            metrics,
+            System::nanoTime);
     channel =
-        new EmbeddedChannel(
-            new DataServerInitializer(
-                () ->
-                    new ReadHandler(
-                        ReadHandler.Responders.of(
-                            ufs,
-                            fetcher,
-                            metadata,
-                            Runnable::run,
-                            new LeaseDesk(fetcher, System::nanoTime),
-                            metrics,
-                            System::nanoTime)),
-                metrics));
+        new EmbeddedChannel(new DataServerInitializer(() -> new ReadHandler(responders), metrics));
     f = fingerprint(ufs, "/f");
     g = fingerprint(ufs, "/g");
   }
@@ -135,6 +136,66 @@ class PipelinedReadsTest {
       channel.runPendingTasks();
     }
     assertThat(replies()).containsExactly("1 OK 0+4096", "2 OK 4096+16384", "3 OK 0+4096");
+  }
+
+  @Test
+  void aClientThatPipelinesWithoutEnd_isNotReadPastTheBound_untilItsRequestsDrain() {
+    send(1, "/f", f, 0, PAGE);
+    for (int i = 2; i <= ReadHandler.MAX_WAITING + 1; i++) {
+      send(i, "/f", f, 0, PAGE);
+    }
+    assertThat(channel.config().isAutoRead()).as("reading paused").isFalse();
+    while (!ufsReads.isEmpty()) {
+      ufsReads.remove(0).run();
+      channel.runPendingTasks();
+    }
+    assertThat(replies()).hasSize(ReadHandler.MAX_WAITING + 1);
+    assertThat(channel.config().isAutoRead()).as("reading again").isTrue();
+  }
+
+  @Test
+  void anAnswerWaitsWhileTheReaderTakesNoBytes_andGoesOnWhenItDoes() {
+    send(1, "/f", f, 0, PAGE);
+    ufsReads.remove(0).run();
+    channel.runPendingTasks();
+    assertThat(replies()).containsExactly("1 OK 0+4096");
+    // Page 0 is cached now: its answer would go out at once, but the connection has no room.
+    channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false);
+    assertThat(channel.isWritable()).isFalse();
+    send(2, "/f", f, 0, PAGE);
+    assertThat(replies()).as("nothing written while the reader takes nothing").isEmpty();
+    assertThat(channel.config().isAutoRead()).isFalse();
+    channel.unsafe().outboundBuffer().setUserDefinedWritability(1, true);
+    channel.runPendingTasks();
+    assertThat(replies()).containsExactly("2 OK 0+4096");
+  }
+
+  @Test
+  void anIdleConnection_isClosed() {
+    channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+    assertThat(channel.isActive()).isFalse();
+  }
+
+  @Test
+  void connectionsPastTheCap_areClosedAsTheyArrive() {
+    DataServerInitializer capped =
+        new DataServerInitializer(
+            () -> new ReadHandler(responders),
+            new DataServerMetrics(new SimpleMeterRegistry()),
+            new DataServerInitializer.Limits(1, Duration.ofMinutes(1)));
+    EmbeddedChannel first = new EmbeddedChannel(capped);
+    EmbeddedChannel second = new EmbeddedChannel(capped);
+    try {
+      assertThat(first.isActive()).isTrue();
+      assertThat(second.isActive()).isFalse();
+      assertThat(first.close().isSuccess()).isTrue();
+      EmbeddedChannel third = new EmbeddedChannel(capped);
+      assertThat(third.isActive()).as("room again once one closed").isTrue();
+      third.finishAndReleaseAll();
+    } finally {
+      first.finishAndReleaseAll();
+      second.finishAndReleaseAll();
+    }
   }
 
   @Test
