@@ -13,6 +13,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
+import io.strata.master.state.LoadJobs;
 import io.strata.master.state.LoadStates;
 import java.time.Clock;
 import java.util.Optional;
@@ -46,6 +47,9 @@ public final class LoadControl {
     if (o.getReplication() < 0 || o.getBatchSize() < 0 || o.getBandwidthBytes() < 0) {
       throw StrataException.invalidArgument(
           "replication, batch size and bandwidth must not be negative");
+    }
+    if (journal.stateMachine().read(s -> s.loads().runningJobs().size()) >= LoadJobs.MAX_RUNNING) {
+      throw new StrataException(StatusCode.RESOURCE_EXHAUSTED, LoadJobs.tooMany());
     }
     FileStatus status = stubs.status(rings.owner(path), path);
     if (!status.getDirectory()) {

@@ -23,6 +23,12 @@ public final class LoadJobs {
   /** Finished jobs kept for status and listing. */
   static final int MAX_FINISHED = 50;
 
+  /**
+   * Jobs running at once: each is a thread and a walk on the leader, and a new leader restarts
+   * every one, so their number is bounded whoever submits them.
+   */
+  public static final int MAX_RUNNING = 32;
+
   private final TreeMap<Long, LoadJob> jobs = new TreeMap<>();
 
   public ApplyResult submit(LoadJob job) {
@@ -38,6 +44,9 @@ public final class LoadJobs {
               + " is already loading "
               + job.getPath()
               + "; follow it with --progress or stop it with --stop");
+    }
+    if (runningJobs().size() >= MAX_RUNNING) {
+      return ApplyResult.refused(StatusCode.RESOURCE_EXHAUSTED, tooMany());
     }
     jobs.put(job.getId(), job.toBuilder().setState(LoadState.LOAD_RUNNING).build());
     return ApplyResult.OK;
@@ -100,6 +109,13 @@ public final class LoadJobs {
   /** The latest job for this path. */
   public Optional<LoadJob> latest(String path) {
     return jobs.descendingMap().values().stream().filter(j -> j.getPath().equals(path)).findFirst();
+  }
+
+  /** Why a job is refused when {@link #MAX_RUNNING} run. */
+  public static String tooMany() {
+    return MAX_RUNNING
+        + " loads are running, the most at once: wait for one to end, or stop one"
+        + " (strata fs distributedLoad --stop PATH)";
   }
 
   public Optional<LoadJob> running(String path) {

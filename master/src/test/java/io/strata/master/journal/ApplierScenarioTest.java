@@ -162,6 +162,25 @@ class ApplierScenarioTest {
         .build();
   }
 
+  @Test
+  void loadJobs_runningAtOnce_areBounded_andOneEndingMakesRoom() throws Exception {
+    ClusterState s = new ClusterState();
+    for (int i = 0; i < io.strata.master.state.LoadJobs.MAX_RUNNING; i++) {
+      assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(100 + i, "/d" + i))).ok()).isTrue();
+    }
+    var refused = apply(s, new MasterCommand.SubmitLoad(loadJob(999, "/one-more")));
+    assertThat(refused.code()).isEqualTo(io.strata.core.status.StatusCode.RESOURCE_EXHAUSTED);
+    assertThat(refused.message()).contains("loads are running", "--stop");
+    assertThat(
+            apply(
+                    s,
+                    new MasterCommand.FinishLoad(
+                        100, io.strata.core.proto.LoadState.LOAD_STOPPED, "", 5, files(0)))
+                .ok())
+        .isTrue();
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(1000, "/one-more"))).ok()).isTrue();
+  }
+
   private static io.strata.core.proto.LoadCounters files(long n) {
     return io.strata.core.proto.LoadCounters.newBuilder().setFiles(n).setBytes(n * 10).build();
   }
