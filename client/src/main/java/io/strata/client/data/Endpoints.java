@@ -42,8 +42,9 @@ public final class Endpoints {
   }
 
   /**
-   * Whether the socket file is there, looked at once a second at most: every small read asks, and a
-   * socket gone meanwhile only fails a connect, which the failover handles.
+   * Whether the socket file is there and this user may connect to it (the worker makes it
+   * owner-only: another local user reads over TCP), looked at once a second at most: every small
+   * read asks, and a socket gone meanwhile only fails a connect, which the failover handles.
    */
   private boolean socketFileExists(String socket) {
     long now = nanoTime.getAsLong();
@@ -51,7 +52,7 @@ public final class Endpoints {
     if (seen != null && now - seen < SOCKET_RECHECK_NANOS) {
       return true;
     }
-    if (Files.exists(Path.of(socket))) {
+    if (Files.isWritable(Path.of(socket))) {
       socketsSeen.put(socket, now);
       return true;
     }

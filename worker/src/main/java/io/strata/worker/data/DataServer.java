@@ -7,6 +7,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.strata.core.net.NettyTransport;
+import io.strata.core.util.OwnerOnly;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
@@ -73,6 +74,8 @@ public final class DataServer implements AutoCloseable {
             ? new DomainSocketAddress(path.toFile())
             : java.net.UnixDomainSocketAddress.of(path);
     listening.add(bootstrap(true).bind(address).sync().channel());
+    // Connecting takes write permission on the socket: only the worker's own user may.
+    OwnerOnly.file(path);
     socketFile = path;
   }
 

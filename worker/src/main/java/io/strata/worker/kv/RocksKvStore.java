@@ -2,6 +2,7 @@ package io.strata.worker.kv;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.OwnerOnly;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.BiConsumer;
@@ -46,7 +47,7 @@ public final class RocksKvStore implements KvStore {
                     .setBlockCache(blockCache)
                     .setFilterPolicy(new org.rocksdb.BloomFilter(10, false)));
     try {
-      Files.createDirectories(dir);
+      OwnerOnly.folder(dir);
       this.db =
           ttlSeconds > 0
               ? TtlDB.open(options, dir.toString(), ttlSeconds, false)

@@ -7,6 +7,7 @@ import io.strata.core.conf.Configuration;
 import io.strata.core.conf.PageStoreDirs;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.TierUsage;
+import io.strata.core.util.OwnerOnly;
 import io.strata.worker.kv.RocksKvStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -58,6 +59,9 @@ public final class PageStore implements AutoCloseable {
       throws IOException {
     List<SsdTier> ssds = new ArrayList<>();
     for (PageStoreDirs.Dir d : PageStoreDirs.parse(conf.get(WorkerKeys.PAGE_STORE_DIRS))) {
+      // Segments and their index are every user's cached bytes: closed to other local users (the
+      // folder given may be shared, so its own mode is left as it is).
+      OwnerOnly.folder(d.path().resolve("segments"));
       ssds.add(
           SsdTier.open(
               new SsdLayout(

@@ -3,6 +3,7 @@ package io.strata.worker.page;
 import io.netty.buffer.ByteBuf;
 import io.strata.core.util.FileChannels;
 import io.strata.core.util.OwnedRefCount;
+import io.strata.core.util.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -108,7 +109,10 @@ final class Segment {
     Files.createDirectories(p.getParent());
     FileChannel ch =
         FileChannel.open(
-            p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            p,
+            java.util.Set.of(
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+            OwnerOnly.fileAttribute());
     return new Segment(id, p, ch, 0, false, now);
   }
 

@@ -2,6 +2,7 @@ package io.strata.worker.rpc;
 
 import io.strata.core.path.StrataPath;
 import io.strata.core.ufs.Mount;
+import io.strata.core.util.OwnerOnly;
 import io.strata.worker.ufs.UfsManager;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ final class UnfinishedWrites {
   /** Notes a write that has begun; returns its marker, or null if it cannot be noted. */
   Path begun(Mount mount, String token) {
     try {
-      Files.createDirectories(folder);
+      OwnerOnly.folder(folder);
       Path marker = folder.resolve(UUID.randomUUID().toString());
       // The mount by path and URI, not its options: credentials are not written here.
       Files.writeString(
