@@ -10,10 +10,13 @@ import io.strata.core.proto.TierUsage;
 import io.strata.core.util.OwnerOnly;
 import io.strata.worker.kv.RocksKvStore;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The worker's cache: a memory tier (optional) above SSD tiers (optional; at least one of the two).
@@ -24,6 +27,8 @@ import java.util.function.Supplier;
  * memory. With no SSD folder, memory is the whole cache. Thread-safe.
  */
 public final class PageStore implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(PageStore.class);
+
   private static final long INDEX_CACHE_BYTES = 32 << 20;
 
   private final MemTier mem;
@@ -53,15 +58,26 @@ public final class PageStore implements AutoCloseable {
     return versions;
   }
 
+  /**
+   * Segments are every user's cached bytes: closed to other local users (the folder given may be
+   * shared, so its own mode is left as it is). A folder that cannot be made is the tier's to report
+   * when it writes; the worker serves from the UFS meanwhile.
+   */
+  private static void closeToOthers(Path segments) {
+    try {
+      OwnerOnly.folder(segments);
+    } catch (IOException e) {
+      LOG.warn("cannot make {} owner-only: {}", segments, e.toString());
+    }
+  }
+
   /** The store a worker's configuration describes; SSD folders are recovered before it returns. */
   public static PageStore create(
       Configuration conf, ByteBufAllocator allocator, MeterRegistry registry, LongSupplier nanoTime)
       throws IOException {
     List<SsdTier> ssds = new ArrayList<>();
     for (PageStoreDirs.Dir d : PageStoreDirs.parse(conf.get(WorkerKeys.PAGE_STORE_DIRS))) {
-      // Segments and their index are every user's cached bytes: closed to other local users (the
-      // folder given may be shared, so its own mode is left as it is).
-      OwnerOnly.folder(d.path().resolve("segments"));
+      closeToOthers(d.path().resolve("segments"));
       ssds.add(
           SsdTier.open(
               new SsdLayout(
