@@ -108,19 +108,16 @@ public final class ConfType<T> {
           "'m' could mean minutes or MiB: write " + n + "min for minutes, " + n + "ms for ms");
     }
     try {
-      Duration d =
-          switch (unit) {
-            case "", "ms" -> Duration.ofMillis(n);
-            case "us" -> Duration.ofNanos(Math.multiplyExact(n, 1000));
-            case "s", "sec" -> Duration.ofSeconds(n);
-            case "min" -> Duration.ofMinutes(n);
-            case "h", "hr" -> Duration.ofHours(n);
-            case "d", "day" -> Duration.ofDays(n);
-            default -> throw new IllegalArgumentException(s);
-          };
       // Every reader takes durations in milliseconds: one that does not fit is refused here.
-      long unused = d.toMillis();
-      return d;
+      return switch (unit) {
+        case "", "ms" -> Duration.ofMillis(n);
+        case "us" -> Duration.ofNanos(Math.multiplyExact(n, 1000));
+        case "s", "sec" -> Duration.ofMillis(Math.multiplyExact(n, 1000));
+        case "min" -> Duration.ofMillis(Math.multiplyExact(n, 60_000));
+        case "h", "hr" -> Duration.ofMillis(Math.multiplyExact(n, 3_600_000));
+        case "d", "day" -> Duration.ofMillis(Math.multiplyExact(n, 86_400_000));
+        default -> throw new IllegalArgumentException(s);
+      };
     } catch (ArithmeticException e) {
       throw new Refused("too long: a duration must fit in a long of milliseconds");
     }
