@@ -47,7 +47,6 @@ import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.Rpc;
-import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.load.LoadControl;
@@ -98,10 +97,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "registerWorker",
         () -> {
           journal.requireLeader();
-          if (req.getAddress().getHost().isEmpty() || req.getAddress().getRpcPort() <= 0) {
-            throw StrataException.invalidArgument(
-                "a worker must register with its host and RPC port");
-          }
+          WorkerAddressCheck.check(req.getAddress());
           String id = Membership.idOf(req.getAddress());
           Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(id));
           boolean unchanged =
