@@ -74,7 +74,7 @@ class ConfigurationTest {
     assertThat(DirectMemoryFit.fits(192L << 20, 256L << 20)).isTrue();
     assertThat(DirectMemoryFit.fits(193L << 20, 256L << 20)).isFalse();
     assertThatThrownBy(() -> DirectMemoryFit.require(1L << 30, 256L << 20))
-        .hasMessageContaining("1024 MiB", "256 MiB", "-XX:MaxDirectMemorySize");
+        .hasMessageContainingAll("1024 MiB", "256 MiB", "-XX:MaxDirectMemorySize");
   }
 
   @Test

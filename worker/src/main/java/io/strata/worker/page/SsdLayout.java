@@ -1,5 +1,7 @@
 package io.strata.worker.page;
 
+import io.strata.core.conf.WorkerKeys;
+import io.strata.core.status.StrataException;
 import java.nio.file.Path;
 
 /**
@@ -9,8 +11,18 @@ import java.nio.file.Path;
 public record SsdLayout(Path dir, long quota, long segmentSize, int readmitPercent) {
   public SsdLayout {
     if (quota < 2 * segmentSize) {
-      throw new IllegalArgumentException(
-          "the quota of " + dir + " must hold at least two segments");
+      // A configuration mistake: one line, and the worker exits with code 2.
+      throw StrataException.invalidArgument(
+          "the quota of "
+              + dir
+              + " ("
+              + (quota >> 20)
+              + " MiB) must hold at least two segments of "
+              + (segmentSize >> 20)
+              + " MiB: raise it in "
+              + WorkerKeys.PAGE_STORE_DIRS.name()
+              + " or lower "
+              + WorkerKeys.SEGMENT_SIZE.name());
     }
   }
 }
