@@ -78,6 +78,13 @@ class WorkerMembershipTest {
         }
       }
       assertThat(shell.run("fsadmin", "report").out()).contains("Workers: 1 live of 2", "LOST");
+      // Gone for good: removed, it leaves the report and the view; a LIVE one cannot be.
+      assertThat(shell.run("fsadmin", "removeWorker", cluster.workerId(0)).err())
+          .as("a worker that runs")
+          .contains("FAILED_PRECONDITION");
+      assertThat(shell.run("fsadmin", "removeWorker", id).out()).contains("removed " + id);
+      assertThat(shell.run("fsadmin", "report").out()).contains("Workers: 1 live of 1");
+      // It registers anew when it starts again.
       cluster.restart(cluster.worker(1));
       await().atMost(Duration.ofSeconds(15)).until(() -> state(id) == WorkerState.LIVE);
     }

@@ -46,6 +46,11 @@ final class Applier implements MasterCommand.Handler<ApplyResult> {
   }
 
   @Override
+  public ApplyResult removeWorker(MasterCommand.RemoveWorker c) {
+    return state.membership().remove(c.workerId());
+  }
+
+  @Override
   public ApplyResult setConf(SetConf c) {
     return state.conf().set(c.values());
   }

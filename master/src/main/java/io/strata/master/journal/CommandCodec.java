@@ -8,6 +8,7 @@ import io.strata.core.proto.journal.LoadProgressEntry;
 import io.strata.core.proto.journal.MountEntry;
 import io.strata.core.proto.journal.RecommissionWorkerEntry;
 import io.strata.core.proto.journal.RegisterWorkerEntry;
+import io.strata.core.proto.journal.RemoveWorkerEntry;
 import io.strata.core.proto.journal.SetConfEntry;
 import io.strata.core.proto.journal.SetPathPolicyEntry;
 import io.strata.core.proto.journal.SubmitLoadEntry;
@@ -21,6 +22,7 @@ import io.strata.master.journal.MasterCommand.DecommissionWorker;
 import io.strata.master.journal.MasterCommand.RecommissionWorker;
 import io.strata.master.journal.MasterCommand.RegisterWorker;
 import io.strata.master.journal.MasterCommand.RemoveMount;
+import io.strata.master.journal.MasterCommand.RemoveWorker;
 import io.strata.master.journal.MasterCommand.SetConf;
 import io.strata.master.journal.MasterCommand.UnsetConf;
 import io.strata.master.journal.MasterCommand.WorkerBack;
@@ -68,6 +70,11 @@ public final class CommandCodec {
                 RecommissionWorkerEntry.newBuilder()
                     .setWorkerId(c.workerId())
                     .setTimeMs(c.timeMs()));
+          }
+
+          @Override
+          public JournalEntry.Builder removeWorker(RemoveWorker c) {
+            return b.setRemoveWorker(RemoveWorkerEntry.newBuilder().setWorkerId(c.workerId()));
           }
 
           @Override
@@ -150,6 +157,7 @@ public final class CommandCodec {
       case RECOMMISSION_WORKER ->
           new RecommissionWorker(
               e.getRecommissionWorker().getWorkerId(), e.getRecommissionWorker().getTimeMs());
+      case REMOVE_WORKER -> new RemoveWorker(e.getRemoveWorker().getWorkerId());
       case SET_CONF -> new SetConf(Map.copyOf(e.getSetConf().getValuesMap()));
       case UNSET_CONF -> new UnsetConf(List.copyOf(e.getUnsetConf().getKeysList()));
       case MOUNT ->

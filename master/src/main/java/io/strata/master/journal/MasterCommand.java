@@ -32,6 +32,8 @@ public sealed interface MasterCommand {
 
     R recommissionWorker(RecommissionWorker c);
 
+    R removeWorker(RemoveWorker c);
+
     R setConf(SetConf c);
 
     R unsetConf(UnsetConf c);
@@ -118,6 +120,14 @@ public sealed interface MasterCommand {
     @Override
     public <R> R accept(Handler<R> h) {
       return h.recommissionWorker(this);
+    }
+  }
+
+  /** Forgets a worker that is not LIVE (checked on the leader: gone, not just decommissioned). */
+  record RemoveWorker(String workerId) implements MasterCommand {
+    @Override
+    public <R> R accept(Handler<R> h) {
+      return h.removeWorker(this);
     }
   }
 

@@ -3,6 +3,7 @@ package io.strata.master.service;
 import io.grpc.stub.StreamObserver;
 import io.strata.core.conf.ClusterConf;
 import io.strata.core.conf.Configuration;
+import io.strata.core.conf.MasterKeys;
 import io.strata.core.process.Version;
 import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.AddMasterResponse;
@@ -35,6 +36,8 @@ import io.strata.core.proto.RegisterWorkerRequest;
 import io.strata.core.proto.RegisterWorkerResponse;
 import io.strata.core.proto.RemoveMasterRequest;
 import io.strata.core.proto.RemoveMasterResponse;
+import io.strata.core.proto.RemoveWorkerRequest;
+import io.strata.core.proto.RemoveWorkerResponse;
 import io.strata.core.proto.SetPathPolicyRequest;
 import io.strata.core.proto.StopLoadRequest;
 import io.strata.core.proto.SubmitLoadRequest;
@@ -47,6 +50,8 @@ import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.Rpc;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.load.LoadControl;
@@ -70,6 +75,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
   private final Quorum quorum;
   private final Clock clock;
   private final ConfGuard confGuard;
+  private final Configuration conf;
 
   public MasterServiceImpl(
       MasterJournal journal,
@@ -79,6 +85,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
       Clock clock,
       Configuration conf) {
     this.confGuard = new ConfGuard(journal, liveness, conf);
+    this.conf = conf;
     this.loads = loads;
     this.journal = journal;
     this.liveness = liveness;
@@ -209,6 +216,29 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
               .submit(new MasterCommand.DecommissionWorker(req.getWorkerId(), clock.millis()))
               .orThrow();
           return DecommissionWorkerResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void removeWorker(RemoveWorkerRequest req, StreamObserver<RemoveWorkerResponse> out) {
+    Rpc.unary(
+        out,
+        "removeWorker",
+        () -> {
+          journal.requireLeader();
+          String id = req.getWorkerId();
+          Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(id));
+          long silentMs = liveness.last(id).map(liveness::ageMillis).orElse(Long.MAX_VALUE);
+          if (known.isPresent()
+              && known.get().getState() == WorkerState.DECOMMISSIONED
+              && silentMs < conf.get(MasterKeys.WORKER_TIMEOUT).toMillis()) {
+            throw new StrataException(
+                StatusCode.FAILED_PRECONDITION,
+                "worker " + id + " still reports: stop its process first, or it registers again");
+          }
+          journal.submit(new MasterCommand.RemoveWorker(id)).orThrow();
+          liveness.forget(id);
+          return RemoveWorkerResponse.getDefaultInstance();
         });
   }
 

@@ -58,6 +58,11 @@ public final class WorkerLiveness {
             .count();
   }
 
+  /** A worker removed from the membership: its beats are of no one now. */
+  public void forget(String workerId) {
+    beats.remove(workerId);
+  }
+
   public Optional<Beat> last(String workerId) {
     return Optional.ofNullable(beats.get(workerId));
   }

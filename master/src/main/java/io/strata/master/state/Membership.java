@@ -62,6 +62,29 @@ public final class Membership {
   }
 
   /**
+   * Forgets a worker for good: never a LIVE one (a silent one is LOST first, a running one is
+   * decommissioned and stopped first), so that the membership, and the view every client reads,
+   * holds only the workers there are.
+   */
+  public ApplyResult remove(String id) {
+    WorkerInfo old = workers.get(id);
+    if (old == null) {
+      return ApplyResult.refused(StatusCode.NOT_FOUND, "no worker " + id + " is registered");
+    }
+    if (old.getState() == WorkerState.LIVE) {
+      return ApplyResult.refused(
+          StatusCode.FAILED_PRECONDITION,
+          "worker "
+              + id
+              + " is LIVE: decommission it and stop its process first"
+              + " (fsadmin decommissionWorker)");
+    }
+    workers.remove(id);
+    version++;
+    return ApplyResult.OK;
+  }
+
+  /**
    * Brings a decommissioned worker back into the ring (it is LIVE again; LOST if it went silent).
    */
   public ApplyResult recommission(String id, long timeMs) {

@@ -55,6 +55,27 @@ class ApplierScenarioTest {
   }
 
   @Test
+  void aWorkerThatIsGone_isRemovedForGood_neverALiveOne() throws Exception {
+    ClusterState s = new ClusterState();
+    apply(s, new RegisterWorker(worker(1), 100));
+    apply(s, new RegisterWorker(worker(2), 100));
+    ApplyResult live = apply(s, new MasterCommand.RemoveWorker("h:1"));
+    assertThat(live.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(live.message()).contains("LIVE", "decommissionWorker");
+    apply(s, new WorkerLost("h:1", 200));
+    long v = s.membership().version();
+    assertThat(apply(s, new MasterCommand.RemoveWorker("h:1")).ok()).isTrue();
+    assertThat(s.membership().get("h:1")).isEmpty();
+    assertThat(s.membership().version()).isEqualTo(v + 1);
+    assertThat(apply(s, new MasterCommand.RemoveWorker("h:1")).code())
+        .isEqualTo(StatusCode.NOT_FOUND);
+    ClusterState restored = new ClusterState();
+    restored.restore(s.snapshot());
+    assertThat(restored.digest()).isEqualTo(s.digest());
+    assertThat(restored.membership().all()).hasSize(1);
+  }
+
+  @Test
   void pinsAndTtls_mergeByPath_survivingASnapshot_andRefuseWhatIsNotThere() throws Exception {
     ClusterState s = new ClusterState();
     assertThat(apply(s, new SetPathPolicy("/data/", true, null)).ok()).isTrue();

@@ -20,6 +20,7 @@ public final class FsAdminCommand implements Runnable {
         .leaf(ReportCommand.class, () -> new ReportCommand(ctx))
         .leaf(WorkerStateCommand.Decommission.class, () -> new WorkerStateCommand.Decommission(ctx))
         .leaf(WorkerStateCommand.Recommission.class, () -> new WorkerStateCommand.Recommission(ctx))
+        .leaf(WorkerStateCommand.Remove.class, () -> new WorkerStateCommand.Remove(ctx))
         .group(JournalCommand.class, rest -> JournalCommand.build(ctx, rest))
         .leaf(UpdateConfCommand.class, () -> new UpdateConfCommand(ctx))
         .build(new FsAdminCommand(), words);

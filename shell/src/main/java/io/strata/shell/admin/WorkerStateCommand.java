@@ -3,6 +3,7 @@ package io.strata.shell.admin;
 import io.strata.core.net.HostPort;
 import io.strata.core.proto.DecommissionWorkerRequest;
 import io.strata.core.proto.RecommissionWorkerRequest;
+import io.strata.core.proto.RemoveWorkerRequest;
 import io.strata.shell.ShellContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -44,6 +45,36 @@ final class WorkerStateCommand {
                   + worker
                   + "; clients drop it from their ring within "
                   + "strata.user.cluster.view.refresh.interval");
+    }
+  }
+
+  @Command(
+      name = "removeWorker",
+      mixinStandardHelpOptions = true,
+      description =
+          "Forget a worker that is gone (LOST, or decommissioned with its process stopped), for"
+              + " good: it leaves fsadmin report and every client's view.")
+  static final class Remove implements Runnable {
+    private final ShellContext ctx;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "HOST:PORT",
+        description = "The worker, as fsadmin report lists it.")
+    String worker;
+
+    Remove(ShellContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+      HostPort.parse(worker, "worker");
+      ctx.master()
+          .call(
+              "removeWorker",
+              s -> s.removeWorker(RemoveWorkerRequest.newBuilder().setWorkerId(worker).build()));
+      ctx.out().println("removed " + worker + " from the cluster");
     }
   }
 
