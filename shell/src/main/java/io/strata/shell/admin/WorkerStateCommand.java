@@ -8,17 +8,16 @@ import io.strata.shell.ShellContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** Taking a worker out of the ring for new reads, and back in, without touching its process. */
+/**
+ * A worker's place in the cluster, changed without touching its process: out of the ring, back in,
+ * or forgotten once it is gone.
+ */
 final class WorkerStateCommand {
   private WorkerStateCommand() {}
 
-  @Command(
-      name = "decommissionWorker",
-      mixinStandardHelpOptions = true,
-      description =
-          "Take a worker out of every client's ring (it keeps running; its cache is no longer read).")
-  static final class Decommission implements Runnable {
-    private final ShellContext ctx;
+  /** A command about one worker, named as fsadmin report lists it. */
+  abstract static class OneWorker implements Runnable {
+    final ShellContext ctx;
 
     @Parameters(
         index = "0",
@@ -26,25 +25,42 @@ final class WorkerStateCommand {
         description = "The worker, as fsadmin report lists it.")
     String worker;
 
-    Decommission(ShellContext ctx) {
+    OneWorker(ShellContext ctx) {
       this.ctx = ctx;
     }
 
     @Override
     public void run() {
       HostPort.parse(worker, "worker");
+      ctx.out().println(change());
+    }
+
+    /** Makes the change on the master; what to print. */
+    abstract String change();
+  }
+
+  @Command(
+      name = "decommissionWorker",
+      mixinStandardHelpOptions = true,
+      description =
+          "Take a worker out of every client's ring (it keeps running; its cache is no longer read).")
+  static final class Decommission extends OneWorker {
+    Decommission(ShellContext ctx) {
+      super(ctx);
+    }
+
+    @Override
+    String change() {
       ctx.master()
           .call(
               "decommissionWorker",
               s ->
                   s.decommissionWorker(
                       DecommissionWorkerRequest.newBuilder().setWorkerId(worker).build()));
-      ctx.out()
-          .println(
-              "decommissioned "
-                  + worker
-                  + "; clients drop it from their ring within "
-                  + "strata.user.cluster.view.refresh.interval");
+      return "decommissioned "
+          + worker
+          + "; clients drop it from their ring within "
+          + "strata.user.cluster.view.refresh.interval";
     }
   }
 
@@ -54,27 +70,18 @@ final class WorkerStateCommand {
       description =
           "Forget a worker that is gone (LOST, or decommissioned with its process stopped), for"
               + " good: it leaves fsadmin report and every client's view.")
-  static final class Remove implements Runnable {
-    private final ShellContext ctx;
-
-    @Parameters(
-        index = "0",
-        paramLabel = "HOST:PORT",
-        description = "The worker, as fsadmin report lists it.")
-    String worker;
-
+  static final class Remove extends OneWorker {
     Remove(ShellContext ctx) {
-      this.ctx = ctx;
+      super(ctx);
     }
 
     @Override
-    public void run() {
-      HostPort.parse(worker, "worker");
+    String change() {
       ctx.master()
           .call(
               "removeWorker",
               s -> s.removeWorker(RemoveWorkerRequest.newBuilder().setWorkerId(worker).build()));
-      ctx.out().println("removed " + worker + " from the cluster");
+      return "removed " + worker + " from the cluster";
     }
   }
 
@@ -82,29 +89,20 @@ final class WorkerStateCommand {
       name = "recommissionWorker",
       mixinStandardHelpOptions = true,
       description = "Bring a decommissioned worker back into the ring.")
-  static final class Recommission implements Runnable {
-    private final ShellContext ctx;
-
-    @Parameters(
-        index = "0",
-        paramLabel = "HOST:PORT",
-        description = "The worker, as fsadmin report lists it.")
-    String worker;
-
+  static final class Recommission extends OneWorker {
     Recommission(ShellContext ctx) {
-      this.ctx = ctx;
+      super(ctx);
     }
 
     @Override
-    public void run() {
-      HostPort.parse(worker, "worker");
+    String change() {
       ctx.master()
           .call(
               "recommissionWorker",
               s ->
                   s.recommissionWorker(
                       RecommissionWorkerRequest.newBuilder().setWorkerId(worker).build()));
-      ctx.out().println("recommissioned " + worker);
+      return "recommissioned " + worker;
     }
   }
 }
