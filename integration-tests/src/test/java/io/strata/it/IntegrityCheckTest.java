@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,7 +33,13 @@ class IntegrityCheckTest {
 
   @TempDir Path mnt;
 
+  /**
+   * Past the checker's own limit (its run, then {@link IntegrityChecker#GRACE} for a last step and
+   * the thread dumps of a stuck one) and the cleanups that follow, on a slow machine: a stuck run
+   * fails with what was stuck, not with the tests' 5-minute default.
+   */
   @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void readsReturnOneWholeVersionOrAnError_whateverHappensMeanwhile() throws Exception {
     long seed = Long.getLong("strata.integrity.seed", System.nanoTime());
     // Printed first: a run cut short by the tests' time limit can still be replayed.
