@@ -31,6 +31,7 @@ import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.strata.core.proto.WriteHeader;
 import io.strata.core.proto.WriteType;
 import io.strata.core.rpc.MasterClient;
+import io.strata.core.security.Credentials;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.DaemonThreads;
@@ -71,7 +72,8 @@ final class StrataFileSystem implements FileSystem {
 
   StrataFileSystem(Configuration conf) {
     this.conf = conf.copy();
-    this.master = new MasterClient(this.conf);
+    Credentials credentials = Credentials.of(this.conf);
+    this.master = new MasterClient(this.conf, credentials);
     this.confSync = new ClientConfSync(this.conf, master);
     this.view =
         new ClusterViewCache(
@@ -80,7 +82,7 @@ final class StrataFileSystem implements FileSystem {
             this.conf.get(CommonKeys.RING_VIRTUAL_NODES),
             System::nanoTime,
             this::onView);
-    this.workers = new WorkerChannels(this.conf.get(UserKeys.RPC_TIMEOUT));
+    this.workers = new WorkerChannels(this.conf.get(UserKeys.RPC_TIMEOUT), credentials);
     this.metadata =
         new MetadataCache(
             this.conf.get(UserKeys.METADATA_CACHE_TTL),

@@ -54,7 +54,7 @@ final class Errno {
         switch (e.code()) {
           case NOT_FOUND -> ENOENT;
           case ALREADY_EXISTS -> EEXIST;
-          case PERMISSION_DENIED -> EACCES;
+          case PERMISSION_DENIED, UNAUTHENTICATED -> EACCES;
           case INVALID_ARGUMENT -> EINVAL;
           case DIRECTORY_NOT_EMPTY -> ENOTEMPTY;
           case IS_A_DIRECTORY -> EISDIR;

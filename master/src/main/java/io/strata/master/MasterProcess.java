@@ -15,8 +15,10 @@ import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.AuditInterceptor;
+import io.strata.core.rpc.AuthInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.RpcMetricsInterceptor;
+import io.strata.core.security.Security;
 import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.UfsFactory;
 import io.strata.core.util.DaemonThreads;
@@ -63,8 +65,9 @@ public final class MasterProcess implements Service {
   private final Runnable onRemoved;
   private MasterJournal journal;
   private final WorkerLiveness liveness = new WorkerLiveness(System::nanoTime);
-  private final PeerClients peerClients = new PeerClients();
-  private final WorkerStubs workerStubs = new WorkerStubs();
+  private final Security security;
+  private final PeerClients peerClients;
+  private final WorkerStubs workerStubs;
   private LoadScheduler loads;
   private Quorum quorum;
   private volatile boolean joining;
@@ -89,6 +92,10 @@ public final class MasterProcess implements Service {
    */
   public MasterProcess(Configuration conf, Runnable onRemoved) {
     this.conf = conf;
+    // First: a master that would serve the network unauthenticated does not start at all.
+    this.security = Security.forServer(conf, List.of(MasterKeys.BIND_HOST));
+    this.peerClients = new PeerClients(security.credentials());
+    this.workerStubs = new WorkerStubs(security.credentials());
     this.peers = MasterPeers.fromConf(conf);
     this.onRemoved = onRemoved != null ? onRemoved : this::close;
   }
@@ -140,7 +147,10 @@ public final class MasterProcess implements Service {
             bindHost,
             conf.get(CommonKeys.MASTER_RPC_PORT),
             rpcExecutor,
-            List.of(new MasterServiceImpl(journal, liveness, quorum, loadControl, clock, conf)),
+            List.of(
+                new MasterServiceImpl(
+                    journal, liveness, quorum, loadControl, clock, conf, security)),
+            new AuthInterceptor(security),
             new RpcMetricsInterceptor(registry, System::nanoTime),
             new AuditInterceptor(conf));
     Mount root =

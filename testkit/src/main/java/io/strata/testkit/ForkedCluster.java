@@ -8,6 +8,7 @@ import io.strata.core.proto.GetMasterStatusRequest;
 import io.strata.core.proto.MasterServiceGrpc;
 import io.strata.core.proto.MasterStatus;
 import io.strata.core.rpc.Channels;
+import io.strata.core.security.Credentials;
 import io.strata.testkit.ClusterLayout.MasterPorts;
 import io.strata.testkit.ClusterLayout.WorkerPorts;
 import java.io.IOException;
@@ -168,7 +169,7 @@ public final class ForkedCluster implements AutoCloseable {
     HostPort a = masterRpc(i);
     ManagedChannel ch;
     synchronized (channels) {
-      ch = channels.computeIfAbsent(a, Channels::open);
+      ch = channels.computeIfAbsent(a, t -> Channels.open(t, Credentials.of(clientConf())));
     }
     try {
       return Optional.of(

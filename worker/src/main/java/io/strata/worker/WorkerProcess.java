@@ -19,9 +19,11 @@ import io.strata.core.process.Service;
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerUsage;
 import io.strata.core.rpc.AuditInterceptor;
+import io.strata.core.rpc.AuthInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.rpc.RpcMetricsInterceptor;
+import io.strata.core.security.Security;
 import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.UfsFactory;
 import io.strata.core.util.DaemonThreads;
@@ -62,6 +64,7 @@ public final class WorkerProcess implements Service {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerProcess.class);
 
   private final Configuration conf;
+  private final Security security;
   private final PrometheusMeterRegistry registry = Metrics.newProcessRegistry("worker");
   private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
   private final NettyTransport transport = NettyTransport.best();
@@ -97,6 +100,8 @@ public final class WorkerProcess implements Service {
 
   public WorkerProcess(Configuration conf) {
     this.conf = conf;
+    // First: a worker that would serve the network unauthenticated does not start at all.
+    this.security = Security.forServer(conf, List.of(WorkerKeys.BIND_HOST));
     DirectMemoryFit.require(conf.get(WorkerKeys.MEM_SIZE), PlatformDependent.maxDirectMemory());
     Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
     this.ufs = new UfsManager(m -> UfsFactory.open(m.ufsUri(), m.options(), tempMaxAge));
@@ -140,7 +145,7 @@ public final class WorkerProcess implements Service {
     this.loader = new FileLoader(ufs, store, pageSize, allocator, loadExecutor, registry);
     loader.setThrottle(conf.get(WorkerKeys.LOAD_BANDWIDTH));
     followDynamicKeys();
-    this.masterClient = new MasterClient(conf);
+    this.masterClient = new MasterClient(conf, security.credentials());
   }
 
   /** Keys whose new values must reach components that hold them. */
@@ -215,6 +220,7 @@ public final class WorkerProcess implements Service {
             conf.get(WorkerKeys.RPC_PORT),
             rpcExecutor,
             List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader)),
+            new AuthInterceptor(security),
             new RpcMetricsInterceptor(registry, System::nanoTime),
             new AuditInterceptor(conf));
     webServer =

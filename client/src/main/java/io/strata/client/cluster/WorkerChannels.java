@@ -5,6 +5,7 @@ import io.strata.core.net.HostPort;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.rpc.Channels;
+import io.strata.core.security.Credentials;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,9 +15,11 @@ import java.util.concurrent.TimeUnit;
 public final class WorkerChannels implements AutoCloseable {
   private final Map<HostPort, ManagedChannel> channels = new ConcurrentHashMap<>();
   private final Duration timeout;
+  private final Credentials credentials;
 
-  public WorkerChannels(Duration timeout) {
+  public WorkerChannels(Duration timeout, Credentials credentials) {
     this.timeout = timeout;
+    this.credentials = credentials;
   }
 
   public static HostPort rpcAddress(WorkerInfo w) {
@@ -33,7 +36,7 @@ public final class WorkerChannels implements AutoCloseable {
   }
 
   private ManagedChannel channel(WorkerInfo w) {
-    return channels.computeIfAbsent(rpcAddress(w), Channels::open);
+    return channels.computeIfAbsent(rpcAddress(w), t -> Channels.open(t, credentials));
   }
 
   @Override

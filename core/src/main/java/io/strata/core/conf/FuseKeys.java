@@ -75,7 +75,7 @@ public final class FuseKeys {
 
   public static final ConfKey<String> BIND_HOST =
       ConfKey.string("strata.fuse.bind.host")
-          .defaultValue("0.0.0.0")
+          .defaultValue("127.0.0.1")
           .scope(Scope.CLIENT)
           .description("Address the FUSE process's web port listens on.")
           .build();

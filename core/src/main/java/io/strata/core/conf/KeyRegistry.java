@@ -15,7 +15,12 @@ import java.util.Optional;
  */
 public final class KeyRegistry {
   private static final Class<?>[] HOLDERS = {
-    CommonKeys.class, MasterKeys.class, WorkerKeys.class, UserKeys.class, FuseKeys.class,
+    CommonKeys.class,
+    MasterKeys.class,
+    WorkerKeys.class,
+    UserKeys.class,
+    FuseKeys.class,
+    SecurityKeys.class,
   };
 
   private static final Map<String, ConfKey<?>> KEYS = gather();

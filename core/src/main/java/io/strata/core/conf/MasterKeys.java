@@ -9,9 +9,10 @@ public final class MasterKeys {
 
   public static final ConfKey<String> BIND_HOST =
       ConfKey.string("strata.master.bind.host")
-          .defaultValue("0.0.0.0")
+          .defaultValue("127.0.0.1")
           .scope(Scope.MASTER)
-          .description("Address the master's servers listen on.")
+          .description(
+              "Address the master's servers listen on (loopback by default; 0.0.0.0 or a host's address for a multi-host cluster, which needs strata.security.mode=TOKEN).")
           .build();
 
   public static final ConfKey<Integer> JOURNAL_PORT =

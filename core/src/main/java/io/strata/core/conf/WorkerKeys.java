@@ -17,9 +17,10 @@ public final class WorkerKeys {
 
   public static final ConfKey<String> BIND_HOST =
       ConfKey.string("strata.worker.bind.host")
-          .defaultValue("0.0.0.0")
+          .defaultValue("127.0.0.1")
           .scope(Scope.WORKER)
-          .description("Address the worker's servers listen on.")
+          .description(
+              "Address the worker's servers listen on (loopback by default; 0.0.0.0 or a host's address for a multi-host cluster, which needs strata.security.mode=TOKEN).")
           .build();
 
   public static final ConfKey<Integer> RPC_PORT =

@@ -42,7 +42,9 @@ public final class AuditInterceptor implements ServerInterceptor {
     if (!conf.get(CommonKeys.AUDIT_ENABLED) || INTERNAL.contains(method)) {
       return next.startCall(call, headers);
     }
-    String user = headers.get(UserInterceptor.USER);
+    // Set by AuthInterceptor, which runs first: the token's user in TOKEN mode.
+    io.strata.core.security.Principal caller = io.strata.core.security.Principal.current();
+    String user = caller != null ? caller.user() : headers.get(CallerInterceptor.USER);
     Object remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
     String[] subject = {""};
     ServerCall.Listener<Q> listener =

@@ -9,6 +9,7 @@ import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.strata.core.net.HostPort;
+import io.strata.core.security.Credentials;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,13 +30,14 @@ public final class Channels {
 
   private Channels() {}
 
-  public static ManagedChannel open(HostPort target) {
+  /** A channel to {@code target} whose calls carry {@code credentials}. */
+  public static ManagedChannel open(HostPort target, Credentials credentials) {
     return NettyChannelBuilder.forAddress(
             target.host(), target.port(), InsecureChannelCredentials.create())
         .eventLoopGroup(acquireGroup())
         .channelType(NioSocketChannel.class)
         .maxInboundMessageSize(MAX_MESSAGE)
-        .intercept(new UserInterceptor())
+        .intercept(new CallerInterceptor(credentials))
         .build();
   }
 

@@ -57,8 +57,8 @@ public final class GrpcErrors {
           new StrataException(StatusCode.CANCELLED, "call to " + target + " cancelled", e);
       case NOT_FOUND -> StrataException.notFound(description);
       case ALREADY_EXISTS -> StrataException.alreadyExists(description);
-      case PERMISSION_DENIED, UNAUTHENTICATED ->
-          new StrataException(StatusCode.PERMISSION_DENIED, description);
+      case PERMISSION_DENIED -> new StrataException(StatusCode.PERMISSION_DENIED, description);
+      case UNAUTHENTICATED -> new StrataException(StatusCode.UNAUTHENTICATED, description);
       case INVALID_ARGUMENT, OUT_OF_RANGE -> StrataException.invalidArgument(description);
       case RESOURCE_EXHAUSTED -> new StrataException(StatusCode.RESOURCE_EXHAUSTED, description);
       case FAILED_PRECONDITION -> new StrataException(StatusCode.FAILED_PRECONDITION, description);
@@ -97,6 +97,7 @@ public final class GrpcErrors {
       case NOT_FOUND -> Status.NOT_FOUND;
       case ALREADY_EXISTS -> Status.ALREADY_EXISTS;
       case PERMISSION_DENIED, NOT_PERMITTED -> Status.PERMISSION_DENIED;
+      case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
       case INVALID_ARGUMENT, NAME_TOO_LONG -> Status.INVALID_ARGUMENT;
       case UNAVAILABLE, NOT_LEADER -> Status.UNAVAILABLE;
       case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;

@@ -14,12 +14,16 @@ import java.util.concurrent.TimeUnit;
 public final class GrpcServers {
   private GrpcServers() {}
 
-  /** Starts a server; every call passes the metrics interceptor, then the audit log. */
+  /**
+   * Starts a server; every call is authenticated and authorised first ({@code auth}), then passes
+   * the metrics interceptor and the audit log.
+   */
   public static Server start(
       String bindHost,
       int port,
       Executor executor,
       List<BindableService> services,
+      AuthInterceptor auth,
       RpcMetricsInterceptor metrics,
       AuditInterceptor audit)
       throws IOException {
@@ -28,7 +32,7 @@ public final class GrpcServers {
             .executor(executor)
             .maxInboundMessageSize(Channels.MAX_MESSAGE);
     for (BindableService s : services) {
-      b.addService(ServerInterceptors.intercept(s, audit, metrics));
+      b.addService(ServerInterceptors.intercept(s, audit, metrics, auth));
     }
     return b.build().start();
   }

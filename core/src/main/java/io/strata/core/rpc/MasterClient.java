@@ -8,6 +8,7 @@ import io.strata.core.conf.UserKeys;
 import io.strata.core.net.HostPort;
 import io.strata.core.proto.MasterServiceGrpc;
 import io.strata.core.proto.MasterServiceGrpc.MasterServiceBlockingStub;
+import io.strata.core.security.Credentials;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.time.Duration;
@@ -45,14 +46,22 @@ public final class MasterClient implements AutoCloseable {
   private final Sleeper sleeper;
   private final Map<HostPort, ManagedChannel> channels = new ConcurrentHashMap<>();
   private volatile HostPort current;
+  private Credentials credentials = Credentials.NONE;
 
+  /** A client of the masters {@code conf} names, calling with {@link Credentials#of}. */
   public MasterClient(Configuration conf) {
+    this(conf, Credentials.of(conf));
+  }
+
+  /** A client of the masters {@code conf} names, calling with {@code credentials}. */
+  public MasterClient(Configuration conf, Credentials credentials) {
     this(
         addresses(conf),
         conf.get(UserKeys.RPC_TIMEOUT),
         conf.get(UserKeys.RPC_RETRY_MAX_DURATION),
         System::nanoTime,
         Thread::sleep);
+    this.credentials = credentials;
   }
 
   public MasterClient(
@@ -164,7 +173,7 @@ public final class MasterClient implements AutoCloseable {
   }
 
   private ManagedChannel channel(HostPort target) {
-    return channels.computeIfAbsent(target, Channels::open);
+    return channels.computeIfAbsent(target, t -> Channels.open(t, credentials));
   }
 
   @Override

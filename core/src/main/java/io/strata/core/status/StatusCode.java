@@ -27,7 +27,9 @@ public enum StatusCode {
   NAME_TOO_LONG(16),
   TOO_MANY_LINKS(17),
   /** A rename or link across mounts or devices (EXDEV). */
-  CROSS_DEVICE(18);
+  CROSS_DEVICE(18),
+  /** The caller did not prove who it is: no token, a forged or an expired one. */
+  UNAUTHENTICATED(19);
 
   private static final StatusCode[] BY_NUMBER = new StatusCode[values().length];
 

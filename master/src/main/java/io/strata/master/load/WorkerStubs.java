@@ -12,6 +12,7 @@ import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.rpc.Channels;
 import io.strata.core.rpc.GrpcErrors;
+import io.strata.core.security.Credentials;
 import io.strata.core.status.StrataException;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,10 +27,17 @@ public final class WorkerStubs implements AutoCloseable {
   private static final long LOAD_TIMEOUT_MS = 30 * 60_000;
 
   private final Map<HostPort, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private final Credentials credentials;
+
+  /** Calls carry {@code credentials}: the master's own, signed with the cluster secret. */
+  public WorkerStubs(Credentials credentials) {
+    this.credentials = credentials;
+  }
 
   private ManagedChannel channel(WorkerInfo w) {
     return channels.computeIfAbsent(
-        new HostPort(w.getAddress().getHost(), w.getAddress().getRpcPort()), Channels::open);
+        new HostPort(w.getAddress().getHost(), w.getAddress().getRpcPort()),
+        t -> Channels.open(t, credentials));
   }
 
   public FileStatus status(WorkerInfo w, String path) {

@@ -10,6 +10,8 @@ import io.strata.core.proto.AddMasterResponse;
 import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.ConfigView;
+import io.strata.core.proto.CreateTokenRequest;
+import io.strata.core.proto.CreateTokenResponse;
 import io.strata.core.proto.DecommissionWorkerRequest;
 import io.strata.core.proto.DecommissionWorkerResponse;
 import io.strata.core.proto.ElectLeaderRequest;
@@ -50,6 +52,7 @@ import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.Rpc;
+import io.strata.core.security.Security;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
@@ -76,6 +79,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
   private final Clock clock;
   private final ConfGuard confGuard;
   private final Configuration conf;
+  private final TokenIssuer tokens;
 
   public MasterServiceImpl(
       MasterJournal journal,
@@ -83,7 +87,9 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
       Quorum quorum,
       LoadControl loads,
       Clock clock,
-      Configuration conf) {
+      Configuration conf,
+      Security security) {
+    this.tokens = new TokenIssuer(security, clock);
     this.confGuard = new ConfGuard(journal, liveness, conf);
     this.conf = conf;
     this.loads = loads;
@@ -94,6 +100,11 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
     Propagation propagation = new Propagation(journal, liveness);
     this.mounts = new MountControl(journal, propagation);
     this.policies = new PolicyControl(journal, propagation);
+  }
+
+  @Override
+  public void createToken(CreateTokenRequest req, StreamObserver<CreateTokenResponse> out) {
+    Rpc.unary(out, "createToken", () -> tokens.create(req));
   }
 
   @Override

@@ -22,6 +22,7 @@ public final class FsAdminCommand implements Runnable {
         .leaf(WorkerStateCommand.Recommission.class, () -> new WorkerStateCommand.Recommission(ctx))
         .leaf(WorkerStateCommand.Remove.class, () -> new WorkerStateCommand.Remove(ctx))
         .group(JournalCommand.class, rest -> JournalCommand.build(ctx, rest))
+        .group(TokenCommand.class, rest -> TokenCommand.build(ctx, rest))
         .leaf(UpdateConfCommand.class, () -> new UpdateConfCommand(ctx))
         .build(new FsAdminCommand(), words);
   }

@@ -7,12 +7,25 @@ import io.grpc.ClientInterceptor;
 import io.grpc.ForwardingClientCall.SimpleForwardingClientCall;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
+import io.strata.core.security.Credentials;
 
-/** Sends the OS user running the client with every call, for the audit log. */
-final class UserInterceptor implements ClientInterceptor {
+/**
+ * Sends who is calling with every call: the token of {@link Credentials}, if any, which TOKEN-mode
+ * servers check, and the OS user's name, which NONE-mode servers take on trust for the audit log.
+ */
+final class CallerInterceptor implements ClientInterceptor {
   static final Metadata.Key<String> USER =
       Metadata.Key.of("strata-user", Metadata.ASCII_STRING_MARSHALLER);
+  static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+  static final String BEARER = "Bearer ";
   private static final String NAME = System.getProperty("user.name", "unknown");
+
+  private final Credentials credentials;
+
+  CallerInterceptor(Credentials credentials) {
+    this.credentials = credentials;
+  }
 
   @Override
   public <Q, R> ClientCall<Q, R> interceptCall(
@@ -21,6 +34,10 @@ final class UserInterceptor implements ClientInterceptor {
       @Override
       public void start(Listener<R> listener, Metadata headers) {
         headers.put(USER, NAME);
+        String token = credentials.token();
+        if (token != null) {
+          headers.put(AUTHORIZATION, BEARER + token);
+        }
         super.start(listener, headers);
       }
     };

@@ -1,0 +1,78 @@
+package io.strata.core.rpc;
+
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.StatusRuntimeException;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
+import io.strata.core.security.Security;
+import io.strata.core.security.SecurityMode;
+import io.strata.core.security.Tokens;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.time.Clock;
+
+/**
+ * Establishes who is calling before any service code runs, and whether they may: in TOKEN mode from
+ * the bearer token the call carries (UNAUTHENTICATED without a valid one), then against the role
+ * the method needs ({@link AccessPolicy}; PERMISSION_DENIED below it). In NONE mode every caller is
+ * trusted with every role, under the name it sends. The caller is then {@link Principal#current()}
+ * for the service and the audit log.
+ */
+public final class AuthInterceptor implements ServerInterceptor {
+  private final Security security;
+  private final Clock clock;
+
+  public AuthInterceptor(Security security) {
+    this(security, Clock.systemUTC());
+  }
+
+  AuthInterceptor(Security security, Clock clock) {
+    this.security = security;
+    this.clock = clock;
+  }
+
+  @Override
+  public <Q, R> ServerCall.Listener<Q> interceptCall(
+      ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+    Principal caller;
+    try {
+      caller = authenticate(headers);
+      Role needed = AccessPolicy.needed(call.getMethodDescriptor().getFullMethodName());
+      if (!caller.role().covers(needed)) {
+        throw new StrataException(
+            StatusCode.PERMISSION_DENIED,
+            call.getMethodDescriptor().getBareMethodName()
+                + " needs "
+                + (needed == Role.SERVICE ? "the cluster secret" : "an admin token")
+                + "; "
+                + caller.user()
+                + " is "
+                + (caller.role() == Role.USER ? "a user" : "an admin"));
+      }
+    } catch (StrataException e) {
+      StatusRuntimeException refusal = GrpcErrors.toGrpc(e);
+      call.close(refusal.getStatus(), refusal.getTrailers());
+      return new ServerCall.Listener<>() {};
+    }
+    return Contexts.interceptCall(
+        Context.current().withValue(Principal.CURRENT, caller), call, headers, next);
+  }
+
+  private Principal authenticate(Metadata headers) {
+    if (security.mode() == SecurityMode.NONE) {
+      String user = headers.get(CallerInterceptor.USER);
+      return new Principal(user == null ? "unknown" : user, Role.SERVICE);
+    }
+    String authorization = headers.get(CallerInterceptor.AUTHORIZATION);
+    String token =
+        authorization != null && authorization.startsWith(CallerInterceptor.BEARER)
+            ? authorization.substring(CallerInterceptor.BEARER.length())
+            : null;
+    return Tokens.verify(security.secret().orElseThrow(), token, clock.instant());
+  }
+}

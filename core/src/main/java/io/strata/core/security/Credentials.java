@@ -1,0 +1,100 @@
+package io.strata.core.security;
+
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.SecurityKeys;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Supplier;
+
+/**
+ * The token a process sends with its calls. A process holding the cluster secret signs its own
+ * (role SERVICE, renewed well before it expires); a user's comes from {@code STRATA_TOKEN} or a
+ * token file. Without either, calls carry none: fine in NONE mode, refused in TOKEN mode.
+ */
+public final class Credentials {
+  public static final Credentials NONE = new Credentials(() -> null);
+
+  /** The user name a process signs its own tokens with. */
+  public static final String SERVICE_USER = "strata";
+
+  private static final Duration SERVICE_TTL = Duration.ofHours(1);
+  private static final String ENV = "STRATA_TOKEN";
+
+  private final Supplier<String> token;
+
+  private Credentials(Supplier<String> token) {
+    this.token = token;
+  }
+
+  /** The token to send, or null. */
+  public String token() {
+    return token.get();
+  }
+
+  public static Credentials ofToken(String token) {
+    return new Credentials(() -> token);
+  }
+
+  /** Tokens of role SERVICE signed with {@code secret}, a new one each half hour. */
+  public static Credentials service(ClusterSecret secret) {
+    return new Credentials(new Renewing(secret));
+  }
+
+  /**
+   * A client's credentials: {@code STRATA_TOKEN}, else the file {@code strata.security.token.file}
+   * names, else the cluster secret if this host's configuration names one this user can read (an
+   * operator on a cluster host), else {@code ~/.strata/token} if there is one, else none.
+   */
+  public static Credentials of(Configuration conf) {
+    String env = System.getenv(ENV);
+    if (env != null && !env.isBlank()) {
+      return ofToken(env.strip());
+    }
+    String file = conf.get(SecurityKeys.TOKEN_FILE);
+    if (!file.isEmpty()) {
+      return ofToken(read(Path.of(file)));
+    }
+    String secret = conf.get(SecurityKeys.SECRET_FILE);
+    if (!secret.isEmpty() && Files.isReadable(Path.of(secret))) {
+      return service(ClusterSecret.load(Path.of(secret)));
+    }
+    Path home = Path.of(System.getProperty("user.home", "/"), ".strata", "token");
+    return Files.isReadable(home) ? ofToken(read(home)) : NONE;
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8).strip();
+    } catch (IOException e) {
+      throw new StrataException(
+          StatusCode.UNAUTHENTICATED, "cannot read the token file " + file + ": " + e.getMessage());
+    }
+  }
+
+  /** A service token renewed once half its life is gone. */
+  private static final class Renewing implements Supplier<String> {
+    private final ClusterSecret secret;
+    private String current;
+    private Instant renewAt = Instant.MIN;
+
+    Renewing(ClusterSecret secret) {
+      this.secret = secret;
+    }
+
+    @Override
+    public synchronized String get() {
+      Instant now = Instant.now();
+      if (now.isAfter(renewAt)) {
+        current = Tokens.issue(secret, SERVICE_USER, Role.SERVICE, now.plus(SERVICE_TTL));
+        renewAt = now.plus(SERVICE_TTL.dividedBy(2));
+      }
+      return current;
+    }
+  }
+}

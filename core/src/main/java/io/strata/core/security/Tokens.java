@@ -1,0 +1,98 @@
+package io.strata.core.security;
+
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.regex.Pattern;
+
+/**
+ * Tokens the cluster issues: a user name, a role and an expiry, signed with the cluster secret, so
+ * that any process holding the secret checks them without asking anyone (no server-side state). The
+ * text is {@code st1.<payload>.<signature>}, both in unpadded base64url; the payload is {@code
+ * user}, {@code role} and the expiry in epoch milliseconds, a line each.
+ */
+public final class Tokens {
+  private static final String PREFIX = "st1.";
+  private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
+
+  /** The longest token text accepted: a header of megabytes is refused before any decoding. */
+  static final int MAX_LENGTH = 512;
+
+  /** The longest a token may live: a leaked token does not grant access for ever. */
+  public static final Duration MAX_TTL = Duration.ofDays(366);
+
+  private Tokens() {}
+
+  /** Whether {@code user} may be a token's user: letters, digits, {@code ._@-}, at most 64. */
+  public static boolean validUser(String user) {
+    return user != null && USER.matcher(user).matches();
+  }
+
+  /** A token for {@code user} with {@code role}, valid until {@code expiry}. */
+  public static String issue(ClusterSecret secret, String user, Role role, Instant expiry) {
+    if (!validUser(user)) {
+      throw StrataException.invalidArgument(
+          "a user name is 1 to 64 letters, digits, '.', '_', '@' or '-'"
+              + (user != null && user.length() <= 100 && user.matches("[\\x20-\\x7e]*")
+                  ? ", not '" + user + "'"
+                  : ""));
+    }
+    byte[] payload =
+        (user + "\n" + role + "\n" + expiry.toEpochMilli()).getBytes(StandardCharsets.UTF_8);
+    Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+    return PREFIX + b64.encodeToString(payload) + "." + b64.encodeToString(secret.sign(payload));
+  }
+
+  /**
+   * The caller {@code token} names, if {@code secret} signed it and it has not expired at {@code
+   * now}; else UNAUTHENTICATED saying which.
+   */
+  public static Principal verify(ClusterSecret secret, String token, Instant now) {
+    if (token == null || token.isEmpty()) {
+      throw unauthenticated("no token (set STRATA_TOKEN or strata.security.token.file)");
+    }
+    if (token.length() > MAX_LENGTH || !token.startsWith(PREFIX)) {
+      throw unauthenticated("not a Strata token");
+    }
+    int dot = token.indexOf('.', PREFIX.length());
+    if (dot < 0) {
+      throw unauthenticated("not a Strata token");
+    }
+    byte[] payload;
+    byte[] mac;
+    try {
+      Base64.Decoder b64 = Base64.getUrlDecoder();
+      payload = b64.decode(token.substring(PREFIX.length(), dot));
+      mac = b64.decode(token.substring(dot + 1));
+    } catch (IllegalArgumentException e) {
+      throw unauthenticated("not a Strata token");
+    }
+    if (!secret.verify(payload, mac)) {
+      throw unauthenticated("the token's signature is not this cluster's");
+    }
+    String[] fields = new String(payload, StandardCharsets.UTF_8).split("\n", -1);
+    if (fields.length != 3 || !validUser(fields[0])) {
+      throw unauthenticated("not a Strata token");
+    }
+    Role role;
+    long expiry;
+    try {
+      role = Role.valueOf(fields[1]);
+      expiry = Long.parseLong(fields[2]);
+    } catch (IllegalArgumentException e) {
+      throw unauthenticated("not a Strata token");
+    }
+    if (now.toEpochMilli() >= expiry) {
+      throw unauthenticated(
+          "the token of " + fields[0] + " expired at " + Instant.ofEpochMilli(expiry));
+    }
+    return new Principal(fields[0], role);
+  }
+
+  private static StrataException unauthenticated(String why) {
+    return new StrataException(StatusCode.UNAUTHENTICATED, why);
+  }
+}

@@ -1,0 +1,240 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.client.FileInStream;
+import io.strata.client.FileOutStream;
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.SecurityKeys;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.conf.WorkerKeys;
+import io.strata.core.proto.ClusterReport;
+import io.strata.core.proto.DecommissionWorkerRequest;
+import io.strata.core.proto.GetClusterReportRequest;
+import io.strata.core.proto.GetConfigRequest;
+import io.strata.core.proto.RegisterWorkerRequest;
+import io.strata.core.proto.UnmountRequest;
+import io.strata.core.proto.UpdateConfRequest;
+import io.strata.core.proto.WorkerAddress;
+import io.strata.core.rpc.MasterClient;
+import io.strata.core.security.ClusterSecret;
+import io.strata.core.security.Credentials;
+import io.strata.core.security.Role;
+import io.strata.core.security.Tokens;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.testkit.MiniCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Function;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A TOKEN-mode cluster (issue 25): nobody without a token signed with the cluster secret gets a
+ * call served, users cannot administer, only the secret joins; each refusal changes nothing.
+ */
+class TokenModeTest {
+  @TempDir static Path dir;
+  private static MiniCluster cluster;
+  private static ClusterSecret secret;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path file = secretFile("cluster", "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==");
+    secret = ClusterSecret.load(file);
+    cluster =
+        MiniCluster.builder()
+            .workers(1)
+            .property(SecurityKeys.MODE, "TOKEN")
+            .property(SecurityKeys.SECRET_FILE, file.toString())
+            .start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void withoutATokenNothingIsServed() {
+    Configuration anonymous = as(null);
+    assertRefused(StatusCode.UNAUTHENTICATED, "no token", () -> readAs(anonymous, "/"));
+    assertRefused(
+        StatusCode.UNAUTHENTICATED,
+        "no token",
+        () -> call(anonymous, s -> s.getConfig(GetConfigRequest.getDefaultInstance())));
+    ShellRunner.Run ls = new ShellRunner(() -> anonymous).run("fs", "ls", "/");
+    assertThat(ls.code()).isNotZero();
+    assertThat(ls.err()).contains("UNAUTHENTICATED", "no token");
+  }
+
+  @Test
+  void forgedAndExpiredTokensAreRefused() throws Exception {
+    ClusterSecret other =
+        ClusterSecret.load(secretFile("other", "b3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXI="));
+    String forged = Tokens.issue(other, "mallory", Role.ADMIN, Instant.now().plusSeconds(600));
+    assertRefused(StatusCode.UNAUTHENTICATED, "signature", () -> readAs(as(forged), "/"));
+    String expired = Tokens.issue(secret, "alice", Role.ADMIN, Instant.now().minusSeconds(1));
+    assertRefused(StatusCode.UNAUTHENTICATED, "expired", () -> readAs(as(expired), "/"));
+  }
+
+  @Test
+  void aUserReadsAndWritesButChangesNothingOfTheCluster() throws Exception {
+    Configuration alice = as(token("alice", Role.USER));
+    try (FileSystem fs = FileSystem.create(alice)) {
+      try (FileOutStream out =
+          fs.create("/alice/notes.txt", new WriteOptions(true, UserKeys.WriteType.THROUGH, 0))) {
+        out.write("mine".getBytes(StandardCharsets.UTF_8));
+      }
+      try (FileInStream in = fs.open("/alice/notes.txt")) {
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("mine");
+      }
+    }
+    ClusterReport before = report();
+    assertRefused(
+        StatusCode.PERMISSION_DENIED,
+        "UpdateConf needs an admin token; alice is a user",
+        () ->
+            call(
+                alice,
+                s ->
+                    s.updateConf(
+                        UpdateConfRequest.newBuilder()
+                            .putValues(WorkerKeys.METADATA_TTL.name(), "1s")
+                            .build())));
+    String worker = before.getWorkers(0).getInfo().getId();
+    assertRefused(
+        StatusCode.PERMISSION_DENIED,
+        "needs an admin token",
+        () ->
+            call(
+                alice,
+                s ->
+                    s.decommissionWorker(
+                        DecommissionWorkerRequest.newBuilder().setWorkerId(worker).build())));
+    assertRefused(
+        StatusCode.PERMISSION_DENIED,
+        "needs an admin token",
+        () -> call(alice, s -> s.unmount(UnmountRequest.newBuilder().setPath("/x").build())));
+    ShellRunner.Run mint = new ShellRunner(() -> alice).run("fsadmin", "token", "create", "eve");
+    assertThat(mint.code()).isNotZero();
+    assertThat(mint.err()).contains("PERMISSION_DENIED", "CreateToken needs an admin token");
+    ClusterReport after = report();
+    assertThat(after.getConfVersion()).isEqualTo(before.getConfVersion());
+    assertThat(after.getWorkers(0).getInfo().getState())
+        .isEqualTo(before.getWorkers(0).getInfo().getState());
+  }
+
+  @Test
+  void onlyTheClusterSecretJoinsTheCluster() throws Exception {
+    RegisterWorkerRequest impostor =
+        RegisterWorkerRequest.newBuilder()
+            .setAddress(
+                WorkerAddress.newBuilder()
+                    .setHost("127.0.0.1")
+                    .setRpcPort(1)
+                    .setDataPort(2)
+                    .setWebPort(3))
+            .build();
+    int workers = report().getWorkersCount();
+    assertRefused(
+        StatusCode.PERMISSION_DENIED,
+        "RegisterWorker needs the cluster secret",
+        () -> call(as(token("root", Role.ADMIN)), s -> s.registerWorker(impostor)));
+    ClusterSecret other =
+        ClusterSecret.load(
+            secretFile("stranger", "c3RyYW5nZXItc3RyYW5nZXItc3RyYW5nZXItc3RyYW5nZXI="));
+    try (MasterClient stranger = new MasterClient(as(null), Credentials.service(other))) {
+      assertRefused(
+          StatusCode.UNAUTHENTICATED,
+          "signature",
+          () -> stranger.call("registerWorker", s -> s.registerWorker(impostor)));
+    }
+    assertThat(report().getWorkersCount()).isEqualTo(workers);
+  }
+
+  @Test
+  void anAdminMintsTokensThatWork() {
+    Configuration root = as(token("root", Role.ADMIN));
+    ShellRunner.Run mint =
+        new ShellRunner(() -> root).run("fsadmin", "token", "create", "bob", "--ttl", "1h");
+    assertThat(mint.code()).as(mint.err()).isZero();
+    assertThat(mint.err()).contains("token of bob valid until");
+    String bob = mint.out().strip();
+    assertThat(Tokens.verify(secret, bob, Instant.now()).role()).isEqualTo(Role.USER);
+    ShellRunner.Run ls = new ShellRunner(() -> as(bob)).run("fs", "ls", "/");
+    assertThat(ls.code()).as(ls.err()).isZero();
+    assertThat(new ShellRunner(() -> root).run("fsadmin", "token", "create", "a\nb").err())
+        .contains("INVALID_ARGUMENT", "user name");
+  }
+
+  // ---- helpers ----
+
+  /** A client configuration without the cluster secret, carrying {@code token} (or none). */
+  private static Configuration as(String token) {
+    Configuration conf = cluster.clientConf();
+    conf.set(SecurityKeys.SECRET_FILE, "");
+    conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "2s");
+    if (token != null) {
+      try {
+        Path file = Files.createTempFile(dir, "token-", "");
+        Files.writeString(file, token + "\n");
+        conf.set(SecurityKeys.TOKEN_FILE, file.toString());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return conf;
+  }
+
+  private static String token(String user, Role role) {
+    return Tokens.issue(secret, user, role, Instant.now().plus(Duration.ofMinutes(10)));
+  }
+
+  private static void readAs(Configuration conf, String path) {
+    try (FileSystem fs = FileSystem.create(conf)) {
+      fs.listStatus(path);
+    }
+  }
+
+  private static <T> T call(
+      Configuration conf,
+      Function<io.strata.core.proto.MasterServiceGrpc.MasterServiceBlockingStub, T> rpc) {
+    try (MasterClient client = new MasterClient(conf)) {
+      return client.call("test", rpc);
+    }
+  }
+
+  /** The cluster as its own processes see it (the cluster secret's credentials). */
+  private static ClusterReport report() {
+    return call(
+        cluster.clientConf(),
+        s -> s.getClusterReport(GetClusterReportRequest.getDefaultInstance()));
+  }
+
+  private static void assertRefused(StatusCode code, String why, ThrowingCallable call) {
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(StrataException.class, e -> assertThat(e.code()).isEqualTo(code))
+        .hasMessageContaining(why);
+  }
+
+  private static Path secretFile(String name, String content) throws Exception {
+    Path f = dir.resolve(name);
+    Files.writeString(f, content);
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+    return f;
+  }
+}

@@ -1,0 +1,85 @@
+package io.strata.shell.admin;
+
+import io.strata.core.conf.ConfType;
+import io.strata.core.proto.CreateTokenRequest;
+import io.strata.core.proto.CreateTokenResponse;
+import io.strata.core.status.StrataException;
+import io.strata.shell.CommandTree;
+import io.strata.shell.ShellContext;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code strata fsadmin token create USER [--ttl D] [--admin]}: users' tokens (TOKEN mode). */
+@Command(
+    name = "token",
+    mixinStandardHelpOptions = true,
+    description = "Users' tokens, signed with the cluster secret (strata.security.mode=TOKEN).")
+final class TokenCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  static CommandLine build(ShellContext ctx, List<String> words) {
+    return new CommandTree()
+        .leaf(Create.class, () -> new Create(ctx))
+        .build(new TokenCommand(), words);
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description =
+          "Print a token for USER: give it to them as STRATA_TOKEN or in ~/.strata/token (mode 600)."
+              + " Needs an admin token, or the cluster secret.")
+  static final class Create implements Runnable {
+    private final ShellContext ctx;
+
+    @Parameters(index = "0", paramLabel = "USER", description = "Letters, digits, ._@- (≤ 64).")
+    String user;
+
+    @Option(
+        names = "--ttl",
+        paramLabel = "DURATION",
+        description = "How long it is valid, e.g. 12h, 30d (default 7d, at most 366d).")
+    String ttl;
+
+    @Option(names = "--admin", description = "The token may also administer the cluster.")
+    boolean admin;
+
+    Create(ShellContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+      long ttlMs = 0;
+      if (ttl != null) {
+        try {
+          ttlMs = ConfType.parseDuration(ttl).toMillis();
+        } catch (IllegalArgumentException e) {
+          throw StrataException.invalidArgument("not a duration: " + ttl + " (e.g. 12h, 30d)");
+        }
+        if (ttlMs <= 0) {
+          throw StrataException.invalidArgument("a token's --ttl is above 0: " + ttl);
+        }
+      }
+      CreateTokenRequest req =
+          CreateTokenRequest.newBuilder().setUser(user).setTtlMs(ttlMs).setAdmin(admin).build();
+      CreateTokenResponse made = ctx.master().call("createToken", s -> s.createToken(req));
+      ctx.out().println(made.getToken());
+      ctx.err()
+          .println(
+              "token of "
+                  + user
+                  + (admin ? " (admin)" : "")
+                  + " valid until "
+                  + java.time.Instant.ofEpochMilli(made.getExpiresEpochMs()));
+    }
+  }
+}
