@@ -12,6 +12,7 @@ import io.strata.client.data.UfsFallback;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.proto.WorkerInfo;
+import io.strata.core.security.Credentials;
 import io.strata.core.status.StrataException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -32,12 +33,12 @@ final class ReadPath implements AutoCloseable {
   private final DataClient data;
   private final ShortCircuit shortCircuit;
 
-  ReadPath(Configuration conf, RingFailover failover, UfsFallback ufs) {
+  ReadPath(Configuration conf, Credentials credentials, RingFailover failover, UfsFallback ufs) {
     this.conf = conf;
     this.failover = failover;
     this.ufs = ufs;
     this.endpoints = new Endpoints(() -> conf.get(UserKeys.DOMAIN_SOCKET), System::nanoTime);
-    this.data = new DataClient(() -> conf.get(UserKeys.READ_TIMEOUT));
+    this.data = new DataClient(() -> conf.get(UserKeys.READ_TIMEOUT), credentials);
     this.shortCircuit = new ShortCircuit(data, System::nanoTime);
   }
 

@@ -69,10 +69,11 @@ final class StrataFileSystem implements FileSystem {
   private final Changes changes;
   private final Object readLock = new Object();
   private volatile ReadPath reads;
+  private final Credentials credentials;
 
   StrataFileSystem(Configuration conf) {
     this.conf = conf.copy();
-    Credentials credentials = Credentials.of(this.conf);
+    this.credentials = Credentials.of(this.conf);
     this.master = new MasterClient(this.conf, credentials);
     this.confSync = new ClientConfSync(this.conf, master);
     this.view =
@@ -447,7 +448,7 @@ final class StrataFileSystem implements FileSystem {
       synchronized (readLock) {
         r = reads;
         if (r == null) {
-          r = new ReadPath(conf, failover, ufs);
+          r = new ReadPath(conf, credentials, failover, ufs);
           reads = r;
         }
       }

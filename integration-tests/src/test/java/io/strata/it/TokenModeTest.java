@@ -82,6 +82,24 @@ class TokenModeTest {
   }
 
   @Test
+  void theDataPortServesNothingBeforeTheHandshake() throws Exception {
+    try (java.net.Socket s =
+        new java.net.Socket(
+            java.net.InetAddress.getLoopbackAddress(), cluster.worker(0).dataPort())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream()
+          .write(
+              io.netty.buffer.ByteBufUtil.getBytes(
+                  new io.strata.core.transport.ReadRequest(5, "/alice/notes.txt", "any", 4, 0, 4)
+                      .encode(io.netty.buffer.ByteBufAllocator.DEFAULT)));
+      byte[] answer = s.getInputStream().readAllBytes();
+      String text = new String(answer, StandardCharsets.UTF_8);
+      assertThat(text).contains("the data port needs a token").doesNotContain("mine");
+      assertThat(answer[4]).as("an END frame").isEqualTo(io.strata.core.transport.Frames.END);
+    }
+  }
+
+  @Test
   void forgedAndExpiredTokensAreRefused() throws Exception {
     ClusterSecret other =
         ClusterSecret.load(secretFile("other", "b3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXI="));

@@ -189,7 +189,8 @@ public final class WorkerProcess implements Service {
             new DataServerMetrics(registry),
             Math.toIntExact(conf.get(WorkerKeys.DATA_SEND_BUFFER)),
             conf.get(WorkerKeys.DATA_MAX_CONNECTIONS),
-            conf.get(WorkerKeys.DATA_IDLE_TIMEOUT));
+            conf.get(WorkerKeys.DATA_IDLE_TIMEOUT),
+            security);
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
     String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
     if (!socket.isEmpty()) {

@@ -1,14 +1,19 @@
 package io.strata.client.data;
 
+import io.strata.core.security.Credentials;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.transport.Frames;
+import io.strata.core.transport.Handshake;
 import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.Periodic;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -49,8 +54,11 @@ final class BlockingChannels implements AutoCloseable {
   private final ScheduledExecutorService watchdog =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("read-watchdog"));
 
-  BlockingChannels(Supplier<Duration> timeout) {
+  private final Credentials credentials;
+
+  BlockingChannels(Supplier<Duration> timeout, Credentials credentials) {
     this.timeout = timeout;
+    this.credentials = credentials;
     Periodic.every(
         watchdog,
         "read watchdog",
@@ -85,7 +93,12 @@ final class BlockingChannels implements AutoCloseable {
    */
   SocketChannel open(Endpoint worker) {
     try {
-      return connect(worker);
+      SocketChannel ch = connect(worker);
+      String token = credentials.token();
+      if (token != null) {
+        authenticate(ch, worker, token);
+      }
+      return ch;
     } catch (ClosedByInterruptException e) {
       throw interrupted(worker);
     } catch (IOException e) {
@@ -121,6 +134,80 @@ final class BlockingChannels implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
+    }
+  }
+
+  /**
+   * The data plane's {@link Handshake} on a new connection, bounded by the read timeout (the
+   * watchdog closes a connection whose worker does not answer).
+   */
+  private void authenticate(SocketChannel ch, Endpoint worker, String token) throws IOException {
+    long since = System.nanoTime();
+    Watched handshake =
+        new Watched() {
+          @Override
+          public long blockedSinceNanos() {
+            return since;
+          }
+
+          @Override
+          public void expire(long blockedSince) {
+            closeQuietly(ch);
+          }
+        };
+    watch(handshake);
+    try {
+      Handshake.authenticate(new SocketFrames(ch), token);
+    } catch (UncheckedIOException e) {
+      closeQuietly(ch);
+      if (!ch.isOpen() && System.nanoTime() - since > timeout.get().toNanos()) {
+        throw new StrataException(
+            StatusCode.DEADLINE_EXCEEDED,
+            "worker " + worker + " did not answer the data connection's handshake in time");
+      }
+      throw e.getCause();
+    } catch (StrataException e) {
+      closeQuietly(ch);
+      throw e;
+    } finally {
+      unwatch(handshake);
+    }
+  }
+
+  /** Frames over a blocking socket, for the handshake. */
+  private record SocketFrames(SocketChannel ch) implements Handshake.FrameIo {
+    @Override
+    public void write(ByteBuffer frame) {
+      try {
+        while (frame.hasRemaining()) {
+          ch.write(frame);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public ByteBuffer read() {
+      ByteBuffer length = readFully(ByteBuffer.allocate(4));
+      int n = length.getInt();
+      if (n < Frames.HEADER || n > Handshake.MAX_FRAME) {
+        throw StrataException.internal("the worker's data server sent a frame of " + n, null);
+      }
+      return readFully(ByteBuffer.allocate(n));
+    }
+
+    private ByteBuffer readFully(ByteBuffer b) {
+      try {
+        while (b.hasRemaining()) {
+          if (ch.read(b) < 0) {
+            throw new java.io.EOFException("the worker closed the connection");
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return b.flip();
     }
   }
 

@@ -11,6 +11,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.strata.core.net.NettyTransport;
+import io.strata.core.security.Credentials;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.Frames;
@@ -54,9 +55,21 @@ public final class DataClient implements AutoCloseable {
   private final AtomicLong requestIds = new AtomicLong();
   private final BlockingChannels blocking;
 
+  private final Credentials credentials;
+
+  /** Without a token: for NONE-mode clusters. */
   public DataClient(Supplier<Duration> timeout) {
+    this(timeout, Credentials.NONE);
+  }
+
+  /**
+   * With {@code credentials}: a new connection first proves who it is ({@link
+   * io.strata.core.transport.Handshake}) when there is a token.
+   */
+  public DataClient(Supplier<Duration> timeout, Credentials credentials) {
     this.timeout = timeout;
-    this.blocking = new BlockingChannels(timeout);
+    this.credentials = credentials;
+    this.blocking = new BlockingChannels(timeout, credentials);
     this.group = transport.newGroup(2, DaemonThreads.factory("data-client"));
     this.tcp =
         bootstrap(false)
@@ -254,6 +267,10 @@ public final class DataClient implements AutoCloseable {
     if (!f.isSuccess()) {
       throw StrataException.unavailable(
           "cannot reach worker data server " + worker + ": " + f.cause().getMessage(), f.cause());
+    }
+    String token = credentials.token();
+    if (token != null) {
+      ChannelFrames.authenticate(f.channel(), token, timeout.get(), worker);
     }
     return f.channel();
   }

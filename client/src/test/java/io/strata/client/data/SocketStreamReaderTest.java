@@ -44,7 +44,8 @@ class SocketStreamReaderTest {
   private final List<ReadRequest> requests = new CopyOnWriteArrayList<>();
   private volatile Mode mode = Mode.GOOD;
   private final ScriptedDataServer server = new ScriptedDataServer(this::answer);
-  private final BlockingChannels channels = new BlockingChannels(() -> Duration.ofMillis(500));
+  private final BlockingChannels channels =
+      new BlockingChannels(() -> Duration.ofMillis(500), io.strata.core.security.Credentials.NONE);
   private final DataClient.Target file = new DataClient.Target("/f", "fp", data.length);
   private final Endpoint endpoint;
 

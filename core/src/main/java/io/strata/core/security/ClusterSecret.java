@@ -69,6 +69,15 @@ public final class ClusterSecret {
 
   /** HMAC-SHA256 of {@code data} under the secret. */
   byte[] sign(byte[] data) {
+    return hmac(key, data);
+  }
+
+  /** HMAC-SHA256 of {@code data} under {@code key}. */
+  static byte[] hmac(byte[] key, byte[] data) {
+    return hmac(new SecretKeySpec(key, HMAC), data);
+  }
+
+  private static byte[] hmac(SecretKeySpec key, byte[] data) {
     try {
       Mac mac = Mac.getInstance(HMAC);
       mac.init(key);

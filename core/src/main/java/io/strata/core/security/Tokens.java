@@ -21,6 +21,9 @@ public final class Tokens {
   /** The longest token text accepted: a header of megabytes is refused before any decoding. */
   static final int MAX_LENGTH = 512;
 
+  /** The longest proof ({@link #proof}) a server reads. */
+  public static final int MAX_PROOF = MAX_LENGTH;
+
   /** The longest a token may live: a leaked token does not grant access for ever. */
   public static final Duration MAX_TTL = Duration.ofDays(366);
 
@@ -54,6 +57,40 @@ public final class Tokens {
     if (token == null || token.isEmpty()) {
       throw unauthenticated("no token (set STRATA_TOKEN or strata.security.token.file)");
     }
+    byte[][] parts = parts(token);
+    if (!secret.verify(parts[0], parts[1])) {
+      throw unauthenticated("the token's signature is not this cluster's");
+    }
+    return principalOf(parts[0], now);
+  }
+
+  /**
+   * What a client sends to prove, on a connection whose server chose {@code nonce}, that it holds
+   * {@code token}, without sending the token: its payload, and an HMAC of the nonce keyed by the
+   * token's signature. Whoever reads it cannot use it on another connection.
+   */
+  public static String proof(String token, byte[] nonce) {
+    byte[][] parts = parts(token);
+    Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+    return PREFIX
+        + b64.encodeToString(parts[0])
+        + "."
+        + b64.encodeToString(ClusterSecret.hmac(parts[1], nonce));
+  }
+
+  /** The caller a {@link #proof} for {@code nonce} names, checked as {@link #verify} checks. */
+  public static Principal verifyProof(
+      ClusterSecret secret, String proof, byte[] nonce, Instant now) {
+    byte[][] parts = parts(proof);
+    byte[] expected = ClusterSecret.hmac(secret.sign(parts[0]), nonce);
+    if (!java.security.MessageDigest.isEqual(expected, parts[1])) {
+      throw unauthenticated("the token's signature is not this cluster's");
+    }
+    return principalOf(parts[0], now);
+  }
+
+  /** The payload and signature (or proof) of a token's text; UNAUTHENTICATED if malformed. */
+  private static byte[][] parts(String token) {
     if (token.length() > MAX_LENGTH || !token.startsWith(PREFIX)) {
       throw unauthenticated("not a Strata token");
     }
@@ -61,18 +98,17 @@ public final class Tokens {
     if (dot < 0) {
       throw unauthenticated("not a Strata token");
     }
-    byte[] payload;
-    byte[] mac;
     try {
       Base64.Decoder b64 = Base64.getUrlDecoder();
-      payload = b64.decode(token.substring(PREFIX.length(), dot));
-      mac = b64.decode(token.substring(dot + 1));
+      return new byte[][] {
+        b64.decode(token.substring(PREFIX.length(), dot)), b64.decode(token.substring(dot + 1))
+      };
     } catch (IllegalArgumentException e) {
       throw unauthenticated("not a Strata token");
     }
-    if (!secret.verify(payload, mac)) {
-      throw unauthenticated("the token's signature is not this cluster's");
-    }
+  }
+
+  private static Principal principalOf(byte[] payload, Instant now) {
     String[] fields = new String(payload, StandardCharsets.UTF_8).split("\n", -1);
     if (fields.length != 3 || !validUser(fields[0])) {
       throw unauthenticated("not a Strata token");

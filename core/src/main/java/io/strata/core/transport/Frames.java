@@ -21,9 +21,10 @@ import java.nio.charset.StandardCharsets;
  * A LEASE (same body as READ) is answered by one LEASED frame ({@link LeaseGrant}) and END. An OPEN
  * ({@link OpenRequest}) is answered by one STATUS frame (the file's status as a protobuf
  * FileStatus), then DATA frames of the file's first bytes, then END: a small file costs one round
- * trip. Frame sizes are bounded on both sides ({@link #MAX_REQUEST_FRAME}; for answers, {@link
- * #maxBody} by type); a frame that breaks the format closes its connection and nothing else. All
- * integers are big-endian. Requests are decoded by {@link Request#decode}, answers by {@link
+ * trip. HELLO, CHALLENGE and AUTH authenticate a connection before its first request ({@link
+ * Handshake}). Frame sizes are bounded on both sides ({@link #MAX_REQUEST_FRAME}; for answers,
+ * {@link #maxBody} by type); a frame that breaks the format closes its connection and nothing else.
+ * All integers are big-endian. Requests are decoded by {@link Request#decode}, answers by {@link
  * ResponseDecoder}.
  */
 public final class Frames {
@@ -34,6 +35,12 @@ public final class Frames {
   public static final byte LEASED = 5;
   public static final byte OPEN = 6;
   public static final byte STATUS = 7;
+
+  /** Authentication on connect ({@link Handshake}): asked by the client, answered, proven. */
+  public static final byte HELLO = 8;
+
+  public static final byte CHALLENGE = 9;
+  public static final byte AUTH = 10;
 
   /** type + requestId */
   public static final int HEADER = 1 + 8;

@@ -7,6 +7,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.strata.core.net.NettyTransport;
+import io.strata.core.security.Security;
 import io.strata.core.util.OwnerOnly;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher;
@@ -44,7 +45,8 @@ public final class DataServer implements AutoCloseable {
       DataServerMetrics metrics,
       int sendBuffer,
       int maxConnections,
-      java.time.Duration idleTimeout) {
+      java.time.Duration idleTimeout,
+      Security security) {
     this.transport = transport;
     this.sendBuffer = sendBuffer;
     this.boss = boss;
@@ -57,7 +59,7 @@ public final class DataServer implements AutoCloseable {
         new DataServerInitializer(
             () -> new ReadHandler(responders),
             metrics,
-            new DataServerInitializer.Limits(maxConnections, idleTimeout));
+            new DataServerInitializer.Limits(maxConnections, idleTimeout, security));
   }
 
   public void listenTcp(String bindHost, int port) throws InterruptedException {

@@ -4,8 +4,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.unix.DomainSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.strata.core.security.Security;
 import io.strata.core.transport.Frames;
 import java.net.UnixDomainSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,17 +16,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pipeline of one data connection: idleness, frame splitting, request decoding, reading. A
- * connection over the server's cap is closed as it arrives.
+ * The pipeline of one data connection: idleness, frame splitting, authentication, request decoding,
+ * reading. A connection over the server's cap is closed as it arrives.
  */
 // close() of a connection refused: nothing waits for it, and what follows is the close listener's.
 @SuppressWarnings("FutureReturnValueIgnored")
 final class DataServerInitializer extends ChannelInitializer<Channel> {
   private static final Logger LOG = LoggerFactory.getLogger(DataServerInitializer.class);
 
-  /** How many connections a server keeps, and how long one may do nothing. */
-  record Limits(int maxConnections, Duration idleTimeout) {
-    static final Limits NONE = new Limits(Integer.MAX_VALUE, Duration.ZERO);
+  /**
+   * How many connections a server keeps, how long one may do nothing, and who may use one (the
+   * {@link Gatekeeper}'s security).
+   */
+  record Limits(int maxConnections, Duration idleTimeout, Security security) {
+    static final Limits NONE = new Limits(Integer.MAX_VALUE, Duration.ZERO, Security.none());
   }
 
   private final Supplier<ReadHandler> handlers;
@@ -63,6 +68,7 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
     }
     ch.pipeline()
         .addLast("frames", Frames.requestFrameDecoder())
+        .addLast("gate", new Gatekeeper(limits.security(), Clock.systemUTC()))
         .addLast("requests", new RequestDecoder())
         .addLast("reads", handlers.get());
   }

@@ -182,7 +182,8 @@ class ConnectionFlowTest {
         new DataServerInitializer(
             () -> new ReadHandler(responders),
             new DataServerMetrics(new SimpleMeterRegistry()),
-            new DataServerInitializer.Limits(1, Duration.ofMinutes(1)));
+            new DataServerInitializer.Limits(
+                1, Duration.ofMinutes(1), io.strata.core.security.Security.none()));
     EmbeddedChannel first = new EmbeddedChannel(capped);
     EmbeddedChannel second = new EmbeddedChannel(capped);
     try {
