@@ -59,6 +59,23 @@ class TokenModeTest {
             .property(SecurityKeys.MODE, "TOKEN")
             .property(SecurityKeys.SECRET_FILE, file.toString())
             .start();
+    // What the under-storage holds, written by its owner (root, as the tests run): a user named by
+    // a token is "other" to all of it.
+    Path ufs = cluster.ufsRoot();
+    ufsFile(ufs.resolve("public.txt"), "for everyone", "rw-r--r--");
+    ufsFile(ufs.resolve("private/secret.txt"), "root's only", "rw-------");
+    ufsFile(ufs.resolve("closed/inside.txt"), "readable, in a closed folder", "rw-r--r--");
+    Files.setPosixFilePermissions(
+        ufs.resolve("closed"), PosixFilePermissions.fromString("rwx------"));
+    Files.createDirectories(ufs.resolve("shared"));
+    Files.setPosixFilePermissions(
+        ufs.resolve("shared"), PosixFilePermissions.fromString("rwxrwxrwx"));
+  }
+
+  private static void ufsFile(Path f, String content, String mode) throws Exception {
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, content);
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(mode));
   }
 
   @AfterAll
@@ -114,10 +131,10 @@ class TokenModeTest {
     Configuration alice = as(token("alice", Role.USER));
     try (FileSystem fs = FileSystem.create(alice)) {
       try (FileOutStream out =
-          fs.create("/alice/notes.txt", new WriteOptions(true, UserKeys.WriteType.THROUGH, 0))) {
+          fs.create("/shared/notes.txt", new WriteOptions(true, UserKeys.WriteType.THROUGH, 0))) {
         out.write("mine".getBytes(StandardCharsets.UTF_8));
       }
-      try (FileInStream in = fs.open("/alice/notes.txt")) {
+      try (FileInStream in = fs.open("/shared/notes.txt")) {
         assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("mine");
       }
     }
@@ -154,6 +171,62 @@ class TokenModeTest {
     assertThat(after.getConfVersion()).isEqualTo(before.getConfVersion());
     assertThat(after.getWorkers(0).getInfo().getState())
         .isEqualTo(before.getWorkers(0).getInfo().getState());
+  }
+
+  @Test
+  void aUserReadsWritesAndChangesOnlyWhatThePermissionBitsAllow() throws Exception {
+    Configuration alice = as(token("alice", Role.USER));
+    ShellRunner shell = new ShellRunner(() -> alice);
+    try (FileSystem fs = FileSystem.create(alice)) {
+      assertThat(read(fs, "/public.txt")).isEqualTo("for everyone");
+      assertRefused(
+          StatusCode.PERMISSION_DENIED,
+          "permission denied: read /private/secret.txt: alice lacks r (owner root",
+          () -> read(fs, "/private/secret.txt"));
+      assertRefused(
+          StatusCode.PERMISSION_DENIED, "alice lacks x", () -> read(fs, "/closed/inside.txt"));
+      assertRefused(StatusCode.PERMISSION_DENIED, "lacks r", () -> fs.listStatus("/closed"));
+      assertRefused(
+          StatusCode.PERMISSION_DENIED,
+          "write /alice.txt: alice lacks wx",
+          () -> write(fs, "/alice.txt", "mine"));
+      assertRefused(
+          StatusCode.PERMISSION_DENIED,
+          "delete /public.txt",
+          () -> fs.delete("/public.txt", false));
+      write(fs, "/shared/by-alice.txt", "mine");
+      assertThat(read(fs, "/shared/by-alice.txt")).isEqualTo("mine");
+    }
+    ShellRunner.Run cat = shell.run("fs", "cat", "/private/secret.txt");
+    assertThat(cat.code()).isNotZero();
+    assertThat(cat.err()).contains("PERMISSION_DENIED", "alice lacks r");
+    ShellRunner.Run chmod = shell.run("fs", "chmod", "777", "/public.txt");
+    assertThat(chmod.err()).contains("PERMISSION_DENIED", "alice is not its owner");
+    assertThat(Files.getPosixFilePermissions(cluster.ufsRoot().resolve("public.txt")))
+        .isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
+    assertThat(Files.readString(cluster.ufsRoot().resolve("private/secret.txt")))
+        .isEqualTo("root's only");
+
+    try (FileSystem fs = FileSystem.create(as(token("root", Role.ADMIN)))) {
+      assertThat(read(fs, "/private/secret.txt"))
+          .as("an admin is not checked")
+          .isEqualTo("root's only");
+    }
+  }
+
+  private static String read(FileSystem fs, String path) {
+    try (FileInStream in = fs.open(path)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void write(FileSystem fs, String path, String content) {
+    try (FileOutStream out =
+        fs.create(path, new WriteOptions(true, UserKeys.WriteType.THROUGH, 0))) {
+      out.write(content.getBytes(StandardCharsets.UTF_8));
+    }
   }
 
   @Test

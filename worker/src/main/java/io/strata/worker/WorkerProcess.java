@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.internal.PlatformDependent;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.DirectMemoryFit;
+import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.metrics.Metrics;
@@ -28,6 +29,7 @@ import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.UfsFactory;
 import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.Periodic;
+import io.strata.worker.auth.Permissions;
 import io.strata.worker.data.DataServer;
 import io.strata.worker.data.DataServerMetrics;
 import io.strata.worker.kv.KvStore;
@@ -177,6 +179,11 @@ public final class WorkerProcess implements Service {
   @Override
   public void start() throws Exception {
     String bindHost = conf.get(WorkerKeys.BIND_HOST);
+    Permissions access =
+        Permissions.of(
+            p -> metadata.getStatus(p, -1),
+            () -> conf.get(SecurityKeys.PERMISSION_CHECK),
+            () -> conf.get(SecurityKeys.SUPERUSER_GROUP));
     dataServer =
         new DataServer(
             transport,
@@ -190,7 +197,8 @@ public final class WorkerProcess implements Service {
             Math.toIntExact(conf.get(WorkerKeys.DATA_SEND_BUFFER)),
             conf.get(WorkerKeys.DATA_MAX_CONNECTIONS),
             conf.get(WorkerKeys.DATA_IDLE_TIMEOUT),
-            security);
+            security,
+            access);
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
     String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
     if (!socket.isEmpty()) {
@@ -220,7 +228,7 @@ public final class WorkerProcess implements Service {
             bindHost,
             conf.get(WorkerKeys.RPC_PORT),
             rpcExecutor,
-            List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader)),
+            List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader, access)),
             new AuthInterceptor(security),
             new RpcMetricsInterceptor(registry, System::nanoTime),
             new AuditInterceptor(conf));

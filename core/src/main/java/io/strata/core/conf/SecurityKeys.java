@@ -35,4 +35,26 @@ public final class SecurityKeys {
               "File holding the user's token (from 'strata fsadmin token create'); STRATA_TOKEN wins"
                   + " over it. Empty: ~/.strata/token if it exists.")
           .build();
+
+  public static final ConfKey<Boolean> PERMISSION_CHECK =
+      ConfKey.bool("strata.security.permission.check.enabled")
+          .defaultValue("true")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .description(
+              "In TOKEN mode, check the under-storage's permission bits, owner and group for each"
+                  + " user's read, list, write, delete, rename and attribute change, as HDFS does;"
+                  + " false for a single-tenant cluster. Admins and the cluster's own processes are"
+                  + " never checked.")
+          .build();
+
+  public static final ConfKey<String> SUPERUSER_GROUP =
+      ConfKey.string("strata.security.superuser.group")
+          .defaultValue("")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .description(
+              "Users in this group (as the worker's host knows its users' groups) bypass permission"
+                  + " checks; empty for none.")
+          .build();
 }

@@ -11,6 +11,9 @@ public sealed interface Request permits ReadRequest, OpenRequest, LeaseRequest {
   /** Chosen by the client; every frame of the answer carries it. */
   long requestId();
 
+  /** The file the request is about. */
+  String path();
+
   /** The whole frame, length field included. */
   ByteBuf encode(ByteBufAllocator alloc);
 

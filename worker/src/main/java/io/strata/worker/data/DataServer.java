@@ -9,6 +9,7 @@ import io.netty.channel.unix.DomainSocketAddress;
 import io.strata.core.net.NettyTransport;
 import io.strata.core.security.Security;
 import io.strata.core.util.OwnerOnly;
+import io.strata.worker.auth.Permissions;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
@@ -46,7 +47,8 @@ public final class DataServer implements AutoCloseable {
       int sendBuffer,
       int maxConnections,
       java.time.Duration idleTimeout,
-      Security security) {
+      Security security,
+      Permissions access) {
     this.transport = transport;
     this.sendBuffer = sendBuffer;
     this.boss = boss;
@@ -54,7 +56,7 @@ public final class DataServer implements AutoCloseable {
     this.leases = new LeaseDesk(fetcher, System::nanoTime);
     ReadHandler.Responders responders =
         ReadHandler.Responders.of(
-            ufs, fetcher, metadata, metadataExecutor, leases, metrics, System::nanoTime);
+            ufs, fetcher, metadata, metadataExecutor, leases, metrics, System::nanoTime, access);
     this.initializer =
         new DataServerInitializer(
             () -> new ReadHandler(responders),

@@ -3,14 +3,22 @@ package io.strata.worker.data;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.strata.core.path.StrataPath;
+import io.strata.core.security.Principal;
+import io.strata.core.status.StrataException;
 import io.strata.core.transport.LeaseRequest;
 import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
 import io.strata.core.transport.Request;
+import io.strata.worker.auth.Permissions;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
 import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -31,7 +39,9 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
       OpenResponder opens,
       LeaseResponder leases,
       DataServerMetrics metrics,
-      LongSupplier nanoTime) {
+      LongSupplier nanoTime,
+      Permissions access,
+      Executor metadataExecutor) {
 
     static Responders of(
         UfsManager ufs,
@@ -41,15 +51,42 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
         LeaseDesk leases,
         DataServerMetrics metrics,
         LongSupplier nanoTime) {
+      return of(
+          ufs,
+          fetcher,
+          metadata,
+          metadataExecutor,
+          leases,
+          metrics,
+          nanoTime,
+          Permissions.of(p -> metadata.getStatus(p, -1), () -> false, () -> ""));
+    }
+
+    static Responders of(
+        UfsManager ufs,
+        PageFetcher fetcher,
+        MetadataService metadata,
+        Executor metadataExecutor,
+        LeaseDesk leases,
+        DataServerMetrics metrics,
+        LongSupplier nanoTime,
+        Permissions access) {
       ReadResponder reads = new ReadResponder(ufs, fetcher, metrics);
       return new Responders(
           reads,
           new OpenResponder(metadata, metadataExecutor, reads, metrics),
           new LeaseResponder(leases, reads, metrics),
           metrics,
-          nanoTime);
+          nanoTime,
+          access,
+          metadataExecutor);
     }
   }
+
+  /** Files this connection's caller was found allowed to read (TOKEN mode's users). */
+  private final Set<String> allowed = new HashSet<>();
+
+  private static final int MAX_ALLOWED = 256;
 
   /**
    * How many bytes of READs waiting behind the one being answered may have their pages asked for
@@ -88,7 +125,9 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
     ReadResponder.Pages pages = null;
     long claimed = 0;
     // Counted as the client claims it, not as the file cuts it: bounded whatever the files are.
+    // A user's READs are not fetched ahead: nothing is read for them before the check.
     if (busy
+        && caller(ctx) == null
         && request instanceof ReadRequest read
         && preparedBytes + read.length() <= PREPARED_MAX_BYTES) {
       pages = responders.reads().prepare(read);
@@ -146,6 +185,58 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
     current =
         new Exchange(
             ctx, request.requestId(), responders.metrics(), responders.nanoTime(), () -> next(ctx));
+    Principal caller = caller(ctx);
+    if (caller != null && !allowed.contains(request.path())) {
+      check(ctx, caller, waiting);
+      return;
+    }
+    answer(waiting);
+  }
+
+  /** The caller this connection authenticated as, if its reads are checked; else null. */
+  private Principal caller(ChannelHandlerContext ctx) {
+    Principal caller = ctx.channel().attr(Gatekeeper.CALLER).get();
+    return responders.access().checked(caller) ? caller : null;
+  }
+
+  /**
+   * Checks that the caller may read the request's file (its metadata may be looked up in the
+   * under-storage: off the event loop), then answers it, or refuses it PERMISSION_DENIED.
+   */
+  private void check(ChannelHandlerContext ctx, Principal caller, Waiting waiting) {
+    Exchange x = current;
+    String path = waiting.request().path();
+    CompletableFuture.runAsync(
+            () ->
+                responders
+                    .access()
+                    .checkPath(caller, StrataPath.of(path), Permissions.READ, "read"),
+            responders.metadataExecutor())
+        .whenComplete(
+            (ok, error) ->
+                ctx.executor()
+                    .execute(
+                        () -> {
+                          if (error != null) {
+                            Throwable cause =
+                                error instanceof CompletionException ? error.getCause() : error;
+                            x.fail(
+                                cause instanceof StrataException se
+                                    ? se
+                                    : StrataException.internal(
+                                        "cannot check " + path + ": " + cause, cause));
+                            return;
+                          }
+                          if (allowed.size() >= MAX_ALLOWED) {
+                            allowed.clear();
+                          }
+                          allowed.add(path);
+                          answer(waiting);
+                        }));
+  }
+
+  private void answer(Waiting waiting) {
+    Request request = waiting.request();
     if (waiting.pages() != null) {
       preparedBytes -= waiting.claimed();
       responders.reads().send(current, waiting.pages());

@@ -34,11 +34,13 @@ import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.proto.WriteRequest;
 import io.strata.core.proto.WriteResponse;
 import io.strata.core.rpc.Rpc;
+import io.strata.core.security.Principal;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.Xattrs;
 import io.strata.core.util.Futures;
+import io.strata.worker.auth.Permissions;
 import io.strata.worker.load.FileLoader;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher;
@@ -57,13 +59,16 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
   private final PageFetcher fetcher;
   private final WriteSessions writes;
   private final FileLoader loader;
+  private final Permissions access;
 
   public WorkerServiceImpl(
       UfsManager ufs,
       MetadataService metadata,
       PageFetcher fetcher,
       WriteSessions writes,
-      FileLoader loader) {
+      FileLoader loader,
+      Permissions access) {
+    this.access = access;
     this.ufs = ufs;
     this.metadata = metadata;
     this.fetcher = fetcher;
@@ -95,6 +100,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         "getStatus",
         () -> {
           StrataPath path = StrataPath.of(req.getPath());
+          access.checkPath(Principal.current(), path, 0, "stat");
           FileStatus status =
               metadata.getStatus(
                   path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs()));
@@ -114,6 +120,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
     List<FileStatus> children;
     try {
       StrataPath path = StrataPath.of(req.getPath());
+      access.checkPath(Principal.current(), path, Permissions.READ, "list");
       children =
           page(
               metadata.list(
@@ -164,6 +171,11 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         () -> {
           UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
           r.requireWritable();
+          Principal caller = Principal.current();
+          access.checkParent(caller, r.path(), "mkdir");
+          if (req.hasUid() || req.hasGid()) {
+            access.checkSuperuser(caller, "give an owner to", r.path());
+          }
           try {
             r.ufs().mkdirs(r.ufsPath(), req.getParents());
             owned(r, req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1);
@@ -191,6 +203,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         () -> {
           UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
           r.requireWritable();
+          access.checkParent(Principal.current(), r.path(), "delete");
           try {
             r.ufs().delete(r.ufsPath(), req.getRecursive());
           } finally {
@@ -208,6 +221,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         () -> {
           UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
           r.requireWritable();
+          checkAttributeChange(req, r.path());
           try {
             // Owner before mode: a chown clears the setuid and setgid bits.
             owned(r, req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1);
@@ -237,6 +251,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         "getXattrs",
         () -> {
           UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
+          access.checkPath(Principal.current(), r.path(), Permissions.READ, "getxattr");
           GetXattrsResponse.Builder b = GetXattrsResponse.newBuilder();
           r.ufs().xattrs(r.ufsPath()).forEach((k, v) -> b.putXattrs(k, ByteString.copyFrom(v)));
           return b.build();
@@ -252,6 +267,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           Xattrs.check(req.getName(), req.hasValue() ? req.getValue().size() : 0);
           UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
           r.requireWritable();
+          access.checkPath(Principal.current(), r.path(), Permissions.WRITE, "setxattr");
           try {
             r.ufs()
                 .setXattr(
@@ -279,6 +295,8 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
                 "cannot rename across mounts: " + src.path() + " -> " + dst.path());
           }
           src.requireWritable();
+          access.checkParent(Principal.current(), src.path(), "rename");
+          access.checkParent(Principal.current(), dst.path(), "rename");
           try {
             if (req.getReplace()) {
               src.ufs().renameReplacing(src.ufsPath(), dst.ufsPath());
@@ -301,6 +319,14 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         () -> {
           UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
           r.requireWritable();
+          Principal caller = Principal.current();
+          access.checkParent(caller, r.path(), "create");
+          if (req.hasUid() || req.hasGid()) {
+            access.checkSuperuser(caller, "give an owner to", r.path());
+          }
+          if (req.getType() == FileType.REGULAR) {
+            access.checkPath(caller, StrataPath.of(req.getLinkTo()), 0, "link");
+          }
           try {
             switch (req.getType()) {
               case SYMLINK -> r.ufs().createSymlink(r.ufsPath(), req.getSymlinkTarget());
@@ -349,7 +375,33 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
 
   @Override
   public StreamObserver<WriteRequest> write(StreamObserver<WriteResponse> out) {
-    return writes.open(out);
+    Principal caller = Principal.current();
+    StreamObserver<WriteRequest> session = writes.open(out);
+    if (!access.checked(caller)) {
+      return session;
+    }
+    return new CheckedWrite(
+        session,
+        out,
+        h -> {
+          StrataPath path = StrataPath.of(h.getPath());
+          access.checkParent(caller, path, "write");
+          if (h.hasUid() || h.hasGid()) {
+            access.checkSuperuser(caller, "give an owner to", path);
+          }
+        });
+  }
+
+  /**
+   * Who may change what of an entry: its owner, its mode and times; a superuser, its owner and
+   * group.
+   */
+  private void checkAttributeChange(SetAttributesRequest req, StrataPath path) {
+    Principal caller = Principal.current();
+    if (req.hasUid() || req.hasGid() || !req.getOwner().isEmpty() || !req.getGroup().isEmpty()) {
+      access.checkSuperuser(caller, "change the owner of", path);
+    }
+    access.checkOwner(caller, path, "setattr");
   }
 
   @Override
@@ -359,6 +411,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         "free",
         () -> {
           StrataPath path = StrataPath.of(req.getPath());
+          access.checkPath(Principal.current(), path, Permissions.READ, "free");
           FileStatus status = metadata.getStatus(path, -1);
           if (status.getDirectory()) {
             throw new StrataException(
