@@ -80,8 +80,35 @@ public final class Permissions {
    * exists, for a folder made with its parents).
    */
   public void checkParent(Principal caller, StrataPath path, String op) {
-    if (!checked(caller) || path.isRoot()) {
+    parentOf(caller, path, op);
+  }
+
+  /**
+   * Removing or renaming {@code path}: as {@link #checkParent}, and in a sticky folder only its
+   * owner or the folder's may.
+   */
+  public void checkRemove(Principal caller, StrataPath path, String op) {
+    FileStatus folder = parentOf(caller, path, op);
+    if (folder == null || (folder.getMode() & STICKY) == 0) {
       return;
+    }
+    FileStatus st = status.apply(path);
+    if (!st.getOwner().equals(caller.user()) && !folder.getOwner().equals(caller.user())) {
+      throw denied(caller, op, path, path, st, "owns neither it nor its sticky folder");
+    }
+  }
+
+  private static final int STICKY = 01000;
+
+  /** The checked folder's status, or null when the caller is not checked. */
+  private FileStatus parentOf(Principal caller, StrataPath path, String op) {
+    if (!checked(caller)) {
+      return null;
+    }
+    if (path.isRoot()) {
+      throw new StrataException(
+          StatusCode.PERMISSION_DENIED,
+          "permission denied: " + caller.user() + " may not " + op + " the root folder");
     }
     StrataPath parent = path.parent();
     FileStatus st;
@@ -98,6 +125,7 @@ public final class Permissions {
     }
     searchAbove(caller, parent, op, path);
     check(caller, st, WRITE | SEARCH, op, path, parent);
+    return st;
   }
 
   /** Changing {@code path}'s mode or times: its owner only. */

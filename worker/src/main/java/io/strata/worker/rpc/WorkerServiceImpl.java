@@ -203,7 +203,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         () -> {
           UfsManager.Resolved r = ufs.resolve(StrataPath.of(req.getPath()));
           r.requireWritable();
-          access.checkParent(Principal.current(), r.path(), "delete");
+          access.checkRemove(Principal.current(), r.path(), "delete");
           try {
             r.ufs().delete(r.ufsPath(), req.getRecursive());
           } finally {
@@ -295,7 +295,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
                 "cannot rename across mounts: " + src.path() + " -> " + dst.path());
           }
           src.requireWritable();
-          access.checkParent(Principal.current(), src.path(), "rename");
+          access.checkRemove(Principal.current(), src.path(), "rename");
           access.checkParent(Principal.current(), dst.path(), "rename");
           try {
             if (req.getReplace()) {

@@ -82,6 +82,21 @@ class PermissionsTest {
   }
 
   @Test
+  void nobodyCheckedRemovesTheRoot_andAStickyFolderKeepsOthersFiles() {
+    assertThatThrownBy(() -> access.checkRemove(ALICE, StrataPath.ROOT, "delete"))
+        .hasMessageContaining("alice may not delete the root folder");
+    entry("/tmp", "root", "root", 01777);
+    entry("/tmp/carols", "carol", "carol", 0644);
+    entry("/tmp/alices", "alice", "alice", 0644);
+    assertThatThrownBy(() -> access.checkRemove(ALICE, StrataPath.of("/tmp/carols"), "delete"))
+        .hasMessageContaining("owns neither it nor its sticky folder");
+    assertThatCode(() -> access.checkRemove(ALICE, StrataPath.of("/tmp/alices"), "delete"))
+        .doesNotThrowAnyException();
+    assertThatCode(() -> access.checkParent(ALICE, StrataPath.of("/tmp/new"), "create"))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
   void onlyTheOwnerChangesModeAndOnlyASuperuserTheOwner() {
     assertThatCode(() -> access.checkOwner(ALICE, StrataPath.of("/home/alice/notes"), "chmod"))
         .doesNotThrowAnyException();
