@@ -15,7 +15,6 @@ import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.AuditInterceptor;
-import io.strata.core.rpc.AuthInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.RpcMetricsInterceptor;
 import io.strata.core.security.Security;
@@ -150,7 +149,7 @@ public final class MasterProcess implements Service {
             List.of(
                 new MasterServiceImpl(
                     journal, liveness, quorum, loadControl, clock, conf, security)),
-            new AuthInterceptor(security),
+            security,
             new RpcMetricsInterceptor(registry, System::nanoTime),
             new AuditInterceptor(conf));
     Mount root =

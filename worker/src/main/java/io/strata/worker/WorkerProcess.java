@@ -20,7 +20,6 @@ import io.strata.core.process.Service;
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerUsage;
 import io.strata.core.rpc.AuditInterceptor;
-import io.strata.core.rpc.AuthInterceptor;
 import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.rpc.RpcMetricsInterceptor;
@@ -229,7 +228,7 @@ public final class WorkerProcess implements Service {
             conf.get(WorkerKeys.RPC_PORT),
             rpcExecutor,
             List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader, access)),
-            new AuthInterceptor(security),
+            security,
             new RpcMetricsInterceptor(registry, System::nanoTime),
             new AuditInterceptor(conf));
     webServer =

@@ -12,6 +12,7 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
+import io.strata.core.status.StatusCode;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +74,24 @@ public final class AuditInterceptor implements ServerInterceptor {
         super.onMessage(message);
       }
     };
+  }
+
+  /**
+   * A call {@link AuthInterceptor} refused before any service saw it: audited too (an attacker's
+   * attempts are what an audit log is for), under the name the caller claimed, in brackets.
+   */
+  void refused(ServerCall<?, ?> call, Metadata headers, StatusCode code) {
+    String method = call.getMethodDescriptor().getBareMethodName();
+    if (!conf.get(CommonKeys.AUDIT_ENABLED)) {
+      return;
+    }
+    String claimed = headers.get(CallerInterceptor.USER);
+    AUDIT.info(
+        "user=[{}] ip={} op={} status={}",
+        claimed == null ? "unknown" : escaped(claimed),
+        call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR),
+        method,
+        code);
   }
 
   /** The most of one field a line shows. */

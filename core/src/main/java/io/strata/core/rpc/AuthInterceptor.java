@@ -25,14 +25,17 @@ import java.time.Clock;
  */
 public final class AuthInterceptor implements ServerInterceptor {
   private final Security security;
+  private final AuditInterceptor audit;
   private final Clock clock;
 
-  public AuthInterceptor(Security security) {
-    this(security, Clock.systemUTC());
+  /** Refusals are written to {@code audit}'s log. */
+  public AuthInterceptor(Security security, AuditInterceptor audit) {
+    this(security, audit, Clock.systemUTC());
   }
 
-  AuthInterceptor(Security security, Clock clock) {
+  AuthInterceptor(Security security, AuditInterceptor audit, Clock clock) {
     this.security = security;
+    this.audit = audit;
     this.clock = clock;
   }
 
@@ -55,6 +58,7 @@ public final class AuthInterceptor implements ServerInterceptor {
                 + (caller.role() == Role.USER ? "a user" : "an admin"));
       }
     } catch (StrataException e) {
+      audit.refused(call, headers, e.code());
       StatusRuntimeException refusal = GrpcErrors.toGrpc(e);
       call.close(refusal.getStatus(), refusal.getTrailers());
       return new ServerCall.Listener<>() {};

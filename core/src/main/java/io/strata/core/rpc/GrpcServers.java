@@ -4,6 +4,7 @@ import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.strata.core.security.Security;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -15,18 +16,19 @@ public final class GrpcServers {
   private GrpcServers() {}
 
   /**
-   * Starts a server; every call is authenticated and authorised first ({@code auth}), then passes
-   * the metrics interceptor and the audit log.
+   * Starts a server; every call is authenticated and authorised first (by {@code security}'s rules,
+   * refusals audited), then passes the metrics interceptor and the audit log.
    */
   public static Server start(
       String bindHost,
       int port,
       Executor executor,
       List<BindableService> services,
-      AuthInterceptor auth,
+      Security security,
       RpcMetricsInterceptor metrics,
       AuditInterceptor audit)
       throws IOException {
+    AuthInterceptor auth = new AuthInterceptor(security, audit);
     NettyServerBuilder b =
         NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
             .executor(executor)

@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import org.apache.logging.log4j.LogManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,12 +75,46 @@ class AuthInterceptorTest {
             0,
             Executors.newSingleThreadExecutor(),
             List.of(service),
-            new AuthInterceptor(Security.token(secret)),
+            Security.token(secret),
             new RpcMetricsInterceptor(new SimpleMeterRegistry(), System::nanoTime),
-            new AuditInterceptor(new Configuration()));
+            new AuditInterceptor(audited()));
     conf = new Configuration();
     conf.set(CommonKeys.MASTER_RPC_ADDRESSES, "127.0.0.1:" + server.getPort());
     conf.set(io.strata.core.conf.UserKeys.RPC_RETRY_MAX_DURATION, "1s");
+  }
+
+  private static Configuration audited() {
+    Configuration c = new Configuration();
+    c.set(CommonKeys.AUDIT_ENABLED, "true");
+    return c;
+  }
+
+  /** The audit log's lines while {@code body} runs. */
+  private static List<String> audit(Runnable body) {
+    List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var context = (org.apache.logging.log4j.core.LoggerContext) LogManager.getContext(false);
+    var logger = context.getLogger(AuditInterceptor.LOGGER);
+    var appender =
+        new org.apache.logging.log4j.core.appender.AbstractAppender(
+            "audit-capture",
+            null,
+            null,
+            true,
+            org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+          @Override
+          public void append(org.apache.logging.log4j.core.LogEvent event) {
+            lines.add(event.getMessage().getFormattedMessage());
+          }
+        };
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      body.run();
+    } finally {
+      logger.removeAppender(appender);
+      appender.stop();
+    }
+    return lines;
   }
 
   private <T> T served(T reply) {
@@ -93,11 +128,20 @@ class AuthInterceptorTest {
   }
 
   @Test
-  void aCallWithoutATokenIsRefusedBeforeTheService() {
-    assertThat(refusal(Credentials.NONE, this::view))
-        .satisfies(e -> assertThat(e.code()).isEqualTo(StatusCode.UNAUTHENTICATED))
-        .hasMessageContaining("no token");
+  void aCallWithoutATokenIsRefusedBeforeTheService_andAudited() {
+    List<String> lines =
+        audit(
+            () ->
+                assertThat(refusal(Credentials.NONE, this::view))
+                    .satisfies(e -> assertThat(e.code()).isEqualTo(StatusCode.UNAUTHENTICATED))
+                    .hasMessageContaining("no token"));
     assertThat(served).isEmpty();
+    assertThat(lines)
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .startsWith("user=[" + System.getProperty("user.name"))
+                    .contains("op=GetClusterView status=UNAUTHENTICATED"));
   }
 
   @Test

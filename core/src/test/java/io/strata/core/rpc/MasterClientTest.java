@@ -51,7 +51,7 @@ class MasterClientTest {
             0,
             Executors.newSingleThreadExecutor(),
             List.of(service),
-            new AuthInterceptor(io.strata.core.security.Security.none()),
+            io.strata.core.security.Security.none(),
             new RpcMetricsInterceptor(new SimpleMeterRegistry(), System::nanoTime),
             new AuditInterceptor(new io.strata.core.conf.Configuration()));
     servers.add(s);
