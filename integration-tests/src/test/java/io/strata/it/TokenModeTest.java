@@ -254,6 +254,15 @@ class TokenModeTest {
           "signature",
           () -> stranger.call("registerWorker", s -> s.registerWorker(impostor)));
     }
+    // The secret does not let one register another host's address (and so steal its readers).
+    RegisterWorkerRequest elsewhere =
+        impostor.toBuilder()
+            .setAddress(impostor.getAddress().toBuilder().setHost("10.1.2.3"))
+            .build();
+    assertRefused(
+        StatusCode.PERMISSION_DENIED,
+        "a worker registers only its own address: 10.1.2.3 called from 127.0.0.1",
+        () -> call(cluster.clientConf(), s -> s.registerWorker(elsewhere)));
     assertThat(report().getWorkersCount()).isEqualTo(workers);
   }
 

@@ -64,7 +64,14 @@ public final class AuthInterceptor implements ServerInterceptor {
       return new ServerCall.Listener<>() {};
     }
     return Contexts.interceptCall(
-        Context.current().withValue(Principal.CURRENT, caller), call, headers, next);
+        Context.current()
+            .withValue(Principal.CURRENT, caller)
+            .withValue(
+                Principal.REMOTE,
+                call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR)),
+        call,
+        headers,
+        next);
   }
 
   private Principal authenticate(Metadata headers) {

@@ -12,6 +12,9 @@ public record Principal(String user, Role role) {
    */
   public static final Context.Key<Principal> CURRENT = Context.key("strata-principal");
 
+  /** Where the call being served came from, set with {@link #CURRENT}. */
+  public static final Context.Key<java.net.SocketAddress> REMOTE = Context.key("strata-remote");
+
   /** The caller of the call being served, or null outside a call. */
   public static Principal current() {
     return CURRENT.get();

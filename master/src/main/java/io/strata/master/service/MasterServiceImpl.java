@@ -52,7 +52,9 @@ import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.Rpc;
+import io.strata.core.security.Principal;
 import io.strata.core.security.Security;
+import io.strata.core.security.SecurityMode;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
@@ -80,6 +82,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
   private final ConfGuard confGuard;
   private final Configuration conf;
   private final TokenIssuer tokens;
+  private final Security security;
 
   public MasterServiceImpl(
       MasterJournal journal,
@@ -90,6 +93,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
       Configuration conf,
       Security security) {
     this.tokens = new TokenIssuer(security, clock);
+    this.security = security;
     this.confGuard = new ConfGuard(journal, liveness, conf);
     this.conf = conf;
     this.loads = loads;
@@ -116,6 +120,9 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         () -> {
           journal.requireLeader();
           WorkerAddressCheck.check(req.getAddress());
+          if (security.mode() == SecurityMode.TOKEN) {
+            WorkerIdentity.check(req.getAddress(), Principal.REMOTE.get());
+          }
           String id = Membership.idOf(req.getAddress());
           Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(id));
           boolean unchanged =
