@@ -19,7 +19,10 @@ import java.util.Set;
 public final class ConfLoader {
   public static final String SITE_FILE = "strata-site.properties";
 
-  /** Environment variables the bin/ scripts read themselves; they are not configuration keys. */
+  /**
+   * Environment variables the bin/ scripts read themselves, and a user's token: not configuration
+   * keys.
+   */
   private static final Set<String> SCRIPT_VARIABLES =
       Set.of(
           "STRATA_JAVA_OPTS",
@@ -32,7 +35,9 @@ public final class ConfLoader {
           "STRATA_START_TIMEOUT",
           "STRATA_LOCAL_PORT_BASE",
           "STRATA_LOCAL_DATA_DIR",
-          "STRATA_LOCAL_CACHE_DIR");
+          "STRATA_LOCAL_CACHE_DIR",
+          // A user's token (io.strata.core.security.Credentials): a credential, not a key.
+          "STRATA_TOKEN");
 
   private static final String PREFIX = "strata.";
 

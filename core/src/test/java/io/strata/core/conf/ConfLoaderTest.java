@@ -88,7 +88,9 @@ class ConfLoaderTest {
   @Test
   void load_scriptVariablesAndForeignProperties_areIgnored() {
     Configuration conf =
-        load(Map.of("STRATA_WORKER_JAVA_OPTS", "-Xmx1g", "PATH", "/bin"), props("java.home", "/x"));
+        load(
+            Map.of("STRATA_WORKER_JAVA_OPTS", "-Xmx1g", "STRATA_TOKEN", "st1.a.b", "PATH", "/bin"),
+            props("java.home", "/x"));
     assertThat(conf.get(WorkerKeys.PAGE_SIZE)).isEqualTo(1L << 20);
   }
 
