@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * What a test of a real FUSE mount needs of this host; it skips, naming what is missing, without
@@ -63,5 +64,26 @@ final class FuseHost {
   static boolean onPath(String tool) {
     return List.of(System.getenv("PATH").split(":")).stream()
         .anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
+  }
+
+  /**
+   * What {@code cmd} prints, run as user and group nobody (65534, no other groups, no
+   * capabilities); system programs only (perl, cat): nobody may not reach root's own.
+   */
+  static String asNobody(String... cmd) throws Exception {
+    List<String> full =
+        Stream.concat(
+                Stream.of(
+                    "setpriv",
+                    "--reuid=" + 65534,
+                    "--regid=" + 65534,
+                    "--clear-groups",
+                    "--inh-caps=-all"),
+                Stream.of(cmd))
+            .toList();
+    Process p = new ProcessBuilder(full).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    return out;
   }
 }

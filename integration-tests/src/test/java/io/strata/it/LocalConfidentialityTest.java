@@ -7,13 +7,11 @@ import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.testkit.ForkedCluster;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +21,6 @@ import org.junit.jupiter.api.Test;
  * local user other than the worker's can neither read a segment file nor connect to the socket.
  */
 class LocalConfidentialityTest {
-  private static final int NOBODY = 65534;
-
   @Test
   void cachedPagesIndexMetadataAndSocket_areTheWorkersUsersAlone() throws Exception {
     try (ForkedCluster cluster =
@@ -67,11 +63,11 @@ class LocalConfidentialityTest {
       assumeThat(FuseHost.onPath("setpriv"))
           .as("running as another user needs setpriv (util-linux)")
           .isTrue();
-      assertThat(asNobody("cat", segment.toString()))
+      assertThat(FuseHost.asNobody("cat", segment.toString()))
           .as("another user reads a segment file")
           .contains("Permission denied");
       assertThat(
-              asNobody(
+              FuseHost.asNobody(
                   "perl",
                   "-MIO::Socket::UNIX",
                   "-e",
@@ -109,26 +105,5 @@ class LocalConfidentialityTest {
           .findFirst()
           .orElseThrow();
     }
-  }
-
-  /**
-   * What a command run as user and group nobody (no other groups) printed; system programs only
-   * (perl, cat): nobody may not reach root's own.
-   */
-  private static String asNobody(String... cmd) throws Exception {
-    List<String> full =
-        Stream.concat(
-                Stream.of(
-                    "setpriv",
-                    "--reuid=" + NOBODY,
-                    "--regid=" + NOBODY,
-                    "--clear-groups",
-                    "--inh-caps=-all"),
-                Stream.of(cmd))
-            .toList();
-    Process p = new ProcessBuilder(full).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    return out;
   }
 }
