@@ -7,6 +7,7 @@ import io.strata.core.transport.Frames;
 import io.strata.core.transport.Handshake;
 import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.Periodic;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -201,7 +202,7 @@ final class BlockingChannels implements AutoCloseable {
       try {
         while (b.hasRemaining()) {
           if (ch.read(b) < 0) {
-            throw new java.io.EOFException("the worker closed the connection");
+            throw new EOFException("the worker closed the connection");
           }
         }
       } catch (IOException e) {

@@ -12,6 +12,7 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
+import io.strata.core.security.Principal;
 import io.strata.core.status.StatusCode;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -44,7 +45,7 @@ public final class AuditInterceptor implements ServerInterceptor {
       return next.startCall(call, headers);
     }
     // Set by AuthInterceptor, which runs first: the token's user in TOKEN mode.
-    io.strata.core.security.Principal caller = io.strata.core.security.Principal.current();
+    Principal caller = Principal.current();
     String user = caller != null ? caller.user() : headers.get(CallerInterceptor.USER);
     Object remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
     String[] subject = {""};

@@ -2,6 +2,7 @@ package io.strata.core.rpc;
 
 import io.grpc.Context;
 import io.grpc.Contexts;
+import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -66,9 +67,7 @@ public final class AuthInterceptor implements ServerInterceptor {
     return Contexts.interceptCall(
         Context.current()
             .withValue(Principal.CURRENT, caller)
-            .withValue(
-                Principal.REMOTE,
-                call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR)),
+            .withValue(Principal.REMOTE, call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR)),
         call,
         headers,
         next);

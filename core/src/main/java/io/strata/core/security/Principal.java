@@ -1,6 +1,7 @@
 package io.strata.core.security;
 
 import io.grpc.Context;
+import java.net.SocketAddress;
 
 /**
  * Who is calling, as the server established it: from a verified token in TOKEN mode, from the name
@@ -13,7 +14,7 @@ public record Principal(String user, Role role) {
   public static final Context.Key<Principal> CURRENT = Context.key("strata-principal");
 
   /** Where the call being served came from, set with {@link #CURRENT}. */
-  public static final Context.Key<java.net.SocketAddress> REMOTE = Context.key("strata-remote");
+  public static final Context.Key<SocketAddress> REMOTE = Context.key("strata-remote");
 
   /** The caller of the call being served, or null outside a call. */
   public static Principal current() {

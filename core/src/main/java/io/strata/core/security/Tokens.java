@@ -3,6 +3,7 @@ package io.strata.core.security;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -83,7 +84,7 @@ public final class Tokens {
       ClusterSecret secret, String proof, byte[] nonce, Instant now) {
     byte[][] parts = parts(proof);
     byte[] expected = ClusterSecret.hmac(secret.sign(parts[0]), nonce);
-    if (!java.security.MessageDigest.isEqual(expected, parts[1])) {
+    if (!MessageDigest.isEqual(expected, parts[1])) {
       throw unauthenticated("the token's signature is not this cluster's");
     }
     return principalOf(parts[0], now);
