@@ -67,8 +67,29 @@ public final class WebServer implements AutoCloseable {
               problem.orElse("ok") + "\n");
         });
     server.createContext(
-        "/stacks", ex -> respond(ex, 200, "text/plain; charset=utf-8", threadDump()));
+        "/stacks",
+        ex -> {
+          if (servesStacksTo(ex.getRemoteAddress().getAddress())) {
+            respond(ex, 200, "text/plain; charset=utf-8", threadDump());
+          } else {
+            respond(
+                ex,
+                403,
+                "text/plain; charset=utf-8",
+                "thread dumps are served to this host only: curl localhost:"
+                    + port()
+                    + "/stacks\n");
+          }
+        });
     server.start();
+  }
+
+  /**
+   * Thread dumps show what every thread is doing, paths and callers included: for the host's own
+   * operators only, whatever the security mode (the web port has no authentication).
+   */
+  static boolean servesStacksTo(java.net.InetAddress caller) {
+    return caller != null && caller.isLoopbackAddress();
   }
 
   public int port() {

@@ -21,6 +21,14 @@ import org.junit.jupiter.api.Test;
 /** The web port serves others while a client trickles a request, and drops that client. */
 class WebServerTest {
   @Test
+  void threadDumpsAreForThisHostOnly() throws Exception {
+    assertThat(WebServer.servesStacksTo(java.net.InetAddress.getLoopbackAddress())).isTrue();
+    assertThat(
+            WebServer.servesStacksTo(java.net.InetAddress.getByAddress(new byte[] {10, 1, 2, 3})))
+        .isFalse();
+  }
+
+  @Test
   void aRequestThatNeverEnds_isCutOff_andOthersAreServedMeanwhile() throws Exception {
     ExecutorService executor = Executors.newFixedThreadPool(2);
     try (WebServer web =
