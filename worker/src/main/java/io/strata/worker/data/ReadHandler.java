@@ -5,6 +5,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.strata.core.path.StrataPath;
 import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.LeaseRequest;
 import io.strata.core.transport.OpenRequest;
@@ -193,10 +194,12 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
     answer(waiting);
   }
 
-  /** The caller this connection authenticated as, if its reads are checked; else null. */
-  private Principal caller(ChannelHandlerContext ctx) {
+  /** The user this connection authenticated as, if its reads may be checked; else null. */
+  private static Principal caller(ChannelHandlerContext ctx) {
+    // Whether a user is checked at all may take a look-up of their groups: decided off the event
+    // loop, in the check itself.
     Principal caller = ctx.channel().attr(Gatekeeper.CALLER).get();
-    return responders.access().checked(caller) ? caller : null;
+    return caller != null && caller.role() == Role.USER ? caller : null;
   }
 
   /**
