@@ -18,6 +18,7 @@ import io.strata.core.rpc.Channels;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Credentials;
 import io.strata.core.security.Role;
+import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Tokens;
 import io.strata.testkit.MiniCluster;
 import java.io.ByteArrayInputStream;
@@ -67,9 +68,7 @@ class ServiceFuzzTest {
   void randomRequests_endWithAStatus_andTheClusterKeepsServing() throws Exception {
     long seed = Long.getLong("strata.fuzz.seed", System.nanoTime());
     System.out.println("service fuzz seed " + seed + " (-Dstrata.fuzz.seed=" + seed + ")");
-    Path secretFile = dir.resolve("secret");
-    Files.writeString(secretFile, "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==");
-    Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
+    Path secretFile = SecretFiles.write(dir.resolve("secret"), SecretFiles.CLUSTER);
     ClusterSecret secret = ClusterSecret.load(secretFile);
     try (MiniCluster cluster =
         MiniCluster.builder()

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.strata.core.conf.SecurityKeys;
+import io.strata.core.security.SecretFiles;
 import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.ForkedProcess;
 import java.nio.file.Files;
@@ -28,9 +29,7 @@ class TokenModeFuseTest {
     assumeThat(FuseHost.onPath("setpriv"))
         .as("running as another user needs setpriv (util-linux)")
         .isTrue();
-    Path secret = dir.resolve("secret");
-    Files.writeString(secret, "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==");
-    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+    Path secret = SecretFiles.write(dir.resolve("secret"), SecretFiles.CLUSTER);
     try (ForkedCluster cluster =
         ForkedCluster.builder()
             .masters(1)

@@ -23,6 +23,7 @@ import io.strata.core.rpc.MasterClient;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Credentials;
 import io.strata.core.security.Role;
+import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Tokens;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
@@ -51,7 +52,7 @@ class TokenModeTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path file = secretFile("cluster", "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==");
+    Path file = secretFile("cluster", SecretFiles.CLUSTER);
     secret = ClusterSecret.load(file);
     cluster =
         MiniCluster.builder()
@@ -118,8 +119,7 @@ class TokenModeTest {
 
   @Test
   void forgedAndExpiredTokensAreRefused() throws Exception {
-    ClusterSecret other =
-        ClusterSecret.load(secretFile("other", "b3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXI="));
+    ClusterSecret other = ClusterSecret.load(secretFile("other", SecretFiles.OTHER));
     String forged = Tokens.issue(other, "mallory", Role.ADMIN, Instant.now().plusSeconds(600));
     assertRefused(StatusCode.UNAUTHENTICATED, "signature", () -> readAs(as(forged), "/"));
     String expired = Tokens.issue(secret, "alice", Role.ADMIN, Instant.now().minusSeconds(1));
@@ -331,10 +331,7 @@ class TokenModeTest {
         .hasMessageContaining(why);
   }
 
-  private static Path secretFile(String name, String content) throws Exception {
-    Path f = dir.resolve(name);
-    Files.writeString(f, content);
-    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-    return f;
+  private static Path secretFile(String name, String content) {
+    return SecretFiles.write(dir.resolve(name), content);
   }
 }

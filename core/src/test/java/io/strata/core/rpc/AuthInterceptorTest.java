@@ -19,13 +19,12 @@ import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Credentials;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
+import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tokens;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -48,8 +47,7 @@ class AuthInterceptorTest {
 
   @BeforeEach
   void start() throws Exception {
-    secret =
-        ClusterSecret.load(secretFile("a", "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA=="));
+    secret = ClusterSecret.load(secretFile("a", SecretFiles.CLUSTER));
     var service =
         new MasterServiceGrpc.MasterServiceImplBase() {
           @Override
@@ -146,8 +144,7 @@ class AuthInterceptorTest {
 
   @Test
   void forgedAndExpiredTokensAreRefused() throws Exception {
-    ClusterSecret other =
-        ClusterSecret.load(secretFile("b", "b3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXI="));
+    ClusterSecret other = ClusterSecret.load(secretFile("b", SecretFiles.OTHER));
     String forged = Tokens.issue(other, "mallory", Role.SERVICE, Instant.now().plusSeconds(60));
     assertThat(refusal(Credentials.ofToken(forged), this::view))
         .hasMessageContaining("signature is not this cluster's");
@@ -213,10 +210,7 @@ class AuthInterceptorTest {
     return caught[0];
   }
 
-  private Path secretFile(String name, String content) throws Exception {
-    Path f = dir.resolve(name);
-    Files.writeString(f, content);
-    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-    return f;
+  private Path secretFile(String name, String content) {
+    return SecretFiles.write(dir.resolve(name), content);
   }
 }

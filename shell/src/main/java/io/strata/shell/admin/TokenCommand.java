@@ -1,10 +1,10 @@
 package io.strata.shell.admin;
 
-import io.strata.core.conf.ConfType;
 import io.strata.core.proto.CreateTokenRequest;
 import io.strata.core.proto.CreateTokenResponse;
 import io.strata.core.status.StrataException;
 import io.strata.shell.CommandTree;
+import io.strata.shell.DurationArg;
 import io.strata.shell.ShellContext;
 import java.util.List;
 import picocli.CommandLine;
@@ -58,16 +58,9 @@ final class TokenCommand implements Runnable {
 
     @Override
     public void run() {
-      long ttlMs = 0;
-      if (ttl != null) {
-        try {
-          ttlMs = ConfType.parseDuration(ttl).toMillis();
-        } catch (IllegalArgumentException e) {
-          throw StrataException.invalidArgument("not a duration: " + ttl + " (e.g. 12h, 30d)");
-        }
-        if (ttlMs <= 0) {
-          throw StrataException.invalidArgument("a token's --ttl is above 0: " + ttl);
-        }
+      long ttlMs = ttl == null ? 0 : DurationArg.millis(ttl);
+      if (ttl != null && ttlMs <= 0) {
+        throw StrataException.invalidArgument("a token's --ttl is above 0: " + ttl);
       }
       CreateTokenRequest req =
           CreateTokenRequest.newBuilder().setUser(user).setTtlMs(ttlMs).setAdmin(admin).build();

@@ -1,7 +1,7 @@
 package io.strata.shell.fs;
 
-import io.strata.core.conf.ConfType;
 import io.strata.core.status.StrataException;
+import io.strata.shell.DurationArg;
 import io.strata.shell.ShellContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -32,13 +32,7 @@ final class SetTtlCommand implements Runnable {
 
   @Override
   public void run() {
-    long ms;
-    try {
-      ms = ConfType.parseDuration(duration).toMillis();
-    } catch (IllegalArgumentException e) {
-      throw StrataException.invalidArgument(
-          "not a duration: " + duration + " (e.g. 90s, 30min, 12h, 7d)");
-    }
+    long ms = DurationArg.millis(duration);
     if (ms < 1000) {
       throw StrataException.invalidArgument("a TTL is at least 1s: " + duration);
     }

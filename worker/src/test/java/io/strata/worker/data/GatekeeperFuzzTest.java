@@ -6,11 +6,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.strata.core.security.ClusterSecret;
+import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Security;
 import io.strata.core.transport.Frames;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -34,10 +34,9 @@ class GatekeeperFuzzTest {
   @BeforeContainer
   static void secret() throws Exception {
     dir = Files.createTempDirectory("gate-fuzz");
-    Path f = dir.resolve("secret");
-    Files.writeString(f, "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==");
-    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-    security = Security.token(ClusterSecret.load(f));
+    security =
+        Security.token(
+            ClusterSecret.load(SecretFiles.write(dir.resolve("secret"), SecretFiles.CLUSTER)));
   }
 
   @AfterContainer

@@ -10,6 +10,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
+import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tokens;
 import io.strata.core.status.StatusCode;
@@ -20,9 +21,7 @@ import io.strata.core.transport.ReadRequest;
 import io.strata.core.transport.Response;
 import io.strata.core.transport.ResponseDecoder;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,7 +48,7 @@ class GatekeeperTest {
 
   @Test
   void inTokenModeARequestBeforeTheHandshakeIsRefusedAndTheConnectionClosed() throws Exception {
-    channel = gate(Security.token(secret("a", "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==")));
+    channel = gate(Security.token(secret("a", SecretFiles.CLUSTER)));
     channel.writeInbound(read(7));
     assertThat(channel.<Object>readInbound()).as("nothing reaches the reader").isNull();
     Response.End end = end(channel.readOutbound());
@@ -61,7 +60,7 @@ class GatekeeperTest {
 
   @Test
   void aProofOfTheClustersTokenOpensTheGateForThatCaller() throws Exception {
-    ClusterSecret secret = secret("a", "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==");
+    ClusterSecret secret = secret("a", SecretFiles.CLUSTER);
     channel = gate(Security.token(secret));
     String token = Tokens.issue(secret, "alice", Role.USER, Instant.now().plusSeconds(60));
     Handshake.authenticate(new Embedded(channel), token);
@@ -74,8 +73,8 @@ class GatekeeperTest {
 
   @Test
   void forgedExpiredAndReplayedProofsAreRefused() throws Exception {
-    ClusterSecret secret = secret("a", "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==");
-    ClusterSecret other = secret("b", "b3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXI=");
+    ClusterSecret secret = secret("a", SecretFiles.CLUSTER);
+    ClusterSecret other = secret("b", SecretFiles.OTHER);
     String forged = Tokens.issue(other, "mallory", Role.SERVICE, Instant.now().plusSeconds(60));
     assertRefused(secret, forged, "signature is not this cluster's");
     String expired = Tokens.issue(secret, "bob", Role.USER, Instant.now().minusSeconds(1));
@@ -158,11 +157,8 @@ class GatekeeperTest {
     }
   }
 
-  private ClusterSecret secret(String name, String content) throws Exception {
-    Path f = dir.resolve(name);
-    Files.writeString(f, content);
-    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-    return ClusterSecret.load(f);
+  private ClusterSecret secret(String name, String content) {
+    return ClusterSecret.load(SecretFiles.write(dir.resolve(name), content));
   }
 
   /** The client's frames written into the server's pipeline, its answers read back. */
