@@ -1,7 +1,5 @@
 package io.strata.bench.ufs;
 
-import com.robothy.s3.rest.LocalS3;
-import com.robothy.s3.rest.bootstrap.LocalS3Mode;
 import io.strata.bench.Json;
 import io.strata.bench.Stats;
 import io.strata.bench.Trees;
@@ -91,19 +89,13 @@ public final class UfsBench implements Callable<Integer> {
     long size = ConfType.BYTES.parse(objectSize);
     int smallBytes = Math.toIntExact(ConfType.BYTES.parse(smallSize));
     Path work = Files.createTempDirectory("strata-bench-ufs");
-    LocalS3 local = null;
+    QuietS3Server local = null;
     Map<String, Object> out = new LinkedHashMap<>();
     try {
       URI store = endpoint;
       if (store == null) {
         int port = FreePorts.next();
-        local =
-            LocalS3.builder()
-                .port(port)
-                .mode(LocalS3Mode.PERSISTENCE)
-                .dataPath(work.resolve("s3").toString())
-                .build();
-        local.start();
+        local = new QuietS3Server(port, work.resolve("s3"));
         store = URI.create("http://127.0.0.1:" + port);
       }
       String bucket = "strata-bench-" + Long.toHexString(System.nanoTime());
@@ -128,7 +120,7 @@ public final class UfsBench implements Callable<Integer> {
       }
     } finally {
       if (local != null) {
-        local.shutdown();
+        local.close();
       }
       Trees.delete(work);
     }

@@ -1,0 +1,67 @@
+package io.strata.bench.ufs;
+
+import com.robothy.s3.rest.LocalS3;
+import com.robothy.s3.rest.bootstrap.LocalS3Mode;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.Charset;
+import java.nio.file.Path;
+
+/**
+ * local-s3 in this JVM, without its noise: its HTTP decoder prints the stack trace of every
+ * connection a client resets (the SDK's connection pool closes with a reset when it shuts down),
+ * dozens per run. Its threads are named {@code locals3-*}; what they write to standard error is
+ * dropped while the server runs, and everything else passes.
+ */
+final class QuietS3Server implements AutoCloseable {
+  private static final String THREADS = "locals3-";
+
+  private final LocalS3 server;
+  private final PrintStream stderr = System.err;
+
+  QuietS3Server(int port, Path data) {
+    System.setErr(new PrintStream(new SkipServerThreads(stderr), true, Charset.defaultCharset()));
+    server =
+        LocalS3.builder()
+            .port(port)
+            .mode(LocalS3Mode.PERSISTENCE)
+            .dataPath(data.toString())
+            .build();
+    server.start();
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.shutdown();
+    } finally {
+      System.setErr(stderr);
+    }
+  }
+
+  private static final class SkipServerThreads extends FilterOutputStream {
+    SkipServerThreads(OutputStream out) {
+      super(out);
+    }
+
+    private static boolean quiet() {
+      return Thread.currentThread().getName().startsWith(THREADS);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      if (!quiet()) {
+        out.write(b);
+      }
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (!quiet()) {
+        out.write(b, off, len);
+      }
+    }
+  }
+}
