@@ -1,6 +1,9 @@
 package io.strata.core.ufs;
 
 import io.strata.core.status.StrataException;
+import io.strata.core.ufs.hdfs.HadoopSchemes;
+import io.strata.core.ufs.hdfs.HdfsSettings;
+import io.strata.core.ufs.hdfs.HdfsUnderFileSystem;
 import io.strata.core.ufs.s3.S3Settings;
 import io.strata.core.ufs.s3.S3UnderFileSystem;
 import java.net.URI;
@@ -34,11 +37,17 @@ public final class UfsFactory {
         yield new LocalUnderFileSystem(localPath(uri), tempMaxAge, Clock.systemUTC());
       }
       case "s3" -> new S3UnderFileSystem(uri, S3Settings.of(options));
-      default ->
+      default -> {
+        if (!HadoopSchemes.known(scheme(uri))) {
           throw StrataException.invalidArgument(
               "unsupported under-storage '"
                   + uri
-                  + "' (supported: a local folder or file:// URI, s3://bucket/prefix)");
+                  + "' (supported: a local folder or file:// URI, s3://bucket/prefix,"
+                  + " hdfs://namenode:port/path and other Hadoop-compatible stores whose"
+                  + " client is on the class path)");
+        }
+        yield new HdfsUnderFileSystem(uri, HdfsSettings.of(options));
+      }
     };
   }
 
@@ -47,7 +56,7 @@ public final class UfsFactory {
     return switch (scheme(uri)) {
       case "file" -> localPath(uri).toUri().toString().replaceAll("/$", "");
       case "s3" -> S3UnderFileSystem.normalize(uri);
-      default -> uri;
+      default -> HadoopSchemes.known(scheme(uri)) ? HdfsUnderFileSystem.normalize(uri) : uri;
     };
   }
 

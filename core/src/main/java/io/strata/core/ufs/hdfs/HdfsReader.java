@@ -1,0 +1,82 @@
+package io.strata.core.ufs.hdfs;
+
+import io.strata.core.ufs.UfsReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.StreamCapabilities;
+
+/**
+ * Positioned reads of one version of a file, through a stream shared with the other readers of that
+ * version ({@link OpenStreams}). {@link #currentFingerprint} asks the NameNode again, so that bytes
+ * read are only ever taken for the version they belong to.
+ */
+final class HdfsReader implements UfsReader {
+  /** Copies for streams without positioned reads into buffers; a reader is used by one thread. */
+  private static final ThreadLocal<byte[]> CHUNKS =
+      ThreadLocal.withInitial(() -> new byte[64 << 10]);
+
+  private final OpenStreams.Shared stream;
+  private final long length;
+  private final FingerprintSource now;
+  private boolean closed;
+
+  /** What the store says the file's fingerprint is now. */
+  interface FingerprintSource {
+    String get() throws IOException;
+  }
+
+  HdfsReader(OpenStreams.Shared stream, long length, FingerprintSource now) {
+    this.stream = stream;
+    this.length = length;
+    this.now = now;
+  }
+
+  @Override
+  public int readFully(long position, ByteBuffer dst) throws IOException {
+    int want = (int) Math.min(dst.remaining(), Math.max(0, length - position));
+    FSDataInputStream in = stream.in;
+    boolean direct = in.hasCapability(StreamCapabilities.PREADBYTEBUFFER);
+    int done = 0;
+    while (done < want) {
+      int n;
+      if (direct) {
+        ByteBuffer slice = dst.duplicate();
+        slice.limit(slice.position() + want - done);
+        n = in.read(position + done, slice);
+        if (n > 0) {
+          dst.position(dst.position() + n);
+        }
+      } else {
+        byte[] chunk = CHUNKS.get();
+        n = in.read(position + done, chunk, 0, Math.min(chunk.length, want - done));
+        if (n > 0) {
+          dst.put(chunk, 0, n);
+        }
+      }
+      if (n <= 0) {
+        break; // the end of the file as the stream knows it
+      }
+      done += n;
+    }
+    return done;
+  }
+
+  @Override
+  public long length() {
+    return length;
+  }
+
+  @Override
+  public String currentFingerprint() throws IOException {
+    return now.get();
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      stream.release();
+    }
+  }
+}
