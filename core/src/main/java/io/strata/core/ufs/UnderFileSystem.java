@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * One under-storage (a local or NFS folder, or an S3 bucket; HDFS is planned) seen from its root.
+ * One under-storage (a local or NFS folder, an S3 bucket, HDFS or another Hadoop-compatible store)
+ * seen from its root.
  * Paths are relative to that root, already normalized ({@link StrataPath} cannot climb above it);
  * implementations additionally refuse to follow links out of the root.
  *
