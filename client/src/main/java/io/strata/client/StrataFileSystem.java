@@ -347,12 +347,25 @@ final class StrataFileSystem implements FileSystem {
 
   @Override
   public void rename(String src, String dst) {
-    changes.rename(StrataPath.of(src), StrataPath.of(dst), false);
+    renamed(src, () -> changes.rename(StrataPath.of(src), StrataPath.of(dst), false));
   }
 
   @Override
   public void renameReplacing(String src, String dst) {
-    changes.rename(StrataPath.of(src), StrataPath.of(dst), true);
+    renamed(src, () -> changes.rename(StrataPath.of(src), StrataPath.of(dst), true));
+  }
+
+  /**
+   * Runs a rename of {@code src}; when it moved a folder, every worker forgets the entries it
+   * cached under the old name (their owners are spread over the ring), as {@code fs invalidate -R}
+   * does.
+   */
+  private void renamed(String src, Runnable rename) {
+    boolean folder = findStatus(src).map(FileInfo::directory).orElse(false);
+    rename.run();
+    if (folder) {
+      changes.invalidate(StrataPath.of(src), true);
+    }
   }
 
   @Override

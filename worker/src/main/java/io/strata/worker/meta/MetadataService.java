@@ -117,6 +117,23 @@ public final class MetadataService {
     }
   }
 
+  /**
+   * Forgets {@code path} after it was created, and every ancestor up to the first this worker knows
+   * exists: a create with parents may have made them, and this worker may remember them as missing
+   * (or their folders' listings without them).
+   */
+  public void created(StrataPath path) {
+    invalidate(path);
+    for (StrataPath a = path.parent(); !a.isRoot(); a = a.parent()) {
+      String uri = ufs.resolve(a).ufsUri();
+      MetadataCache.StatusEntry cached = cache.status(uri);
+      if (cached != null && cached.status() != null) {
+        return;
+      }
+      invalidate(a);
+    }
+  }
+
   /** Younger than the TTL now in force, and than the request's sync interval if it gave one. */
   private boolean fresh(long loadedAtMs, java.time.Duration ttl, long syncIntervalMs) {
     long age = cache.now() - loadedAtMs;

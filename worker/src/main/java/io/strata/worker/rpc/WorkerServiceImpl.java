@@ -304,8 +304,9 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
               src.ufs().rename(src.ufsPath(), dst.ufsPath());
             }
           } finally {
-            metadata.invalidate(src.path());
-            metadata.invalidate(dst.path());
+            // A folder's entries moved with it: none of them may be served from the old names.
+            metadata.invalidateTree(src.path());
+            metadata.invalidateTree(dst.path());
           }
           return RenameResponse.getDefaultInstance();
         });

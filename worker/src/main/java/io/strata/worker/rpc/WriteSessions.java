@@ -178,7 +178,7 @@ public final class WriteSessions {
         }
         stream.close();
         unfinished.ended(marker);
-        metadata.invalidate(file.path());
+        metadata.created(file.path());
         FileStatus status = stream.published().toProto(file.path(), file.ufsUri());
         if (cacheThrough) {
           admit(status);
