@@ -48,7 +48,8 @@ public class StrataHadoopFileSystem extends org.apache.hadoop.fs.FileSystem {
   public void initialize(URI name, Configuration conf) throws IOException {
     super.initialize(name, conf);
     setConf(conf);
-    uri = URI.create(SCHEME + "://" + (name.getAuthority() == null ? "" : name.getAuthority()));
+    String masters = name.getAuthority();
+    uri = URI.create(SCHEME + "://" + (masters == null || masters.isEmpty() ? "/" : masters));
     workingDir = new Path("/");
     try {
       client = FileSystem.create(StrataConfs.of(name, conf));

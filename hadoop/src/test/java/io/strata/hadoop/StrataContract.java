@@ -39,6 +39,17 @@ public class StrataContract extends AbstractFSContract {
     return uri;
   }
 
+  /** The shared cluster, started if it was not; for the tests beyond the contract. */
+  static synchronized MiniCluster sharedCluster(Configuration conf) throws IOException {
+    cluster(conf);
+    return cluster;
+  }
+
+  /** The URI of the shared cluster's root, with {@code conf} given its client settings. */
+  static URI sharedUri(Configuration conf) throws IOException {
+    return cluster(conf);
+  }
+
   /** The cluster's client settings (ports, socket paths) as a core-site.xml would carry them. */
   private static void started(Configuration conf) {
     cluster
