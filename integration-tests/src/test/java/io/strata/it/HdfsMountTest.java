@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
-import io.strata.core.ufs.hdfs.MiniHdfs;
 import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.ForkedProcess;
+import io.strata.testkit.MiniHdfs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

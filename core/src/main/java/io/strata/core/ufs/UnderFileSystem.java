@@ -10,9 +10,8 @@ import java.util.stream.Stream;
 
 /**
  * One under-storage (a local or NFS folder, an S3 bucket, HDFS or another Hadoop-compatible store)
- * seen from its root.
- * Paths are relative to that root, already normalized ({@link StrataPath} cannot climb above it);
- * implementations additionally refuse to follow links out of the root.
+ * seen from its root. Paths are relative to that root, already normalized ({@link StrataPath}
+ * cannot climb above it); implementations additionally refuse to follow links out of the root.
  *
  * <p>Failures are {@link io.strata.core.status.StrataException}s with the path in the message.
  * Implementations are thread-safe.

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every under-storage does alike, run against each (a local folder, S3 and HDFS):
- * statuses, listings (large ones across pages), nested folders, ranged reads, writes that appear
- * whole on close, renames, deletes and the errors they answer with.
+ * What every under-storage does alike, run against each (a local folder, S3 and HDFS): statuses,
+ * listings (large ones across pages), nested folders, ranged reads, writes that appear whole on
+ * close, renames, deletes and the errors they answer with.
  */
 public abstract class UnderFileSystemContract {
   protected UnderFileSystem ufs;

@@ -1,4 +1,4 @@
-package io.strata.core.ufs.hdfs;
+package io.strata.it.hdfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +11,8 @@ import io.strata.core.ufs.UfsFactory;
 import io.strata.core.ufs.UfsOutputStream;
 import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UnderFileSystem;
+import io.strata.core.ufs.hdfs.HdfsSettings;
+import io.strata.testkit.MiniHdfs;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

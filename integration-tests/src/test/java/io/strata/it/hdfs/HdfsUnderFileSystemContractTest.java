@@ -1,7 +1,10 @@
-package io.strata.core.ufs.hdfs;
+package io.strata.it.hdfs;
 
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystemContract;
+import io.strata.core.ufs.hdfs.HdfsSettings;
+import io.strata.core.ufs.hdfs.HdfsUnderFileSystem;
+import io.strata.testkit.MiniHdfs;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,4 +1,4 @@
-package io.strata.core.ufs.hdfs;
+package io.strata.testkit;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -6,7 +6,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
-/** A real HDFS (one NameNode, one DataNode) in this JVM, on loopback, for the tests. */
+/** A real HDFS (one NameNode, one DataNode) in this JVM, on loopback, for tests and benchmarks. */
 public final class MiniHdfs implements AutoCloseable {
   private final MiniDFSCluster cluster;
 
