@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       io.strata.bench.read.ReadBench.class,
       io.strata.bench.load.LoadBench.class,
       io.strata.bench.ufs.UfsBench.class,
+      io.strata.bench.hadoop.HadoopBench.class,
       io.strata.bench.fuse.FuseBench.class,
       io.strata.bench.small.SmallFilesBench.class,
       io.strata.bench.startup.StartupBench.class,

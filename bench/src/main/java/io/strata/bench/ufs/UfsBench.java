@@ -1,7 +1,7 @@
 package io.strata.bench.ufs;
 
 import io.strata.bench.Json;
-import io.strata.bench.Stats;
+import io.strata.bench.Runs;
 import io.strata.bench.Trees;
 import io.strata.bench.load.Loads;
 import io.strata.client.FileInStream;
@@ -143,19 +143,24 @@ public final class UfsBench implements Callable<Integer> {
       List<Double> ratios = new ArrayList<>();
       for (int run = -warmups; run < runs; run++) {
         fs.free("/s3/big");
-        double strata = readAll(fs, "/s3/big", readers);
+        double strata;
+        // A client of its own: a client that read the pages before may still hold short-circuit
+        // leases on them, and read them warm from the worker's files whatever free dropped.
+        try (FileSystem cold = FileSystem.create(fs.conf())) {
+          strata = readAll(cold, "/s3/big", readers);
+        }
         double direct = rawReads(raw, size, readers, Math.max(1, inFlight));
-        keep(ratios, run, strata / direct);
+        Runs.keep(ratios, run, strata / direct);
         System.out.printf(
             Locale.ROOT,
             "cold read, %d reader(s), %s: Strata %.0f MB/s, SDK %.0f MB/s, ratio %.3f%n",
             readers,
-            label(run),
+            Runs.label(run),
             strata,
             direct,
             strata / direct);
       }
-      report(out, "cold_read_" + readers + "_vs_raw", ratios);
+      Runs.report(out, "cold_read_" + readers + "_vs_raw", ratios, "x");
     }
     out.put("cold_read_vs_raw", out.get("cold_read_4_vs_raw"));
 
@@ -171,18 +176,18 @@ public final class UfsBench implements Callable<Integer> {
         throw new IllegalStateException("downloaded " + bytes + " bytes of the small objects");
       }
       double direct = bytes / ((System.nanoTime() - start) / 1e9) / 1e6;
-      keep(loads, run, strata / direct);
+      Runs.keep(loads, run, strata / direct);
       System.out.printf(
           Locale.ROOT,
           "load of %d objects, %s: Strata %.1f MB/s, SDK with %d threads %.1f MB/s, ratio %.3f%n",
           small,
-          label(run),
+          Runs.label(run),
           strata,
           loadThreads,
           direct,
           strata / direct);
     }
-    report(out, "load_vs_raw", loads);
+    Runs.report(out, "load_vs_raw", loads, "x");
 
     Loads.run(master, "/s3/big", 4);
     Loads.run(master, "/local", 4);
@@ -190,16 +195,16 @@ public final class UfsBench implements Callable<Integer> {
     for (int run = -warmups; run < runs; run++) {
       double s3 = readAll(fs, "/s3/big", 4);
       double folder = readAll(fs, "/local", 4);
-      keep(warm, run, s3 / folder);
+      Runs.keep(warm, run, s3 / folder);
       System.out.printf(
           Locale.ROOT,
           "warm read, %s: S3 mount %.0f MB/s, local folder %.0f MB/s, ratio %.3f%n",
-          label(run),
+          Runs.label(run),
           s3,
           folder,
           s3 / folder);
     }
-    report(out, "warm_vs_local", warm);
+    Runs.report(out, "warm_vs_local", warm, "x");
 
     List<Double> lists = new ArrayList<>();
     for (int run = -warmups; run < runs; run++) {
@@ -213,41 +218,22 @@ public final class UfsBench implements Callable<Integer> {
       if (n != listed || m != listed) {
         throw new IllegalStateException("listed " + n + " and " + m + ", not " + listed);
       }
-      keep(lists, run, direct / strata);
+      Runs.keep(lists, run, direct / strata);
       System.out.printf(
           Locale.ROOT,
           "listing %d objects, %s: Strata %.2f s, SDK %.2f s, speed ratio %.3f%n",
           listed,
-          label(run),
+          Runs.label(run),
           strata,
           direct,
           direct / strata);
     }
-    report(out, "list_vs_raw", lists);
+    Runs.report(out, "list_vs_raw", lists, "x");
     out.put("objects", objects);
     out.put("object_bytes", size);
     out.put("small_objects", small);
     out.put("small_bytes", smallBytes);
     out.put("listed", listed);
-  }
-
-  /** Keeps a timed run's ratio; warm-up runs (negative) only print. */
-  private static void keep(List<Double> ratios, int run, double ratio) {
-    if (run >= 0) {
-      ratios.add(ratio);
-    }
-  }
-
-  private static String label(int run) {
-    return run < 0 ? "warm-up" : "run " + (run + 1);
-  }
-
-  private static void report(Map<String, Object> out, String name, List<Double> ratios) {
-    Stats s = Stats.of(ratios);
-    System.out.println(name + ": " + s.format("x"));
-    out.put(name, s.median());
-    out.put(name + "_min", s.min());
-    out.put(name + "_max", s.max());
   }
 
   /** Reads every file of {@code folder} whole, {@code readers} files at a time; MB/s. */

@@ -8,7 +8,8 @@ import org.apache.hadoop.fs.StreamCapabilities;
 
 /**
  * Positioned reads of one version of a file, through a stream shared with the other readers of that
- * version ({@link OpenStreams}). {@link #currentFingerprint} asks the NameNode again, so that bytes
+ * version ({@link OpenStreams}). {@link #currentFingerprint} is the NameNode's answer to a look-up
+ * begun after this reader's last read (shared with the other readers of the version), so that bytes
  * read are only ever taken for the version they belong to.
  */
 final class HdfsReader implements UfsReader {
@@ -19,6 +20,7 @@ final class HdfsReader implements UfsReader {
   private final OpenStreams.Shared stream;
   private final long length;
   private final FingerprintSource now;
+  private long readEndedNanos = System.nanoTime();
   private boolean closed;
 
   /** What the store says the file's fingerprint is now. */
@@ -59,6 +61,7 @@ final class HdfsReader implements UfsReader {
       }
       done += n;
     }
+    readEndedNanos = System.nanoTime();
     return done;
   }
 
@@ -69,7 +72,7 @@ final class HdfsReader implements UfsReader {
 
   @Override
   public String currentFingerprint() throws IOException {
-    return now.get();
+    return stream.fingerprintAfter(readEndedNanos, now);
   }
 
   @Override

@@ -20,6 +20,11 @@ final class OpenStreams implements AutoCloseable {
     final FSDataInputStream in;
     private final AtomicInteger holders = new AtomicInteger(1);
 
+    /** When the last look-up of the file's fingerprint began, and what it answered. */
+    private long checkedAtNanos = Long.MIN_VALUE;
+
+    private String checked;
+
     Shared(FSDataInputStream in) {
       this.in = in;
     }
@@ -34,6 +39,24 @@ final class OpenStreams implements AutoCloseable {
         }
       } while (!holders.compareAndSet(n, n + 1));
       return true;
+    }
+
+    /**
+     * The file's fingerprint as a look-up begun after {@code readEndedNanos} answers it: one such
+     * look-up confirms every page of this version read before it began, so readers of pages read at
+     * once share it instead of each asking the NameNode.
+     */
+    synchronized String fingerprintAfter(long readEndedNanos, HdfsReader.FingerprintSource now)
+        throws IOException {
+      if (checked != null && checkedAtNanos - readEndedNanos > 0) {
+        return checked;
+      }
+      long startedAt = System.nanoTime();
+      checked = null;
+      String fingerprint = now.get();
+      checkedAtNanos = startedAt;
+      checked = fingerprint;
+      return fingerprint;
     }
 
     void release() {

@@ -1,0 +1,107 @@
+package io.strata.bench.hadoop;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Reads as a Hadoop job's tasks do: through the FileSystem API, a file per task at a time. */
+final class HadoopReads {
+  private HadoopReads() {}
+
+  /** Every file of {@code folder} (and below), sorted. */
+  static List<FileStatus> files(FileSystem fs, Path folder) throws Exception {
+    List<FileStatus> out = new ArrayList<>();
+    for (FileStatus s : fs.listStatus(folder)) {
+      if (s.isDirectory()) {
+        out.addAll(files(fs, s.getPath()));
+      } else {
+        out.add(s);
+      }
+    }
+    out.sort((a, b) -> a.getPath().compareTo(b.getPath()));
+    return out;
+  }
+
+  /** Reads {@code files} whole in 1 MiB reads, {@code threads} at a time; MB/s. */
+  static double streamed(FileSystem fs, List<FileStatus> files, int threads) throws Exception {
+    long start = System.nanoTime();
+    long bytes =
+        eachFile(
+            files,
+            threads,
+            f -> {
+              byte[] buf = new byte[1 << 20];
+              long n = 0;
+              try (FSDataInputStream in = fs.open(f.getPath())) {
+                for (int got; (got = in.read(buf, 0, buf.length)) > 0; ) {
+                  n += got;
+                }
+              }
+              return n;
+            });
+    check(files, bytes);
+    return bytes / ((System.nanoTime() - start) / 1e9) / 1e6;
+  }
+
+  /** Opens, reads whole and closes each of {@code files}, {@code threads} at a time; files/s. */
+  static double opened(FileSystem fs, List<FileStatus> files, int threads) throws Exception {
+    long start = System.nanoTime();
+    long bytes =
+        eachFile(
+            files,
+            threads,
+            f -> {
+              byte[] buf = new byte[(int) f.getLen()];
+              try (FSDataInputStream in = fs.open(f.getPath())) {
+                in.readFully(0, buf);
+              }
+              return buf.length;
+            });
+    check(files, bytes);
+    return files.size() / ((System.nanoTime() - start) / 1e9);
+  }
+
+  private interface Read {
+    long apply(FileStatus f) throws Exception;
+  }
+
+  private static long eachFile(List<FileStatus> files, int threads, Read read) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Long>> parts = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = t;
+        parts.add(
+            pool.submit(
+                () -> {
+                  long n = 0;
+                  for (int i = first; i < files.size(); i += threads) {
+                    n += read.apply(files.get(i));
+                  }
+                  return n;
+                }));
+      }
+      long total = 0;
+      for (Future<Long> p : parts) {
+        total += p.get();
+      }
+      return total;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static void check(List<FileStatus> files, long bytes) {
+    long expected = files.stream().mapToLong(FileStatus::getLen).sum();
+    if (bytes != expected) {
+      throw new IllegalStateException(
+          "read " + bytes + " bytes of the " + expected + " in " + files.size() + " files");
+    }
+  }
+}
