@@ -12,28 +12,22 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.apache.hadoop.hdfs.protocol.HdfsPathHandle;
 
 /**
  * HDFS, or any other Hadoop-compatible store whose client is on the class path, as an
- * under-storage, through the shaded Hadoop client. Pages are positioned reads (pread) of one open
- * stream per file version ({@link OpenStreams}); on HDFS that stream is opened by inode and
- * modification time, so it reads that version or fails. Files are fingerprinted by inode id, length
- * and modification time (and the file checksum when {@link HdfsSettings#CHECKSUM} asks). New files
- * are written under a hidden temporary name and renamed into place on close (atomic on HDFS).
+ * under-storage, through the shaded Hadoop client. Files are versions ({@link HdfsVersions}): pages
+ * are positioned reads of one open stream per version, opened so that it reads that version or
+ * fails. New files are written under a hidden temporary name and renamed into place on close
+ * (atomic on HDFS).
  */
 public final class HdfsUnderFileSystem implements UnderFileSystem {
   private static final int BUFFER = 64 << 10;
@@ -41,15 +35,13 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
   private final String uri;
   private final URI root;
   private final String rootPath;
-  private final HdfsSettings settings;
   private final FileSystem fs;
-  private final OpenStreams streams = new OpenStreams();
+  private final HdfsVersions versions;
 
   public HdfsUnderFileSystem(String uri, HdfsSettings settings) {
     this.uri = normalize(uri);
     this.root = URI.create(this.uri);
     this.rootPath = root.getPath();
-    this.settings = settings;
     try {
       this.fs =
           settings.user() == null
@@ -63,6 +55,7 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
     } catch (RuntimeException e) {
       throw StrataException.invalidArgument("cannot open " + uri + ": " + HdfsErrors.firstLine(e));
     }
+    this.versions = new HdfsVersions(fs, settings.checksum(), this.uri);
   }
 
   /** The canonical form: {@code scheme://authority/path}, no trailing slash (the root: none). */
@@ -98,34 +91,12 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
   @Override
   public UfsStatus getStatus(StrataPath path) {
     try {
-      return status(path.name(), fs.getFileStatus(hadoopPath(path)));
+      return versions.status(path.name(), fs.getFileStatus(hadoopPath(path)));
     } catch (IOException e) {
       throw error(e, path);
     } catch (IllegalArgumentException e) {
       throw StrataException.invalidArgument(path + ": " + HdfsErrors.firstLine(e));
     }
-  }
-
-  private UfsStatus status(String name, FileStatus st) throws IOException {
-    return new UfsStatus(
-        name,
-        st.isDirectory(),
-        st.isDirectory() ? 0 : st.getLen(),
-        st.getModificationTime(),
-        st.getPermission().toShort() & 01777,
-        st.getOwner(),
-        st.getGroup(),
-        st.isDirectory() ? "" : fingerprint(st));
-  }
-
-  private String fingerprint(FileStatus st) throws IOException {
-    long fileId = st instanceof HdfsFileStatus h ? h.getFileId() : 0;
-    String plain = Fingerprint.of(fileId, st.getLen(), st.getModificationTime());
-    if (!settings.checksum()) {
-      return plain;
-    }
-    FileChecksum sum = fs.getFileChecksum(st.getPath());
-    return sum == null ? plain : plain + ":" + java.util.HexFormat.of().formatHex(sum.getBytes());
   }
 
   @Override
@@ -138,7 +109,7 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
               .map(
                   st -> {
                     try {
-                      return status(st.getPath().getName(), st);
+                      return versions.status(st.getPath().getName(), st);
                     } catch (IOException e) {
                       throw error(e, path.child(st.getPath().getName()));
                     }
@@ -159,37 +130,11 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
 
   @Override
   public UfsReader openVersion(StrataPath path, String fingerprint) {
-    Fingerprint version = Fingerprint.parse(path, fingerprint);
-    Path file = hadoopPath(path);
     try {
-      OpenStreams.Shared stream =
-          streams.hold(file + "\n" + fingerprint, () -> openStream(file, version));
-      return new HdfsReader(stream, version.length(), () -> fingerprint(fs.getFileStatus(file)));
+      return versions.open(path, hadoopPath(path), fingerprint);
     } catch (IOException e) {
       throw error(e, path);
     }
-  }
-
-  /**
-   * On HDFS, by inode and modification time: a file replaced or changed since the fingerprint was
-   * taken fails to open instead of being read as that version.
-   */
-  private FSDataInputStream openStream(Path file, Fingerprint version) throws IOException {
-    if (fs instanceof DistributedFileSystem dfs && version.fileId() > 0) {
-      try {
-        return dfs.open(
-            new HdfsPathHandle(
-                "/.reserved/.inodes/" + version.fileId(),
-                Optional.of(version.fileId()),
-                Optional.of(version.mtime())),
-            BUFFER);
-      } catch (org.apache.hadoop.fs.InvalidPathHandleException | java.io.FileNotFoundException e) {
-        throw new StrataException(
-            StatusCode.FAILED_PRECONDITION,
-            file.toUri().getPath() + " changed in " + uri + " since it was looked up");
-      }
-    }
-    return fs.open(file, BUFFER);
   }
 
   @Override
@@ -254,7 +199,7 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
         }
         throw e;
       }
-      return status(path.name(), written);
+      return versions.status(path.name(), written);
     }
 
     @Override
@@ -434,7 +379,7 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void close() {
-    streams.close();
+    versions.close();
     try {
       fs.close();
     } catch (IOException e) {
