@@ -3,6 +3,7 @@ package io.strata.client;
 import io.strata.core.conf.Configuration;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.TimeChange;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,6 +37,13 @@ public interface FileSystem extends AutoCloseable {
 
   /** The children of a directory, sorted by name. */
   List<FileInfo> listStatus(String path);
+
+  /**
+   * The children of a directory, sorted by name, fetched {@code pageSize} at a time as the caller
+   * reads on (a call each), so that a folder too large to hold is never held whole here. Not
+   * cached.
+   */
+  Iterator<FileInfo> listStatusPaged(String path, int pageSize);
 
   FileInStream open(String path);
 

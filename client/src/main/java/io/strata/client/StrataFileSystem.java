@@ -161,9 +161,32 @@ final class StrataFileSystem implements FileSystem {
     return metadata.list(p.toString(), x -> listFromOwner(p));
   }
 
+  @Override
+  public Iterator<FileInfo> listStatusPaged(String path, int pageSize) {
+    if (pageSize < 1) {
+      throw StrataException.invalidArgument("a page holds at least one entry, not " + pageSize);
+    }
+    StrataPath p = StrataPath.of(path);
+    return new PagedListing(
+        pageSize,
+        startAfter ->
+            listFromOwner(
+                p,
+                ListStatusRequest.newBuilder()
+                    .setPath(p.toString())
+                    .setOptions(metadataOptions())
+                    .setStartAfter(startAfter)
+                    .setLimit(pageSize)
+                    .build()));
+  }
+
   private List<FileInfo> listFromOwner(StrataPath p) {
-    ListStatusRequest req =
-        ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build();
+    return listFromOwner(
+        p,
+        ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build());
+  }
+
+  private List<FileInfo> listFromOwner(StrataPath p, ListStatusRequest req) {
     return onOwner(
         p,
         w -> {

@@ -9,7 +9,9 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -20,6 +22,7 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
@@ -31,6 +34,9 @@ import org.apache.hadoop.util.Progressable;
  */
 public class StrataHadoopFileSystem extends org.apache.hadoop.fs.FileSystem {
   public static final String SCHEME = "strata";
+
+  /** Entries per call of {@link #listStatusIterator}, as HDFS's dfs.ls.limit. */
+  static final int LIST_PAGE = 1000;
 
   /** What Hadoop shows as a file's block size: splits of this size (one per task). */
   private static final long BLOCK_SIZE = 64L << 20;
@@ -294,6 +300,54 @@ public class StrataHadoopFileSystem extends org.apache.hadoop.fs.FileSystem {
       return out;
     } catch (StrataException e) {
       throw HadoopErrors.toHadoop(e);
+    }
+  }
+
+  /**
+   * A folder's entries {@link #LIST_PAGE} at a time, as HDFS pages them: each page is one call to
+   * the folder's worker, so a huge folder is never held whole here.
+   */
+  @Override
+  public RemoteIterator<FileStatus> listStatusIterator(Path f) throws IOException {
+    FileInfo info =
+        find(f).orElseThrow(() -> new FileNotFoundException(strataPath(f) + " does not exist"));
+    Path folder = makeQualified(f);
+    if (!info.directory()) {
+      return new Entries(List.of(info).iterator(), folder.getParent());
+    }
+    try {
+      return new Entries(client.listStatusPaged(strataPath(f), LIST_PAGE), folder);
+    } catch (StrataException e) {
+      throw HadoopErrors.toHadoop(e);
+    }
+  }
+
+  /** Statuses of a folder's entries as the client's iterator gives them. */
+  private final class Entries implements RemoteIterator<FileStatus> {
+    private final Iterator<FileInfo> children;
+    private final Path folder;
+
+    Entries(Iterator<FileInfo> children, Path folder) {
+      this.children = children;
+      this.folder = folder;
+    }
+
+    @Override
+    public boolean hasNext() throws IOException {
+      try {
+        return children.hasNext();
+      } catch (StrataException e) {
+        throw HadoopErrors.toHadoop(e);
+      }
+    }
+
+    @Override
+    public FileStatus next() throws IOException {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      FileInfo child = children.next();
+      return toHadoop(child, new Path(folder, child.name()));
     }
   }
 

@@ -73,6 +73,31 @@ class StrataHadoopJobTest {
     }
   }
 
+  @Test
+  void aLargeFolder_isListedAPageAtATime_inOrder_withoutDuplicates() throws Exception {
+    Configuration conf = new Configuration();
+    MiniCluster cluster = StrataContract.sharedCluster(conf);
+    Path folder = cluster.ufsRoot().resolve("paged");
+    Files.createDirectories(folder);
+    int n = StrataHadoopFileSystem.LIST_PAGE * 2 + 500;
+    for (int i = 0; i < n; i++) {
+      Files.write(folder.resolve(String.format("e%05d", i)), new byte[] {(byte) i});
+    }
+    FileSystem fs = FileSystem.get(StrataContract.sharedUri(conf), conf);
+    org.apache.hadoop.fs.RemoteIterator<FileStatus> it =
+        fs.listStatusIterator(new org.apache.hadoop.fs.Path("/paged"));
+    List<String> names = new ArrayList<>();
+    while (it.hasNext()) {
+      FileStatus s = it.next();
+      assertEquals(1, s.getLen());
+      names.add(s.getPath().getName());
+    }
+    assertEquals(n, names.size());
+    for (int i = 0; i < n; i++) {
+      assertEquals(String.format("e%05d", i), names.get(i));
+    }
+  }
+
   private static long readRandomly(
       FileSystem fs, org.apache.hadoop.fs.Path job, List<byte[]> contents, Random random)
       throws Exception {
