@@ -264,14 +264,12 @@ public class StrataHadoopFileSystem extends org.apache.hadoop.fs.FileSystem {
       return false;
     }
     if (path.equals("/")) {
-      // The root stays; emptying it is what deleting it recursively can mean.
+      // As HDFS does: never, not even emptying it. Below / lie every mount's stores, and one
+      // mistyped path of a job must not wipe them all.
       if (!recursive && !client.listStatus("/").isEmpty()) {
         throw new org.apache.hadoop.fs.PathIsNotEmptyDirectoryException("/");
       }
-      for (FileInfo child : client.listStatus("/")) {
-        delete(new Path("/" + child.name()), true);
-      }
-      return true;
+      return false;
     }
     try {
       client.delete(path, recursive);
