@@ -9,9 +9,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -311,41 +309,14 @@ public class StrataHadoopFileSystem extends org.apache.hadoop.fs.FileSystem {
         find(f).orElseThrow(() -> new FileNotFoundException(strataPath(f) + " does not exist"));
     Path folder = makeQualified(f);
     if (!info.directory()) {
-      return new Entries(List.of(info).iterator(), folder.getParent());
+      return new StatusIterator(List.of(info).iterator(), c -> toHadoop(c, folder));
     }
     try {
-      return new Entries(client.listStatusPaged(strataPath(f), LIST_PAGE), folder);
+      return new StatusIterator(
+          client.listStatusPaged(strataPath(f), LIST_PAGE),
+          c -> toHadoop(c, new Path(folder, c.name())));
     } catch (StrataException e) {
       throw HadoopErrors.toHadoop(e);
-    }
-  }
-
-  /** Statuses of a folder's entries as the client's iterator gives them. */
-  private final class Entries implements RemoteIterator<FileStatus> {
-    private final Iterator<FileInfo> children;
-    private final Path folder;
-
-    Entries(Iterator<FileInfo> children, Path folder) {
-      this.children = children;
-      this.folder = folder;
-    }
-
-    @Override
-    public boolean hasNext() throws IOException {
-      try {
-        return children.hasNext();
-      } catch (StrataException e) {
-        throw HadoopErrors.toHadoop(e);
-      }
-    }
-
-    @Override
-    public FileStatus next() throws IOException {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      FileInfo child = children.next();
-      return toHadoop(child, new Path(folder, child.name()));
     }
   }
 
@@ -429,12 +400,7 @@ public class StrataHadoopFileSystem extends org.apache.hadoop.fs.FileSystem {
     } catch (StrataException e) {
       throw HadoopErrors.toHadoop(e);
     }
-    String[] names = workers.toArray(String[]::new);
-    String[] hosts =
-        workers.stream()
-            .map(w -> w.substring(0, Math.max(0, w.lastIndexOf(':'))))
-            .toArray(String[]::new);
-    return new BlockLocation[] {new BlockLocation(names, hosts, 0, file.getLen())};
+    return new BlockLocation[] {WorkerLocations.of(workers, file.getLen())};
   }
 
   @Override
