@@ -30,9 +30,9 @@ final class HadoopReads {
 
   /** Reads {@code files} whole in 1 MiB reads, {@code threads} at a time; MB/s. */
   static double streamed(FileSystem fs, List<FileStatus> files, int threads) throws Exception {
-    long start = System.nanoTime();
-    long bytes =
-        eachFile(
+    long bytes = files.stream().mapToLong(FileStatus::getLen).sum();
+    return bytes
+        / seconds(
             files,
             threads,
             f -> {
@@ -44,16 +44,14 @@ final class HadoopReads {
                 }
               }
               return n;
-            });
-    check(files, bytes);
-    return bytes / ((System.nanoTime() - start) / 1e9) / 1e6;
+            })
+        / 1e6;
   }
 
   /** Opens, reads whole and closes each of {@code files}, {@code threads} at a time; files/s. */
   static double opened(FileSystem fs, List<FileStatus> files, int threads) throws Exception {
-    long start = System.nanoTime();
-    long bytes =
-        eachFile(
+    return files.size()
+        / seconds(
             files,
             threads,
             f -> {
@@ -63,8 +61,15 @@ final class HadoopReads {
               }
               return buf.length;
             });
+  }
+
+  /** Seconds {@code read} takes over {@code files}, having read each whole (checked). */
+  private static double seconds(List<FileStatus> files, int threads, Read read) throws Exception {
+    long start = System.nanoTime();
+    long bytes = eachFile(files, threads, read);
+    double seconds = (System.nanoTime() - start) / 1e9;
     check(files, bytes);
-    return files.size() / ((System.nanoTime() - start) / 1e9);
+    return seconds;
   }
 
   private interface Read {
