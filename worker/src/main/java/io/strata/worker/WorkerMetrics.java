@@ -25,6 +25,9 @@ public final class WorkerMetrics {
   /** Pages read from the UFS; a coalesced miss counts once. */
   public static final String UFS_PAGE_READS = "strata.worker.ufs.page.reads";
 
+  /** Read requests made of the UFS; a run of pages read ahead in one request counts once. */
+  public static final String UFS_READS = "strata.worker.ufs.reads";
+
   public static final String UFS_BYTES_READ = "strata.worker.ufs.bytes.read";
   public static final String DATA_READ_LATENCY = "strata.worker.data.read";
   public static final String DATA_CONNECTIONS = "strata.worker.data.connections";

@@ -121,7 +121,14 @@ public final class WorkerProcess implements Service {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot open the page store: " + e.getMessage(), e);
     }
-    this.fetcher = new PageFetcher(store, pageSize, ufsExecutor, allocator, registry);
+    this.fetcher =
+        new PageFetcher(
+            store,
+            pageSize,
+            ufsExecutor,
+            allocator,
+            registry,
+            () -> conf.get(WorkerKeys.UFS_READ_AHEAD));
     this.policies =
         new CachePolicies(
             ufs,
@@ -143,7 +150,15 @@ public final class WorkerProcess implements Service {
             metadataStore);
     this.metadata = new MetadataService(ufs, metadataCache, registry);
     fetcher.whenFileChanges(metadata::invalidate);
-    this.loader = new FileLoader(ufs, store, pageSize, allocator, loadExecutor, registry);
+    this.loader =
+        new FileLoader(
+            ufs,
+            store,
+            pageSize,
+            allocator,
+            loadExecutor,
+            registry,
+            () -> conf.get(WorkerKeys.UFS_READ_AHEAD));
     loader.setThrottle(conf.get(WorkerKeys.LOAD_BANDWIDTH));
     followDynamicKeys();
     this.masterClient = new MasterClient(conf, security.credentials());

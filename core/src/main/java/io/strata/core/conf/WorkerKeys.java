@@ -164,6 +164,16 @@ public final class WorkerKeys {
               "A hidden temporary file of a write untouched this long is a killed writer's: removed when its folder is listed or deleted.")
           .build();
 
+  public static final ConfKey<Long> UFS_READ_AHEAD =
+      ConfKey.bytes("strata.worker.ufs.read.ahead")
+          .defaultValue("4MiB")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .check(b -> b >= 0 && b <= (64L << 20), "must be between 0 and 64MiB")
+          .description(
+              "Pages of a file read in order that the worker asks of the UFS in one request (a ranged GET, a pread), ahead of the reader, one to two such runs at a time; also the largest request of a distributedLoad. Below two pages: no read-ahead.")
+          .build();
+
   public static final ConfKey<Integer> LOAD_THREADS =
       ConfKey.integer("strata.worker.load.threads")
           .defaultValue("4")

@@ -19,12 +19,14 @@ import io.strata.worker.WorkerMetrics;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.ufs.UfsManager;
+import io.strata.worker.ufs.UfsPages;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 import java.util.zip.CRC32C;
 
 /**
@@ -39,6 +41,7 @@ public final class FileLoader {
   private final long pageSize;
   private final ByteBufAllocator allocator;
   private final Executor executor;
+  private final LongSupplier runBytes;
 
   /** The worker-wide throttle (strata.worker.load.bandwidth), null when unlimited. */
   private volatile RateLimiter throttle;
@@ -64,8 +67,10 @@ public final class FileLoader {
       long pageSize,
       ByteBufAllocator allocator,
       Executor executor,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      LongSupplier runBytes) {
     this.ufs = ufs;
+    this.runBytes = runBytes;
     this.store = store;
     this.pageSize = pageSize;
     this.allocator = allocator;
@@ -156,65 +161,100 @@ public final class FileLoader {
   }
 
   /**
-   * Returns the bytes read from the UFS (pages already cached are skipped). The pages are cut by
-   * the length of the file the reader opened, not by the status the job listed: a listing that says
-   * less must not cache short pages under the file's fingerprint.
+   * Returns the bytes read from the UFS (pages already cached are skipped). Consecutive pages to
+   * load are read in runs of up to strata.worker.ufs.read.ahead, one UFS request each. The pages
+   * are cut by the length of the file the reader opened, not by the status the job listed: a
+   * listing that says less must not cache short pages under the file's fingerprint.
    */
   private long loadPages(
       FileStatus f, boolean force, boolean verify, RateLimiter limiter, long[] mark)
       throws IOException {
     UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
     PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize);
+    int runPages = (int) Math.max(1, runBytes.getAsLong() / pageSize);
     long loaded = 0;
     try (UfsReader reader = file.ufs().openVersion(file.ufsPath(), f.getFingerprint())) {
       long fileLength = reader.length();
       long pages = (fileLength + pageSize - 1) / pageSize;
-      for (long i = 0; i < pages; i++) {
-        PageId id = key.page(i);
-        if (!force && store.contains(id)) {
+      long i = 0;
+      while (i < pages) {
+        if (!force && store.contains(key.page(i))) {
+          i++;
           continue;
         }
-        int length = (int) Math.min(pageSize, fileLength - i * pageSize);
+        long end = i + 1;
+        while (end < pages && end - i < runPages && (force || !store.contains(key.page(end)))) {
+          end++;
+        }
+        long length = Math.min(end * pageSize, fileLength) - i * pageSize;
         if (limiter != null) {
-          limiter.acquire(length);
+          limiter.acquire((int) length);
         }
         RateLimiter workerWide = throttle;
         if (workerWide != null) {
-          workerWide.acquire(length);
+          workerWide.acquire((int) length);
         }
-        ByteBuf page = allocator.directBuffer(length, length);
+        ByteBuf[] run =
+            UfsPages.read(
+                reader,
+                i,
+                (int) (end - i),
+                pageSize,
+                allocator,
+                () -> {
+                  if (!reader.currentFingerprint().equals(f.getFingerprint())) {
+                    throw changed(f);
+                  }
+                });
         try {
-          page.writerIndex(reader.readFully(i * pageSize, page.nioBuffer(0, length)));
-          if (page.readableBytes() != length
-              || !reader.currentFingerprint().equals(f.getFingerprint())) {
-            throw new StrataException(
-                StatusCode.FAILED_PRECONDITION,
-                f.getPath() + " changed in the under-storage while it was loaded");
+          for (int k = 0; k < run.length; k++) {
+            loaded += admit(key.page(i + k), run[k], f, file, force, verify, mark);
           }
-          if (force) {
-            store.remove(id);
-          }
-          store.versions().note(file.ufsUri(), f.getFingerprint(), f.getLength());
-          if (!store.admitLoaded(id, page, mark)) {
-            throw new StrataException(
-                StatusCode.RESOURCE_EXHAUSTED,
-                "no room for "
-                    + f.getPath()
-                    + " in this worker's cache ("
-                    + store.capacityBytes()
-                    + " bytes), full of what was cached since this load began");
-          }
-          if (verify) {
-            verify(id, page, f.getPath());
-          }
-          loaded += length;
-          bytes.increment(length);
         } finally {
-          page.release();
+          for (ByteBuf page : run) {
+            page.release();
+          }
         }
+        i = end;
       }
     }
     return loaded;
+  }
+
+  /** Puts one loaded page in the store; its length. */
+  private int admit(
+      PageId id,
+      ByteBuf page,
+      FileStatus f,
+      UfsManager.Resolved file,
+      boolean force,
+      boolean verify,
+      long[] mark) {
+    if (force) {
+      store.remove(id);
+    }
+    store.versions().note(file.ufsUri(), f.getFingerprint(), f.getLength());
+    if (!store.admitLoaded(id, page, mark)) {
+      throw new StrataException(
+          StatusCode.RESOURCE_EXHAUSTED,
+          "no room for "
+              + f.getPath()
+              + " in this worker's cache ("
+              + store.capacityBytes()
+              + " bytes), full of what was cached since this load began");
+    }
+    if (verify) {
+      verify(id, page, f.getPath());
+    }
+    int length = page.readableBytes();
+    bytes.increment(length);
+    return length;
+  }
+
+  private static StrataException changed(FileStatus f) {
+    return new StrataException(
+        StatusCode.FAILED_PRECONDITION,
+        f.getPath() + " changed in the under-storage while it was loaded");
   }
 
   private void verify(PageId id, ByteBuf loaded, String path) {

@@ -6,9 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.path.StrataPath;
-import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.ufs.UfsReader;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.page.DiskPage;
 import io.strata.worker.page.PageId;
@@ -23,13 +21,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Gets pages: from memory at once when cached there; as a place in a segment file when on SSD and
  * verified before (the event loop then sends it by sendfile); else, on the I/O executor (never on a
  * network thread), from SSD (checksum verified, promoted) or from the UFS, page-aligned, admitting
  * what it read. Concurrent requests of one page that is not in memory share one disk or UFS read:
- * the first caller starts a {@link Load}, later callers subscribe to it.
+ * the first caller starts a {@link PageLoad}, later callers subscribe to it. Files read in order
+ * have their next pages asked of the UFS ahead of the reader, a run of them per request ({@link
+ * ReadAhead}).
  *
  * <p>Every page handed out carries a reference of its own that the caller must release. The loader
  * keeps its reference until every subscriber has taken theirs, so no page is freed while a
@@ -89,30 +90,42 @@ public final class PageFetcher {
 
   private final PageStore store;
   private final long pageSize;
-  private volatile Consumer<StrataPath> fileChanged = path -> {};
   private final Executor ufsExecutor;
-  private final ByteBufAllocator allocator;
-  private final Map<PageId, Load> inflight = new ConcurrentHashMap<>();
+  private final UfsPageReads ufsReads;
+  private final Map<PageId, PageLoad> inflight = new ConcurrentHashMap<>();
   private final Counter hits;
   private final Counter misses;
-  private final Counter ufsPageReads;
-  private final Counter ufsBytes;
+  private final ReadAhead readAhead;
 
   /** Told of a file found changed in the UFS while being read (to drop its cached status). */
   public void whenFileChanges(Consumer<StrataPath> listener) {
-    this.fileChanged = listener;
+    ufsReads.whenFileChanges(listener);
   }
 
+  /** A fetcher without read-ahead: the UFS is asked for exactly the pages missed. */
   public PageFetcher(
       PageStore store,
       long pageSize,
       Executor ufsExecutor,
       ByteBufAllocator allocator,
       MeterRegistry registry) {
+    this(store, pageSize, ufsExecutor, allocator, registry, () -> 0);
+  }
+
+  /**
+   * {@code readAheadBytes}: how much of a file read in order to ask of the UFS per request, ahead
+   * of its reader (strata.worker.ufs.read.ahead); below two pages, none.
+   */
+  public PageFetcher(
+      PageStore store,
+      long pageSize,
+      Executor ufsExecutor,
+      ByteBufAllocator allocator,
+      MeterRegistry registry,
+      LongSupplier readAheadBytes) {
     this.store = store;
     this.pageSize = pageSize;
     this.ufsExecutor = ufsExecutor;
-    this.allocator = allocator;
     this.hits =
         Counter.builder(WorkerMetrics.PAGE_REQUESTS)
             .tag("result", "hit")
@@ -123,14 +136,22 @@ public final class PageFetcher {
             .tag("result", "miss")
             .description("Page look-ups, by whether the cache held the page")
             .register(registry);
-    this.ufsPageReads =
-        Counter.builder(WorkerMetrics.UFS_PAGE_READS)
-            .description("Pages read from the under-storage (a coalesced miss counts once)")
-            .register(registry);
-    this.ufsBytes =
-        Counter.builder(WorkerMetrics.UFS_BYTES_READ)
-            .description("Bytes read from the under-storage")
-            .register(registry);
+    this.ufsReads = new UfsPageReads(pageSize, allocator, registry);
+    this.readAhead =
+        new ReadAhead(
+            readAheadBytes,
+            pageSize,
+            new ReadAhead.Runs() {
+              @Override
+              public void start(Target target, long from, long to) {
+                startRun(target, from, to);
+              }
+
+              @Override
+              public boolean cachedOrComing(PageId id) {
+                return inflight.containsKey(id) || store.contains(id);
+              }
+            });
     Gauge.builder(WorkerMetrics.CACHE_HIT_RATIO, this, PageFetcher::hitRatio)
         .description("Share of page look-ups the cache answered")
         .register(registry);
@@ -152,20 +173,23 @@ public final class PageFetcher {
       ByteBuf cached = store.getFromMemory(id);
       if (cached != null) {
         hits.increment();
+        readAhead.asked(target, index, false);
         return CompletableFuture.completedFuture(new Fetched(cached, Source.MEM));
       }
       DiskPage onDisk = store.diskPage(id);
       if (onDisk != null) {
         hits.increment();
+        readAhead.asked(target, index, false);
         return CompletableFuture.completedFuture(new Fetched(null, onDisk, Source.SSD));
       }
-      Load load = inflight.computeIfAbsent(id, k -> new Load());
+      PageLoad load = inflight.computeIfAbsent(id, k -> new PageLoad());
       // Subscribe before starting the load, so that its starter always sees its outcome.
       CompletableFuture<Fetched> subscription = load.subscribe();
       if (subscription != null) {
         if (load.claim()) {
           start(target, index, id, load);
         }
+        readAhead.asked(target, index, true);
         return subscription;
       }
       // That load finished between our look-ups; its page is in the store now, or look again.
@@ -216,7 +240,7 @@ public final class PageFetcher {
     return bytes;
   }
 
-  private void start(Target target, long index, PageId id, Load load) {
+  private void start(Target target, long index, PageId id, PageLoad load) {
     try {
       ufsExecutor.execute(() -> runLoad(target, index, id, load));
     } catch (RejectedExecutionException e) {
@@ -225,20 +249,29 @@ public final class PageFetcher {
     }
   }
 
-  private void runLoad(Target target, long index, PageId id, Load load) {
+  private void runLoad(Target target, long index, PageId id, PageLoad load) {
     ByteBuf page = null;
     Source source = Source.SSD;
     Throwable error = null;
     try {
-      page = store.readFromDisk(id);
+      // A load that ended between the caller's look-up and this one's start put the page there.
+      page = store.getFromMemory(id);
+      if (page != null) {
+        source = Source.MEM;
+      } else {
+        page = store.readFromDisk(id);
+      }
       if (page != null) {
         hits.increment();
       } else {
         misses.increment();
         source = Source.UFS;
-        page = readFromUfs(target, index);
-        store.versions().note(target.file().ufsUri(), target.fingerprint(), target.fileLength());
-        store.admit(id, page, false);
+        ByteBuf[] read = ufsReads.read(target, index, 1);
+        if (read.length == 0) {
+          throw pastTheEnd(target, index);
+        }
+        page = read[0];
+        admit(target, id, page);
       }
     } catch (Throwable t) {
       error = t;
@@ -251,96 +284,85 @@ public final class PageFetcher {
   }
 
   /**
-   * Page {@code index} as the under-storage has it: its length comes from the file the reader
-   * opened, never from the request (a client's shorter length must not cache a short page), and the
-   * fingerprint read afterwards proves those bytes are the version asked for.
+   * Asks the UFS, in one request, for the pages of {@code [from, to)} from the first that is
+   * neither cached nor on its way to the next that is: each becomes a load that readers who come
+   * meanwhile wait for, and the cache keeps.
    */
-  private ByteBuf readFromUfs(Target target, long index) throws IOException {
-    long offset = index * pageSize;
-    try (UfsReader reader =
-        target.file().ufs().openVersion(target.file().ufsPath(), target.fingerprint())) {
-      int length = (int) Math.min(pageSize, reader.length() - offset);
-      if (length <= 0) {
-        checkVersion(target, reader);
-        throw StrataException.invalidArgument(
-            "page " + index + " is past the end of " + target.file().path());
-      }
-      ByteBuf page = allocator.directBuffer(length, length);
-      try {
-        int n = reader.readFully(offset, page.nioBuffer(0, length));
-        page.writerIndex(n);
-        checkVersion(target, reader);
-        if (n != length) {
-          throw StrataException.internal(
-              "short read of " + target.file().path() + " at " + offset, null);
+  private void startRun(Target target, long from, long to) {
+    List<PageLoad> loads = new ArrayList<>();
+    long first = -1;
+    for (long i = from; i < to; i++) {
+      PageId id = target.key().page(i);
+      PageLoad load = new PageLoad();
+      // Claimed first, then looked for: a load admits its page before it lets go of its claim.
+      if (inflight.putIfAbsent(id, load) != null
+          || (store.contains(id) && inflight.remove(id, load))) {
+        if (loads.isEmpty()) {
+          continue;
         }
-        ufsPageReads.increment();
-        ufsBytes.increment(n);
-        return page;
-      } catch (IOException | RuntimeException e) {
+        break;
+      }
+      load.claim();
+      if (loads.isEmpty()) {
+        first = i;
+      }
+      loads.add(load);
+    }
+    if (loads.isEmpty()) {
+      return;
+    }
+    long runFirst = first;
+    try {
+      ufsExecutor.execute(() -> runRun(target, runFirst, loads));
+    } catch (RejectedExecutionException e) {
+      finishRun(target, runFirst, loads, new ByteBuf[0], e);
+    }
+  }
+
+  private void runRun(Target target, long first, List<PageLoad> loads) {
+    ByteBuf[] pages = new ByteBuf[0];
+    Throwable error = null;
+    try {
+      pages = ufsReads.read(target, first, loads.size());
+      for (int k = 0; k < pages.length; k++) {
+        admit(target, target.key().page(first + k), pages[k]);
+      }
+    } catch (Throwable t) {
+      error = t;
+    }
+    finishRun(target, first, loads, pages, error);
+  }
+
+  /** Hands each load of a run its page, or the run's error (past the file's end: that one). */
+  private void finishRun(
+      Target target, long first, List<PageLoad> loads, ByteBuf[] pages, Throwable error) {
+    for (int k = 0; k < loads.size(); k++) {
+      ByteBuf page = k < pages.length ? pages[k] : null;
+      inflight.remove(target.key().page(first + k), loads.get(k));
+      Throwable why = error;
+      if (why == null && page == null) {
+        why = pastTheEnd(target, first + k);
+      }
+      loads.get(k).finish(page, Source.UFS, why);
+      if (page != null) {
         page.release();
-        throw e;
       }
     }
   }
 
-  /** Fails when the file is no longer the version the request names. */
-  private void checkVersion(Target target, UfsReader reader) throws IOException {
-    if (!reader.currentFingerprint().equals(target.fingerprint())) {
-      // The status the reader opened with is stale: the next open must see the new version.
-      fileChanged.accept(target.file().path());
-      throw new StrataException(
-          StatusCode.FAILED_PRECONDITION,
-          target.file().path() + " changed in the under-storage while being read; open it again");
-    }
+  private void admit(Target target, PageId id, ByteBuf page) {
+    store.versions().note(target.file().ufsUri(), target.fingerprint(), target.fileLength());
+    store.admit(id, page, false);
+  }
+
+  private static StrataException pastTheEnd(Target target, long index) {
+    return StrataException.invalidArgument(
+        "page " + index + " is past the end of " + target.file().path());
   }
 
   private double hitRatio() {
     double h = hits.count();
     double total = h + misses.count();
     return total == 0 ? 0 : h / total;
-  }
-
-  /** One UFS read of one page and the callers waiting for it. */
-  private static final class Load {
-    private final List<CompletableFuture<Fetched>> waiters = new ArrayList<>();
-    private boolean claimed;
-    private boolean finished;
-
-    synchronized boolean claim() {
-      if (claimed) {
-        return false;
-      }
-      claimed = true;
-      return true;
-    }
-
-    /** A future for the page, or null if the load already finished. */
-    synchronized CompletableFuture<Fetched> subscribe() {
-      if (finished) {
-        return null;
-      }
-      CompletableFuture<Fetched> f = new CompletableFuture<>();
-      waiters.add(f);
-      return f;
-    }
-
-    void finish(ByteBuf page, Source source, Throwable error) {
-      List<CompletableFuture<Fetched>> toComplete;
-      synchronized (this) {
-        finished = true;
-        toComplete = List.copyOf(waiters);
-      }
-      for (CompletableFuture<Fetched> w : toComplete) {
-        if (error != null) {
-          w.completeExceptionally(error);
-        } else {
-          ByteBuf mine = page.retainedDuplicate();
-          if (!w.complete(new Fetched(mine, source))) {
-            mine.release();
-          }
-        }
-      }
-    }
   }
 }

@@ -43,7 +43,14 @@ class FileLoaderTest {
     store = TestFiles.pageStore(1 << 20, registry);
     ufs = TestFiles.ufsAt(root);
     loader =
-        new FileLoader(ufs, store, PAGE, PooledByteBufAllocator.DEFAULT, Runnable::run, registry);
+        new FileLoader(
+            ufs,
+            store,
+            PAGE,
+            PooledByteBufAllocator.DEFAULT,
+            Runnable::run,
+            registry,
+            () -> 3 * PAGE);
   }
 
   @AfterEach
@@ -77,6 +84,37 @@ class FileLoaderTest {
     }
   }
 
+  @Test
+  void pagesAlreadyCached_splitTheRuns_andTheOthersAreLoadedWhole() throws Exception {
+    byte[] content = new byte[10 * PAGE + 77];
+    FileStatus status = file("runs/g", content);
+    UfsManager.Resolved file = ufs.resolve(StrataPath.of("/runs/g"));
+    PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), status.getFingerprint(), PAGE);
+    ByteBuf cached = PooledByteBufAllocator.DEFAULT.directBuffer(PAGE);
+    cached.writeBytes(content, 4 * PAGE, PAGE);
+    store.admit(key.page(4), cached, true);
+    cached.release();
+
+    LoadFileResult r =
+        loader
+            .load(LoadFilesRequest.newBuilder().setJobId(2).addFiles(status).build())
+            .join()
+            .getResults(0);
+    assertThat(r.getOk()).as(r.getError()).isTrue();
+    assertThat(r.getBytesLoaded()).isEqualTo(content.length - PAGE);
+    for (int i = 0; i < 11; i++) {
+      ByteBuf page = store.getFromMemory(key.page(i));
+      try {
+        int from = i * PAGE;
+        assertThat(ByteBufUtil.getBytes(page))
+            .as("page %d", i)
+            .isEqualTo(Arrays.copyOfRange(content, from, Math.min(content.length, from + PAGE)));
+      } finally {
+        page.release();
+      }
+    }
+  }
+
   /**
    * A data set larger than the cache: the load does not evict what it loaded itself, so the files
    * that do not fit fail with the reason, and every file reported loaded is cached whole. A later
@@ -87,7 +125,14 @@ class FileLoaderTest {
     store.close();
     store = TestFiles.pageStore(64 << 10, registry, root.resolve("ssd") + ":4MiB");
     loader =
-        new FileLoader(ufs, store, PAGE, PooledByteBufAllocator.DEFAULT, Runnable::run, registry);
+        new FileLoader(
+            ufs,
+            store,
+            PAGE,
+            PooledByteBufAllocator.DEFAULT,
+            Runnable::run,
+            registry,
+            () -> 3 * PAGE);
     byte[] content = new byte[256 << 10];
     long loadedOk = 0;
     int failed = 0;
