@@ -128,7 +128,8 @@ public final class WorkerProcess implements Service {
             ufsExecutor,
             allocator,
             registry,
-            () -> conf.get(WorkerKeys.UFS_READ_AHEAD));
+            () -> conf.get(WorkerKeys.UFS_READ_AHEAD),
+            () -> conf.get(WorkerKeys.UFS_READ_RUN));
     this.policies =
         new CachePolicies(
             ufs,
@@ -158,7 +159,7 @@ public final class WorkerProcess implements Service {
             allocator,
             loadExecutor,
             registry,
-            () -> conf.get(WorkerKeys.UFS_READ_AHEAD));
+            () -> conf.get(WorkerKeys.UFS_READ_RUN));
     loader.setThrottle(conf.get(WorkerKeys.LOAD_BANDWIDTH));
     followDynamicKeys();
     this.masterClient = new MasterClient(conf, security.credentials());

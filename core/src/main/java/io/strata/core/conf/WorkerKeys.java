@@ -166,12 +166,22 @@ public final class WorkerKeys {
 
   public static final ConfKey<Long> UFS_READ_AHEAD =
       ConfKey.bytes("strata.worker.ufs.read.ahead")
-          .defaultValue("4MiB")
+          .defaultValue("16MiB")
           .scope(Scope.WORKER)
           .dynamic()
-          .check(b -> b >= 0 && b <= (64L << 20), "must be between 0 and 64MiB")
+          .check(b -> b >= 0 && b <= (256L << 20), "must be between 0 and 256MiB")
           .description(
-              "Pages of a file read in order that the worker asks of the UFS in one request (a ranged GET, a pread), ahead of the reader, one to two such runs at a time; also the largest request of a distributedLoad. Below two pages: no read-ahead.")
+              "How far ahead of a reader that reads a file in order the worker reads it from the UFS, in runs of strata.worker.ufs.read.run. Below two pages: no read-ahead.")
+          .build();
+
+  public static final ConfKey<Long> UFS_READ_RUN =
+      ConfKey.bytes("strata.worker.ufs.read.run")
+          .defaultValue("8MiB")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .check(b -> b > 0 && b <= (64L << 20), "must be between 1 byte and 64MiB")
+          .description(
+              "The most the worker asks of the UFS in one request (a ranged GET, a pread) for consecutive pages: a read-ahead run, a distributedLoad's read.")
           .build();
 
   public static final ConfKey<Integer> LOAD_THREADS =

@@ -13,6 +13,25 @@ public interface UfsReader extends Closeable {
   int readFully(long position, ByteBuffer dst) throws IOException;
 
   /**
+   * Reads consecutive bytes from {@code position} into each of {@code dsts} in turn, each filled
+   * before the next; returns the bytes read, fewer than asked only at end of file. Stores where a
+   * request costs more than its bytes (an object store's GET, a DataNode's read operation) make it
+   * one request; this default makes one per buffer.
+   */
+  default long readFully(long position, ByteBuffer[] dsts) throws IOException {
+    long done = 0;
+    for (ByteBuffer dst : dsts) {
+      int want = dst.remaining();
+      int n = readFully(position + done, dst);
+      done += n;
+      if (n < want) {
+        break;
+      }
+    }
+    return done;
+  }
+
+  /**
    * The length of the file this reader opened, from the under-storage itself (never from a caller's
    * word): the reader cuts pages by it, and {@link #currentFingerprint} afterwards confirms the
    * version.

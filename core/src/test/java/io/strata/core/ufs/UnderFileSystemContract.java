@@ -178,6 +178,41 @@ public abstract class UnderFileSystemContract {
   }
 
   @Test
+  void readFully_intoSeveralBuffers_fillsEachInTurn_andStopsAtTheEnd() throws IOException {
+    byte[] data = new byte[(3 << 20) + 5];
+    new Random(11).nextBytes(data);
+    write("/r/run.bin", data);
+    String version = ufs.getStatus(p("/r/run.bin")).fingerprint();
+    try (UfsReader r = ufs.openVersion(p("/r/run.bin"), version)) {
+      ByteBuffer[] pages = {
+        ByteBuffer.allocateDirect(1 << 20),
+        ByteBuffer.allocate(1 << 20),
+        ByteBuffer.allocateDirect(7)
+      };
+      assertThat(r.readFully(1000, pages)).isEqualTo((2 << 20) + 7);
+      assertThat(bytesOf(pages[0])).isEqualTo(Arrays.copyOfRange(data, 1000, 1000 + (1 << 20)));
+      assertThat(bytesOf(pages[1]))
+          .isEqualTo(Arrays.copyOfRange(data, 1000 + (1 << 20), 1000 + (2 << 20)));
+      assertThat(bytesOf(pages[2]))
+          .isEqualTo(Arrays.copyOfRange(data, 1000 + (2 << 20), 1007 + (2 << 20)));
+
+      ByteBuffer[] pastTheEnd = {ByteBuffer.allocate(1 << 20), ByteBuffer.allocate(1 << 20)};
+      int from = data.length - 10;
+      assertThat(r.readFully(from, pastTheEnd)).isEqualTo(10);
+      assertThat(bytesOf(pastTheEnd[0])).isEqualTo(Arrays.copyOfRange(data, from, data.length));
+      assertThat(pastTheEnd[1].position()).isZero();
+      assertThat(r.currentFingerprint()).isEqualTo(version);
+    }
+  }
+
+  private static byte[] bytesOf(ByteBuffer filled) {
+    ByteBuffer b = filled.duplicate().flip();
+    byte[] out = new byte[b.remaining()];
+    b.get(out);
+    return out;
+  }
+
+  @Test
   void aLargeFile_isWrittenWhole() throws IOException {
     byte[] data = new byte[11 << 20];
     new Random(11).nextBytes(data);
@@ -251,6 +286,18 @@ public abstract class UnderFileSystemContract {
       boolean oldBytes = Arrays.equals(b.array(), text("first version"));
       assertThat(oldBytes || !r.currentFingerprint().equals(first))
           .as("bytes of another version are told apart by the fingerprint")
+          .isTrue();
+    } catch (StrataException e) {
+      assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
+    }
+    try (UfsReader r = ufs.openVersion(p("/ver.txt"), first)) {
+      ByteBuffer[] run = {ByteBuffer.allocate(5), ByteBuffer.allocate(8)};
+      r.readFully(0, run);
+      boolean oldBytes =
+          Arrays.equals(run[0].array(), text("first"))
+              && Arrays.equals(run[1].array(), text(" version"));
+      assertThat(oldBytes || !r.currentFingerprint().equals(first))
+          .as("a run of buffers too: bytes of another version are told apart")
           .isTrue();
     } catch (StrataException e) {
       assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);

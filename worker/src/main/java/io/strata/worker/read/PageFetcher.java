@@ -109,7 +109,7 @@ public final class PageFetcher {
       Executor ufsExecutor,
       ByteBufAllocator allocator,
       MeterRegistry registry) {
-    this(store, pageSize, ufsExecutor, allocator, registry, () -> 0);
+    this(store, pageSize, ufsExecutor, allocator, registry, () -> 0, () -> 0);
   }
 
   /**
@@ -122,7 +122,8 @@ public final class PageFetcher {
       Executor ufsExecutor,
       ByteBufAllocator allocator,
       MeterRegistry registry,
-      LongSupplier readAheadBytes) {
+      LongSupplier readAheadBytes,
+      LongSupplier runBytes) {
     this.store = store;
     this.pageSize = pageSize;
     this.ufsExecutor = ufsExecutor;
@@ -140,6 +141,7 @@ public final class PageFetcher {
     this.readAhead =
         new ReadAhead(
             readAheadBytes,
+            runBytes,
             pageSize,
             new ReadAhead.Runs() {
               @Override

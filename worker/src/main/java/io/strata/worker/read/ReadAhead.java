@@ -9,10 +9,11 @@ import java.util.function.LongSupplier;
 
 /**
  * The worker's read-ahead for files read in order from the UFS. A page missed while the page before
- * it is cached or on its way opens a window; from then on, whenever the reader comes within one run
- * of the end of what was asked of the UFS, the next run of pages is asked in one request. So a cold
- * sequential reader has one to two runs on their way ahead of it and costs the store one request
- * per run, not per page. Random readers open no window and read only what they ask for.
+ * it is cached or on its way opens a window; from then on, whenever less than the window lies
+ * between the reader and the end of what was asked of the UFS, the next run of pages is asked, in
+ * one request. So a cold sequential reader has a window's worth of pages on their way ahead of it,
+ * several runs in flight at once, and costs the store one request per run, not per page. Random
+ * readers open no window and read only what they ask for.
  */
 final class ReadAhead {
   /** Starts the UFS read of pages {@code [from, to)} of a version, skipping those already there. */
@@ -31,7 +32,8 @@ final class ReadAhead {
     }
   }
 
-  private final LongSupplier bytes;
+  private final LongSupplier windowBytes;
+  private final LongSupplier runBytes;
   private final long pageSize;
   private final Runs runs;
 
@@ -39,20 +41,22 @@ final class ReadAhead {
   private final Cache<PageId.FileKey, Window> windows =
       Caffeine.newBuilder().maximumSize(4096).expireAfterAccess(Duration.ofSeconds(30)).build();
 
-  ReadAhead(LongSupplier bytes, long pageSize, Runs runs) {
-    this.bytes = bytes;
+  ReadAhead(LongSupplier windowBytes, LongSupplier runBytes, long pageSize, Runs runs) {
+    this.windowBytes = windowBytes;
+    this.runBytes = runBytes;
     this.pageSize = pageSize;
     this.runs = runs;
   }
 
   /** Page {@code index} of {@code target} was asked for; {@code missed}: it was not cached. */
   void asked(Target target, long index, boolean missed) {
-    long run = bytes.getAsLong() / pageSize;
-    if (run < 2) {
+    long window = windowBytes.getAsLong() / pageSize;
+    if (window < 2) {
       return;
     }
+    long run = Math.max(1, Math.min(window, runBytes.getAsLong() / pageSize));
     Window w = windows.getIfPresent(target.key());
-    if (w == null || index >= w.next || index < w.next - 2 * run) {
+    if (w == null || index >= w.next || index < w.next - 2 * window) {
       if (!missed || !follows(target, index)) {
         return;
       }
@@ -60,17 +64,19 @@ final class ReadAhead {
       windows.put(target.key(), w);
     }
     long pages = (target.fileLength() + pageSize - 1) / pageSize;
-    long from;
-    long to;
-    synchronized (w) {
-      if (w.next - index > run || w.next >= pages) {
-        return;
+    while (true) {
+      long from;
+      long to;
+      synchronized (w) {
+        if (w.next - index >= window || w.next >= pages) {
+          return;
+        }
+        from = w.next;
+        to = Math.min(pages, from + run);
+        w.next = to;
       }
-      from = w.next;
-      to = Math.min(pages, from + run);
-      w.next = to;
+      runs.start(target, from, to);
     }
-    runs.start(target, from, to);
   }
 
   /** Whether a missed page continues an in-order read: the file's first, or after a page read. */

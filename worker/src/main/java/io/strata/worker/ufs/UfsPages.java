@@ -5,12 +5,13 @@ import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UfsReader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * Reads a run of consecutive pages of one file version in one under-storage request (one ranged
  * GET, one pread): a store charges per request, and an object store's or a DataNode's cost of
- * starting one dwarfs that of a page's bytes. Each page comes back in a buffer of its own, so that
- * the cache can keep or drop it alone.
+ * starting one dwarfs that of a page's bytes. Each page is read straight into a buffer of its own
+ * (no copy), so that the cache can keep or drop it alone.
  */
 public final class UfsPages {
   private UfsPages() {}
@@ -44,28 +45,19 @@ public final class UfsPages {
     }
     int total = (int) Math.min(count * pageSize, available);
     int pages = (int) ((total + pageSize - 1) / pageSize);
-    if (pages == 1) {
-      ByteBuf page = allocator.directBuffer(total, total);
-      try {
-        page.writerIndex(reader.readFully(offset, page.nioBuffer(0, total)));
-        version.confirm();
-        requireWhole(page.readableBytes(), total, offset);
-        return new ByteBuf[] {page};
-      } catch (IOException | RuntimeException e) {
-        page.release();
-        throw e;
-      }
-    }
-    ByteBuf run = allocator.directBuffer(total, total);
     ByteBuf[] out = new ByteBuf[pages];
     try {
-      run.writerIndex(reader.readFully(offset, run.nioBuffer(0, total)));
-      version.confirm();
-      requireWhole(run.readableBytes(), total, offset);
+      ByteBuffer[] into = new ByteBuffer[pages];
       for (int k = 0; k < pages; k++) {
-        int from = (int) (k * pageSize);
-        int length = (int) Math.min(pageSize, total - from);
-        out[k] = allocator.directBuffer(length, length).writeBytes(run, from, length);
+        int length = (int) Math.min(pageSize, total - k * pageSize);
+        out[k] = allocator.directBuffer(length, length);
+        into[k] = out[k].nioBuffer(0, length);
+      }
+      long got = reader.readFully(offset, into);
+      version.confirm();
+      requireWhole(got, total, offset);
+      for (ByteBuf page : out) {
+        page.writerIndex(page.capacity());
       }
       return out;
     } catch (IOException | RuntimeException e) {
@@ -75,12 +67,10 @@ public final class UfsPages {
         }
       }
       throw e;
-    } finally {
-      run.release();
     }
   }
 
-  private static void requireWhole(int got, int wanted, long offset) {
+  private static void requireWhole(long got, int wanted, long offset) {
     if (got != wanted) {
       throw StrataException.internal(
           "short read from the under-storage at "

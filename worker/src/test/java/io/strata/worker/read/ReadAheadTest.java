@@ -57,7 +57,31 @@ class ReadAheadTest {
 
   private PageFetcher fetcher(java.util.concurrent.Executor executor) {
     return new PageFetcher(
-        store, PAGE, executor, PooledByteBufAllocator.DEFAULT, registry, () -> RUN);
+        store, PAGE, executor, PooledByteBufAllocator.DEFAULT, registry, () -> RUN, () -> RUN);
+  }
+
+  @Test
+  void aWindowOfSeveralRuns_hasThemAllInFlightAtOnce() {
+    List<Runnable> held = new ArrayList<>();
+    PageFetcher fetcher =
+        new PageFetcher(
+            store,
+            PAGE,
+            held::add,
+            PooledByteBufAllocator.DEFAULT,
+            registry,
+            () -> 8L * PAGE,
+            () -> 2L * PAGE);
+    PageFetcher.Target t = target(data.length);
+    CompletableFuture<PageFetcher.Fetched> first = fetcher.fetch(t, 0);
+    assertThat(held).as("page 0, then runs 1-2, 3-4, 5-6 and 7-8").hasSize(5);
+    held.forEach(Runnable::run);
+    first.join().release();
+    for (int i = 0; i < 9; i++) {
+      expectPage(fetcher, t, i);
+    }
+    assertThat(count(WorkerMetrics.UFS_READS)).isEqualTo(5);
+    assertThat(count(WorkerMetrics.UFS_PAGE_READS)).isEqualTo(9);
   }
 
   private PageFetcher.Target target(long claimedLength) {

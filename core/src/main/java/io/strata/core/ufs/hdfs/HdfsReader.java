@@ -18,6 +18,7 @@ final class HdfsReader implements UfsReader {
       ThreadLocal.withInitial(() -> new byte[64 << 10]);
 
   private final OpenStreams.Shared stream;
+  private final OpenStreams.Opener ownStream;
   private final long length;
   private final FingerprintSource now;
   private long readEndedNanos = System.nanoTime();
@@ -28,8 +29,10 @@ final class HdfsReader implements UfsReader {
     String get() throws IOException;
   }
 
-  HdfsReader(OpenStreams.Shared stream, long length, FingerprintSource now) {
+  HdfsReader(
+      OpenStreams.Shared stream, OpenStreams.Opener ownStream, long length, FingerprintSource now) {
     this.stream = stream;
+    this.ownStream = ownStream;
     this.length = length;
     this.now = now;
   }
@@ -60,6 +63,56 @@ final class HdfsReader implements UfsReader {
         break; // the end of the file as the stream knows it
       }
       done += n;
+    }
+    readEndedNanos = System.nanoTime();
+    return done;
+  }
+
+  /**
+   * Several buffers in one DataNode read operation: a stream of their own, read in order from
+   * {@code position} (a pread per buffer would start an operation each, and copying one large pread
+   * into the buffers would cost a copy of every byte). The open costs one NameNode call per run.
+   */
+  @Override
+  public long readFully(long position, ByteBuffer[] dsts) throws IOException {
+    if (dsts.length == 1) {
+      return readFully(position, dsts[0]);
+    }
+    long wanted = 0;
+    for (ByteBuffer d : dsts) {
+      wanted += d.remaining();
+    }
+    long want = Math.min(wanted, Math.max(0, length - position));
+    long done = 0;
+    try (FSDataInputStream in = ownStream.open()) {
+      in.seek(position);
+      boolean direct = in.hasCapability(StreamCapabilities.READBYTEBUFFER);
+      for (ByteBuffer dst : dsts) {
+        while (dst.hasRemaining() && done < want) {
+          int n;
+          if (direct) {
+            ByteBuffer slice = dst.duplicate();
+            slice.limit((int) Math.min(slice.limit(), slice.position() + want - done));
+            n = in.read(slice);
+            if (n > 0) {
+              dst.position(dst.position() + n);
+            }
+          } else {
+            byte[] chunk = CHUNKS.get();
+            n =
+                in.read(
+                    chunk, 0, (int) Math.min(Math.min(chunk.length, dst.remaining()), want - done));
+            if (n > 0) {
+              dst.put(chunk, 0, n);
+            }
+          }
+          if (n <= 0) {
+            readEndedNanos = System.nanoTime();
+            return done; // the end of the file as the stream knows it
+          }
+          done += n;
+        }
+      }
     }
     readEndedNanos = System.nanoTime();
     return done;

@@ -65,7 +65,11 @@ final class HdfsVersions implements AutoCloseable {
     Fingerprint version = Fingerprint.parse(path, fingerprint);
     OpenStreams.Shared stream =
         streams.hold(file + "\n" + fingerprint, () -> openStream(file, version));
-    return new HdfsReader(stream, version.length(), () -> fingerprint(fs.getFileStatus(file)));
+    return new HdfsReader(
+        stream,
+        () -> openStream(file, version),
+        version.length(),
+        () -> fingerprint(fs.getFileStatus(file)));
   }
 
   private FSDataInputStream openStream(Path file, Fingerprint version) throws IOException {

@@ -43,7 +43,17 @@ final class S3Reader implements UfsReader {
 
   @Override
   public int readFully(long position, ByteBuffer dst) throws IOException {
-    long n = Math.min(dst.remaining(), version.length() - position);
+    return (int) readFully(position, new ByteBuffer[] {dst});
+  }
+
+  /** One ranged GET for all of {@code dsts}: S3 charges, and a store spends most, per request. */
+  @Override
+  public long readFully(long position, ByteBuffer[] dsts) throws IOException {
+    long wanted = 0;
+    for (ByteBuffer d : dsts) {
+      wanted += d.remaining();
+    }
+    long n = Math.min(wanted, version.length() - position);
     if (n <= 0) {
       return 0;
     }
@@ -59,8 +69,16 @@ final class S3Reader implements UfsReader {
         throw new StrataException(
             StatusCode.FAILED_PRECONDITION, key + " changed in " + label + " while being read");
       }
-      copy(in, dst, (int) n);
-      return (int) n;
+      long left = n;
+      for (ByteBuffer dst : dsts) {
+        int part = (int) Math.min(left, dst.remaining());
+        copy(in, dst, part);
+        left -= part;
+        if (left == 0) {
+          break;
+        }
+      }
+      return n;
     } catch (SdkException e) {
       throw S3Errors.toStrata(e, key, label);
     }
