@@ -48,11 +48,11 @@ public final class UfsBench implements Callable<Integer> {
 
   @Option(
       names = "--warmups",
-      defaultValue = "3",
+      defaultValue = "8",
       description =
           "Untimed runs of each measurement first, Strata and the SDK alike: both JVMs spend the"
-              + " first seconds compiling their paths (a third of this 2-core host's CPU in the"
-              + " first cold reads), and a worker runs for days.")
+              + " first seconds compiling their paths (after 3 rounds, C2 still took a quarter of"
+              + " this 2-core host's CPU in the timed runs), and a worker runs for days.")
   int warmups;
 
   @Option(names = "--objects", defaultValue = "4", description = "Large objects.")

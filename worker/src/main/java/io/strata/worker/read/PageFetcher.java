@@ -190,6 +190,8 @@ public final class PageFetcher {
       if (subscription != null) {
         if (load.claim()) {
           start(target, index, id, load);
+        } else if (load.takeMiss()) {
+          misses.increment();
         }
         readAhead.asked(target, index, true);
         return subscription;
@@ -295,16 +297,21 @@ public final class PageFetcher {
     long first = -1;
     for (long i = from; i < to; i++) {
       PageId id = target.key().page(i);
-      PageLoad load = new PageLoad();
-      // Claimed first, then looked for: a load admits its page before it lets go of its claim.
-      if (inflight.putIfAbsent(id, load) != null
-          || (store.contains(id) && inflight.remove(id, load))) {
+      PageLoad load = PageLoad.readAhead();
+      boolean taken = !store.contains(id) && inflight.putIfAbsent(id, load) == null;
+      // Looked for again once claimed: a load admits its page before it lets go of its claim.
+      if (taken && store.contains(id)) {
+        // Cached meanwhile; a request may already wait for this load: it serves them from there.
+        load.takeMiss();
+        start(target, i, id, load);
+        taken = false;
+      }
+      if (!taken) {
         if (loads.isEmpty()) {
           continue;
         }
         break;
       }
-      load.claim();
       if (loads.isEmpty()) {
         first = i;
       }

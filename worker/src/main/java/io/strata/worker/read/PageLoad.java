@@ -13,6 +13,24 @@ final class PageLoad {
   private boolean claimed;
   private boolean finished;
 
+  /** Read ahead, and no request has waited for it yet: the miss is the first such request's. */
+  private boolean missUncounted;
+
+  /** A load the read-ahead starts, claimed by it. */
+  static PageLoad readAhead() {
+    PageLoad load = new PageLoad();
+    load.claimed = true;
+    load.missUncounted = true;
+    return load;
+  }
+
+  /** True once, for the first request that waits for a read-ahead load. */
+  synchronized boolean takeMiss() {
+    boolean take = missUncounted;
+    missUncounted = false;
+    return take;
+  }
+
   synchronized boolean claim() {
     if (claimed) {
       return false;

@@ -75,13 +75,20 @@ class ReadAheadTest {
     PageFetcher.Target t = target(data.length);
     CompletableFuture<PageFetcher.Fetched> first = fetcher.fetch(t, 0);
     assertThat(held).as("page 0, then runs 1-2, 3-4, 5-6 and 7-8").hasSize(5);
+    List<CompletableFuture<PageFetcher.Fetched>> waiting =
+        List.of(fetcher.fetch(t, 1), fetcher.fetch(t, 1), fetcher.fetch(t, 2));
+    assertThat(held).as("and run 9-10, the reader at page 2").hasSize(6);
     held.forEach(Runnable::run);
     first.join().release();
+    waiting.forEach(w -> w.join().release());
+    assertThat(requests("miss"))
+        .as("page 0; a page read ahead is a miss once, for the first request that waits for it")
+        .isEqualTo(3);
     for (int i = 0; i < 9; i++) {
       expectPage(fetcher, t, i);
     }
-    assertThat(count(WorkerMetrics.UFS_READS)).isEqualTo(5);
-    assertThat(count(WorkerMetrics.UFS_PAGE_READS)).isEqualTo(9);
+    assertThat(count(WorkerMetrics.UFS_READS)).isEqualTo(6);
+    assertThat(count(WorkerMetrics.UFS_PAGE_READS)).isEqualTo(11);
   }
 
   private PageFetcher.Target target(long claimedLength) {
@@ -89,6 +96,10 @@ class ReadAheadTest {
     String fp = file.ufs().getStatus(file.ufsPath()).fingerprint();
     return new PageFetcher.Target(
         file, fp, claimedLength, io.strata.worker.page.PageId.FileKey.of(file.ufsUri(), fp, PAGE));
+  }
+
+  private double requests(String result) {
+    return registry.get(WorkerMetrics.PAGE_REQUESTS).tag("result", result).counter().count();
   }
 
   private double count(String meter) {
@@ -115,6 +126,8 @@ class ReadAheadTest {
       expectPage(fetcher, t, i);
     }
     assertThat(count(WorkerMetrics.UFS_PAGE_READS)).isEqualTo(PAGES);
+    assertThat(requests("miss")).isEqualTo(1);
+    assertThat(requests("hit")).as("read ahead before they were asked for").isEqualTo(PAGES - 1);
     // Page 0 alone, then runs of 4 (1-4, 5-8, 9-12, 13-15).
     assertThat(count(WorkerMetrics.UFS_READS)).isEqualTo(5);
     assertThat(count(WorkerMetrics.UFS_BYTES_READ)).isEqualTo(data.length);
