@@ -11,16 +11,33 @@ import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.apache.hadoop.fs.statistics.StreamStatisticNames;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 
 /**
  * A Strata file as Hadoop reads one: sequential reads with seek, positioned reads (which leave the
  * position alone) into arrays and buffers, all through the client's read path (short-circuit,
- * domain socket or TCP, read-ahead).
+ * domain socket or TCP, read-ahead). Its {@link IOStatistics} count bytes and operations under
+ * Hadoop's stream statistic names, for engines that collect them per task.
  */
 final class StrataInputStream extends FSInputStream
-    implements ByteBufferReadable, ByteBufferPositionedReadable, StreamCapabilities {
+    implements ByteBufferReadable,
+        ByteBufferPositionedReadable,
+        StreamCapabilities,
+        IOStatisticsSource {
   private final FileInStream in;
   private final FileSystem.Statistics statistics;
+  private final IOStatisticsStore ioStatistics =
+      IOStatisticsBinding.iostatisticsStore()
+          .withCounters(
+              StreamStatisticNames.STREAM_READ_BYTES,
+              StreamStatisticNames.STREAM_READ_OPERATIONS,
+              StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS,
+              StreamStatisticNames.STREAM_READ_CLOSE_OPERATIONS)
+          .build();
   private boolean closed;
 
   StrataInputStream(FileInStream in, FileSystem.Statistics statistics) {
@@ -34,11 +51,21 @@ final class StrataInputStream extends FSInputStream
     }
   }
 
+  /** One read operation that returned {@code n}: its bytes go to both kinds of statistics. */
   private int counted(int n) {
-    if (n > 0 && statistics != null) {
-      statistics.incrementBytesRead(n);
+    ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_OPERATIONS);
+    if (n > 0) {
+      ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_BYTES, n);
+      if (statistics != null) {
+        statistics.incrementBytesRead(n);
+      }
     }
     return n;
+  }
+
+  @Override
+  public IOStatistics getIOStatistics() {
+    return ioStatistics;
   }
 
   @Override
@@ -50,6 +77,7 @@ final class StrataInputStream extends FSInputStream
     if (pos > in.length()) {
       throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + pos);
     }
+    ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS);
     in.seek(pos);
   }
 
@@ -69,9 +97,7 @@ final class StrataInputStream extends FSInputStream
     checkOpen();
     try {
       int b = in.read();
-      if (b >= 0) {
-        counted(1);
-      }
+      counted(b >= 0 ? 1 : 0);
       return b;
     } catch (StrataException e) {
       throw HadoopErrors.toHadoop(e);
@@ -167,7 +193,10 @@ final class StrataInputStream extends FSInputStream
   @Override
   public boolean hasCapability(String capability) {
     return switch (capability.toLowerCase(java.util.Locale.ROOT)) {
-      case StreamCapabilities.READBYTEBUFFER, StreamCapabilities.PREADBYTEBUFFER -> true;
+      case StreamCapabilities.READBYTEBUFFER,
+          StreamCapabilities.PREADBYTEBUFFER,
+          StreamCapabilities.IOSTATISTICS ->
+          true;
       default -> false;
     };
   }
@@ -176,6 +205,7 @@ final class StrataInputStream extends FSInputStream
   public synchronized void close() {
     if (!closed) {
       closed = true;
+      ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_CLOSE_OPERATIONS);
       in.close();
     }
   }

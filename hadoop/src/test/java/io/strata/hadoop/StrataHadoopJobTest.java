@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,6 +21,10 @@ import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
+import org.apache.hadoop.fs.statistics.StreamStatisticNames;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,6 +76,32 @@ class StrataHadoopJobTest {
     } finally {
       tasks.shutdown();
     }
+  }
+
+  @Test
+  void aStreamsIoStatistics_countItsBytesAndOperations() throws Exception {
+    Configuration conf = new Configuration();
+    MiniCluster cluster = StrataContract.sharedCluster(conf);
+    Path file = cluster.ufsRoot().resolve("stats.bin");
+    byte[] data = new byte[100_000];
+    new Random(3).nextBytes(data);
+    Files.write(file, data);
+    FileSystem fs = FileSystem.get(StrataContract.sharedUri(conf), conf);
+    FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/stats.bin"));
+    assertTrue(in.hasCapability(StreamCapabilities.IOSTATISTICS));
+    byte[] buf = new byte[1000];
+    in.readFully(buf);
+    in.seek(50_000);
+    assertEquals(1000, in.read(buf, 0, 1000));
+    ByteBuffer direct = ByteBuffer.allocateDirect(500);
+    in.readFully(90_000, direct);
+    in.close();
+    IOStatistics stats = IOStatisticsSupport.retrieveIOStatistics(in);
+    Map<String, Long> counters = stats.counters();
+    assertEquals(2500L, counters.get(StreamStatisticNames.STREAM_READ_BYTES));
+    assertEquals(1L, counters.get(StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS));
+    assertEquals(1L, counters.get(StreamStatisticNames.STREAM_READ_CLOSE_OPERATIONS));
+    assertTrue(counters.get(StreamStatisticNames.STREAM_READ_OPERATIONS) >= 3, stats.toString());
   }
 
   @Test
