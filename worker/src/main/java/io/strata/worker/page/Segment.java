@@ -16,12 +16,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One segment file: page records appended until it reaches the segment size, then sealed and never
  * written again. Evicting a segment deletes the whole file. Records are appended by reserving their
- * place at the end (under the tier's lock) and writing it with positioned writes (outside it), so
- * several writers fill a segment at once; reads are positioned too.
+ * place at the end (under the tier's lock) and writing it with positioned writes (outside it, one
+ * writer of the segment at a time); reads are positioned too.
  *
  * <p>The file channel is reference-counted: the tier holds one reference until it closes or deletes
  * the segment, and each {@link DiskPage} on its way to a socket holds another, so that a page being
@@ -41,6 +42,14 @@ final class Segment {
   private final OwnedRefCount references;
   private volatile long size;
   private final AtomicInteger writers = new AtomicInteger();
+
+  /**
+   * Writers of one segment take turns: the file system serialises buffered writes of one file
+   * anyway (ext4's inode lock), and its waiters spin on a core while the holder copies, where these
+   * park.
+   */
+  private final ReentrantLock writing = new ReentrantLock();
+
   private volatile boolean sealed;
   volatile long lastAccessNanos;
 
@@ -147,12 +156,17 @@ final class Segment {
   /** Writes one record at a reserved place; several writers may do so at once. */
   void writeAt(long offset, ByteBuffer header, ByteBuf data) throws IOException {
     long at = offset;
-    while (header.hasRemaining()) {
-      at += channel.write(header, at);
-    }
     ByteBuffer payload = data.nioBuffer(data.readerIndex(), data.readableBytes());
-    while (payload.hasRemaining()) {
-      at += channel.write(payload, at);
+    writing.lock();
+    try {
+      while (header.hasRemaining()) {
+        at += channel.write(header, at);
+      }
+      while (payload.hasRemaining()) {
+        at += channel.write(payload, at);
+      }
+    } finally {
+      writing.unlock();
     }
   }
 
