@@ -113,8 +113,9 @@ public final class PageFetcher {
   }
 
   /**
-   * {@code readAheadBytes}: how much of a file read in order to ask of the UFS per request, ahead
-   * of its reader (strata.worker.ufs.read.ahead); below two pages, none.
+   * {@code readAheadBytes}: how far ahead of a reader that reads a file in order to read it from
+   * the UFS (strata.worker.ufs.read.ahead; below two pages, no read-ahead); {@code runBytes}: the
+   * most asked of the UFS in one request (strata.worker.ufs.read.run).
    */
   public PageFetcher(
       PageStore store,
