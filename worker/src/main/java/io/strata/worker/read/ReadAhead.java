@@ -54,7 +54,6 @@ final class ReadAhead {
     if (window < 2) {
       return;
     }
-    long run = Math.max(1, Math.min(window, runBytes.getAsLong() / pageSize));
     Window w = windows.getIfPresent(target.key());
     if (w == null || index >= w.next || index < w.next - 2 * window) {
       if (!missed || !follows(target, index)) {
@@ -64,6 +63,7 @@ final class ReadAhead {
       windows.put(target.key(), w);
     }
     long pages = (target.fileLength() + pageSize - 1) / pageSize;
+    long run = Math.max(1, Math.min(window, runBytes.getAsLong() / pageSize));
     while (true) {
       long from;
       long to;

@@ -42,15 +42,13 @@ class FileLoaderTest {
     Files.write(root.resolve("f"), data);
     store = TestFiles.pageStore(1 << 20, registry);
     ufs = TestFiles.ufsAt(root);
-    loader =
-        new FileLoader(
-            ufs,
-            store,
-            PAGE,
-            PooledByteBufAllocator.DEFAULT,
-            Runnable::run,
-            registry,
-            () -> 3 * PAGE);
+    loader = loader();
+  }
+
+  /** A loader over this test's store, reading runs of up to 3 pages. */
+  private FileLoader loader() {
+    return new FileLoader(
+        ufs, store, PAGE, PooledByteBufAllocator.DEFAULT, Runnable::run, registry, () -> 3 * PAGE);
   }
 
   @AfterEach
@@ -124,15 +122,7 @@ class FileLoaderTest {
   void aLoadLargerThanTheCache_failsTheFilesThatDoNotFit_andKeepsTheOthersWhole() throws Exception {
     store.close();
     store = TestFiles.pageStore(64 << 10, registry, root.resolve("ssd") + ":4MiB");
-    loader =
-        new FileLoader(
-            ufs,
-            store,
-            PAGE,
-            PooledByteBufAllocator.DEFAULT,
-            Runnable::run,
-            registry,
-            () -> 3 * PAGE);
+    loader = loader();
     byte[] content = new byte[256 << 10];
     long loadedOk = 0;
     int failed = 0;
