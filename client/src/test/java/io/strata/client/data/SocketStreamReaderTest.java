@@ -135,6 +135,14 @@ class SocketStreamReaderTest {
       int n = r.read(ByteBuffer.wrap(b, 0, 100));
       assertThat(java.util.Arrays.copyOf(b, n))
           .isEqualTo(java.util.Arrays.copyOfRange(data, (int) ahead, (int) ahead + n));
+      // The read may have asked for more; the server records it on its own thread. Wait until
+      // two looks 100 ms apart agree.
+      java.util.concurrent.atomic.AtomicInteger seen =
+          new java.util.concurrent.atomic.AtomicInteger(-1);
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> seen.getAndSet(requests.size()) == requests.size());
       int asked = requests.size();
       assertThat(r.skipTo(start)).as("behind: cannot").isFalse();
       assertThat(r.skipTo(start + (2L << 20))).as("past what was asked: cannot").isFalse();
