@@ -77,6 +77,7 @@ class DistributedLoadTest {
     assertThat(report)
         .contains(
             "\"state\":\"succeeded\"",
+            "\"walk\":\"folders\"",
             "\"files\":" + FILES.size(),
             "\"files_failed\":0",
             "\"bytes\":" + totalBytes,

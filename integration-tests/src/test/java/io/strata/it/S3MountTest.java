@@ -256,7 +256,11 @@ class S3MountTest {
     ShellRunner.Run load = strata("fs", "distributedLoad", "/s3/many", "--json");
     assertThat(load.code()).as(load.err()).isZero();
     assertThat(load.out())
-        .contains("\"state\":\"succeeded\"", "\"files\":" + objects, "\"files_failed\":0");
+        .contains(
+            "\"state\":\"succeeded\"",
+            "\"walk\":\"flat\"",
+            "\"files\":" + objects,
+            "\"files_failed\":0");
 
     // Through FUSE too, where this host can mount.
     if (FuseHost.mountable()) {

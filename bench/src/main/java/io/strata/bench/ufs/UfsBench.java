@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -79,6 +80,14 @@ public final class UfsBench implements Callable<Integer> {
   @Option(names = "--secret-key", defaultValue = "bench")
   String secretKey;
 
+  @Option(
+      names = "--only",
+      split = ",",
+      description =
+          "Run only these measurements, of cold, load, warm, list (default: all); the JSON then"
+              + " holds only theirs.")
+  Set<String> only;
+
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
@@ -86,6 +95,9 @@ public final class UfsBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (only != null && !Set.of("cold", "load", "warm", "list").containsAll(only)) {
+      throw new IllegalArgumentException("--only takes cold, load, warm and list, not " + only);
+    }
     long size = ConfType.BYTES.parse(objectSize);
     int smallBytes = Math.toIntExact(ConfType.BYTES.parse(smallSize));
     Path work = Files.createTempDirectory("strata-bench-ufs");
@@ -138,6 +150,31 @@ public final class UfsBench implements Callable<Integer> {
       long size,
       int smallBytes)
       throws Exception {
+    if (wanted("cold")) {
+      coldReads(out, raw, fs, size);
+    }
+    if (wanted("load")) {
+      load(out, raw, fs, master, smallBytes);
+    }
+    if (wanted("warm")) {
+      warmReads(out, master, fs);
+    }
+    if (wanted("list")) {
+      listing(out, raw, fs);
+    }
+    out.put("objects", objects);
+    out.put("object_bytes", size);
+    out.put("small_objects", small);
+    out.put("small_bytes", smallBytes);
+    out.put("listed", listed);
+  }
+
+  private boolean wanted(String measure) {
+    return only == null || only.contains(measure);
+  }
+
+  private void coldReads(Map<String, Object> out, RawS3 raw, FileSystem fs, long size)
+      throws Exception {
     int inFlight = (int) (ConfType.BYTES.parse(UserKeys.READ_AHEAD_MAX.defaultValue()) / pageSize);
     for (int readers : new int[] {1, 4}) {
       List<Double> ratios = new ArrayList<>();
@@ -163,7 +200,11 @@ public final class UfsBench implements Callable<Integer> {
       Runs.report(out, "cold_read_" + readers + "_vs_raw", ratios, "x");
     }
     out.put("cold_read_vs_raw", out.get("cold_read_4_vs_raw"));
+  }
 
+  private void load(
+      Map<String, Object> out, RawS3 raw, FileSystem fs, MasterClient master, int smallBytes)
+      throws Exception {
     int loadThreads = Integer.parseInt(WorkerKeys.LOAD_THREADS.defaultValue());
     List<Double> loads = new ArrayList<>();
     for (int run = -warmups; run < runs; run++) {
@@ -188,7 +229,10 @@ public final class UfsBench implements Callable<Integer> {
           strata / direct);
     }
     Runs.report(out, "load_vs_raw", loads, "x");
+  }
 
+  private void warmReads(Map<String, Object> out, MasterClient master, FileSystem fs)
+      throws Exception {
     Loads.run(master, "/s3/big", 4);
     Loads.run(master, "/local", 4);
     List<Double> warm = new ArrayList<>();
@@ -205,7 +249,9 @@ public final class UfsBench implements Callable<Integer> {
           s3 / folder);
     }
     Runs.report(out, "warm_vs_local", warm, "x");
+  }
 
+  private void listing(Map<String, Object> out, RawS3 raw, FileSystem fs) throws Exception {
     List<Double> lists = new ArrayList<>();
     for (int run = -warmups; run < runs; run++) {
       fs.invalidate("/s3/list", true);
@@ -229,11 +275,6 @@ public final class UfsBench implements Callable<Integer> {
           direct / strata);
     }
     Runs.report(out, "list_vs_raw", lists, "x");
-    out.put("objects", objects);
-    out.put("object_bytes", size);
-    out.put("small_objects", small);
-    out.put("small_bytes", smallBytes);
-    out.put("listed", listed);
   }
 
   /** Reads every file of {@code folder} whole, {@code readers} files at a time; MB/s. */

@@ -51,6 +51,14 @@ public final class UfsFactory {
     };
   }
 
+  /**
+   * Whether the store {@code uri} names lists a whole tree in one paged listing ({@link
+   * UnderFileSystem#listFiles}): object stores, whose folders are only key prefixes.
+   */
+  public static boolean listsFlat(String uri) {
+    return scheme(uri).equals("s3");
+  }
+
   /** The canonical form of a UFS URI: a bare local folder becomes {@code file:///folder}. */
   public static String normalize(String uri) {
     return switch (scheme(uri)) {

@@ -5,6 +5,7 @@ import io.strata.core.proto.FileType;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.Closeable;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -34,6 +35,18 @@ public interface UnderFileSystem extends Closeable {
    * file.
    */
   Stream<UfsStatus> list(StrataPath path);
+
+  /**
+   * One page of every file under folder {@code dir} at any depth, folders left out, in the order
+   * the store lists keys: those after {@code startAfter} (a path relative to {@code dir}, "" from
+   * the start), at most {@code limit}. Each status's name is its path relative to {@code dir}. Only
+   * stores that list a tree in one paged listing have it ({@link UfsFactory#listsFlat}).
+   */
+  default List<UfsStatus> listFiles(StrataPath dir, String startAfter, int limit) {
+    throw new StrataException(
+        StatusCode.FAILED_PRECONDITION,
+        uri() + " lists folder by folder, not a whole tree at once");
+  }
 
   UfsReader openReader(StrataPath path);
 

@@ -156,6 +156,53 @@ public abstract class UnderFileSystemContract {
       assertThat(listed.get(0)).isEqualTo("f00000");
       assertThat(listed.get(n - 1)).isEqualTo("f09999");
     }
+    if (UfsFactory.listsFlat(ufs.uri())) {
+      assertThat(filesPageByPage("/many", 1000)).hasSize(n).doesNotHaveDuplicates().isSorted();
+    }
+  }
+
+  /** Every file of the tree under {@code dir}, asked {@code page} at a time. */
+  private List<String> filesPageByPage(String dir, int page) {
+    List<String> all = new ArrayList<>();
+    for (int calls = 0; calls < 100_000; calls++) {
+      String after = all.isEmpty() ? "" : all.get(all.size() - 1);
+      List<UfsStatus> files = ufs.listFiles(p(dir), after, page);
+      assertThat(files).hasSizeLessThanOrEqualTo(page);
+      files.forEach(f -> all.add(f.name()));
+      if (files.size() < page) {
+        return all;
+      }
+    }
+    throw new AssertionError("the listing of " + dir + " never ended");
+  }
+
+  @Test
+  void listFiles_ofATree_isEveryFileOnce_inKeyOrder_pageByPage() throws IOException {
+    if (!UfsFactory.listsFlat(ufs.uri())) {
+      assertThat(codeOf(() -> ufs.listFiles(p("/"), "", 10)))
+          .isEqualTo(StatusCode.FAILED_PRECONDITION);
+      return;
+    }
+    write("/t/a/x", text("1"));
+    write("/t/a/b/y", text("22"));
+    write("/t/a.txt", text("333"));
+    write("/t/c/d/e/z", text("4444"));
+    write("/elsewhere", text("5"));
+    ufs.mkdirs(p("/t/empty"), false);
+    // Key order: "a.txt" before "a/..." ('.' sorts before '/'); folders and their markers left out.
+    List<String> order = List.of("a.txt", "a/b/y", "a/x", "c/d/e/z");
+    for (int page : new int[] {1, 2, 3, 1000}) {
+      assertThat(filesPageByPage("/t", page)).as("pages of " + page).isEqualTo(order);
+    }
+    List<UfsStatus> files = ufs.listFiles(p("/t"), "a/b/y", 1000);
+    assertThat(files).extracting(UfsStatus::name).containsExactly("a/x", "c/d/e/z");
+    UfsStatus z = files.get(1);
+    assertThat(z.length()).isEqualTo(4);
+    assertThat(z.fingerprint()).isEqualTo(ufs.getStatus(p("/t/c/d/e/z")).fingerprint());
+    assertThat(filesPageByPage("/t/a", 10)).containsExactly("b/y", "x");
+    assertThat(filesPageByPage("/", 10))
+        .containsExactly("elsewhere", "t/a.txt", "t/a/b/y", "t/a/x", "t/c/d/e/z");
+    assertThat(filesPageByPage("/nowhere", 10)).isEmpty();
   }
 
   @Test

@@ -11,9 +11,10 @@ import java.util.NoSuchElementException;
 import java.util.function.Supplier;
 
 /**
- * A folder's children in name order, fetched a page at a time, each page from the first of the
- * folder's ring owners that answers: a worker that dies while a job walks a large folder costs one
- * page request, not the job. At most one page is held.
+ * A folder's children in name order, or every file of its tree in its store's key order, fetched a
+ * page at a time, each page from the first of the folder's ring owners that answers: a worker that
+ * dies while a job walks a large folder costs one page request, not the job. At most one page is
+ * held.
  */
 final class FolderListing implements Iterator<FileStatus> {
   static final int PAGE = 1000;
@@ -26,14 +27,36 @@ final class FolderListing implements Iterator<FileStatus> {
   private final String folder;
   private final Supplier<List<WorkerInfo>> owners;
   private final PageSource source;
+  private final boolean tree;
   private Iterator<FileStatus> page = Collections.emptyIterator();
-  private String lastName = "";
+  private String after;
   private boolean lastPage;
 
+  /** The children of {@code folder}; the source pages by child name. */
   FolderListing(String folder, Supplier<List<WorkerInfo>> owners, PageSource source) {
+    this(folder, owners, source, false, "");
+  }
+
+  private FolderListing(
+      String folder,
+      Supplier<List<WorkerInfo>> owners,
+      PageSource source,
+      boolean tree,
+      String startAfter) {
     this.folder = folder;
     this.owners = owners;
     this.source = source;
+    this.tree = tree;
+    this.after = startAfter;
+  }
+
+  /**
+   * The files of {@code folder}'s tree after the file {@code startAfter} ("" from the start); the
+   * source pages by full path.
+   */
+  static FolderListing tree(
+      String folder, Supplier<List<WorkerInfo>> owners, PageSource source, String startAfter) {
+    return new FolderListing(folder, owners, source, true, startAfter);
   }
 
   @Override
@@ -42,7 +65,8 @@ final class FolderListing implements Iterator<FileStatus> {
       List<FileStatus> children = fetch();
       lastPage = children.size() < PAGE;
       if (!children.isEmpty()) {
-        lastName = children.get(children.size() - 1).getName();
+        FileStatus end = children.get(children.size() - 1);
+        after = tree ? end.getPath() : end.getName();
       }
       page = children.iterator();
     }
@@ -61,7 +85,7 @@ final class FolderListing implements Iterator<FileStatus> {
     StrataException last = null;
     for (WorkerInfo w : owners.get()) {
       try {
-        return source.page(w, folder, lastName, PAGE);
+        return source.page(w, folder, after, PAGE);
       } catch (StrataException e) {
         if (!workerFailed(e)) {
           throw e;

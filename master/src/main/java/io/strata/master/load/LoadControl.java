@@ -11,6 +11,8 @@ import io.strata.core.proto.StopLoadRequest;
 import io.strata.core.proto.SubmitLoadRequest;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.ufs.MountTable;
+import io.strata.core.ufs.UfsFactory;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.state.LoadJobs;
@@ -69,10 +71,27 @@ public final class LoadControl {
             .setOptions(options)
             .setState(LoadState.LOAD_RUNNING)
             .setSubmittedMs(clock.millis())
+            .setFlatWalk(listsFlat(StrataPath.of(path)))
             .build();
     journal.submit(new MasterCommand.SubmitLoad(job)).orThrow();
     scheduler.lead();
     return job;
+  }
+
+  /**
+   * Whether a load of {@code path} lists its tree flat: when its store can, and no other mount lies
+   * under it (a flat listing of one store would miss that mount's files).
+   */
+  private boolean listsFlat(StrataPath path) {
+    return journal
+        .stateMachine()
+        .read(
+            s -> {
+              MountTable table = s.mounts().table();
+              return UfsFactory.listsFlat(table.resolve(path).mount().ufsUri())
+                  && table.mounts().stream()
+                      .noneMatch(m -> !m.path().equals(path) && m.path().isUnder(path));
+            });
   }
 
   public LoadJob get(GetLoadRequest req) {

@@ -110,6 +110,7 @@ final class LoadDispatcher {
   private Set<String> membersAtStart;
   private long nextBatch;
   private boolean walked;
+  private boolean batchReady;
   private boolean listingDone;
   private boolean workerTrouble;
   private boolean stopped;
@@ -159,8 +160,18 @@ final class LoadDispatcher {
     }
     long seq = open.add(f, owners, repairs == 0);
     for (String w : owners) {
-      queue(w).add(new Copy(seq, f, w, 0, 0));
+      ArrayDeque<Copy> q = queue(w);
+      q.add(new Copy(seq, f, w, 0, 0));
+      batchReady |= q.size() >= batchSize && inFlight.getOrDefault(w, 0) < IN_FLIGHT_PER_WORKER;
     }
+  }
+
+  /**
+   * Whether a full batch could go to an idle worker now: the walk stops to send it, so that loading
+   * starts with the first batch listed rather than once the whole window is.
+   */
+  boolean batchReady() {
+    return batchReady;
   }
 
   /** The walk found every file. */
@@ -183,6 +194,7 @@ final class LoadDispatcher {
       Copy c = retries.poll().copy;
       queue(c.worker).add(c);
     }
+    batchReady = false;
     boolean flush = walked || open.size() >= window();
     List<Batch> out = new ArrayList<>();
     // A copy meant for a worker that has left moves to another worker's queue, which may be new.

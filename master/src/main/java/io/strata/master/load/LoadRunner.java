@@ -1,5 +1,6 @@
 package io.strata.master.load;
 
+import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.LoadCounters;
 import io.strata.core.proto.LoadFilesRequest;
 import io.strata.core.proto.LoadJob;
@@ -10,6 +11,7 @@ import io.strata.core.status.StrataException;
 import io.strata.core.util.Futures;
 import io.strata.master.journal.MasterJournal;
 import java.time.Clock;
+import java.util.Iterator;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -113,14 +115,16 @@ final class LoadRunner implements Runnable {
         job.getId(),
         job.getPath(),
         job.getCursor().isEmpty() ? "" : "from after " + job.getCursor());
-    TreeWalker walker = walk(job.getCursor());
+    Iterator<FileStatus> walker = walk(job.getCursor());
     while (!cancelled) {
       if (!record.stillRunning()) {
         dispatcher.stop();
         LOG.info("load job {} was stopped", job.getId());
         return;
       }
-      while (dispatcher.wantsFiles()) {
+      // The walk pauses whenever a batch can go or an answer waits: loading starts with the first
+      // batch listed, and a worker done with its batches gets more while the walk goes on.
+      while (dispatcher.wantsFiles() && !dispatcher.batchReady() && events.isEmpty()) {
         if (walker.hasNext()) {
           dispatcher.admit(walker.next());
         } else {
@@ -155,7 +159,7 @@ final class LoadRunner implements Runnable {
               c.summary(job.getPath()));
           return;
         }
-        case WAIT -> awaitEvents(now);
+        case WAIT -> awaitEvents(dispatcher.wantsFiles() ? 0 : waitNanos(now));
         case STOPPED -> {
           return;
         }
@@ -164,13 +168,18 @@ final class LoadRunner implements Runnable {
   }
 
   /**
-   * The job's files after {@code cursor}; each folder listed by whichever of its first owners
-   * answers.
+   * The job's files after {@code cursor}: its tree listed flat where the job says so, else folder
+   * by folder; each listing asked of whichever of the folder's first owners answers.
    */
-  private TreeWalker walk(String cursor) {
+  private Iterator<FileStatus> walk(String cursor) {
+    String root = job.getPath();
+    if (job.getFlatWalk()) {
+      return FolderListing.tree(
+          root, () -> rings.owners(root, LIST_CANDIDATES), stubs::treePage, cursor);
+    }
     return new TreeWalker(
         dir -> new FolderListing(dir, () -> rings.owners(dir, LIST_CANDIDATES), stubs::listPage),
-        job.getPath(),
+        root,
         cursor);
   }
 
@@ -217,9 +226,13 @@ final class LoadRunner implements Runnable {
     return total <= 0 ? 0 : Math.max(1, total / Math.max(1, rings.liveCount()));
   }
 
-  /** Waits for an answer, or until the next retry or checkpoint is due; runs what came. */
-  private void awaitEvents(long now) {
-    long wait = Math.min(LOOK_NANOS, Math.max(0, dispatcher.nextWakeNanos() - now));
+  /** Until the next retry or checkpoint is due, or the next look at whether the job goes on. */
+  private long waitNanos(long now) {
+    return Math.min(LOOK_NANOS, Math.max(0, dispatcher.nextWakeNanos() - now));
+  }
+
+  /** Waits up to {@code wait} for an answer; runs what came. */
+  private void awaitEvents(long wait) {
     try {
       Runnable e = events.poll(wait, TimeUnit.NANOSECONDS);
       while (e != null) {

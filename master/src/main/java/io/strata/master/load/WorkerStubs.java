@@ -56,16 +56,36 @@ public final class WorkerStubs implements AutoCloseable {
    * {@code limit}.
    */
   public List<FileStatus> listPage(WorkerInfo w, String path, String startAfter, int limit) {
+    return list(
+        w,
+        ListStatusRequest.newBuilder()
+            .setPath(path)
+            .setStartAfter(startAfter)
+            .setLimit(limit)
+            .build());
+  }
+
+  /**
+   * One page of the files under {@code path} at any depth, in its store's key order: those after
+   * the file {@code startAfter} (a full path), at most {@code limit}.
+   */
+  public List<FileStatus> treePage(WorkerInfo w, String path, String startAfter, int limit) {
+    return list(
+        w,
+        ListStatusRequest.newBuilder()
+            .setPath(path)
+            .setStartAfter(startAfter)
+            .setLimit(limit)
+            .setRecursive(true)
+            .build());
+  }
+
+  private List<FileStatus> list(WorkerInfo w, ListStatusRequest req) {
     List<FileStatus> children = new ArrayList<>();
     try {
       WorkerServiceGrpc.newBlockingStub(channel(w))
           .withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-          .listStatus(
-              ListStatusRequest.newBuilder()
-                  .setPath(path)
-                  .setStartAfter(startAfter)
-                  .setLimit(limit)
-                  .build())
+          .listStatus(req)
           .forEachRemaining(page -> children.addAll(page.getChildrenList()));
     } catch (StatusRuntimeException e) {
       throw GrpcErrors.fromGrpc(e, "worker " + w.getId());

@@ -56,6 +56,26 @@ class FolderListingTest {
     assertThat(asked).containsExactly("w1:", "w1:f00999", "w1:f01999");
   }
 
+  /** Serves a tree's files like a worker does: by full path, after startAfter, at most limit. */
+  private List<FileStatus> treePage(WorkerInfo w, String folder, String startAfter, int limit) {
+    asked.add(w.getId() + ":" + startAfter);
+    return children.stream()
+        .filter(c -> c.getPath().compareTo(startAfter) > 0)
+        .limit(limit)
+        .toList();
+  }
+
+  @Test
+  void aTree_isPagedByFullPath_andResumesAfterItsCursor() {
+    List<String> all = names(FolderListing.tree("/d", () -> owners, this::treePage, ""));
+    assertThat(all).hasSize(CHILDREN).doesNotHaveDuplicates().isSorted();
+    assertThat(asked).containsExactly("w1:", "w1:/d/f00999", "w1:/d/f01999");
+    asked.clear();
+    List<String> rest = names(FolderListing.tree("/d", () -> owners, this::treePage, "/d/f01500"));
+    assertThat(rest).hasSize(CHILDREN - 1501).first().isEqualTo("f01501");
+    assertThat(asked).as("one page holds the rest").containsExactly("w1:/d/f01500");
+  }
+
   @Test
   void aPageTheOwnerCannotServe_comesFromTheNextWorker_andNothingIsMissed() {
     FolderListing listing = new FolderListing("/d", () -> owners, this::page);

@@ -162,6 +162,36 @@ class LoadDispatcherTest {
   }
 
   @Test
+  void aFullBatchForAnIdleWorker_isReadyAtOnce_soLoadingOverlapsTheWalk() {
+    LoadDispatcher d = dispatcher(3, 1);
+    int[] next = {0};
+    while (!d.batchReady()) {
+      d.admit(file(next[0]++));
+    }
+    // f0, f2, f4 are w0's: its batch is full after five files, long before the window is.
+    assertThat(next[0]).isEqualTo(5);
+    List<Batch> first = d.dispatch(now);
+    assertThat(first).hasSize(1);
+    assertThat(first.get(0).files())
+        .extracting(FileStatus::getPath)
+        .containsExactly("/d/f0", "/d/f2", "/d/f4");
+    assertThat(d.batchReady()).isFalse();
+    for (int i = 0; i < 6; i++) {
+      d.admit(file(next[0]++));
+    }
+    assertThat(d.batchReady()).isTrue();
+    assertThat(d.dispatch(now)).hasSize(2);
+    // Both of w0's batches are in flight: its next full batch waits for an answer.
+    for (int i = 0; i < 6; i++) {
+      d.admit(file(next[0]++));
+    }
+    assertThat(d.dispatch(now)).extracting(Batch::worker).containsExactly("w1");
+    d.admit(file(next[0]++));
+    d.admit(file(next[0]++));
+    assertThat(d.batchReady()).as("w0 is busy, w1's queue holds one").isFalse();
+  }
+
+  @Test
   void theWindow_growsWithTheWorkers_upToItsBound() {
     ring.live.clear();
     for (int i = 0; i < 40; i++) {

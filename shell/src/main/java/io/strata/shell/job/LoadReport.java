@@ -74,6 +74,8 @@ public final class LoadReport {
     m.put("path", job.getPath());
     m.put("state", state(job.getState()));
     m.put("message", job.getMessage());
+    // How the job listed its folder: "flat" (one paged listing of an object store), "folders".
+    m.put("walk", job.getFlatWalk() ? "flat" : "folders");
     m.put("files", c.getFiles());
     m.put("files_failed", c.getFilesFailed());
     m.put("bytes", c.getBytes());

@@ -109,6 +109,23 @@ public final class MetadataService {
     return children;
   }
 
+  /**
+   * One page of the files under folder {@code path} at any depth, in the store's key order: those
+   * after the file {@code startAfter} (a full path under {@code path}, "" from the start), at most
+   * {@code limit}. Straight from the store, and not cached: a load walks a tree once.
+   */
+  public List<FileStatus> listFiles(StrataPath path, String startAfter, int limit) {
+    Resolved r = ufs.resolve(path);
+    String prefix = path.isRoot() ? "/" : path + "/";
+    if (!startAfter.isEmpty() && !startAfter.startsWith(prefix)) {
+      throw StrataException.invalidArgument(startAfter + " is not under " + path);
+    }
+    String after = startAfter.isEmpty() ? "" : startAfter.substring(prefix.length());
+    return r.ufs().listFiles(r.ufsPath(), after, limit).stream()
+        .map(s -> s.toProto(StrataPath.of(prefix + s.name()), r.ufsUri() + "/" + s.name()))
+        .toList();
+  }
+
   /** Forgets {@code path} and the listing of its parent, after a change to it. */
   public void invalidate(StrataPath path) {
     cache.invalidate(ufs.resolve(path).ufsUri());

@@ -54,6 +54,9 @@ import java.util.List;
 public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImplBase {
   static final int LIST_BATCH = 1000;
 
+  /** The most files a recursive listing returns at once: one store page. */
+  static final int TREE_PAGE = 1000;
+
   private final UfsManager ufs;
   private final MetadataService metadata;
   private final PageFetcher fetcher;
@@ -122,11 +125,16 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
       StrataPath path = StrataPath.of(req.getPath());
       access.checkPath(Principal.current(), path, Permissions.READ, "list");
       children =
-          page(
-              metadata.list(
-                  path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs())),
-              req.getStartAfter(),
-              req.getLimit());
+          req.getRecursive()
+              ? metadata.listFiles(
+                  path,
+                  req.getStartAfter(),
+                  req.getLimit() > 0 ? Math.min(req.getLimit(), TREE_PAGE) : TREE_PAGE)
+              : page(
+                  metadata.list(
+                      path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs())),
+                  req.getStartAfter(),
+                  req.getLimit());
     } catch (RuntimeException e) {
       Rpc.fail(out, "listStatus", e);
       return;

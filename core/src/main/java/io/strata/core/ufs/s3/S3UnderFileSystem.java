@@ -10,6 +10,7 @@ import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,9 @@ public final class S3UnderFileSystem implements UnderFileSystem {
 
   /** {@link UfsOutputStream#token} of a write: its key, whose unfinished uploads to abort. */
   static final String UPLOAD_TOKEN = "s3-upload:";
+
+  /** The most keys S3 returns in one listing. */
+  private static final int MAX_KEYS = 1000;
 
   private final S3Location location;
   private final S3Settings settings;
@@ -119,6 +123,41 @@ public final class S3UnderFileSystem implements UnderFileSystem {
         StreamSupport.stream(
             Spliterators.spliteratorUnknownSize(pages, Spliterator.ORDERED), false);
     return Stream.concat(Stream.of(first), rest).flatMap(page -> children(folder, page));
+  }
+
+  /** One ListObjectsV2 without a delimiter per 1,000 files, however many folders hold them. */
+  @Override
+  public List<UfsStatus> listFiles(StrataPath dir, String startAfter, int limit) {
+    String folder = location.folderPrefix(dir);
+    List<UfsStatus> files = new ArrayList<>();
+    String after = startAfter.isEmpty() ? null : folder + startAfter;
+    String token = null;
+    do {
+      int want = Math.min(MAX_KEYS, limit - files.size());
+      String from = after;
+      String page = token;
+      ListObjectsV2Response r;
+      try {
+        r =
+            s3.listObjectsV2(
+                b ->
+                    b.bucket(location.bucket())
+                        .prefix(folder)
+                        .maxKeys(want)
+                        .startAfter(page == null ? from : null)
+                        .continuationToken(page));
+      } catch (SdkException e) {
+        throw S3Errors.toStrata(e, folder, label);
+      }
+      for (S3Object o : r.contents()) {
+        if (!o.key().endsWith("/")) {
+          String name = o.key().substring(folder.length());
+          files.add(S3Bucket.file(name, o.eTag(), o.size(), o.lastModified()));
+        }
+      }
+      token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+    } while (token != null && files.size() < limit);
+    return files;
   }
 
   private Stream<UfsStatus> children(String folder, ListObjectsV2Response page) {
