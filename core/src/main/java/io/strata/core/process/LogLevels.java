@@ -50,7 +50,7 @@ final class LogLevels {
         });
   }
 
-  private static boolean log4jCoreAvailable() {
+  static boolean log4jCoreAvailable() {
     try {
       Class.forName("org.apache.logging.log4j.core.config.Configurator");
       return LogManager.getContext(false) instanceof org.apache.logging.log4j.core.LoggerContext;

@@ -66,6 +66,7 @@ public final class ProcessMain {
         operands.add(args[i]);
       }
     }
+    JulBridge.install();
     Service service = null;
     try {
       Configuration conf = ConfLoader.load();
