@@ -3,6 +3,9 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
@@ -11,14 +14,18 @@ import io.strata.core.conf.Configuration;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
+import io.strata.core.net.HostPort;
 import io.strata.core.proto.ClusterReport;
 import io.strata.core.proto.DecommissionWorkerRequest;
 import io.strata.core.proto.GetClusterReportRequest;
 import io.strata.core.proto.GetConfigRequest;
+import io.strata.core.proto.ListStatusRequest;
 import io.strata.core.proto.RegisterWorkerRequest;
 import io.strata.core.proto.UnmountRequest;
 import io.strata.core.proto.UpdateConfRequest;
 import io.strata.core.proto.WorkerAddress;
+import io.strata.core.proto.WorkerServiceGrpc;
+import io.strata.core.rpc.Channels;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Credentials;
@@ -211,6 +218,30 @@ class TokenModeTest {
       assertThat(read(fs, "/private/secret.txt"))
           .as("an admin is not checked")
           .isEqualTo("root's only");
+    }
+
+    // A whole tree's listing (distributedLoad's flat walk) would pass /closed: superusers only.
+    ManagedChannel channel =
+        Channels.open(
+            new HostPort("127.0.0.1", cluster.worker(0).rpcPort()),
+            Credentials.ofToken(token("alice", Role.USER)));
+    try {
+      ListStatusRequest tree =
+          ListStatusRequest.newBuilder().setPath("/").setRecursive(true).build();
+      assertThatThrownBy(
+              () ->
+                  WorkerServiceGrpc.newBlockingStub(channel)
+                      .listStatus(tree)
+                      .forEachRemaining(r -> {}))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> {
+                assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+                assertThat(e.getStatus().getDescription())
+                    .contains("alice may not list the whole tree under /");
+              });
+    } finally {
+      channel.shutdownNow();
     }
   }
 

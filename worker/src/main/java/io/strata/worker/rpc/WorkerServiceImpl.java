@@ -124,6 +124,11 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
     try {
       StrataPath path = StrataPath.of(req.getPath());
       access.checkPath(Principal.current(), path, Permissions.READ, "list");
+      if (req.getRecursive()) {
+        // A tree's listing would pass folders the caller may not read: the cluster's own walks
+        // (distributedLoad) and superusers only.
+        access.checkSuperuser(Principal.current(), "list the whole tree under", path);
+      }
       children =
           req.getRecursive()
               ? metadata.listFiles(
