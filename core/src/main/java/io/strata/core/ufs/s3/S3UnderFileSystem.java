@@ -10,21 +10,15 @@ import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -43,15 +37,13 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   /** {@link UfsOutputStream#token} of a write: its key, whose unfinished uploads to abort. */
   static final String UPLOAD_TOKEN = "s3-upload:";
 
-  /** The most keys S3 returns in one listing. */
-  private static final int MAX_KEYS = 1000;
-
   private final S3Location location;
   private final S3Settings settings;
   private final S3Client s3;
   private final S3Bucket bucket;
   private final String label;
   private final S3MetadataWrites metadata;
+  private final S3Listings listings;
 
   public S3UnderFileSystem(String uri, S3Settings settings) {
     this(S3Location.parse(uri), settings, S3Clients.build(settings));
@@ -64,6 +56,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     this.label = location.uri() + (settings.endpoint() == null ? "" : " at " + settings.endpoint());
     this.bucket = new S3Bucket(s3, location.bucket(), label, settings.partSize() * 64);
     this.metadata = new S3MetadataWrites(location, bucket);
+    this.listings = new S3Listings(s3, location, bucket);
   }
 
   /** The canonical form of an S3 URI: {@code s3://bucket} or {@code s3://bucket/prefix}. */
@@ -104,77 +97,12 @@ public final class S3UnderFileSystem implements UnderFileSystem {
 
   @Override
   public Stream<UfsStatus> list(StrataPath path) {
-    String folder = location.folderPrefix(path);
-    Iterator<ListObjectsV2Response> pages =
-        new Translated<>(
-            s3.listObjectsV2Paginator(
-                    r -> r.bucket(location.bucket()).prefix(folder).delimiter("/"))
-                .iterator(),
-            folder);
-    ListObjectsV2Response first = pages.next();
-    if (!path.isRoot() && first.contents().isEmpty() && first.commonPrefixes().isEmpty()) {
-      if (bucket.head(location.key(path)) != null) {
-        throw new StrataException(StatusCode.NOT_A_DIRECTORY, path + " is not a directory");
-      }
-      throw StrataException.notFound(path + " does not exist");
-    }
-    // Later pages are fetched as the caller reads on: a huge folder is never held whole.
-    Stream<ListObjectsV2Response> rest =
-        StreamSupport.stream(
-            Spliterators.spliteratorUnknownSize(pages, Spliterator.ORDERED), false);
-    return Stream.concat(Stream.of(first), rest).flatMap(page -> children(folder, page));
+    return listings.folder(path);
   }
 
-  /** One ListObjectsV2 without a delimiter per 1,000 files, however many folders hold them. */
   @Override
   public List<UfsStatus> listFiles(StrataPath dir, String startAfter, int limit) {
-    String folder = location.folderPrefix(dir);
-    List<UfsStatus> files = new ArrayList<>();
-    String after = startAfter.isEmpty() ? null : folder + startAfter;
-    String token = null;
-    do {
-      int want = Math.min(MAX_KEYS, limit - files.size());
-      String from = after;
-      String page = token;
-      ListObjectsV2Response r;
-      try {
-        r =
-            s3.listObjectsV2(
-                b ->
-                    b.bucket(location.bucket())
-                        .prefix(folder)
-                        .maxKeys(want)
-                        .startAfter(page == null ? from : null)
-                        .continuationToken(page));
-      } catch (SdkException e) {
-        throw S3Errors.toStrata(e, folder, label);
-      }
-      for (S3Object o : r.contents()) {
-        if (!o.key().endsWith("/")) {
-          String name = o.key().substring(folder.length());
-          files.add(S3Bucket.file(name, o.eTag(), o.size(), o.lastModified()));
-        }
-      }
-      token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
-    } while (token != null && files.size() < limit);
-    return files;
-  }
-
-  private Stream<UfsStatus> children(String folder, ListObjectsV2Response page) {
-    Stream<UfsStatus> folders =
-        page.commonPrefixes().stream()
-            .map(p -> S3Bucket.folder(S3Location.childName(folder, p.prefix())));
-    Stream<UfsStatus> files =
-        page.contents().stream()
-            .filter(o -> !o.key().equals(folder) && !o.key().endsWith("/"))
-            .map(
-                o ->
-                    S3Bucket.file(
-                        S3Location.childName(folder, o.key()),
-                        o.eTag(),
-                        o.size(),
-                        o.lastModified()));
-    return Stream.concat(folders, files);
+    return listings.tree(dir, startAfter, limit);
   }
 
   @Override
@@ -412,34 +340,5 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   @Override
   public void close() {
     s3.close();
-  }
-
-  /** A page iterator whose SDK failures come out as Strata's, naming the mount. */
-  private final class Translated<T> implements Iterator<T> {
-    private final Iterator<T> pages;
-    private final String what;
-
-    Translated(Iterator<T> pages, String what) {
-      this.pages = pages;
-      this.what = what;
-    }
-
-    @Override
-    public boolean hasNext() {
-      try {
-        return pages.hasNext();
-      } catch (SdkException e) {
-        throw bucket.error(e, what.isEmpty() ? "/" : what);
-      }
-    }
-
-    @Override
-    public T next() {
-      try {
-        return pages.next();
-      } catch (SdkException e) {
-        throw bucket.error(e, what.isEmpty() ? "/" : what);
-      }
-    }
   }
 }
