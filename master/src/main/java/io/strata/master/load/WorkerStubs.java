@@ -56,13 +56,7 @@ public final class WorkerStubs implements AutoCloseable {
    * {@code limit}.
    */
   public List<FileStatus> listPage(WorkerInfo w, String path, String startAfter, int limit) {
-    return list(
-        w,
-        ListStatusRequest.newBuilder()
-            .setPath(path)
-            .setStartAfter(startAfter)
-            .setLimit(limit)
-            .build());
+    return list(w, path, startAfter, limit, false);
   }
 
   /**
@@ -70,17 +64,18 @@ public final class WorkerStubs implements AutoCloseable {
    * the file {@code startAfter} (a full path), at most {@code limit}.
    */
   public List<FileStatus> treePage(WorkerInfo w, String path, String startAfter, int limit) {
-    return list(
-        w,
+    return list(w, path, startAfter, limit, true);
+  }
+
+  private List<FileStatus> list(
+      WorkerInfo w, String path, String startAfter, int limit, boolean recursive) {
+    ListStatusRequest req =
         ListStatusRequest.newBuilder()
             .setPath(path)
             .setStartAfter(startAfter)
             .setLimit(limit)
-            .setRecursive(true)
-            .build());
-  }
-
-  private List<FileStatus> list(WorkerInfo w, ListStatusRequest req) {
+            .setRecursive(recursive)
+            .build();
     List<FileStatus> children = new ArrayList<>();
     try {
       WorkerServiceGrpc.newBlockingStub(channel(w))

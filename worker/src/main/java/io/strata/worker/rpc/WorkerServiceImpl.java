@@ -128,18 +128,12 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         // A tree's listing would pass folders the caller may not read: the cluster's own walks
         // (distributedLoad) and superusers only.
         access.checkSuperuser(Principal.current(), "list the whole tree under", path);
+        int limit = req.getLimit() > 0 ? Math.min(req.getLimit(), TREE_PAGE) : TREE_PAGE;
+        children = metadata.listFiles(path, req.getStartAfter(), limit);
+      } else {
+        long sync = syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs());
+        children = page(metadata.list(path, sync), req.getStartAfter(), req.getLimit());
       }
-      children =
-          req.getRecursive()
-              ? metadata.listFiles(
-                  path,
-                  req.getStartAfter(),
-                  req.getLimit() > 0 ? Math.min(req.getLimit(), TREE_PAGE) : TREE_PAGE)
-              : page(
-                  metadata.list(
-                      path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs())),
-                  req.getStartAfter(),
-                  req.getLimit());
     } catch (RuntimeException e) {
       Rpc.fail(out, "listStatus", e);
       return;

@@ -83,7 +83,7 @@ final class S3Listings {
                         .startAfter(page == null ? from : null)
                         .continuationToken(page));
       } catch (SdkException e) {
-        throw bucket.error(e, folder.isEmpty() ? "/" : folder);
+        throw error(e, folder);
       }
       for (S3Object o : r.contents()) {
         if (!o.key().endsWith("/")) {
@@ -113,6 +113,11 @@ final class S3Listings {
     return Stream.concat(folders, files);
   }
 
+  /** An SDK failure as Strata's, naming the mount and the folder listed. */
+  private StrataException error(SdkException e, String folder) {
+    return bucket.error(e, folder.isEmpty() ? "/" : folder);
+  }
+
   /** A page iterator whose SDK failures come out as Strata's, naming the mount. */
   private final class Translated<T> implements Iterator<T> {
     private final Iterator<T> pages;
@@ -128,7 +133,7 @@ final class S3Listings {
       try {
         return pages.hasNext();
       } catch (SdkException e) {
-        throw bucket.error(e, what.isEmpty() ? "/" : what);
+        throw error(e, what);
       }
     }
 
@@ -137,7 +142,7 @@ final class S3Listings {
       try {
         return pages.next();
       } catch (SdkException e) {
-        throw bucket.error(e, what.isEmpty() ? "/" : what);
+        throw error(e, what);
       }
     }
   }
