@@ -11,7 +11,9 @@ import io.strata.core.rpc.MasterClient;
 public final class Loads {
   private Loads() {}
 
-  /** Loads {@code path} in batches of {@code batchSize} files; the finished job. */
+  /**
+   * Loads {@code path} in batches of {@code batchSize} files (0: the default); the finished job.
+   */
   public static LoadJob run(MasterClient master, String path, int batchSize)
       throws InterruptedException {
     LoadJob job =

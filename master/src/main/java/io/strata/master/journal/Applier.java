@@ -82,7 +82,9 @@ final class Applier implements MasterCommand.Handler<ApplyResult> {
 
   @Override
   public ApplyResult finishLoad(MasterCommand.FinishLoad c) {
-    return state.loads().finish(c.id(), c.state(), c.message(), c.timeMs(), c.counters());
+    return state
+        .loads()
+        .finish(c.id(), c.state(), c.message(), c.timeMs(), c.counters(), c.failures());
   }
 
   @Override

@@ -124,7 +124,7 @@ public final class CommandCodec {
             if (c.counters() != null) {
               f.setCounters(c.counters());
             }
-            return b.setFinishLoad(f);
+            return b.setFinishLoad(f.addAllFailures(c.failures()));
           }
 
           @Override
@@ -176,7 +176,8 @@ public final class CommandCodec {
               e.getFinishLoad().getState(),
               e.getFinishLoad().getMessage(),
               e.getFinishLoad().getTimeMs(),
-              e.getFinishLoad().hasCounters() ? e.getFinishLoad().getCounters() : null);
+              e.getFinishLoad().hasCounters() ? e.getFinishLoad().getCounters() : null,
+              List.copyOf(e.getFinishLoad().getFailuresList()));
       case SET_PATH_POLICY -> {
         SetPathPolicyEntry p = e.getSetPathPolicy();
         yield new MasterCommand.SetPathPolicy(

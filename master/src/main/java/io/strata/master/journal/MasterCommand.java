@@ -78,10 +78,22 @@ public sealed interface MasterCommand {
 
   /**
    * The end of a job; {@code LOAD_STOPPED} is an operator's StopLoad. {@code counters}, when not
-   * null, replace the last checkpoint's (what a stopped job had done when it stopped).
+   * null, replace the last checkpoint's (what a stopped job had done when it stopped, or a finished
+   * job's final figures); {@code failures} are added to the job's.
    */
-  record FinishLoad(long id, LoadState state, String message, long timeMs, LoadCounters counters)
+  record FinishLoad(
+      long id,
+      LoadState state,
+      String message,
+      long timeMs,
+      LoadCounters counters,
+      List<LoadFailure> failures)
       implements MasterCommand {
+    public FinishLoad(
+        long id, LoadState state, String message, long timeMs, LoadCounters counters) {
+      this(id, state, message, timeMs, counters, List.of());
+    }
+
     @Override
     public <R> R accept(Handler<R> h) {
       return h.finishLoad(this);

@@ -1,6 +1,7 @@
 package io.strata.master.load;
 
 import io.strata.core.proto.LoadCounters;
+import io.strata.core.proto.LoadFailure;
 import io.strata.core.proto.LoadJob;
 import io.strata.core.proto.LoadState;
 import io.strata.core.status.StatusCode;
@@ -8,6 +9,7 @@ import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 final class JobRecord {
   private static final Logger LOG = LoggerFactory.getLogger(JobRecord.class);
-  private static final int FINAL_CHECKPOINT_ATTEMPTS = 4;
+  private static final int FINAL_ATTEMPTS = 4;
 
   private final LoadJob job;
   private final MasterJournal journal;
@@ -40,35 +42,6 @@ final class JobRecord {
         .read(s -> s.loads().get(job.getId()))
         .map(j -> j.getState() == LoadState.LOAD_RUNNING)
         .orElse(false);
-  }
-
-  /** Records the final figures (with what repair walks loaded) and returns them. */
-  LoadCounters finalCheckpoint(Progress progress, long repairLoaded) {
-    LoadCounters c = progress.committed();
-    c = c.toBuilder().setBytesLoaded(c.getBytesLoaded() + repairLoaded).build();
-    MasterCommand.LoadProgress p =
-        new MasterCommand.LoadProgress(
-            job.getId(), c, progress.cursor(), progress.takeNewFailures());
-    for (int attempt = 1; ; attempt++) {
-      try {
-        journal.submit(p).orThrow();
-        return p.counters();
-      } catch (StrataException e) {
-        if (attempt == FINAL_CHECKPOINT_ATTEMPTS || e.code() != StatusCode.UNAVAILABLE) {
-          throw e;
-        }
-        LOG.warn(
-            "load job {}: cannot record its final figures yet ({}); trying again",
-            job.getId(),
-            e.oneLine());
-        try {
-          Thread.sleep(TimeUnit.SECONDS.toMillis(attempt));
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
   }
 
   /** Records progress, if the cursor moved since the last checkpoint. */
@@ -94,17 +67,66 @@ final class JobRecord {
     }
   }
 
-  /** Records the job's end; if that cannot be done, the next leader resumes the job. */
-  void finish(LoadState state, String message) {
+  /**
+   * The job's final figures (with what repair walks loaded), to be recorded with its end by {@link
+   * #finish(LoadState, String, Final)}.
+   */
+  Final finalFigures(Progress progress, long repairLoaded) {
+    LoadCounters c = progress.committed();
+    return new Final(
+        c.toBuilder().setBytesLoaded(c.getBytesLoaded() + repairLoaded).build(),
+        progress.takeNewFailures());
+  }
+
+  /** What a finished job had done, and the failures no checkpoint recorded yet. */
+  record Final(LoadCounters counters, List<LoadFailure> failures) {}
+
+  /**
+   * Records the job's end with its final figures in one commit, waiting out a few moments without
+   * quorum; if it cannot be recorded, the next leader resumes the job.
+   */
+  void finish(LoadState state, String message, Final figures) {
+    MasterCommand.FinishLoad end =
+        new MasterCommand.FinishLoad(
+            job.getId(), state, message, clock.millis(), figures.counters(), figures.failures());
+    for (int attempt = 1; ; attempt++) {
+      try {
+        journal.submit(end).orThrow();
+        LOG.info("load job {} of {}: {}", job.getId(), job.getPath(), message);
+        return;
+      } catch (StrataException e) {
+        if (attempt == FINAL_ATTEMPTS || e.code() != StatusCode.UNAVAILABLE) {
+          cannotRecordEnd(e);
+          return;
+        }
+        LOG.warn(
+            "load job {}: cannot record its end yet ({}); trying again", job.getId(), e.oneLine());
+        try {
+          Thread.sleep(TimeUnit.SECONDS.toMillis(attempt));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Records the end of a job that failed as a whole; its figures stay its last checkpoint's. */
+  void fail(String message) {
     try {
       journal.submit(
-          new MasterCommand.FinishLoad(job.getId(), state, message, clock.millis(), null));
+          new MasterCommand.FinishLoad(
+              job.getId(), LoadState.LOAD_FAILED, message, clock.millis(), null));
       LOG.info("load job {} of {}: {}", job.getId(), job.getPath(), message);
     } catch (StrataException e) {
-      LOG.warn(
-          "load job {}: cannot record its end ({}); the next leader resumes it",
-          job.getId(),
-          e.oneLine());
+      cannotRecordEnd(e);
     }
+  }
+
+  private void cannotRecordEnd(StrataException e) {
+    LOG.warn(
+        "load job {}: cannot record its end ({}); the next leader resumes it",
+        job.getId(),
+        e.oneLine());
   }
 }

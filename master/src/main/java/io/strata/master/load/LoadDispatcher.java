@@ -255,6 +255,8 @@ final class LoadDispatcher {
       throw new IllegalArgumentException("no batch " + id + " in flight");
     }
     inFlight.merge(s.worker, -1, Integer::sum);
+    // The slot it frees takes a full batch at once, not after the walk's next listing.
+    batchReady |= queue(s.worker).size() >= batchSize;
     return s;
   }
 

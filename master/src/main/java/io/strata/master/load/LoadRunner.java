@@ -99,11 +99,11 @@ final class LoadRunner implements Runnable {
     } catch (StrataException e) {
       if (!cancelled && e.code() != StatusCode.NOT_LEADER) {
         LOG.warn("load job {} of {} failed: {}", job.getId(), job.getPath(), e.oneLine());
-        record.finish(LoadState.LOAD_FAILED, e.getMessage());
+        record.fail(e.getMessage());
       }
     } catch (RuntimeException e) {
       LOG.error("load job {} of {} failed", job.getId(), job.getPath(), e);
-      record.finish(LoadState.LOAD_FAILED, "internal error: " + e);
+      record.fail("internal error: " + e);
     } finally {
       done = true;
     }
@@ -149,14 +149,15 @@ final class LoadRunner implements Runnable {
           dispatcher.repairStarted();
         }
         case DONE -> {
-          LoadCountersView c =
-              new LoadCountersView(
-                  record.finalCheckpoint(dispatcher.progress(), dispatcher.repairLoaded()));
+          JobRecord.Final end =
+              record.finalFigures(dispatcher.progress(), dispatcher.repairLoaded());
+          LoadCountersView c = new LoadCountersView(end.counters());
           record.finish(
               c.succeeded(job.getOptions().getAllowPartial())
                   ? LoadState.LOAD_SUCCEEDED
                   : LoadState.LOAD_FAILED,
-              c.summary(job.getPath()));
+              c.summary(job.getPath()),
+              end);
           return;
         }
         case WAIT -> awaitEvents(dispatcher.wantsFiles() ? 0 : waitNanos(now));

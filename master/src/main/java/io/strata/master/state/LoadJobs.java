@@ -60,6 +60,12 @@ public final class LoadJobs {
           StatusCode.FAILED_PRECONDITION, "load job " + id + " is not running");
     }
     LoadJob.Builder b = job.toBuilder().setCounters(counters).setCursor(cursor);
+    addFailures(b, failures);
+    jobs.put(id, b.build());
+    return ApplyResult.OK;
+  }
+
+  private static void addFailures(LoadJob.Builder b, List<LoadFailure> failures) {
     for (LoadFailure f : failures) {
       // A checkpoint retried after a timeout may repeat failures already recorded.
       boolean known = b.getFailuresList().stream().anyMatch(k -> k.getPath().equals(f.getPath()));
@@ -67,12 +73,15 @@ public final class LoadJobs {
         b.addFailures(f);
       }
     }
-    jobs.put(id, b.build());
-    return ApplyResult.OK;
   }
 
   public ApplyResult finish(
-      long id, LoadState state, String message, long timeMs, LoadCounters counters) {
+      long id,
+      LoadState state,
+      String message,
+      long timeMs,
+      LoadCounters counters,
+      List<LoadFailure> failures) {
     LoadJob job = jobs.get(id);
     if (job == null) {
       return ApplyResult.refused(StatusCode.NOT_FOUND, "no load job " + id);
@@ -86,6 +95,7 @@ public final class LoadJobs {
     if (counters != null) {
       b.setCounters(counters.toBuilder().clearFilesListed().clearBytesListed().clearListingDone());
     }
+    addFailures(b, failures);
     jobs.put(id, b.build());
     dropOldFinished();
     return ApplyResult.OK;

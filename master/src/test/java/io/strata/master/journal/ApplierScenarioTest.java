@@ -202,6 +202,37 @@ class ApplierScenarioTest {
     assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(1000, "/one-more"))).ok()).isTrue();
   }
 
+  @Test
+  void aFinishedJob_recordsItsFinalFiguresAndFailures_withItsEnd() throws Exception {
+    ClusterState s = new ClusterState();
+    assertThat(apply(s, new MasterCommand.SubmitLoad(loadJob(20, "/b"))).ok()).isTrue();
+    var early = io.strata.core.proto.LoadFailure.newBuilder().setPath("/b/x").setReason("gone");
+    assertThat(
+            apply(s, new MasterCommand.LoadProgress(20, files(5), "/b/e", List.of(early.build())))
+                .ok())
+        .isTrue();
+    var late = io.strata.core.proto.LoadFailure.newBuilder().setPath("/b/y").setReason("denied");
+    assertThat(
+            apply(
+                    s,
+                    new MasterCommand.FinishLoad(
+                        20,
+                        io.strata.core.proto.LoadState.LOAD_FAILED,
+                        "2 of 9 files failed",
+                        950,
+                        files(9),
+                        List.of(late.build(), early.build())))
+                .ok())
+        .isTrue();
+    var job = s.loads().get(20).orElseThrow();
+    assertThat(job.getCounters().getFiles()).isEqualTo(9);
+    assertThat(job.getFinishedMs()).isEqualTo(950);
+    assertThat(job.getFailuresList())
+        .as("a failure a checkpoint recorded is not recorded twice")
+        .extracting(io.strata.core.proto.LoadFailure::getPath)
+        .containsExactly("/b/x", "/b/y");
+  }
+
   private static io.strata.core.proto.LoadCounters files(long n) {
     return io.strata.core.proto.LoadCounters.newBuilder().setFiles(n).setBytes(n * 10).build();
   }

@@ -189,6 +189,12 @@ class LoadDispatcherTest {
     d.admit(file(next[0]++));
     d.admit(file(next[0]++));
     assertThat(d.batchReady()).as("w0 is busy, w1's queue holds one").isFalse();
+    // w0 has a full batch queued: the answer that frees its slot makes it ready without waiting
+    // for the walk's next file (or listing).
+    Batch done = first.get(0);
+    d.answered(done.id(), ok(done), now);
+    assertThat(d.batchReady()).isTrue();
+    assertThat(d.dispatch(now)).extracting(Batch::worker).containsExactly("w0");
   }
 
   @Test
