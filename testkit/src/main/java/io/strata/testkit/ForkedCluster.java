@@ -44,6 +44,12 @@ public final class ForkedCluster implements AutoCloseable {
 
   private final Map<HostPort, ManagedChannel> channels = new LinkedHashMap<>();
 
+  /**
+   * Kills every process of the cluster when this JVM ends without closing it (a bench stopped with
+   * Ctrl-C or SIGTERM): they would otherwise live on, holding their ports, memory and folders.
+   */
+  private final Thread orphanGuard = new Thread(this::killAll, "forked-cluster-orphan-guard");
+
   private ForkedCluster(Builder spec) throws IOException {
     this.spec = spec;
     Path dir = spec.dir != null ? spec.dir : Files.createTempDirectory("strata-forked");
@@ -84,6 +90,7 @@ public final class ForkedCluster implements AutoCloseable {
   }
 
   private ForkedCluster startAll() throws IOException, InterruptedException {
+    Runtime.getRuntime().addShutdownHook(orphanGuard);
     try {
       for (ForkedProcess m : masters) {
         m.start();
@@ -236,8 +243,23 @@ public final class ForkedCluster implements AutoCloseable {
     return out.toString();
   }
 
+  private void killAll() {
+    for (ForkedProcess p : processes) {
+      try {
+        p.kill();
+      } catch (InterruptedException | RuntimeException e) {
+        // The JVM is going down: the others still get their SIGKILL.
+      }
+    }
+  }
+
   @Override
   public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(orphanGuard);
+    } catch (IllegalStateException e) {
+      // Closed by another shutdown hook while the JVM goes down: the guard runs anyway.
+    }
     workers.forEach(ForkedCluster::stopQuietly);
     masters.forEach(ForkedCluster::stopQuietly);
     synchronized (channels) {

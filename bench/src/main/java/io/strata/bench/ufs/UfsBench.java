@@ -209,7 +209,7 @@ public final class UfsBench implements Callable<Integer> {
     List<Double> loads = new ArrayList<>();
     for (int run = -warmups; run < runs; run++) {
       fs.free("/s3/small");
-      LoadJob job = Loads.run(master, "/s3/small", 50);
+      LoadJob job = Loads.run(master, "/s3/small", 0);
       double strata = job.getCounters().getBytesLoaded() / Loads.seconds(job) / 1e6;
       long start = System.nanoTime();
       long bytes = raw.downloadFolder("data/small/", loadThreads);
