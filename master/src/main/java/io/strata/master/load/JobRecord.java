@@ -124,6 +124,12 @@ final class JobRecord {
   }
 
   private void cannotRecordEnd(StrataException e) {
+    if (e.code() == StatusCode.FAILED_PRECONDITION) {
+      // An operator stopped it meanwhile: its end is recorded already.
+      LOG.info(
+          "load job {} ended before its last figures were recorded: {}", job.getId(), e.oneLine());
+      return;
+    }
     LOG.warn(
         "load job {}: cannot record its end ({}); the next leader resumes it",
         job.getId(),
