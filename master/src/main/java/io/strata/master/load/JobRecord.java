@@ -86,16 +86,29 @@ final class JobRecord {
    * quorum; if it cannot be recorded, the next leader resumes the job.
    */
   void finish(LoadState state, String message, Final figures) {
-    MasterCommand.FinishLoad end =
+    record(
         new MasterCommand.FinishLoad(
-            job.getId(), state, message, clock.millis(), figures.counters(), figures.failures());
+            job.getId(), state, message, clock.millis(), figures.counters(), figures.failures()),
+        FINAL_ATTEMPTS);
+  }
+
+  /** Records the end of a job that failed as a whole; its figures stay its last checkpoint's. */
+  void fail(String message) {
+    record(
+        new MasterCommand.FinishLoad(
+            job.getId(), LoadState.LOAD_FAILED, message, clock.millis(), null),
+        1);
+  }
+
+  /** Submits the job's end, trying again on UNAVAILABLE (no quorum) up to {@code attempts}. */
+  private void record(MasterCommand.FinishLoad end, int attempts) {
     for (int attempt = 1; ; attempt++) {
       try {
         journal.submit(end).orThrow();
-        LOG.info("load job {} of {}: {}", job.getId(), job.getPath(), message);
+        LOG.info("load job {} of {}: {}", job.getId(), job.getPath(), end.message());
         return;
       } catch (StrataException e) {
-        if (attempt == FINAL_ATTEMPTS || e.code() != StatusCode.UNAVAILABLE) {
+        if (attempt >= attempts || e.code() != StatusCode.UNAVAILABLE) {
           cannotRecordEnd(e);
           return;
         }
@@ -108,18 +121,6 @@ final class JobRecord {
           return;
         }
       }
-    }
-  }
-
-  /** Records the end of a job that failed as a whole; its figures stay its last checkpoint's. */
-  void fail(String message) {
-    try {
-      journal.submit(
-          new MasterCommand.FinishLoad(
-              job.getId(), LoadState.LOAD_FAILED, message, clock.millis(), null));
-      LOG.info("load job {} of {}: {}", job.getId(), job.getPath(), message);
-    } catch (StrataException e) {
-      cannotRecordEnd(e);
     }
   }
 
