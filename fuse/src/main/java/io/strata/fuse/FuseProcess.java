@@ -8,6 +8,7 @@ import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
+import io.strata.core.security.Tls;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.HostMounts;
@@ -107,11 +108,13 @@ public final class FuseProcess implements Service {
   private WebServer startWebServer() {
     String host = conf.get(FuseKeys.BIND_HOST);
     int port = conf.get(FuseKeys.WEB_PORT);
+    // HTTPS when TLS is on and this mount has a certificate of its own to serve with.
+    Optional<Tls> tls = Tls.forClient(conf).filter(t -> t.keyManager() != null);
     try {
       try {
-        return new WebServer(host, port, registry, this::notReadyReason, webExecutor);
+        return new WebServer(host, port, registry, this::notReadyReason, webExecutor, tls);
       } catch (BindException e) {
-        WebServer free = new WebServer(host, 0, registry, this::notReadyReason, webExecutor);
+        WebServer free = new WebServer(host, 0, registry, this::notReadyReason, webExecutor, tls);
         LOG.warn(
             "port {} is taken (another mount on this host?); metrics of {} are on port {}",
             port,

@@ -134,7 +134,7 @@ public final class MasterProcess implements Service {
           ClusterConf.apply(conf, view.getOverridesMap(), view.getVersion());
           appliedConfVersion.set(view.getVersion());
         });
-    journal = new MasterJournal(conf, peers, group, stateMachine);
+    journal = new MasterJournal(conf, peers, group, stateMachine, security.tls());
     quorum = new Quorum(journal, peerClients, clock.millis());
     journal.start();
     String bindHost = conf.get(MasterKeys.BIND_HOST);
@@ -169,7 +169,12 @@ public final class MasterProcess implements Service {
         .register(registry);
     webServer =
         new WebServer(
-            bindHost, conf.get(MasterKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
+            bindHost,
+            conf.get(MasterKeys.WEB_PORT),
+            registry,
+            this::notReadyReason,
+            webExecutor,
+            security.tls());
   }
 
   private void registerGauges() {

@@ -94,6 +94,11 @@ public final class MiniCluster implements AutoCloseable {
     return layout.ufsRoot();
   }
 
+  /** The Raft port of master {@code i}. */
+  public int journalPort(int i) {
+    return layout.masters().get(i).journal();
+  }
+
   public MasterProcess master(int i) {
     return masters.get(i);
   }

@@ -249,7 +249,12 @@ public final class WorkerProcess implements Service {
             new AuditInterceptor(conf));
     webServer =
         new WebServer(
-            bindHost, conf.get(WorkerKeys.WEB_PORT), registry, this::notReadyReason, webExecutor);
+            bindHost,
+            conf.get(WorkerKeys.WEB_PORT),
+            registry,
+            this::notReadyReason,
+            webExecutor,
+            security.tls());
     WorkerAddress address =
         WorkerAddress.newBuilder()
             .setHost(conf.get(WorkerKeys.HOSTNAME))

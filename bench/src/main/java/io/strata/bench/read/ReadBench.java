@@ -4,6 +4,7 @@ import io.strata.bench.Json;
 import io.strata.bench.Stats;
 import io.strata.bench.Trees;
 import io.strata.client.FileSystem;
+import io.strata.core.conf.ConfKey;
 import io.strata.core.conf.ConfType;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
@@ -25,8 +26,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code strata bench read}: warm reads through each transport — TCP, the worker's domain socket,
- * short-circuit — beside a raw baseline measured in the same run: a plain socket copy over loopback
- * TCP and over a domain socket, and a plain read of the same bytes from local files.
+ * short-circuit, and on request TCP with TLS — beside a raw baseline measured in the same run: a
+ * plain socket copy over loopback TCP and over a domain socket, and a plain read of the same bytes
+ * from local files.
  */
 @Command(
     name = "read",
@@ -61,7 +63,10 @@ public final class ReadBench implements Callable<Integer> {
       names = "--transports",
       split = ",",
       defaultValue = "tcp,uds,shortcircuit",
-      description = "Transports to measure, of tcp, uds, shortcircuit.")
+      description =
+          "Transports to measure, of tcp, uds, shortcircuit and tls (TCP to a second cluster"
+              + " with TLS on every port, against the same raw TCP copy; with tcp, also"
+              + " tls_vs_tcp).")
   List<String> transports;
 
   @Option(
@@ -90,21 +95,19 @@ public final class ReadBench implements Callable<Integer> {
     long mem = tier.equals("mem") ? bytes + (64L << 20) : 0;
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("tier", tier);
-    try (ForkedCluster cluster =
-        ForkedCluster.builder()
-            .masters(1)
-            .workers(1)
-            .dir(work)
-            .domainSockets()
-            .ssd((((2 * bytes) >> 20) + 128) + "MiB")
-            .property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
-            .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20))))
-            .start()) {
+    boolean tls = transports.contains("tls");
+    try (ForkedCluster cluster = startCluster(work.resolve("plain"), bytes, mem, Map.of());
+        ForkedCluster secure =
+            tls
+                ? startCluster(
+                    work.resolve("tls"), bytes, mem, SecureCluster.settings(work.resolve("ca")))
+                : null) {
       List<Path> files = dataset(cluster.ufsRoot(), fileSize);
       List<String> paths = files.stream().map(p -> "/read/" + p.getFileName()).toList();
       try (FileSystem tcp = client(cluster, false, false);
           FileSystem uds = client(cluster, true, false);
           FileSystem sc = client(cluster, true, true);
+          FileSystem overTls = tls ? client(secure, false, false) : null;
           RawSocketServer rawTcp = new RawSocketServer(false, files, null);
           RawSocketServer rawUds = new RawSocketServer(true, files, work.resolve("raw.sock"))) {
         List<Pair> pairs =
@@ -114,16 +117,23 @@ public final class ReadBench implements Callable<Integer> {
                     new Pair(
                         "shortcircuit",
                         new StrataTarget("shortcircuit", sc, paths),
-                        new FileTarget(files)))
+                        new FileTarget(files)),
+                    new Pair("tls", new StrataTarget("tls", overTls, paths), rawTcp))
                 .stream()
                 .filter(p -> transports.contains(p.name()))
                 .toList();
         System.out.printf(
             "warming %d MiB into the worker's %s, and every code path...%n",
             bytes >> 20, tier.equals("mem") ? "memory and SSD" : "SSD");
+        if (tls) {
+          dataset(secure.ufsRoot(), fileSize);
+        }
         for (int i = 0; i < 2; i++) {
           // The second pass reads the pages back from SSD, which verifies their checksums once.
           Workloads.sequential(new StrataTarget("tcp", tcp, paths), 1, FILES);
+          if (tls) {
+            Workloads.sequential(new StrataTarget("tls", overTls, paths), 1, FILES);
+          }
         }
         for (Pair p : pairs) {
           for (ReadTarget t : List.of(p.strata(), p.raw())) {
@@ -143,6 +153,9 @@ public final class ReadBench implements Callable<Integer> {
             out.putAll(random(p, threads, fileSize));
           }
         }
+        if (tls && transports.contains("tcp")) {
+          SecureCluster.compare(out);
+        }
       }
     } finally {
       Trees.delete(work);
@@ -151,6 +164,21 @@ public final class ReadBench implements Callable<Integer> {
       System.out.println(Json.object(out));
     }
     return 0;
+  }
+
+  private ForkedCluster startCluster(Path dir, long bytes, long mem, Map<ConfKey<?>, String> extra)
+      throws IOException, InterruptedException {
+    ForkedCluster.Builder b =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(1)
+            .dir(dir)
+            .domainSockets()
+            .ssd((((2 * bytes) >> 20) + 128) + "MiB")
+            .property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
+            .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20))));
+    extra.forEach(b::property);
+    return b.start();
   }
 
   private FileSystem client(ForkedCluster cluster, boolean domainSocket, boolean shortCircuit) {

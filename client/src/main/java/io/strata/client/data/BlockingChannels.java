@@ -1,6 +1,7 @@
 package io.strata.client.data;
 
 import io.strata.core.security.Credentials;
+import io.strata.core.security.Tls;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.Frames;
@@ -15,10 +16,12 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -50,7 +53,7 @@ final class BlockingChannels implements AutoCloseable {
   }
 
   private final Supplier<Duration> timeout;
-  private final Map<Endpoint, BlockingQueue<SocketChannel>> idle = new ConcurrentHashMap<>();
+  private final Map<Endpoint, BlockingQueue<ByteChannel>> idle = new ConcurrentHashMap<>();
   private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService watchdog =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("read-watchdog"));
@@ -77,9 +80,9 @@ final class BlockingChannels implements AutoCloseable {
    * An idle connection to {@code worker} from the pool, or null. It may have been closed by the
    * worker meanwhile.
    */
-  SocketChannel pooled(Endpoint worker) {
-    BlockingQueue<SocketChannel> q = idle.get(worker);
-    SocketChannel ch;
+  ByteChannel pooled(Endpoint worker) {
+    BlockingQueue<ByteChannel> q = idle.get(worker);
+    ByteChannel ch;
     while (q != null && (ch = q.poll()) != null) {
       if (ch.isOpen()) {
         return ch;
@@ -92,9 +95,9 @@ final class BlockingChannels implements AutoCloseable {
    * A new connection to {@code worker}; UNAVAILABLE if it cannot be reached, CANCELLED if the
    * caller is interrupted.
    */
-  SocketChannel open(Endpoint worker) {
+  ByteChannel open(Endpoint worker) {
     try {
-      SocketChannel ch = connect(worker);
+      ByteChannel ch = connect(worker);
       String token = credentials.token();
       if (token != null) {
         authenticate(ch, worker, token);
@@ -114,7 +117,8 @@ final class BlockingChannels implements AutoCloseable {
         StatusCode.CANCELLED, "interrupted while talking to worker " + worker);
   }
 
-  private static SocketChannel connect(Endpoint worker) throws IOException {
+  /** A connection to {@code worker}: over TLS if the caller has it, unless by domain socket. */
+  private ByteChannel connect(Endpoint worker) throws IOException {
     if (worker.isDomainSocket()) {
       SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
       try {
@@ -124,6 +128,11 @@ final class BlockingChannels implements AutoCloseable {
         ch.close();
         throw e;
       }
+    }
+    Optional<Tls> tls = credentials.tls();
+    if (tls.isPresent()) {
+      return TlsSocketChannel.connect(
+          tls.get().jdkClient(), worker.tcp().host(), worker.tcp().port(), CONNECT_TIMEOUT_MS);
     }
     SocketChannel ch = SocketChannel.open();
     try {
@@ -142,7 +151,7 @@ final class BlockingChannels implements AutoCloseable {
    * The data plane's {@link Handshake} on a new connection, bounded by the read timeout (the
    * watchdog closes a connection whose worker does not answer).
    */
-  private void authenticate(SocketChannel ch, Endpoint worker, String token) throws IOException {
+  private void authenticate(ByteChannel ch, Endpoint worker, String token) throws IOException {
     long since = System.nanoTime();
     Watched handshake =
         new Watched() {
@@ -176,7 +185,7 @@ final class BlockingChannels implements AutoCloseable {
   }
 
   /** Frames over a blocking socket, for the handshake. */
-  private record SocketFrames(SocketChannel ch) implements Handshake.FrameIo {
+  private record SocketFrames(ByteChannel ch) implements Handshake.FrameIo {
     @Override
     public void write(ByteBuffer frame) {
       try {
@@ -213,7 +222,7 @@ final class BlockingChannels implements AutoCloseable {
   }
 
   /** Takes back a connection with nothing in flight on it. */
-  void give(Endpoint worker, SocketChannel ch) {
+  void give(Endpoint worker, ByteChannel ch) {
     if (!ch.isOpen()
         || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER))
             .offer(ch)) {
@@ -240,7 +249,7 @@ final class BlockingChannels implements AutoCloseable {
     }
   }
 
-  static void closeQuietly(SocketChannel ch) {
+  static void closeQuietly(ByteChannel ch) {
     try {
       ch.close();
     } catch (IOException ignored) {

@@ -10,8 +10,11 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.Future;
 import io.strata.core.net.NettyTransport;
 import io.strata.core.security.Credentials;
+import io.strata.core.security.Tls;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.Frames;
@@ -268,11 +271,35 @@ public final class DataClient implements AutoCloseable {
       throw StrataException.unavailable(
           "cannot reach worker data server " + worker + ": " + f.cause().getMessage(), f.cause());
     }
+    if (!worker.isDomainSocket() && credentials.tls().isPresent()) {
+      secure(f.channel(), worker, credentials.tls().get());
+    }
     String token = credentials.token();
     if (token != null) {
       ChannelFrames.authenticate(f.channel(), token, timeout.get(), worker);
     }
     return f.channel();
+  }
+
+  /**
+   * TLS in front of the connection's handlers, its handshake done (the worker's certificate checked
+   * against its host name) before any frame goes out.
+   */
+  private void secure(Channel ch, Endpoint worker, Tls tls) {
+    SslHandler handler =
+        tls.nettyClient().newHandler(ch.alloc(), worker.tcp().host(), worker.tcp().port());
+    ch.pipeline().addFirst("tls", handler);
+    Future<Channel> handshake = handler.handshakeFuture();
+    if (!handshake.awaitUninterruptibly(timeout.get().toMillis()) || !handshake.isSuccess()) {
+      ch.close();
+      Throwable cause = handshake.cause();
+      throw StrataException.unavailable(
+          "TLS handshake with worker data server "
+              + worker
+              + " failed: "
+              + (cause == null ? "no answer in time" : cause.getMessage()),
+          cause);
+    }
   }
 
   private SocketAddress address(Endpoint worker) {

@@ -10,8 +10,8 @@ import io.strata.core.transport.Response;
 import io.strata.core.transport.ResponseDecoder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
 import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.SocketChannel;
 
 /**
  * One blocking connection to a worker's data server, used by one caller on its own thread: request
@@ -43,7 +43,7 @@ final class DataConnection implements BlockingChannels.Watched {
   /** The file the connection is taken for, named in its errors. */
   private final String path;
 
-  private SocketChannel ch;
+  private ByteChannel ch;
 
   /** The connection came from the pool and has not answered yet. */
   private boolean reused;
@@ -53,7 +53,7 @@ final class DataConnection implements BlockingChannels.Watched {
   private ResponseDecoder decoder = new ResponseDecoder();
 
   private DataConnection(
-      BlockingChannels channels, Endpoint worker, String path, SocketChannel ch, boolean reused) {
+      BlockingChannels channels, Endpoint worker, String path, ByteChannel ch, boolean reused) {
     this.channels = channels;
     this.worker = worker;
     this.path = path;
@@ -67,7 +67,7 @@ final class DataConnection implements BlockingChannels.Watched {
    * if it cannot be reached.
    */
   static DataConnection take(BlockingChannels channels, Endpoint worker, String path) {
-    SocketChannel pooled = channels.pooled(worker);
+    ByteChannel pooled = channels.pooled(worker);
     return new DataConnection(
         channels, worker, path, pooled != null ? pooled : channels.open(worker), pooled != null);
   }

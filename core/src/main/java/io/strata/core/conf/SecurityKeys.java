@@ -1,8 +1,9 @@
 package io.strata.core.conf;
 
+import java.time.Duration;
 import java.util.Set;
 
-/** Keys of authentication: the security mode, the cluster secret and users' tokens. */
+/** Keys of security: the mode, the cluster secret, users' tokens, permission checks and TLS. */
 public final class SecurityKeys {
   private SecurityKeys() {}
 
@@ -56,5 +57,65 @@ public final class SecurityKeys {
           .description(
               "Users in this group (as the worker's host knows its users' groups) bypass permission"
                   + " checks; empty for none.")
+          .build();
+
+  public static final ConfKey<Boolean> TLS_ENABLED =
+      ConfKey.bool("strata.security.tls.enabled")
+          .defaultValue("false")
+          .scope(Scope.ALL)
+          .description(
+              "Encrypt gRPC, the data plane's TCP connections, the web port and Raft with TLS;"
+                  + " servers present strata.security.tls.cert.file, everyone checks peers against"
+                  + " strata.security.tls.ca.file. Domain sockets stay plain (they are local and"
+                  + " owner-only).")
+          .build();
+
+  public static final ConfKey<String> TLS_CERT_FILE =
+      ConfKey.string("strata.security.tls.cert.file")
+          .defaultValue("")
+          .scope(Scope.ALL)
+          .description(
+              "PEM certificate chain of this process: needed by masters, workers and FUSE"
+                  + " processes, and by clients when strata.security.tls.mutual is true. Its"
+                  + " subject alternative names must hold the host names others reach it by.")
+          .build();
+
+  public static final ConfKey<String> TLS_KEY_FILE =
+      ConfKey.string("strata.security.tls.key.file")
+          .defaultValue("")
+          .scope(Scope.ALL)
+          .description(
+              "PEM private key (PKCS#8, unencrypted, readable by its owner only) of"
+                  + " strata.security.tls.cert.file.")
+          .build();
+
+  public static final ConfKey<String> TLS_CA_FILE =
+      ConfKey.string("strata.security.tls.ca.file")
+          .defaultValue("")
+          .scope(Scope.ALL)
+          .description(
+              "PEM certificates of the authorities whose certificates this process trusts, for"
+                  + " servers and, with mutual TLS and on the Raft port, for clients. Empty: the"
+                  + " JDK's default trust store (for servers only).")
+          .build();
+
+  public static final ConfKey<Boolean> TLS_MUTUAL =
+      ConfKey.bool("strata.security.tls.mutual")
+          .defaultValue("false")
+          .scope(Scope.ALL)
+          .description(
+              "Servers also require a certificate from their clients (gRPC, data plane, web port),"
+                  + " signed by an authority of strata.security.tls.ca.file. Raft peers always"
+                  + " require one another's when TLS is on.")
+          .build();
+
+  public static final ConfKey<Duration> TLS_RELOAD_INTERVAL =
+      ConfKey.duration("strata.security.tls.reload.interval")
+          .defaultValue("1min")
+          .scope(Scope.ALL)
+          .check(d -> d.toSeconds() >= 1, "must be at least 1s")
+          .description(
+              "How often a process reads its certificate, key and authorities again: a renewed"
+                  + " certificate is used for new connections without a restart.")
           .build();
 }

@@ -2,7 +2,11 @@ package io.strata.core.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.strata.core.security.Tls;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -12,10 +16,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLParameters;
 
 /**
  * A process's web port: {@code /metrics} (Prometheus text), {@code /health} (200 when the process
- * serves, 503 with the reason when not), {@code /stacks} (a thread dump).
+ * serves, 503 with the reason when not), {@code /stacks} (a thread dump). HTTPS when the process
+ * has TLS, asking for clients' certificates with mutual TLS.
  */
 public final class WebServer implements AutoCloseable {
   /**
@@ -49,9 +55,10 @@ public final class WebServer implements AutoCloseable {
       int port,
       PrometheusMeterRegistry registry,
       Supplier<Optional<String>> health,
-      Executor executor)
+      Executor executor,
+      Optional<Tls> tls)
       throws IOException {
-    server = HttpServer.create(new InetSocketAddress(bindHost, port), 16);
+    server = create(new InetSocketAddress(bindHost, port), tls);
     server.setExecutor(executor);
     server.createContext(
         "/metrics",
@@ -82,6 +89,25 @@ public final class WebServer implements AutoCloseable {
           }
         });
     server.start();
+  }
+
+  private static HttpServer create(InetSocketAddress address, Optional<Tls> tls)
+      throws IOException {
+    if (tls.isEmpty()) {
+      return HttpServer.create(address, 16);
+    }
+    HttpsServer https = HttpsServer.create(address, 16);
+    boolean mutual = tls.get().mutual();
+    https.setHttpsConfigurator(
+        new HttpsConfigurator(tls.get().jdkServer()) {
+          @Override
+          public void configure(HttpsParameters params) {
+            SSLParameters p = getSSLContext().getDefaultSSLParameters();
+            p.setNeedClientAuth(mutual);
+            params.setSSLParameters(p);
+          }
+        });
+    return https;
   }
 
   /**

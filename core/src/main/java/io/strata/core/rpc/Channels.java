@@ -10,6 +10,7 @@ import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.strata.core.net.HostPort;
 import io.strata.core.security.Credentials;
+import io.strata.core.security.Tls;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,10 +31,14 @@ public final class Channels {
 
   private Channels() {}
 
-  /** A channel to {@code target} whose calls carry {@code credentials}. */
+  /**
+   * A channel to {@code target} whose calls carry {@code credentials}, over TLS if they have it.
+   */
   public static ManagedChannel open(HostPort target, Credentials credentials) {
     return NettyChannelBuilder.forAddress(
-            target.host(), target.port(), InsecureChannelCredentials.create())
+            target.host(),
+            target.port(),
+            credentials.tls().map(Tls::grpcChannel).orElseGet(InsecureChannelCredentials::create))
         .eventLoopGroup(acquireGroup())
         .channelType(NioSocketChannel.class)
         .maxInboundMessageSize(MAX_MESSAGE)

@@ -1,10 +1,12 @@
 package io.strata.core.rpc;
 
 import io.grpc.BindableService;
+import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.strata.core.security.Security;
+import io.strata.core.security.Tls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -16,8 +18,9 @@ public final class GrpcServers {
   private GrpcServers() {}
 
   /**
-   * Starts a server; every call is authenticated and authorised first (by {@code security}'s rules,
-   * refusals audited), then passes the metrics interceptor and the audit log.
+   * Starts a server, over TLS if {@code security} has it; every call is authenticated and
+   * authorised first (by {@code security}'s rules, refusals audited), then passes the metrics
+   * interceptor and the audit log.
    */
   public static Server start(
       String bindHost,
@@ -30,7 +33,9 @@ public final class GrpcServers {
       throws IOException {
     AuthInterceptor auth = new AuthInterceptor(security, audit);
     NettyServerBuilder b =
-        NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
+        NettyServerBuilder.forAddress(
+                new InetSocketAddress(bindHost, port),
+                security.tls().map(Tls::grpcServer).orElseGet(InsecureServerCredentials::create))
             .executor(executor)
             .maxInboundMessageSize(Channels.MAX_MESSAGE);
     for (BindableService s : services) {

@@ -10,15 +10,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The token a process sends with its calls. A process holding the cluster secret signs its own
- * (role SERVICE, renewed well before it expires); a user's comes from {@code STRATA_TOKEN} or a
- * token file. Without either, calls carry none: fine in NONE mode, refused in TOKEN mode.
+ * What a process presents when it calls another: the token it sends with its calls and, when TLS is
+ * on, the {@link Tls} its connections use (the authorities it checks servers against, and its own
+ * certificate for mutual TLS). The token: A process holding the cluster secret signs its own (role
+ * SERVICE, renewed well before it expires); a user's comes from {@code STRATA_TOKEN} or a token
+ * file. Without either, calls carry none: fine in NONE mode, refused in TOKEN mode.
  */
 public final class Credentials {
-  public static final Credentials NONE = new Credentials(() -> null);
+  public static final Credentials NONE = new Credentials(() -> null, null);
 
   /** The user name a process signs its own tokens with. */
   public static final String SERVICE_USER = "strata";
@@ -27,9 +30,21 @@ public final class Credentials {
   private static final String ENV = "STRATA_TOKEN";
 
   private final Supplier<String> token;
+  private final Tls tls;
 
-  private Credentials(Supplier<String> token) {
+  private Credentials(Supplier<String> token, Tls tls) {
     this.token = token;
+    this.tls = tls;
+  }
+
+  /** These credentials, over {@code tls}'s connections (plain ones when empty). */
+  public Credentials withTls(Optional<Tls> tls) {
+    return new Credentials(token, tls.orElse(null));
+  }
+
+  /** The TLS of this caller's connections; empty for plain ones. */
+  public Optional<Tls> tls() {
+    return Optional.ofNullable(tls);
   }
 
   /** The token to send, or null. */
@@ -38,20 +53,25 @@ public final class Credentials {
   }
 
   public static Credentials ofToken(String token) {
-    return new Credentials(() -> token);
+    return new Credentials(() -> token, null);
   }
 
   /** Tokens of role SERVICE signed with {@code secret}, a new one each half hour. */
   public static Credentials service(ClusterSecret secret) {
-    return new Credentials(new Renewing(secret));
+    return new Credentials(new Renewing(secret), null);
   }
 
   /**
-   * A client's credentials: {@code STRATA_TOKEN}, else the file {@code strata.security.token.file}
-   * names, else the cluster secret if this host's configuration names one this user can read (an
-   * operator on a cluster host), else {@code ~/.strata/token} if there is one, else none.
+   * A client's credentials, over TLS when {@code strata.security.tls.enabled}; its token: {@code
+   * STRATA_TOKEN}, else the file {@code strata.security.token.file} names, else the cluster secret
+   * if this host's configuration names one this user can read (an operator on a cluster host), else
+   * {@code ~/.strata/token} if there is one, else none.
    */
   public static Credentials of(Configuration conf) {
+    return tokenOf(conf).withTls(Tls.forClient(conf));
+  }
+
+  private static Credentials tokenOf(Configuration conf) {
     String env = System.getenv(ENV);
     if (env != null && !env.isBlank()) {
       return ofToken(env.strip());

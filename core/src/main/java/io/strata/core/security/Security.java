@@ -20,27 +20,39 @@ import java.util.Optional;
 public final class Security {
   private final SecurityMode mode;
   private final ClusterSecret secret;
+  private final Tls tls;
 
-  private Security(SecurityMode mode, ClusterSecret secret) {
+  private Security(SecurityMode mode, ClusterSecret secret, Tls tls) {
     this.mode = mode;
     this.secret = secret;
+    this.tls = tls;
   }
 
   /** NONE, for tests of components that are not about security. */
   public static Security none() {
-    return new Security(SecurityMode.NONE, null);
+    return new Security(SecurityMode.NONE, null, null);
   }
 
   /** TOKEN with {@code secret}. */
   public static Security token(ClusterSecret secret) {
-    return new Security(SecurityMode.TOKEN, secret);
+    return new Security(SecurityMode.TOKEN, secret, null);
+  }
+
+  /** This security, its listeners and connections over {@code tls} (plain when empty). */
+  public Security withTls(Optional<Tls> tls) {
+    return new Security(mode, secret, tls.orElse(null));
   }
 
   /**
    * The security of a process whose listeners bind the hosts {@code bindKeys} name: the configured
-   * mode, else NONE when all are loopback and TOKEN otherwise.
+   * mode, else NONE when all are loopback and TOKEN otherwise; TLS when {@code
+   * strata.security.tls.enabled}.
    */
   public static Security forServer(Configuration conf, List<ConfKey<String>> bindKeys) {
+    return modeOf(conf, bindKeys).withTls(Tls.forServer(conf));
+  }
+
+  private static Security modeOf(Configuration conf, List<ConfKey<String>> bindKeys) {
     Optional<ConfKey<String>> open =
         bindKeys.stream().filter(k -> !loopback(conf.get(k))).findFirst();
     String configured = conf.get(SecurityKeys.MODE);
@@ -96,8 +108,13 @@ public final class Security {
     return Optional.ofNullable(secret);
   }
 
-  /** What this process sends with its own calls to other processes. */
+  /** The TLS of this process's listeners and connections; empty for plain ones. */
+  public Optional<Tls> tls() {
+    return Optional.ofNullable(tls);
+  }
+
+  /** What this process presents with its own calls to other processes. */
   public Credentials credentials() {
-    return secret == null ? Credentials.NONE : Credentials.service(secret);
+    return (secret == null ? Credentials.NONE : Credentials.service(secret)).withTls(tls());
   }
 }

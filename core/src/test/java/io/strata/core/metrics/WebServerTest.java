@@ -37,7 +37,8 @@ class WebServerTest {
             0,
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
             Optional::empty,
-            executor)) {
+            executor,
+            Optional.empty())) {
       try (Socket slow = new Socket()) {
         slow.connect(
             new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), web.port()), 2000);

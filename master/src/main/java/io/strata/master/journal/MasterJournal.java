@@ -6,6 +6,7 @@ import io.strata.core.conf.MasterKeys;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.journal.ApplyReply;
 import io.strata.core.proto.journal.StateQuery;
+import io.strata.core.security.Tls;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.state.ApplyResult;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
@@ -75,14 +77,18 @@ public final class MasterJournal implements AutoCloseable {
 
   public MasterJournal(Configuration conf, MasterPeers peers, MasterStateMachine stateMachine)
       throws IOException {
-    this(conf, peers, peers.peers(), stateMachine);
+    this(conf, peers, peers.peers(), stateMachine, Optional.empty());
   }
 
+  /**
+   * @param tls the Raft port's and the group's client's TLS (mutual); plain when empty
+   */
   public MasterJournal(
       Configuration conf,
       MasterPeers peers,
       List<MasterPeers.Peer> initialGroup,
-      MasterStateMachine stateMachine)
+      MasterStateMachine stateMachine,
+      Optional<Tls> tls)
       throws IOException {
     this.peers = peers;
     this.stateMachine = stateMachine;
@@ -98,8 +104,10 @@ public final class MasterJournal implements AutoCloseable {
     this.group = RaftGroup.valueOf(GROUP_ID, members);
     this.folder = Path.of(conf.get(MasterKeys.JOURNAL_FOLDER));
     RaftProperties props = RaftSettings.from(conf, peers, folder);
+    Parameters parameters = RaftSettings.parameters(tls);
     this.server =
         RaftServer.newBuilder()
+            .setParameters(parameters)
             .setServerId(RaftPeerId.valueOf(peers.own().id()))
             .setGroup(group)
             .setStateMachine(stateMachine)
@@ -111,6 +119,7 @@ public final class MasterJournal implements AutoCloseable {
             .build();
     this.client =
         RaftClient.newBuilder()
+            .setParameters(parameters)
             .setRaftGroup(group)
             .setProperties(props)
             .setRetryPolicy(

@@ -16,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pipeline of one data connection: idleness, frame splitting, authentication, request decoding,
- * reading. A connection over the server's cap is closed as it arrives.
+ * The pipeline of one data connection: TLS (TCP connections of a cluster that has it), idleness,
+ * frame splitting, authentication, request decoding, reading. A connection over the server's cap is
+ * closed as it arrives.
  */
 // close() of a connection refused: nothing waits for it, and what follows is the close listener's.
 @SuppressWarnings("FutureReturnValueIgnored")
@@ -26,7 +27,7 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
 
   /**
    * How many connections a server keeps, how long one may do nothing, and who may use one (the
-   * {@link Gatekeeper}'s security).
+   * {@link Gatekeeper}'s security, whose TLS, if any, TCP connections use).
    */
   record Limits(int maxConnections, Duration idleTimeout, Security security) {
     static final Limits NONE = new Limits(Integer.MAX_VALUE, Duration.ZERO, Security.none());
@@ -57,7 +58,13 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
       return;
     }
     ch.closeFuture().addListener(f -> open.decrementAndGet());
-    metrics.connections(isDomainSocket(ch)).increment();
+    boolean local = isDomainSocket(ch);
+    metrics.connections(local).increment();
+    if (!local && limits.security().tls().isPresent()) {
+      ch.pipeline()
+          .addLast("tls", limits.security().tls().get().nettyServer().newHandler(ch.alloc()))
+          .addLast("regions", new FileRegionCopier());
+    }
     if (!limits.idleTimeout().isZero()) {
       // Output that makes no progress counts as idle: a client that stopped reading is dropped.
       ch.pipeline()
