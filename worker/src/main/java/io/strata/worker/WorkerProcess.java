@@ -213,7 +213,14 @@ public final class WorkerProcess implements Service {
             conf.get(WorkerKeys.DATA_MAX_CONNECTIONS),
             conf.get(WorkerKeys.DATA_IDLE_TIMEOUT),
             security,
-            access);
+            access,
+            () ->
+                Math.max(
+                    1,
+                    store.capacityBytes()
+                        / conf.get(WorkerKeys.SEGMENT_SIZE)
+                        * conf.get(WorkerKeys.LEASE_MAX_PERCENT)
+                        / 100));
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
     String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
     if (!socket.isEmpty()) {

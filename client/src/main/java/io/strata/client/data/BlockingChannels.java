@@ -132,7 +132,7 @@ final class BlockingChannels implements AutoCloseable {
     Optional<Tls> tls = credentials.tls();
     if (tls.isPresent()) {
       return TlsSocketChannel.connect(
-          tls.get().jdkClient(), worker.tcp().host(), worker.tcp().port(), CONNECT_TIMEOUT_MS);
+          tls.get().nettyClient(), worker.tcp().host(), worker.tcp().port(), CONNECT_TIMEOUT_MS);
     }
     SocketChannel ch = SocketChannel.open();
     try {

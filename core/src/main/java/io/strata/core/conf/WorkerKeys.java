@@ -39,6 +39,18 @@ public final class WorkerKeys {
           .description("Port of the worker's Netty data server (reads).")
           .build();
 
+  public static final ConfKey<Integer> LEASE_MAX_PERCENT =
+      ConfKey.integer("strata.worker.data.lease.max.percent")
+          .defaultValue("50")
+          .scope(Scope.WORKER)
+          .dynamic()
+          .check(n -> n >= 1 && n <= 100, "must be from 1 to 100")
+          .description(
+              "The most of the SSD tier one local user (uid) may hold pinned through short-circuit"
+                  + " leases, percent of its segments: a pinned segment is never evicted. Pages"
+                  + " beyond are read over the domain socket until the user's older leases expire.")
+          .build();
+
   public static final ConfKey<Integer> DATA_MAX_CONNECTIONS =
       ConfKey.integer("strata.worker.data.max.connections")
           .defaultValue("4096")

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 
 /**
  * The worker's data server: Netty on TCP, and on a Unix domain socket when a path is given; epoll
@@ -48,12 +49,13 @@ public final class DataServer implements AutoCloseable {
       int maxConnections,
       java.time.Duration idleTimeout,
       Security security,
-      Permissions access) {
+      Permissions access,
+      LongSupplier maxLeaseSegmentsPerUser) {
     this.transport = transport;
     this.sendBuffer = sendBuffer;
     this.boss = boss;
     this.workers = workers;
-    this.leases = new LeaseDesk(fetcher, System::nanoTime);
+    this.leases = new LeaseDesk(fetcher, System::nanoTime, maxLeaseSegmentsPerUser);
     ReadHandler.Responders responders =
         ReadHandler.Responders.of(
             ufs, fetcher, metadata, metadataExecutor, leases, metrics, System::nanoTime, access);

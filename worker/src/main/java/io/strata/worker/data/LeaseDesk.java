@@ -20,25 +20,32 @@ import java.util.function.LongSupplier;
 /**
  * Grants short-circuit leases: for each page of the asked range that lies on SSD, where it lies,
  * with its segment pinned for {@link #VALID_MILLIS}. Pages held only in memory or not cached are
- * left out (the client reads them over the socket). Pinning takes the SSD tier's lock, which a
- * write may hold through an eviction's file I/O: grants are made on threads of their own, never on
- * an event loop.
+ * left out (the client reads them over the socket), and so are pages in segments beyond the share
+ * of the tier its user may hold pinned ({@link LeaseHolders}). Pinning takes the SSD tier's lock,
+ * which a write may hold through an eviction's file I/O: grants are made on threads of their own,
+ * never on an event loop.
  */
 final class LeaseDesk implements AutoCloseable {
   static final long VALID_MILLIS = 30_000;
 
   private final PageFetcher fetcher;
   private final LongSupplier nanoTime;
+  private final LeaseHolders holders;
   private final ExecutorService threads =
       Executors.newFixedThreadPool(2, DaemonThreads.factory("lease"));
 
-  LeaseDesk(PageFetcher fetcher, LongSupplier nanoTime) {
+  /**
+   * @param maxSegmentsPerUser the most segments one local user may hold pinned through leases
+   */
+  LeaseDesk(PageFetcher fetcher, LongSupplier nanoTime, LongSupplier maxSegmentsPerUser) {
     this.fetcher = fetcher;
     this.nanoTime = nanoTime;
+    this.holders = new LeaseHolders(maxSegmentsPerUser);
   }
 
-  CompletableFuture<LeaseGrant> grantAsync(PageFetcher.Target target, LeaseRequest req) {
-    return CompletableFuture.supplyAsync(() -> grant(target, req), threads);
+  CompletableFuture<LeaseGrant> grantAsync(
+      String holder, PageFetcher.Target target, LeaseRequest req) {
+    return CompletableFuture.supplyAsync(() -> grant(holder, target, req), threads);
   }
 
   @Override
@@ -46,10 +53,11 @@ final class LeaseDesk implements AutoCloseable {
     threads.shutdown();
   }
 
-  LeaseGrant grant(PageFetcher.Target target, LeaseRequest req) {
+  LeaseGrant grant(String holder, PageFetcher.Target target, LeaseRequest req) {
     long pageSize = fetcher.pageSize();
     long end = Math.min(target.fileLength(), req.offset() + req.length());
-    long until = nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(VALID_MILLIS);
+    long now = nanoTime.getAsLong();
+    long until = now + TimeUnit.MILLISECONDS.toNanos(VALID_MILLIS);
     Map<String, Integer> segmentIds = new HashMap<>();
     List<String> segments = new ArrayList<>();
     List<LeaseGrant.Page> pages = new ArrayList<>();
@@ -58,7 +66,9 @@ final class LeaseDesk implements AutoCloseable {
       long first = req.offset() / pageSize;
       long last = Math.min((end - 1) / pageSize, first + LeaseGrant.MAX_PAGES - 1);
       for (long i = first; i <= last; i++) {
-        Optional<SsdTier.Pinned> pinned = fetcher.pinOnDisk(target, i, until);
+        Optional<SsdTier.Pinned> pinned =
+            fetcher.pinOnDisk(
+                target, i, until, segment -> holders.take(holder, segment.toString(), now, until));
         if (pinned.isEmpty()) {
           continue;
         }

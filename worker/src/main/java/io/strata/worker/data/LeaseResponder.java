@@ -34,7 +34,7 @@ final class LeaseResponder {
     }
     // Once the server stops, a grant that cannot be sent is dropped: its pins simply expire.
     Futures.onDone(
-        desk.grantAsync(target, req),
+        desk.grantAsync(LeaseHolders.holderOf(x.ctx.channel()), target, req),
         (grant, error) ->
             x.onEventLoop(
                 () -> {

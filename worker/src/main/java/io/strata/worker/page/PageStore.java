@@ -144,8 +144,9 @@ public final class PageStore implements AutoCloseable {
    * Where the page lies on SSD, pinned there until {@code untilNanos}; empty if no SSD tier holds
    * it.
    */
-  public java.util.Optional<SsdTier.Pinned> pinOnDisk(PageId id, long untilNanos) {
-    return ssds.isEmpty() ? java.util.Optional.empty() : ssdOf(id).pin(id, untilNanos);
+  public java.util.Optional<SsdTier.Pinned> pinOnDisk(
+      PageId id, long untilNanos, java.util.function.Predicate<java.nio.file.Path> allowed) {
+    return ssds.isEmpty() ? java.util.Optional.empty() : ssdOf(id).pin(id, untilNanos, allowed);
   }
 
   /**

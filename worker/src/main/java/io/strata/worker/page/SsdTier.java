@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -149,11 +150,19 @@ public final class SsdTier implements AutoCloseable {
    * Pins the page's segment until {@code untilNanos} (never shortening a pin); empty if the page is
    * not here.
    */
-  public synchronized Optional<Pinned> pin(PageId id, long untilNanos) {
+  public Optional<Pinned> pin(PageId id, long untilNanos) {
+    return pin(id, untilNanos, segment -> true);
+  }
+
+  /**
+   * Pins the page's segment until {@code untilNanos} if {@code allowed} says so (asked before the
+   * pin, under this tier's lock); empty if the page is not here or the pin is not allowed.
+   */
+  public synchronized Optional<Pinned> pin(PageId id, long untilNanos, Predicate<Path> allowed) {
     retired.deleteExpired(nanoTime.getAsLong());
     PageLocation loc = locations.get(id);
     Segment seg = loc == null ? null : segments.get(loc.segment());
-    if (seg == null) {
+    if (seg == null || !allowed.test(seg.path)) {
       return Optional.empty();
     }
     seg.pinUntil(untilNanos);

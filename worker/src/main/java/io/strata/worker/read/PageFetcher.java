@@ -202,12 +202,15 @@ public final class PageFetcher {
   }
 
   /**
-   * Where page {@code index} lies on SSD, pinned there until {@code untilNanos}; empty if not on
-   * SSD.
+   * Where page {@code index} lies on SSD, pinned there until {@code untilNanos} if {@code allowed}
+   * lets its segment be pinned; empty if not on SSD or not allowed.
    */
   public java.util.Optional<io.strata.worker.page.SsdTier.Pinned> pinOnDisk(
-      Target target, long index, long untilNanos) {
-    return store.pinOnDisk(target.key().page(index), untilNanos);
+      Target target,
+      long index,
+      long untilNanos,
+      java.util.function.Predicate<java.nio.file.Path> allowed) {
+    return store.pinOnDisk(target.key().page(index), untilNanos, allowed);
   }
 
   /** Bytes of this file version held in the store. */

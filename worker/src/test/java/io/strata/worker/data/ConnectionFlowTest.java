@@ -83,7 +83,7 @@ class ConnectionFlowTest {
             fetcher,
             metadata,
             Runnable::run,
-            new LeaseDesk(fetcher, System::nanoTime),
+            new LeaseDesk(fetcher, System::nanoTime, () -> Long.MAX_VALUE),
             metrics,
             System::nanoTime);
     channel =

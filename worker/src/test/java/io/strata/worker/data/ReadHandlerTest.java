@@ -64,7 +64,7 @@ class ReadHandlerTest {
     PageFetcher fetcher =
         new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     DataServerMetrics metrics = new DataServerMetrics(registry);
-    LeaseDesk leases = new LeaseDesk(fetcher, System::nanoTime);
+    LeaseDesk leases = new LeaseDesk(fetcher, System::nanoTime, () -> Long.MAX_VALUE);
     MetadataService metadata =
         new MetadataService(
             ufs,
