@@ -8,6 +8,7 @@ import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
+import io.strata.core.security.Security;
 import io.strata.core.security.Tls;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.DaemonThreads;
@@ -108,13 +109,14 @@ public final class FuseProcess implements Service {
   private WebServer startWebServer() {
     String host = conf.get(FuseKeys.BIND_HOST);
     int port = conf.get(FuseKeys.WEB_PORT);
-    // HTTPS when TLS is on and this mount has a certificate of its own to serve with.
-    Optional<Tls> tls = Tls.forClient(conf).filter(t -> t.keyManager() != null);
+    // HTTPS when TLS is on and this mount has a certificate of its own to serve with. Its metrics
+    // ask for no token: the port is on loopback unless strata.fuse.bind.host says otherwise.
+    Security web = Security.none().withTls(Tls.forClient(conf).filter(t -> t.keyManager() != null));
     try {
       try {
-        return new WebServer(host, port, registry, this::notReadyReason, webExecutor, tls);
+        return new WebServer(host, port, registry, this::notReadyReason, webExecutor, web);
       } catch (BindException e) {
-        WebServer free = new WebServer(host, 0, registry, this::notReadyReason, webExecutor, tls);
+        WebServer free = new WebServer(host, 0, registry, this::notReadyReason, webExecutor, web);
         LOG.warn(
             "port {} is taken (another mount on this host?); metrics of {} are on port {}",
             port,

@@ -174,7 +174,7 @@ public final class MasterProcess implements Service {
             registry,
             this::notReadyReason,
             webExecutor,
-            security.tls());
+            security);
   }
 
   private void registerGauges() {

@@ -261,7 +261,7 @@ public final class WorkerProcess implements Service {
             registry,
             this::notReadyReason,
             webExecutor,
-            security.tls());
+            security);
     WorkerAddress address =
         WorkerAddress.newBuilder()
             .setHost(conf.get(WorkerKeys.HOSTNAME))

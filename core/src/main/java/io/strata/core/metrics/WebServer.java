@@ -6,13 +6,17 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.strata.core.security.Security;
 import io.strata.core.security.Tls;
+import io.strata.core.security.Tokens;
+import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -21,7 +25,9 @@ import javax.net.ssl.SSLParameters;
 /**
  * A process's web port: {@code /metrics} (Prometheus text), {@code /health} (200 when the process
  * serves, 503 with the reason when not), {@code /stacks} (a thread dump). HTTPS when the process
- * has TLS, asking for clients' certificates with mutual TLS.
+ * has TLS, asking for clients' certificates with mutual TLS. In TOKEN mode {@code /metrics} asks
+ * for a token ({@code Authorization: Bearer}, as Prometheus sends one); {@code /health} stays open
+ * to probes, and {@code /stacks} to this host only.
  */
 public final class WebServer implements AutoCloseable {
   /**
@@ -45,6 +51,8 @@ public final class WebServer implements AutoCloseable {
     }
   }
 
+  private static final String BEARER = "Bearer ";
+
   private final HttpServer server;
 
   /**
@@ -56,13 +64,22 @@ public final class WebServer implements AutoCloseable {
       PrometheusMeterRegistry registry,
       Supplier<Optional<String>> health,
       Executor executor,
-      Optional<Tls> tls)
+      Security security)
       throws IOException {
-    server = create(new InetSocketAddress(bindHost, port), tls);
+    server = create(new InetSocketAddress(bindHost, port), security.tls());
     server.setExecutor(executor);
     server.createContext(
         "/metrics",
-        ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+        ex -> {
+          Optional<String> refused =
+              refusal(security, ex.getRequestHeaders().getFirst("Authorization"), Instant.now());
+          if (refused.isPresent()) {
+            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+            respond(ex, 401, "text/plain; charset=utf-8", refused.get() + "\n");
+            return;
+          }
+          respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
+        });
     server.createContext(
         "/health",
         ex -> {
@@ -89,6 +106,24 @@ public final class WebServer implements AutoCloseable {
           }
         });
     server.start();
+  }
+
+  /** Why a request with {@code authorization} is refused metrics, if it is. */
+  static Optional<String> refusal(Security security, String authorization, Instant now) {
+    if (security.secret().isEmpty()) {
+      return Optional.empty();
+    }
+    if (authorization == null || !authorization.startsWith(BEARER)) {
+      return Optional.of(
+          "metrics need a token in TOKEN mode: send 'Authorization: Bearer TOKEN'"
+              + " (strata fsadmin token create)");
+    }
+    try {
+      Tokens.verify(security.secret().get(), authorization.substring(BEARER.length()).strip(), now);
+      return Optional.empty();
+    } catch (StrataException e) {
+      return Optional.of(e.getMessage());
+    }
   }
 
   private static HttpServer create(InetSocketAddress address, Optional<Tls> tls)
