@@ -77,7 +77,11 @@ final class TlsSocketChannel implements ByteChannel {
     while (true) {
       switch (engine.getHandshakeStatus()) {
         case NEED_WRAP -> wrapEmpty();
-        case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> unwrapSome(timed);
+        case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
+          if (!unwrapSome(timed)) {
+            throw new SSLException("the worker closed the TLS connection during its handshake");
+          }
+        }
         case NEED_TASK -> runTasks();
         case FINISHED, NOT_HANDSHAKING -> {
           return;
