@@ -25,6 +25,7 @@ import io.strata.core.util.Periodic;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.journal.MasterPeers;
 import io.strata.master.journal.MasterStateMachine;
+import io.strata.master.journal.RaftSettings;
 import io.strata.master.load.LoadControl;
 import io.strata.master.load.LoadScheduler;
 import io.strata.master.load.WorkerStubs;
@@ -93,6 +94,7 @@ public final class MasterProcess implements Service {
     this.conf = conf;
     // First: a master that would serve the network unauthenticated does not start at all.
     this.security = Security.forServer(conf, List.of(MasterKeys.BIND_HOST));
+    RaftSettings.requireAuthenticatedRaft(conf, security);
     this.peerClients = new PeerClients(security.credentials());
     this.workerStubs = new WorkerStubs(security.credentials());
     this.peers = MasterPeers.fromConf(conf);

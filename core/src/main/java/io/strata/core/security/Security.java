@@ -54,7 +54,7 @@ public final class Security {
 
   private static Security modeOf(Configuration conf, List<ConfKey<String>> bindKeys) {
     Optional<ConfKey<String>> open =
-        bindKeys.stream().filter(k -> !loopback(conf.get(k))).findFirst();
+        bindKeys.stream().filter(k -> !isLoopback(conf.get(k))).findFirst();
     String configured = conf.get(SecurityKeys.MODE);
     if (configured.equals(SecurityMode.NONE.name()) && open.isPresent()) {
       throw refused(
@@ -87,7 +87,8 @@ public final class Security {
     return token(ClusterSecret.load(Path.of(file)));
   }
 
-  private static boolean loopback(String host) {
+  /** Whether {@code host} names this machine's loopback (an unknown name does not). */
+  public static boolean isLoopback(String host) {
     try {
       return InetAddress.getByName(host).isLoopbackAddress();
     } catch (UnknownHostException e) {

@@ -2,7 +2,11 @@ package io.strata.master.journal;
 
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.MasterKeys;
+import io.strata.core.conf.SecurityKeys;
+import io.strata.core.security.Security;
+import io.strata.core.security.SecurityMode;
 import io.strata.core.security.Tls;
+import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +30,7 @@ import org.apache.ratis.util.TimeDuration;
  * a leader that is merely slow. Pre-vote keeps a restarted or partitioned master from disturbing a
  * healthy leader.
  */
-final class RaftSettings {
+public final class RaftSettings {
   private static final TimeDuration LONE_FIRST_ELECTION =
       TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
 
@@ -74,6 +78,29 @@ final class RaftSettings {
     RaftServerConfigKeys.Log.setSegmentSizeMax(
         props, SizeInBytes.valueOf(conf.get(MasterKeys.LOG_SEGMENT_SIZE)));
     return props;
+  }
+
+  /**
+   * Refuses, in one line, a TOKEN-mode master whose Raft port others can reach without TLS: Ratis
+   * authenticates its peers by mutual TLS only (it has no hook for a token on its own calls), so
+   * anyone on the network could otherwise join the group or remove its members.
+   */
+  public static void requireAuthenticatedRaft(Configuration conf, Security security) {
+    String host = conf.get(MasterKeys.BIND_HOST);
+    if (security.mode() == SecurityMode.TOKEN
+        && security.tls().isEmpty()
+        && !Security.isLoopback(host)) {
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
+          "in TOKEN mode masters authenticate one another on the Raft port by mutual TLS, and "
+              + MasterKeys.BIND_HOST.name()
+              + " is "
+              + host
+              + ": set "
+              + SecurityKeys.TLS_ENABLED.name()
+              + "=true with a certificate (docs/operations.md, TLS), or bind the masters to"
+              + " 127.0.0.1");
+    }
   }
 
   /**
