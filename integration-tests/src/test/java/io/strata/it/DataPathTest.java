@@ -85,13 +85,11 @@ class DataPathTest {
   }
 
   private static double counter(String name, String... tags) {
-    return worker().registry().get(name).tags(tags).counter().count();
+    return WorkerCounters.counter(worker(), name, tags);
   }
 
   private static double socketBytes() {
-    return worker().registry().get(WorkerMetrics.BYTES_READ).counters().stream()
-        .mapToDouble(c -> c.count())
-        .sum();
+    return WorkerCounters.socketBytes(worker());
   }
 
   /**

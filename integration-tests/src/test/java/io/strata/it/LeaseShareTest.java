@@ -76,12 +76,10 @@ class LeaseShareTest {
   }
 
   private static double counter(String name) {
-    return cluster.worker(0).registry().get(name).counter().count();
+    return WorkerCounters.counter(cluster.worker(0), name);
   }
 
   private static double socketBytes() {
-    return cluster.worker(0).registry().get(WorkerMetrics.BYTES_READ).counters().stream()
-        .mapToDouble(c -> c.count())
-        .sum();
+    return WorkerCounters.socketBytes(cluster.worker(0));
   }
 }

@@ -39,14 +39,7 @@ class WebServerTest {
   @Test
   void aRequestThatNeverEnds_isCutOff_andOthersAreServedMeanwhile() throws Exception {
     ExecutorService executor = Executors.newFixedThreadPool(2);
-    try (WebServer web =
-        new WebServer(
-            "127.0.0.1",
-            0,
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-            Optional::empty,
-            executor,
-            Security.none())) {
+    try (WebServer web = start(executor, Security.none())) {
       try (Socket slow = new Socket()) {
         slow.connect(
             new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), web.port()), 2000);
@@ -82,14 +75,7 @@ class WebServerTest {
         ClusterSecret.load(SecretFiles.write(dir.resolve("other"), SecretFiles.OTHER));
     Instant later = Instant.now().plusSeconds(600);
     ExecutorService executor = Executors.newFixedThreadPool(2);
-    try (WebServer web =
-        new WebServer(
-            "127.0.0.1",
-            0,
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-            Optional::empty,
-            executor,
-            Security.token(secret))) {
+    try (WebServer web = start(executor, Security.token(secret))) {
       assertThat(get(web, "/health", null).statusCode()).isEqualTo(200);
       HttpResponse<String> none = get(web, "/metrics", null);
       assertThat(none.statusCode()).isEqualTo(401);
@@ -105,6 +91,17 @@ class WebServerTest {
     } finally {
       executor.shutdownNow();
     }
+  }
+
+  private static WebServer start(ExecutorService executor, Security security)
+      throws java.io.IOException {
+    return new WebServer(
+        "127.0.0.1",
+        0,
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        Optional::empty,
+        executor,
+        security);
   }
 
   private static HttpResponse<String> get(WebServer web, String path, String token)

@@ -49,11 +49,15 @@ final class LeaseHolders {
       held.keySet().removeIf(h -> holding(h, nowNanos) == 0);
     }
     Map<String, Long> mine = held.computeIfAbsent(holder, h -> new HashMap<>());
-    mine.values().removeIf(until -> until - nowNanos <= 0);
+    // Asked once per page of a grant, under the tier's lock: expired leases are swept only when
+    // the share looks full, not at every page.
     if (!mine.containsKey(segment) && mine.size() >= maxSegments.getAsLong()) {
-      return false;
+      mine.values().removeIf(until -> until - nowNanos <= 0);
+      if (mine.size() >= maxSegments.getAsLong()) {
+        return false;
+      }
     }
-    mine.put(segment, untilNanos);
+    mine.merge(segment, untilNanos, Math::max);
     return true;
   }
 
