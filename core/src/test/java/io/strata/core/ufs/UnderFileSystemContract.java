@@ -102,6 +102,18 @@ public abstract class UnderFileSystemContract {
   }
 
   @Test
+  void xattrs_stayWhenAFileIsWrittenAnew() throws IOException {
+    write("/x/f", text("first"));
+    ufs.setXattr(p("/x/f"), "user.a", text("kept"));
+    write("/x/f", text("second version"));
+    assertThat(read("/x/f", 0, 14)).isEqualTo(text("second version"));
+    assertThat(ufs.xattrs(p("/x/f"))).containsOnlyKeys("user.a");
+    assertThat(ufs.xattrs(p("/x/f")).get("user.a")).isEqualTo(text("kept"));
+    write("/x/g", text("new"));
+    assertThat(ufs.xattrs(p("/x/g"))).as("a new file starts without").isEmpty();
+  }
+
+  @Test
   void status_ofFilesFoldersAndTheRoot() throws IOException {
     write("/a/b/file.txt", text("hello"));
     UfsStatus file = ufs.getStatus(p("/a/b/file.txt"));

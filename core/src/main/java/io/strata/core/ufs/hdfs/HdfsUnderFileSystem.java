@@ -8,6 +8,7 @@ import io.strata.core.ufs.UfsOutputStream;
 import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -191,6 +192,9 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
       // The status of what this writer wrote, taken before the rename (which keeps the inode and
       // its times): another writer's file under the name afterwards is not taken for it.
       FileStatus written = fs.getFileStatus(temp);
+      if (overwrite) {
+        carryXattrs(target, temp);
+      }
       try {
         move(temp, target, overwrite);
       } catch (StrataException e) {
@@ -200,6 +204,21 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
         throw e;
       }
       return versions.status(path.name(), written);
+    }
+
+    /** A file written anew keeps its attributes, as a truncate and write would. */
+    private void carryXattrs(Path from, Path to) throws IOException {
+      Map<String, byte[]> old;
+      try {
+        old = fs.getXAttrs(from);
+      } catch (FileNotFoundException | UnsupportedOperationException e) {
+        return;
+      }
+      for (Map.Entry<String, byte[]> x : old.entrySet()) {
+        if (x.getKey().startsWith("user.")) {
+          fs.setXAttr(to, x.getKey(), x.getValue() == null ? new byte[0] : x.getValue());
+        }
+      }
     }
 
     @Override

@@ -157,13 +157,15 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     if (!options.createParents()) {
       bucket.requireParent(location, path);
     }
-    return new S3OutputStream(
-        bucket,
-        key,
-        options.overwrite(),
-        (int) settings.partSize(),
+    Map<String, String> metadata =
         S3Metadata.ofNew(
-            S3Metadata.S_IFREG, options.mode(), options.uid(), options.gid(), S3Bucket.FILE_MODE));
+            S3Metadata.S_IFREG, options.mode(), options.uid(), options.gid(), S3Bucket.FILE_MODE);
+    if (options.overwrite()) {
+      // A file written anew keeps the attributes it has now, as a truncate and write would.
+      metadata = S3Xattrs.carriedOver(bucket.head(key), metadata);
+    }
+    return new S3OutputStream(
+        bucket, key, options.overwrite(), (int) settings.partSize(), metadata);
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /**
  * Extended attributes in object metadata as s3fs-fuse keeps them (with {@code -o use_xattr}), so
@@ -55,6 +56,17 @@ final class S3Xattrs {
       }
     }
     return out;
+  }
+
+  /** {@code metadata} with the attributes of the object {@code old} (none if null) added. */
+  static Map<String, String> carriedOver(HeadObjectResponse old, Map<String, String> metadata) {
+    String header = old == null ? null : old.metadata().get(KEY);
+    if (header == null) {
+      return metadata;
+    }
+    Map<String, String> m = new HashMap<>(metadata);
+    m.put(KEY, header);
+    return m;
   }
 
   /** {@code metadata} with attribute {@code name} set to {@code value}, or removed (null). */
