@@ -74,7 +74,7 @@ final class CacheBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path work = Files.createTempDirectory("strata-bench-cache");
+    Path work = Trees.temporary("strata-bench-cache");
     long quota = ConfType.BYTES.parse(ssdQuota);
     long memBytes = ConfType.BYTES.parse(mem);
     Map<String, Object> out = new LinkedHashMap<>();

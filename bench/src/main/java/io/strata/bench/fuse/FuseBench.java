@@ -60,7 +60,7 @@ public final class FuseBench implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Path home = Path.of(System.getProperty("strata.home", ".")).toAbsolutePath();
-    Path work = Files.createTempDirectory("strata-bench-fuse");
+    Path work = Trees.temporary("strata-bench-fuse");
     Map<String, List<Double>> ratios = new LinkedHashMap<>();
     Map<String, List<Double>> toolSeconds = new LinkedHashMap<>();
     Scripts scripts = new Scripts(home, work);

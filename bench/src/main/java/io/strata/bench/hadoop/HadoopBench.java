@@ -76,7 +76,7 @@ public final class HadoopBench implements Callable<Integer> {
   public Integer call() throws Exception {
     long size = ConfType.BYTES.parse(fileSize);
     int smallBytes = Math.toIntExact(ConfType.BYTES.parse(smallSize));
-    Path work = Files.createTempDirectory("strata-bench-hadoop");
+    Path work = Trees.temporary("strata-bench-hadoop");
     Map<String, Object> out = new LinkedHashMap<>();
     try (MiniHdfs hdfs = new MiniHdfs(work.resolve("hdfs"));
         ForkedCluster cluster =

@@ -61,7 +61,7 @@ public final class LoadBench implements Callable<Integer> {
   public Integer call() throws Exception {
     long bytes = ConfType.BYTES.parse(dataset);
     long fileSize = bytes / files;
-    Path work = Files.createTempDirectory("strata-bench-load");
+    Path work = Trees.temporary("strata-bench-load");
     Map<String, Object> out = new LinkedHashMap<>();
     boolean cold = PageCache.canDrop();
     if (!cold) {

@@ -87,7 +87,7 @@ public final class ReadBench implements Callable<Integer> {
   public Integer call() throws Exception {
     long bytes = ConfType.BYTES.parse(dataset);
     long fileSize = bytes / FILES;
-    Path work = Files.createTempDirectory("strata-bench-read");
+    Path work = Trees.temporary("strata-bench-read");
     if (!tier.equals("mem") && !tier.equals("ssd")) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--tier is mem or ssd, not " + tier);

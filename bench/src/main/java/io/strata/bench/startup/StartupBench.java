@@ -70,7 +70,7 @@ public final class StartupBench implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Path home = Path.of(System.getProperty("strata.home", ".")).toAbsolutePath();
-    Path work = Files.createTempDirectory("strata-bench-startup");
+    Path work = Trees.temporary("strata-bench-startup");
     Scripts scripts = new Scripts(home, work);
     Map<String, Object> out = new LinkedHashMap<>();
     try {

@@ -13,16 +13,18 @@ import java.nio.file.Path;
  * local-s3 in this JVM, without its noise: its HTTP decoder prints the stack trace of every
  * connection a client resets (the SDK's connection pool closes with a reset when it shuts down),
  * dozens per run. Its threads are named {@code locals3-*}; what they write to standard error is
- * dropped while the server runs, and everything else passes.
+ * dropped, and everything else passes. The filter stays after the server is shut down: its event
+ * loops still print the resets of the clients closed last while they wind down.
  */
 final class QuietS3Server implements AutoCloseable {
   private static final String THREADS = "locals3-";
 
   private final LocalS3 server;
-  private final PrintStream stderr = System.err;
 
   QuietS3Server(int port, Path data) {
-    System.setErr(new PrintStream(new SkipServerThreads(stderr), true, Charset.defaultCharset()));
+    if (!(System.err instanceof Quiet)) {
+      System.setErr(new Quiet(new SkipServerThreads(System.err)));
+    }
     server =
         LocalS3.builder()
             .port(port)
@@ -34,10 +36,12 @@ final class QuietS3Server implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      server.shutdown();
-    } finally {
-      System.setErr(stderr);
+    server.shutdown();
+  }
+
+  private static final class Quiet extends PrintStream {
+    Quiet(OutputStream out) {
+      super(out, true, Charset.defaultCharset());
     }
   }
 

@@ -100,7 +100,7 @@ public final class UfsBench implements Callable<Integer> {
     }
     long size = ConfType.BYTES.parse(objectSize);
     int smallBytes = Math.toIntExact(ConfType.BYTES.parse(smallSize));
-    Path work = Files.createTempDirectory("strata-bench-ufs");
+    Path work = Trees.temporary("strata-bench-ufs");
     QuietS3Server local = null;
     Map<String, Object> out = new LinkedHashMap<>();
     try {
