@@ -137,7 +137,15 @@ final class Changes {
             .addPaths(p.toString())
             .setRecursive(recursive)
             .build();
-    int told = 0;
+    return everyLiveWorker("invalidate " + p, s -> s.invalidateMetadata(request)).size();
+  }
+
+  /**
+   * Asks every live worker, one after another; their answers. A worker that fails is left out (its
+   * reason logged); fails only when none answered.
+   */
+  <T> List<T> everyLiveWorker(String what, Function<WorkerServiceBlockingStub, T> rpc) {
+    List<T> answers = new ArrayList<>();
     StrataException last = null;
     List<WorkerInfo> live =
         view.get().view().getWorkersList().stream()
@@ -145,17 +153,16 @@ final class Changes {
             .toList();
     for (WorkerInfo w : live) {
       try {
-        call(w, s -> s.invalidateMetadata(request));
-        told++;
+        answers.add(call(w, rpc));
       } catch (StrataException e) {
         last = e;
-        LOG.debug("could not invalidate {} on {}: {}", p, w.getId(), e.oneLine());
+        LOG.debug("could not {} on {}: {}", what, w.getId(), e.oneLine());
       }
     }
-    if (told == 0 && last != null) {
+    if (answers.isEmpty() && last != null) {
       throw last;
     }
-    return told;
+    return answers;
   }
 
   /** The worker a change of {@code p} goes to. */

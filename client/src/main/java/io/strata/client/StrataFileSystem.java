@@ -290,14 +290,14 @@ final class StrataFileSystem implements FileSystem {
   @Override
   public long free(String path) {
     FileInfo info = getStatus(path);
-    if (info.directory()) {
-      long total = 0;
-      for (FileInfo child : listStatus(path)) {
-        total += free(child.path());
-      }
-      return total;
-    }
     StrataPath p = StrataPath.of(info.path());
+    if (info.directory()) {
+      // One request per worker, whatever the number of files: each frees what it holds below.
+      FreeRequest tree = FreeRequest.newBuilder().setPath(p.toString()).setRecursive(true).build();
+      return changes.everyLiveWorker("free " + p, w -> w.free(tree).getFreedBytes()).stream()
+          .mapToLong(Long::longValue)
+          .sum();
+    }
     return onOwner(
         p, w -> w.free(FreeRequest.newBuilder().setPath(p.toString()).build()).getFreedBytes());
   }

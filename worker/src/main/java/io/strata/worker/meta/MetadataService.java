@@ -11,7 +11,10 @@ import io.strata.worker.WorkerMetrics;
 import io.strata.worker.ufs.UfsManager;
 import io.strata.worker.ufs.UfsManager.Resolved;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * File statuses and listings for the paths this worker owns: from the cache when fresh enough, else
@@ -19,6 +22,8 @@ import java.util.stream.Stream;
  * Thread-safe.
  */
 public final class MetadataService {
+  private static final Logger LOG = LoggerFactory.getLogger(MetadataService.class);
+
   private final UfsManager ufs;
   private final MetadataCache cache;
   private final Counter hits;
@@ -87,8 +92,30 @@ public final class MetadataService {
     return java.util.Optional.of(cached.status());
   }
 
-  /** The children of directory {@code path}, sorted by name. */
+  /**
+   * The children of directory {@code path}, sorted by name: what its store lists, and the mounts
+   * right below it (each as its store's root; a mount hides an entry of the same name).
+   */
   public List<FileStatus> list(StrataPath path, long syncIntervalMs) {
+    List<FileStatus> children = listStore(path, syncIntervalMs);
+    List<StrataPath> points = ufs.mountPointsIn(path);
+    if (points.isEmpty()) {
+      return children;
+    }
+    TreeMap<String, FileStatus> byName = new TreeMap<>();
+    children.forEach(c -> byName.put(c.getName(), c));
+    for (StrataPath point : points) {
+      try {
+        byName.put(point.name(), getStatus(point, syncIntervalMs));
+      } catch (StrataException e) {
+        // Its store cannot answer now: a look-up of the mount itself says why.
+        LOG.debug("listing {}: mount {} left out: {}", path, point, e.oneLine());
+      }
+    }
+    return List.copyOf(byName.values());
+  }
+
+  private List<FileStatus> listStore(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);
     MetadataCache.ListingEntry cached = cache.listing(r.ufsUri());
     if (cached != null && fresh(cached.loadedAtMs(), cache.listingTtl(), syncIntervalMs)) {

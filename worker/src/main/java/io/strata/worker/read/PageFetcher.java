@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StrataException;
 import io.strata.worker.WorkerMetrics;
+import io.strata.worker.page.CachedVersions;
 import io.strata.worker.page.DiskPage;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
@@ -232,6 +233,15 @@ public final class PageFetcher {
   /** Drops every cached page of this file version; returns the bytes dropped. */
   public long free(Target target) {
     return free(target.key(), target.fileLength());
+  }
+
+  /** Drops the cached pages of every version of every file at or below {@code ufsUri}. */
+  public long freeUnder(String ufsUri) {
+    long bytes = 0;
+    for (CachedVersions.Version v : store.versions().under(ufsUri)) {
+      bytes += free(v.ufsUri(), v.fingerprint(), v.length());
+    }
+    return bytes;
   }
 
   /** Drops the cached pages of the version {@code fingerprint} of the file at {@code ufsUri}. */

@@ -422,8 +422,15 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           access.checkPath(Principal.current(), path, Permissions.READ, "free");
           FileStatus status = metadata.getStatus(path, -1);
           if (status.getDirectory()) {
-            throw new StrataException(
-                StatusCode.IS_A_DIRECTORY, path + " is a directory; free its files one by one");
+            if (!req.getRecursive()) {
+              throw new StrataException(
+                  StatusCode.IS_A_DIRECTORY, path + " is a directory; free it recursively");
+            }
+            long freed = 0;
+            for (String ufsUri : ufs.ufsUrisUnder(path)) {
+              freed += fetcher.freeUnder(ufsUri);
+            }
+            return FreeResponse.newBuilder().setFreedBytes(freed).build();
           }
           UfsManager.Resolved file = ufs.resolve(path);
           long freed =

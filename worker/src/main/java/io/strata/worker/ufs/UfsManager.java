@@ -132,6 +132,40 @@ public final class UfsManager implements AutoCloseable {
     return t == null ? Optional.empty() : Optional.of(t.resolve(path).ufsUri());
   }
 
+  /**
+   * Where the tree at {@code folder} lies in the under-storages: its own place, and the roots of
+   * the mounts below it.
+   */
+  public List<String> ufsUrisUnder(StrataPath folder) {
+    MountTable t = table;
+    if (t == null) {
+      throw new StrataException(StatusCode.UNAVAILABLE, "the worker has no mount table yet");
+    }
+    List<String> uris = new ArrayList<>();
+    uris.add(t.resolve(folder).ufsUri());
+    for (Mount m : t.mounts()) {
+      if (!m.path().equals(folder) && m.path().isUnder(folder)) {
+        uris.add(m.ufsUri());
+      }
+    }
+    return uris;
+  }
+
+  /** The mounts right below {@code folder} (none before the first mount table). */
+  public List<StrataPath> mountPointsIn(StrataPath folder) {
+    MountTable t = table;
+    if (t == null) {
+      return List.of();
+    }
+    List<StrataPath> points = new ArrayList<>();
+    for (Mount m : t.mounts()) {
+      if (!m.path().isRoot() && m.path().parent().equals(folder)) {
+        points.add(m.path());
+      }
+    }
+    return points;
+  }
+
   /** The mount at {@code path} with the under-storage {@code ufsUri}, if the table has it. */
   public Optional<Mount> mountAt(StrataPath path, String ufsUri) {
     MountTable t = table;
