@@ -23,25 +23,21 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Gets pages: from memory at once when cached there; as a place in a segment file when on SSD and
  * verified before (the event loop then sends it by sendfile); else, on the I/O executor (never on a
  * network thread), from SSD (checksum verified, promoted) or from the UFS, page-aligned, admitting
- * what it read once its readers have it. Concurrent requests of one page that is not in memory
- * share one disk or UFS read: the first caller starts a {@link PageLoad}, later callers subscribe
- * to it. Files read in order have their next pages asked of the UFS ahead of the reader, a run of
- * them per request ({@link ReadAhead}).
+ * what it read. Concurrent requests of one page that is not in memory share one disk or UFS read:
+ * the first caller starts a {@link PageLoad}, later callers subscribe to it. Files read in order
+ * have their next pages asked of the UFS ahead of the reader, a run of them per request ({@link
+ * ReadAhead}).
  *
  * <p>Every page handed out carries a reference of its own that the caller must release. The loader
  * keeps its reference until every subscriber has taken theirs, so no page is freed while a
  * subscriber is still about to retain it.
  */
 public final class PageFetcher {
-  private static final Logger LOG = LoggerFactory.getLogger(PageFetcher.class);
-
   /** Where a page came from. */
   public enum Source {
     MEM,
@@ -293,13 +289,10 @@ public final class PageFetcher {
           throw pastTheEnd(target, index);
         }
         page = read[0];
+        admit(target, id, page);
       }
     } catch (Throwable t) {
       error = t;
-    }
-    if (source == Source.UFS && error == null) {
-      handOutThenAdmit(target, List.of(load), new ByteBuf[] {page}, index);
-      return;
     }
     inflight.remove(id, load);
     load.finish(page, source, error);
@@ -345,57 +338,38 @@ public final class PageFetcher {
     try {
       ufsExecutor.execute(() -> runRun(target, runFirst, loads));
     } catch (RejectedExecutionException e) {
-      failRun(target, runFirst, loads, e);
+      finishRun(target, runFirst, loads, new ByteBuf[0], e);
     }
   }
 
   private void runRun(Target target, long first, List<PageLoad> loads) {
-    ByteBuf[] pages;
+    ByteBuf[] pages = new ByteBuf[0];
+    Throwable error = null;
     try {
       pages = ufsReads.read(target, first, loads.size());
+      for (int k = 0; k < pages.length; k++) {
+        admit(target, target.key().page(first + k), pages[k]);
+      }
     } catch (Throwable t) {
-      failRun(target, first, loads, t);
-      return;
+      error = t;
     }
-    handOutThenAdmit(target, loads, pages, first);
+    finishRun(target, first, loads, pages, error);
   }
 
-  /**
-   * Gives each load of a run its page at once, then admits the pages: readers do not wait for the
-   * cache's writes. A load stays in flight (serving its page to those who come meanwhile) until its
-   * page is admitted, so a look-up that misses both the store and the loads is a true miss. Loads
-   * past the file's end fail.
-   */
-  private void handOutThenAdmit(Target target, List<PageLoad> loads, ByteBuf[] pages, long first) {
+  /** Hands each load of a run its page, or the run's error (past the file's end: that one). */
+  private void finishRun(
+      Target target, long first, List<PageLoad> loads, ByteBuf[] pages, Throwable error) {
     for (int k = 0; k < loads.size(); k++) {
-      if (k < pages.length) {
-        loads.get(k).finish(pages[k], Source.UFS, null);
-      } else {
-        inflight.remove(target.key().page(first + k), loads.get(k));
-        loads.get(k).finish(null, Source.UFS, pastTheEnd(target, first + k));
-      }
-    }
-    for (int k = 0; k < pages.length; k++) {
-      PageId id = target.key().page(first + k);
-      try {
-        admit(target, id, pages[k]);
-      } catch (RuntimeException e) {
-        // The readers have their bytes; the cache just does not keep this page.
-        LOG.warn(
-            "could not cache page {} of {}: {}", first + k, target.file().path(), e.toString());
-      } finally {
-        inflight.remove(id, loads.get(k));
-        loads.get(k).retire();
-        pages[k].release();
-      }
-    }
-  }
-
-  /** Fails every load of a run that could not be read. */
-  private void failRun(Target target, long first, List<PageLoad> loads, Throwable error) {
-    for (int k = 0; k < loads.size(); k++) {
+      ByteBuf page = k < pages.length ? pages[k] : null;
       inflight.remove(target.key().page(first + k), loads.get(k));
-      loads.get(k).finish(null, Source.UFS, error);
+      Throwable why = error;
+      if (why == null && page == null) {
+        why = pastTheEnd(target, first + k);
+      }
+      loads.get(k).finish(page, Source.UFS, why);
+      if (page != null) {
+        page.release();
+      }
     }
   }
 

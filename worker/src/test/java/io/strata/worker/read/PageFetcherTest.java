@@ -103,36 +103,6 @@ class PageFetcherTest {
   }
 
   @Test
-  void readersHaveAPageBeforeTheCacheWritesIt_andLateComersShareThatRead() {
-    PageFetcher fetcher =
-        new PageFetcher(store, PAGE, heldExecutor, PooledByteBufAllocator.DEFAULT, registry);
-    PageFetcher.Target t = target();
-    PageId id = t.key().page(1);
-    List<Boolean> cachedWhenServed = new ArrayList<>();
-    List<PageFetcher.Fetched> lateComers = new ArrayList<>();
-    CompletableFuture<PageFetcher.Fetched> first = fetcher.fetch(t, 1);
-    // Runs on the loading thread as the page is handed out, before it is admitted.
-    CompletableFuture<Void> served =
-        first.thenRun(
-            () -> {
-              cachedWhenServed.add(store.contains(id));
-              lateComers.add(fetcher.fetch(t, 1).join());
-            });
-    held.poll().run();
-    served.join();
-
-    assertThat(cachedWhenServed).containsExactly(false);
-    assertThat(lateComers.get(0).source()).isEqualTo(PageFetcher.Source.UFS);
-    assertThat(ByteBufUtil.getBytes(lateComers.get(0).page()))
-        .isEqualTo(Arrays.copyOfRange(data, PAGE, 2 * PAGE));
-    assertThat(ufsReads()).isEqualTo(1);
-    assertThat(held).isEmpty();
-    assertThat(store.contains(id)).isTrue();
-    lateComers.get(0).release();
-    first.join().release();
-  }
-
-  @Test
   void manyThreads_manyPages_readEachPageOnce() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     ExecutorService callers = Executors.newFixedThreadPool(8);
