@@ -1,8 +1,8 @@
 package io.strata.client;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.strata.core.path.StrataPath;
+import io.strata.core.util.Caches;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
@@ -23,11 +23,9 @@ final class MetadataCache {
   MetadataCache(Duration ttl, long maxEntries) {
     this.off = ttl.isZero();
     this.statuses =
-        off ? null : Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries).build();
+        off ? null : Caches.builder().expireAfterWrite(ttl).maximumSize(maxEntries).build();
     this.listings =
-        off
-            ? null
-            : Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries / 10).build();
+        off ? null : Caches.builder().expireAfterWrite(ttl).maximumSize(maxEntries / 10).build();
   }
 
   FileInfo status(String path, Function<String, FileInfo> load) {

@@ -1,9 +1,9 @@
 package io.strata.fuse;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.strata.client.FileInfo;
+import io.strata.core.util.Caches;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -108,12 +108,12 @@ final class KernelView {
   KernelView(Duration kernelHolds, boolean keepPages, Ticker ticker) {
     Duration held = kernelHolds.plusSeconds(1);
     this.told =
-        Caffeine.newBuilder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
+        Caches.builder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
     this.recentlyChanged =
-        Caffeine.newBuilder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
+        Caches.builder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
     this.toldTwoVersions =
-        Caffeine.newBuilder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
-    this.inPageCache = Caffeine.newBuilder().maximumSize(MAX_FILES).build();
+        Caches.builder().ticker(ticker).expireAfterWrite(held).maximumSize(MAX_FILES).build();
+    this.inPageCache = Caches.builder().maximumSize(MAX_FILES).build();
     this.keepPages = keepPages;
   }
 

@@ -1,11 +1,11 @@
 package io.strata.client.data;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.LeaseGrant;
+import io.strata.core.util.Caches;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -52,14 +52,14 @@ public final class ShortCircuit implements AutoCloseable {
   private final DataClient data;
   private final LongSupplier nanoTime;
   private final Cache<LeaseKey, Lease> leases =
-      Caffeine.newBuilder().maximumSize(4096).expireAfterWrite(Duration.ofMinutes(1)).build();
+      Caches.builder().maximumSize(4096).expireAfterWrite(Duration.ofMinutes(1)).build();
 
   /**
    * Mapped segment files. An idle one is unmapped soon: a worker deletes a segment it has evicted,
    * and a mapping would keep its blocks allocated (or, after a worker restart, show an old inode).
    */
   private final Cache<String, MappedSegment> files =
-      Caffeine.newBuilder()
+      Caches.builder()
           .maximumSize(256)
           .expireAfterAccess(FILE_IDLE)
           .scheduler(Scheduler.systemScheduler())
@@ -74,8 +74,8 @@ public final class ShortCircuit implements AutoCloseable {
           .build();
 
   private final Cache<Endpoint, Boolean> disabled =
-      Caffeine.newBuilder().expireAfterWrite(DISABLED_FOR).build();
-  private final Cache<Endpoint, Long> pageSizes = Caffeine.newBuilder().maximumSize(1024).build();
+      Caches.builder().expireAfterWrite(DISABLED_FOR).build();
+  private final Cache<Endpoint, Long> pageSizes = Caches.builder().maximumSize(1024).build();
 
   public ShortCircuit(DataClient data, LongSupplier nanoTime) {
     this.data = data;

@@ -1,7 +1,7 @@
 package io.strata.worker.auth;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.strata.core.util.Caches;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,7 +19,7 @@ final class OsGroups implements Function<String, Set<String>> {
   private static final long LOOKUP_TIMEOUT_MS = 2000;
 
   private final Cache<String, Set<String>> cache =
-      Caffeine.newBuilder().expireAfterWrite(TTL).maximumSize(10_000).build();
+      Caches.builder().expireAfterWrite(TTL).maximumSize(10_000).build();
 
   @Override
   public Set<String> apply(String user) {

@@ -1,7 +1,6 @@
 package io.strata.worker.load;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.common.util.concurrent.RateLimiter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,6 +14,7 @@ import io.strata.core.proto.LoadFilesResponse;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UfsReader;
+import io.strata.core.util.Caches;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
@@ -47,7 +47,7 @@ public final class FileLoader {
   private volatile RateLimiter throttle;
 
   private final Cache<Long, RateLimiter> jobLimits =
-      Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
+      Caches.builder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
 
   /**
    * Where each SSD folder wrote when a job's first batch arrived here: the job never evicts what it
@@ -56,7 +56,7 @@ public final class FileLoader {
    * too).
    */
   private final Cache<Long, long[]> jobMarks =
-      Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
+      Caches.builder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
 
   private final Counter files;
   private final Counter bytes;

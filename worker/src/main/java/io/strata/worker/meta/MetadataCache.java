@@ -1,11 +1,11 @@
 package io.strata.worker.meta;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.ListStatusResponse;
+import io.strata.core.util.Caches;
 import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import java.nio.ByteBuffer;
@@ -47,13 +47,13 @@ public final class MetadataCache {
     this.ttl = ttl;
     this.negativeTtl = negativeTtl;
     this.statuses =
-        Caffeine.newBuilder()
+        Caches.builder()
             .maximumSize(maxEntries)
             .ticker(() -> nowMs.getAsLong() * 1_000_000)
             .expireAfter(new ExpireByAge<StatusEntry>(e -> ttlOf(e), StatusEntry::loadedAtMs))
             .build();
     this.listings =
-        Caffeine.newBuilder()
+        Caches.builder()
             .maximumWeight(maxEntries)
             .weigher((String k, ListingEntry e) -> Math.max(1, e.children().size()))
             .ticker(() -> nowMs.getAsLong() * 1_000_000)

@@ -1,7 +1,7 @@
 package io.strata.worker.page;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.strata.core.util.Caches;
 import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import java.nio.ByteBuffer;
@@ -32,8 +32,7 @@ public final class CachedVersions {
   private final LongSupplier nowMs;
 
   /** Rows written lately, so that each page admitted does not look for one again. */
-  private final Cache<List<String>, Boolean> noted =
-      Caffeine.newBuilder().maximumSize(RECENT).build();
+  private final Cache<List<String>, Boolean> noted = Caches.builder().maximumSize(RECENT).build();
 
   private volatile Consumer<Version> listener = v -> {};
 

@@ -1,9 +1,9 @@
 package io.strata.worker.page;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.netty.buffer.ByteBuf;
+import io.strata.core.util.Caches;
 import java.util.function.Consumer;
 
 /**
@@ -19,10 +19,9 @@ final class TinyLfuMemTier implements MemTier {
   TinyLfuMemTier(long capacity, Consumer<PageId> onEvict) {
     this.capacity = capacity;
     this.pages =
-        Caffeine.newBuilder()
+        Caches.builder()
             .maximumWeight(capacity)
             .weigher((PageId id, ByteBuf page) -> page.readableBytes())
-            .executor(Runnable::run)
             .removalListener(
                 (PageId id, ByteBuf page, RemovalCause cause) -> {
                   if (page != null) {

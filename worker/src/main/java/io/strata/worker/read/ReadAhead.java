@@ -1,7 +1,7 @@
 package io.strata.worker.read;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.strata.core.util.Caches;
 import io.strata.worker.page.PageId;
 import io.strata.worker.read.PageFetcher.Target;
 import java.time.Duration;
@@ -39,7 +39,7 @@ final class ReadAhead {
 
   /** Bounded: a window forgotten early costs one run that starts a page late. */
   private final Cache<PageId.FileKey, Window> windows =
-      Caffeine.newBuilder().maximumSize(4096).expireAfterAccess(Duration.ofSeconds(30)).build();
+      Caches.builder().maximumSize(4096).expireAfterAccess(Duration.ofSeconds(30)).build();
 
   ReadAhead(LongSupplier windowBytes, LongSupplier runBytes, long pageSize, Runs runs) {
     this.windowBytes = windowBytes;

@@ -1,8 +1,8 @@
 package io.strata.core.ufs.hdfs;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.strata.core.util.Caches;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -76,11 +76,10 @@ final class OpenStreams implements AutoCloseable {
   }
 
   private final Cache<String, Shared> streams =
-      Caffeine.newBuilder()
+      Caches.builder()
           .maximumSize(1024)
           .expireAfterAccess(Duration.ofSeconds(60))
           .removalListener((String key, Shared s, RemovalCause cause) -> s.release())
-          .executor(Runnable::run)
           .build();
 
   /** The stream of {@code version}, held for the caller, who releases it. */
