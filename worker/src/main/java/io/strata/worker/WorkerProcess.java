@@ -297,10 +297,7 @@ public final class WorkerProcess implements Service {
   private void dropCacheOf(Mount mount) {
     int files = metadata.forgetUfs(mount.ufsUri()).size();
     List<CachedVersions.Version> versions = store.versions().under(mount.ufsUri());
-    long bytes = 0;
-    for (CachedVersions.Version v : versions) {
-      bytes += fetcher.free(v.ufsUri(), v.fingerprint(), v.length());
-    }
+    long bytes = fetcher.free(versions);
     store.versions().forget(versions);
     LOG.info(
         "dropped {} statuses and {} bytes of pages ({} file versions) of {}",

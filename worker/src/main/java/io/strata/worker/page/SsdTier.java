@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -413,39 +412,20 @@ public final class SsdTier implements AutoCloseable {
   }
 
   /**
-   * Evicts the least recently read sealed segment, writing again its pinned pages (and a few hot
-   * ones); false if there is none. A segment mostly pinned is passed over: evicting it would free
-   * little and rewrite much.
+   * Evicts the segment {@link EvictionChoice} picks, writing again the pages it keeps; false if
+   * there is none.
    */
   private boolean evictColdest() throws IOException {
-    long now = nanoTime.getAsLong();
     PagePins pinned = pins;
     Segment victim =
-        segments.values().stream()
-            .filter(
-                s ->
-                    s != active
-                        && s.sealed()
-                        && !s.writing()
-                        && !s.pinnedAt(now)
-                        && s.id < evictableBelow)
-            .sorted(Comparator.comparingLong(s -> s.lastAccessNanos))
-            .filter(s -> pinned == PagePins.NONE || pinnedShare(s, pinned) <= 0.5)
-            .findFirst()
-            .orElse(null);
+        EvictionChoice.victim(
+            segments.values(), active, nanoTime.getAsLong(), evictableBelow, pinned);
     if (victim == null) {
       return false;
     }
-    List<PageId> keep = new ArrayList<>(victim.hotPages(locations, readmitPercent));
-    if (pinned != PagePins.NONE) {
-      victim.pages.stream()
-          .filter(pinned::pinned)
-          .filter(id -> !keep.contains(id))
-          .forEach(keep::add);
-    }
     List<PageId> kept = new ArrayList<>();
     List<ByteBuf> copies = new ArrayList<>();
-    for (PageId id : keep) {
+    for (PageId id : EvictionChoice.survivors(victim, locations, readmitPercent, pinned)) {
       ByteBuf b = read(id);
       if (b != null) {
         kept.add(id);
@@ -468,11 +448,6 @@ public final class SsdTier implements AutoCloseable {
     }
     metrics.evictions.increment(pages - written);
     return true;
-  }
-
-  private static double pinnedShare(Segment s, PagePins pinned) {
-    int all = s.pages.size();
-    return all == 0 ? 0 : (double) s.pages.stream().filter(pinned::pinned).count() / all;
   }
 
   /** Which pages eviction keeps, from now on. */

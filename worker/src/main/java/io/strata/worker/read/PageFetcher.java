@@ -233,8 +233,13 @@ public final class PageFetcher {
 
   /** Drops the cached pages of every version of every file at or below {@code ufsUri}. */
   public long freeUnder(String ufsUri) {
+    return free(store.versions().under(ufsUri));
+  }
+
+  /** Drops the cached pages of these file versions; returns the bytes dropped. */
+  public long free(List<CachedVersions.Version> versions) {
     long bytes = 0;
-    for (CachedVersions.Version v : store.versions().under(ufsUri)) {
+    for (CachedVersions.Version v : versions) {
       bytes += free(v.ufsUri(), v.fingerprint(), v.length());
     }
     return bytes;
