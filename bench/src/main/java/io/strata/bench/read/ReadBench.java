@@ -55,6 +55,13 @@ public final class ReadBench implements Callable<Integer> {
   long randomMillis;
 
   @Option(
+      names = "--seq-millis",
+      defaultValue = "1000",
+      description =
+          "Least length of each sequential measurement (passes over the dataset are repeated).")
+  long seqMillis;
+
+  @Option(
       names = "--read-ahead",
       description = "The clients' strata.user.read.ahead.max (default: the key's default).")
   String readAhead;
@@ -196,8 +203,8 @@ public final class ReadBench implements Callable<Integer> {
     List<Double> strata = new ArrayList<>();
     List<Double> raw = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
-      double s = Workloads.sequential(p.strata(), threads, FILES);
-      double r = Workloads.sequential(p.raw(), threads, FILES);
+      double s = Workloads.sequential(p.strata(), threads, FILES, seqMillis);
+      double r = Workloads.sequential(p.raw(), threads, FILES, seqMillis);
       strata.add(s);
       raw.add(r);
       ratios.add(s / r);

@@ -27,10 +27,21 @@ final class Workloads {
    * over all.
    */
   static double sequential(ReadTarget target, int threads, int fileCount) throws Exception {
+    return sequential(target, threads, fileCount, 0);
+  }
+
+  /**
+   * As {@link #sequential(ReadTarget, int, int)}, each thread going on to the next file until at
+   * least {@code minMillis} have passed: a pass over a warm dataset takes tens of milliseconds, and
+   * a measurement that short is decided by whatever else the shared host runs in it.
+   */
+  static double sequential(ReadTarget target, int threads, int fileCount, long minMillis)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<Long>> parts = new ArrayList<>();
       long start = System.nanoTime();
+      long deadline = start + TimeUnit.MILLISECONDS.toNanos(minMillis);
       for (int t = 0; t < threads; t++) {
         int first = t;
         parts.add(
@@ -38,7 +49,7 @@ final class Workloads {
                 () -> {
                   byte[] buf = new byte[SEQ_BUFFER];
                   long bytes = 0;
-                  for (int k = 0; k < fileCount; k++) {
+                  for (int k = 0; k < fileCount || System.nanoTime() < deadline; k++) {
                     try (ReadTarget.Session s = target.open((first + k) % fileCount)) {
                       int n;
                       while ((n = s.read(buf, 0, buf.length)) > 0) {
