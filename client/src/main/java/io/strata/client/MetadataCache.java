@@ -2,6 +2,7 @@ package io.strata.client;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
 import io.strata.core.util.Caches;
 import java.time.Duration;
 import java.util.List;
@@ -10,10 +11,11 @@ import java.util.function.Function;
 /**
  * Statuses and listings this client asked for lately, kept for strata.user.metadata.cache.ttl so
  * that `ls -l`, a FUSE kernel's repeated look-ups or a framework's exists-then-open cost one round
- * trip, not one per call. A listing also fills the status of each child, and an open refreshes the
- * status of its file. Changes made through this client drop what they touch at once; changes made
- * elsewhere show within the TTL. A TTL of zero turns it off without building any cache (a shell
- * command, which asks for each status once, would pay only their set-up). Thread-safe.
+ * trip, not one per call. A listing also fills the status of each child (where the store lists
+ * whole statuses), and an open refreshes the status of its file. Changes made through this client
+ * drop what they touch at once; changes made elsewhere show within the TTL. A TTL of zero turns it
+ * off without building any cache (a shell command, which asks for each status once, would pay only
+ * their set-up). Thread-safe.
  */
 final class MetadataCache {
   private final boolean off;
@@ -33,14 +35,23 @@ final class MetadataCache {
     return cached != null ? cached : remember(load.apply(path));
   }
 
-  List<FileInfo> list(String path, Function<String, List<FileInfo>> load) {
+  /**
+   * The children of {@code path}; each also fills its own status, unless its store lists only
+   * names, lengths and fingerprints (S3's listings leave out the metadata that keeps the rest).
+   */
+  List<FileInfo> list(String path, Function<String, List<FileStatus>> load) {
     List<FileInfo> cached = off ? null : listings.getIfPresent(path);
     if (cached != null) {
       return cached;
     }
-    List<FileInfo> children = List.copyOf(load.apply(path));
+    List<FileStatus> listed = load.apply(path);
+    List<FileInfo> children = listed.stream().map(FileInfo::fromProto).toList();
     if (!off) {
-      children.forEach(this::remember);
+      for (int i = 0; i < listed.size(); i++) {
+        if (!listed.get(i).getListedOnly()) {
+          remember(children.get(i));
+        }
+      }
       listings.put(path, children);
     }
     return children;

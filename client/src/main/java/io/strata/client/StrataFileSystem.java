@@ -171,29 +171,32 @@ final class StrataFileSystem implements FileSystem {
         pageSize,
         startAfter ->
             listFromOwner(
-                p,
-                ListStatusRequest.newBuilder()
-                    .setPath(p.toString())
-                    .setOptions(metadataOptions())
-                    .setStartAfter(startAfter)
-                    .setLimit(pageSize)
-                    .build()));
+                    p,
+                    ListStatusRequest.newBuilder()
+                        .setPath(p.toString())
+                        .setOptions(metadataOptions())
+                        .setStartAfter(startAfter)
+                        .setLimit(pageSize)
+                        .build())
+                .stream()
+                .map(FileInfo::fromProto)
+                .toList());
   }
 
-  private List<FileInfo> listFromOwner(StrataPath p) {
+  private List<FileStatus> listFromOwner(StrataPath p) {
     return listFromOwner(
         p,
         ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build());
   }
 
-  private List<FileInfo> listFromOwner(StrataPath p, ListStatusRequest req) {
+  private List<FileStatus> listFromOwner(StrataPath p, ListStatusRequest req) {
     return onOwner(
         p,
         w -> {
-          List<FileInfo> children = new ArrayList<>();
+          List<FileStatus> children = new ArrayList<>();
           Iterator<ListStatusResponse> batches = w.listStatus(req);
           while (batches.hasNext()) {
-            batches.next().getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
+            children.addAll(batches.next().getChildrenList());
           }
           return children;
         });

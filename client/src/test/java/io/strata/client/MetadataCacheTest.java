@@ -3,6 +3,7 @@ package io.strata.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,9 +33,19 @@ class MetadataCacheTest {
     return file(p);
   }
 
-  private List<FileInfo> loadListing(String p) {
+  private static FileStatus entry(String path) {
+    return FileStatus.newBuilder()
+        .setPath(path)
+        .setName(path.substring(path.lastIndexOf('/') + 1))
+        .setLength(10)
+        .setMode(0644)
+        .setFingerprint("f1")
+        .build();
+  }
+
+  private List<FileStatus> loadListing(String p) {
     listCalls.incrementAndGet();
-    return List.of(file(p + "/a"), file(p + "/b"));
+    return List.of(entry(p + "/a"), entry(p + "/b"));
   }
 
   @Test
@@ -63,6 +74,23 @@ class MetadataCacheTest {
     cache.invalidateTree(StrataPath.of("/d"));
     cache.status("/d/b", this::loadStatus);
     assertThat(statusCalls).hasValue(5);
+  }
+
+  @Test
+  void entriesListedWithoutTheirAttributes_areLookedUpAlone() {
+    MetadataCache cache = new MetadataCache(Duration.ofMinutes(1), 1000);
+    List<FileInfo> listed =
+        cache.list(
+            "/s3",
+            p -> {
+              listCalls.incrementAndGet();
+              return List.of(entry(p + "/a").toBuilder().setListedOnly(true).build());
+            });
+    assertThat(listed).extracting(FileInfo::name).containsExactly("a");
+    cache.status("/s3/a", this::loadStatus);
+    assertThat(statusCalls).as("an S3 listing's defaults are not the file's mode").hasValue(1);
+    cache.list("/s3", this::loadListing);
+    assertThat(listCalls).as("the listing itself is kept").hasValue(1);
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.robothy.s3.rest.LocalS3;
 import com.robothy.s3.rest.bootstrap.LocalS3Mode;
 import io.strata.client.FileInStream;
+import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.FuseKeys;
 import io.strata.core.conf.WorkerKeys;
@@ -160,6 +161,28 @@ class S3MountTest {
           .doesNotContain("\n");
     }
     assertThat(strata("fs", "mount").out()).doesNotContain("/denied");
+  }
+
+  /**
+   * S3 keeps a file's mode and times in the object's metadata, which listings leave out: a client
+   * that has listed the folder must still show a file's own attributes when it looks the file up (a
+   * FUSE ls -l is a readdir, then a look-up of each name).
+   */
+  @Test
+  void aFileLookedUpAfterItsFolderIsListed_showsItsOwnModeAndTime() throws Exception {
+    put("attrs/f.txt", "attributes".getBytes(StandardCharsets.UTF_8));
+    ShellRunner.Run mount = strata(mountArgs("/attrs", "s3://data/attrs"));
+    assertThat(mount.code()).as(mount.err()).isZero();
+    try (FileSystem fs = FileSystem.create(cluster.clientConf())) {
+      fs.setMode("/attrs/f.txt", 0600);
+      fs.setModificationTime("/attrs/f.txt", 946_684_800_000L);
+      assertThat(fs.listStatus("/attrs")).extracting(FileInfo::name).containsExactly("f.txt");
+      FileInfo looked = fs.getStatus("/attrs/f.txt");
+      assertThat(looked.mode() & 0777).isEqualTo(0600);
+      assertThat(looked.mtimeMs()).isEqualTo(946_684_800_000L);
+    } finally {
+      strata("fs", "unmount", "/attrs");
+    }
   }
 
   @Test

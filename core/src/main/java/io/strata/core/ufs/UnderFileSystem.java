@@ -37,6 +37,15 @@ public interface UnderFileSystem extends Closeable {
   Stream<UfsStatus> list(StrataPath path);
 
   /**
+   * Whether {@link #list} gives each entry's whole status. False for a store that keeps attributes
+   * in per-object metadata its listings leave out (S3): an entry's mode, owner, times and type are
+   * then the defaults, and {@link #getStatus} of the entry gives them.
+   */
+  default boolean listsAttributes() {
+    return true;
+  }
+
+  /**
    * One page of every file under folder {@code dir} at any depth, folders left out, in the order
    * the store lists keys: those after {@code startAfter} (a path relative to {@code dir}, "" from
    * the start), at most {@code limit}. Each status's name is its path relative to {@code dir}. Only

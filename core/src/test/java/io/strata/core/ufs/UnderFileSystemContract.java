@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -125,6 +127,33 @@ public abstract class UnderFileSystemContract {
     assertThat(ufs.getStatus(p("/a/b")).directory()).isTrue();
     assertThat(ufs.getStatus(StrataPath.ROOT).directory()).isTrue();
     assertThat(codeOf(() -> ufs.getStatus(p("/a/missing")))).isEqualTo(StatusCode.NOT_FOUND);
+  }
+
+  /**
+   * A listing fills the statuses clients cache (ls -l, a FUSE look-up after readdir): a file must
+   * not show one mode or time in its folder's listing and another when looked up alone. A store
+   * whose listings leave attributes out says so, and its listing still names the same bytes.
+   */
+  @Test
+  void aFileInItsFoldersListing_readsAsItsOwnStatus() throws IOException {
+    write("/attrs/plain.txt", text("as written"));
+    write("/attrs/f.txt", text("attributes"));
+    ufs.setAttributes(p("/attrs/f.txt"), 0600, "", "");
+    ufs.setModificationTime(p("/attrs/f.txt"), 946_684_800_123L);
+    Map<String, UfsStatus> listed;
+    try (Stream<UfsStatus> children = ufs.list(p("/attrs"))) {
+      listed = children.collect(Collectors.toMap(UfsStatus::name, c -> c));
+    }
+    assertThat(listed.get("plain.txt")).isEqualTo(ufs.getStatus(p("/attrs/plain.txt")));
+    UfsStatus alone = ufs.getStatus(p("/attrs/f.txt"));
+    assertThat(alone.mode() & 0777).isEqualTo(0600);
+    if (ufs.listsAttributes()) {
+      assertThat(listed.get("f.txt")).isEqualTo(alone);
+    } else {
+      assertThat(listed.get("f.txt"))
+          .extracting(UfsStatus::directory, UfsStatus::length, UfsStatus::fingerprint)
+          .containsExactly(alone.directory(), alone.length(), alone.fingerprint());
+    }
   }
 
   @Test

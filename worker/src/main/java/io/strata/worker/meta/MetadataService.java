@@ -125,10 +125,12 @@ public final class MetadataService {
     misses.increment();
     long loadedAt = cache.now();
     List<FileStatus> children;
+    boolean listedOnly = !r.ufs().listsAttributes();
     try (Stream<UfsStatus> stream = r.ufs().list(r.ufsPath())) {
       children =
           stream
               .map(s -> s.toProto(path.child(s.name()), r.ufsUri() + "/" + s.name()))
+              .map(s -> listedOnly ? s.toBuilder().setListedOnly(true).build() : s)
               .sorted(java.util.Comparator.comparing(FileStatus::getName))
               .toList();
     }

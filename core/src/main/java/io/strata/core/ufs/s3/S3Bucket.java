@@ -102,12 +102,16 @@ final class S3Bucket {
     }
   }
 
+  /**
+   * A file as S3 describes it. Its time is kept to the second: a HEAD says Last-Modified to the
+   * second, a listing to the millisecond, and a file must not seem to change time between the two.
+   */
   static UfsStatus file(String name, String etag, long length, Instant modified) {
     return new UfsStatus(
         name,
         false,
         length,
-        modified.toEpochMilli(),
+        modified.getEpochSecond() * 1000,
         FILE_MODE,
         "",
         "",

@@ -100,6 +100,12 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     return listings.folder(path);
   }
 
+  /** ListObjectsV2 leaves out the metadata that keeps mode, owner, times and type (S3Metadata). */
+  @Override
+  public boolean listsAttributes() {
+    return false;
+  }
+
   @Override
   public List<UfsStatus> listFiles(StrataPath dir, String startAfter, int limit) {
     return listings.tree(dir, startAfter, limit);
