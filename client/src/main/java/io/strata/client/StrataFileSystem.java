@@ -169,18 +169,16 @@ final class StrataFileSystem implements FileSystem {
     StrataPath p = StrataPath.of(path);
     return new PagedListing(
         pageSize,
-        startAfter ->
-            listFromOwner(
-                    p,
-                    ListStatusRequest.newBuilder()
-                        .setPath(p.toString())
-                        .setOptions(metadataOptions())
-                        .setStartAfter(startAfter)
-                        .setLimit(pageSize)
-                        .build())
-                .stream()
-                .map(FileInfo::fromProto)
-                .toList());
+        startAfter -> {
+          ListStatusRequest page =
+              ListStatusRequest.newBuilder()
+                  .setPath(p.toString())
+                  .setOptions(metadataOptions())
+                  .setStartAfter(startAfter)
+                  .setLimit(pageSize)
+                  .build();
+          return listFromOwner(p, page).stream().map(FileInfo::fromProto).toList();
+        });
   }
 
   private List<FileStatus> listFromOwner(StrataPath p) {
