@@ -9,6 +9,9 @@ import io.strata.core.proto.PosixAttributes;
  *
  * @param fingerprint identifies this version of the file; reads return bytes of this version only
  * @param cachedBytes bytes of this version in the owning worker's cache, or -1 if not asked for
+ * @param listedOnly an entry of a listing that leaves out what the store keeps per object (S3's
+ *     mode, owner, times and type are in each object's metadata): its name, length and fingerprint
+ *     are the file's, the rest are defaults, and {@link FileSystem#getStatus} gives them
  */
 public record FileInfo(
     String path,
@@ -22,7 +25,8 @@ public record FileInfo(
     String fingerprint,
     String ufsPath,
     long cachedBytes,
-    PosixAttributes posix) {
+    PosixAttributes posix,
+    boolean listedOnly) {
 
   /** A status without POSIX attributes (a store that keeps none). */
   public FileInfo(
@@ -49,7 +53,8 @@ public record FileInfo(
         fingerprint,
         ufsPath,
         cachedBytes,
-        null);
+        null,
+        false);
   }
 
   /** The entry's type: from the POSIX attributes where the store keeps them. */
@@ -73,6 +78,7 @@ public record FileInfo(
         s.getFingerprint(),
         s.getUfsPath(),
         s.getCachedBytes(),
-        s.hasPosix() ? s.getPosix() : null);
+        s.hasPosix() ? s.getPosix() : null,
+        s.getListedOnly());
   }
 }

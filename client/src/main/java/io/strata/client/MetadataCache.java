@@ -2,7 +2,6 @@ package io.strata.client;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import io.strata.core.path.StrataPath;
-import io.strata.core.proto.FileStatus;
 import io.strata.core.util.Caches;
 import java.time.Duration;
 import java.util.List;
@@ -39,19 +38,14 @@ final class MetadataCache {
    * The children of {@code path}; each also fills its own status, unless its store lists only
    * names, lengths and fingerprints (S3's listings leave out the metadata that keeps the rest).
    */
-  List<FileInfo> list(String path, Function<String, List<FileStatus>> load) {
+  List<FileInfo> list(String path, Function<String, List<FileInfo>> load) {
     List<FileInfo> cached = off ? null : listings.getIfPresent(path);
     if (cached != null) {
       return cached;
     }
-    List<FileStatus> listed = load.apply(path);
-    List<FileInfo> children = listed.stream().map(FileInfo::fromProto).toList();
+    List<FileInfo> children = List.copyOf(load.apply(path));
     if (!off) {
-      for (int i = 0; i < listed.size(); i++) {
-        if (!listed.get(i).getListedOnly()) {
-          remember(children.get(i));
-        }
-      }
+      children.stream().filter(c -> !c.listedOnly()).forEach(this::remember);
       listings.put(path, children);
     }
     return children;

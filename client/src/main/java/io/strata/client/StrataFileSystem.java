@@ -177,24 +177,24 @@ final class StrataFileSystem implements FileSystem {
                   .setStartAfter(startAfter)
                   .setLimit(pageSize)
                   .build();
-          return listFromOwner(p, page).stream().map(FileInfo::fromProto).toList();
+          return listFromOwner(p, page);
         });
   }
 
-  private List<FileStatus> listFromOwner(StrataPath p) {
+  private List<FileInfo> listFromOwner(StrataPath p) {
     return listFromOwner(
         p,
         ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build());
   }
 
-  private List<FileStatus> listFromOwner(StrataPath p, ListStatusRequest req) {
+  private List<FileInfo> listFromOwner(StrataPath p, ListStatusRequest req) {
     return onOwner(
         p,
         w -> {
-          List<FileStatus> children = new ArrayList<>();
+          List<FileInfo> children = new ArrayList<>();
           Iterator<ListStatusResponse> batches = w.listStatus(req);
           while (batches.hasNext()) {
-            children.addAll(batches.next().getChildrenList());
+            batches.next().getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
           }
           return children;
         });

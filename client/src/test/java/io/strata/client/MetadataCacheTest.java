@@ -33,19 +33,9 @@ class MetadataCacheTest {
     return file(p);
   }
 
-  private static FileStatus entry(String path) {
-    return FileStatus.newBuilder()
-        .setPath(path)
-        .setName(path.substring(path.lastIndexOf('/') + 1))
-        .setLength(10)
-        .setMode(0644)
-        .setFingerprint("f1")
-        .build();
-  }
-
-  private List<FileStatus> loadListing(String p) {
+  private List<FileInfo> loadListing(String p) {
     listCalls.incrementAndGet();
-    return List.of(entry(p + "/a"), entry(p + "/b"));
+    return List.of(file(p + "/a"), file(p + "/b"));
   }
 
   @Test
@@ -84,7 +74,16 @@ class MetadataCacheTest {
             "/s3",
             p -> {
               listCalls.incrementAndGet();
-              return List.of(entry(p + "/a").toBuilder().setListedOnly(true).build());
+              return List.of(
+                  FileInfo.fromProto(
+                      FileStatus.newBuilder()
+                          .setPath(p + "/a")
+                          .setName("a")
+                          .setLength(10)
+                          .setMode(0644)
+                          .setFingerprint("f1")
+                          .setListedOnly(true)
+                          .build()));
             });
     assertThat(listed).extracting(FileInfo::name).containsExactly("a");
     cache.status("/s3/a", this::loadStatus);

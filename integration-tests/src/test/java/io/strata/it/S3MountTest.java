@@ -169,17 +169,26 @@ class S3MountTest {
    * FUSE ls -l is a readdir, then a look-up of each name).
    */
   @Test
-  void aFileLookedUpAfterItsFolderIsListed_showsItsOwnModeAndTime() throws Exception {
-    put("attrs/f.txt", "attributes".getBytes(StandardCharsets.UTF_8));
+  void aFileLookedUpAfterItsFolderIsListed_showsItsOwnModeAndTime_andChmodStartsFromIt()
+      throws Exception {
     ShellRunner.Run mount = strata(mountArgs("/attrs", "s3://data/attrs"));
     assertThat(mount.code()).as(mount.err()).isZero();
     try (FileSystem fs = FileSystem.create(cluster.clientConf())) {
-      fs.setMode("/attrs/f.txt", 0600);
-      fs.setModificationTime("/attrs/f.txt", 946_684_800_000L);
-      assertThat(fs.listStatus("/attrs")).extracting(FileInfo::name).containsExactly("f.txt");
-      FileInfo looked = fs.getStatus("/attrs/f.txt");
+      fs.mkdir("/attrs/d", false);
+      put("attrs/d/f.txt", "attributes".getBytes(StandardCharsets.UTF_8));
+      fs.setMode("/attrs/d/f.txt", 0600);
+      fs.setModificationTime("/attrs/d/f.txt", 946_684_800_000L);
+      assertThat(fs.listStatus("/attrs/d")).extracting(FileInfo::name).containsExactly("f.txt");
+      FileInfo looked = fs.getStatus("/attrs/d/f.txt");
       assertThat(looked.mode() & 0777).isEqualTo(0600);
       assertThat(looked.mtimeMs()).isEqualTo(946_684_800_000L);
+
+      // A symbolic chmod of the tree starts from each file's mode, not the listing's 0644.
+      ShellRunner.Run chmod = strata("fs", "chmod", "-R", "u+x", "/attrs/d");
+      assertThat(chmod.code()).as(chmod.err()).isZero();
+      try (FileSystem fresh = FileSystem.create(cluster.clientConf())) {
+        assertThat(fresh.getStatus("/attrs/d/f.txt").mode() & 0777).isEqualTo(0700);
+      }
     } finally {
       strata("fs", "unmount", "/attrs");
     }

@@ -11,12 +11,14 @@ final class Walk {
 
   /**
    * Visits {@code root} and, if it is a directory, everything below it (parents before children).
+   * An entry its store listed without its attributes (S3) is looked up first: commands act on the
+   * mode, owner and type it has, not on the listing's defaults.
    */
   static void all(FileSystem fs, FileInfo root, Consumer<FileInfo> visitor) {
     visitor.accept(root);
     if (root.directory()) {
       for (FileInfo child : fs.listStatus(root.path())) {
-        all(fs, child, visitor);
+        all(fs, child.listedOnly() ? fs.getStatus(child.path()) : child, visitor);
       }
     }
   }
