@@ -169,7 +169,7 @@ class S3MountTest {
    * FUSE ls -l is a readdir, then a look-up of each name).
    */
   @Test
-  void aFileLookedUpAfterItsFolderIsListed_showsItsOwnModeAndTime_andChmodStartsFromIt()
+  void aFileLookedUpAfterItsFolderIsListed_showsItsOwnModeAndTime_andTreeCommandsUseIt()
       throws Exception {
     ShellRunner.Run mount = strata(mountArgs("/attrs", "s3://data/attrs"));
     assertThat(mount.code()).as(mount.err()).isZero();
@@ -186,8 +186,12 @@ class S3MountTest {
       // A symbolic chmod of the tree starts from each file's mode, not the listing's 0644.
       ShellRunner.Run chmod = strata("fs", "chmod", "-R", "u+x", "/attrs/d");
       assertThat(chmod.code()).as(chmod.err()).isZero();
+      // A copy of the tree keeps each file's own mode.
+      ShellRunner.Run cp = strata("fs", "cp", "-R", "/attrs/d", "/attrs/e");
+      assertThat(cp.code()).as(cp.err()).isZero();
       try (FileSystem fresh = FileSystem.create(cluster.clientConf())) {
         assertThat(fresh.getStatus("/attrs/d/f.txt").mode() & 0777).isEqualTo(0700);
+        assertThat(fresh.getStatus("/attrs/e/f.txt").mode() & 0777).isEqualTo(0700);
       }
     } finally {
       strata("fs", "unmount", "/attrs");

@@ -74,7 +74,7 @@ final class CpCommand implements Runnable {
             StatusCode.ALREADY_EXISTS, target + " exists and is not a folder");
       }
       for (FileInfo child : ctx.fs().listStatus(source.path())) {
-        copy(child, target.child(child.name()));
+        copy(Walk.whole(ctx.fs(), child), target.child(child.name()));
       }
       return;
     }

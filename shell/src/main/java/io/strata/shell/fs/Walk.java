@@ -10,17 +10,24 @@ final class Walk {
   private Walk() {}
 
   /**
-   * Visits {@code root} and, if it is a directory, everything below it (parents before children).
-   * An entry its store listed without its attributes (S3) is looked up first: commands act on the
-   * mode, owner and type it has, not on the listing's defaults.
+   * Visits {@code root} and, if it is a directory, everything below it (parents before children),
+   * each with its {@link #whole} status.
    */
   static void all(FileSystem fs, FileInfo root, Consumer<FileInfo> visitor) {
     visitor.accept(root);
     if (root.directory()) {
       for (FileInfo child : fs.listStatus(root.path())) {
-        all(fs, child.listedOnly() ? fs.getStatus(child.path()) : child, visitor);
+        all(fs, whole(fs, child), visitor);
       }
     }
+  }
+
+  /**
+   * A listed entry's whole status: looked up when its store listed it without its attributes (S3),
+   * so that a command acts on the mode, owner and type it has, not the listing's defaults.
+   */
+  static FileInfo whole(FileSystem fs, FileInfo listed) {
+    return listed.listedOnly() ? fs.getStatus(listed.path()) : listed;
   }
 
   /**
