@@ -41,7 +41,15 @@ public record UfsStatus(
    * ufsUri}.
    */
   public FileStatus toProto(StrataPath path, String ufsUri) {
-    FileStatus.Builder b = FileStatus.newBuilder();
+    return toProto(path, ufsUri, false);
+  }
+
+  /**
+   * As {@link #toProto(StrataPath, String)}, for an entry of a listing that {@code listedOnly}
+   * leaves attributes out of ({@link UnderFileSystem#listsAttributes}).
+   */
+  public FileStatus toProto(StrataPath path, String ufsUri, boolean listedOnly) {
+    FileStatus.Builder b = FileStatus.newBuilder().setListedOnly(listedOnly);
     if (posix != null) {
       b.setPosix(posix);
     }

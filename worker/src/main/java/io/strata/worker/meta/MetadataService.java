@@ -129,8 +129,7 @@ public final class MetadataService {
     try (Stream<UfsStatus> stream = r.ufs().list(r.ufsPath())) {
       children =
           stream
-              .map(s -> s.toProto(path.child(s.name()), r.ufsUri() + "/" + s.name()))
-              .map(s -> listedOnly ? s.toBuilder().setListedOnly(true).build() : s)
+              .map(s -> s.toProto(path.child(s.name()), r.ufsUri() + "/" + s.name(), listedOnly))
               .sorted(java.util.Comparator.comparing(FileStatus::getName))
               .toList();
     }
