@@ -47,8 +47,13 @@ strata_ensure_built() {
   command -v "$JAVA" >/dev/null 2>&1 || strata_die "no Java found; install a JDK 17 (apt-get install -y openjdk-17-jdk)"
   mkdir -p "$STRATA_LOGS_DIR"
   echo "Building Strata (mvn -DskipTests package -pl dist -am); its output goes to $STRATA_LOGS_DIR/build.log..." >&2
-  # What lib/ needs: compiling the integration tests (about 15 s here) waits for mvn verify.
-  if ! (cd "$STRATA_HOME" && mvn -B -DskipTests package -pl dist -am) > "$STRATA_LOGS_DIR/build.log" 2>&1; then
+  # What lib/ needs: compiling the integration tests (about 15 s here) waits for mvn verify. The
+  # first build of a checkout runs without Error Prone's checks (half the time: 46 s against 94 s
+  # here): its sources are as CI checked them, and a module changed later is compiled whole, with
+  # them, by this rebuild or by mvn verify.
+  local checks=()
+  [[ -z "$marker" ]] && checks=(-Derrorprone.flags=-XepDisableAllChecks)
+  if ! (cd "$STRATA_HOME" && mvn -B -DskipTests "${checks[@]}" package -pl dist -am) > "$STRATA_LOGS_DIR/build.log" 2>&1; then
     tail -n 30 "$STRATA_LOGS_DIR/build.log" >&2
     strata_die "the build failed; see $STRATA_LOGS_DIR/build.log"
   fi
