@@ -5,6 +5,7 @@ import io.strata.bench.Stats;
 import io.strata.bench.Trees;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.ConfType;
+import io.strata.core.conf.KeyRegistry;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.LoadJob;
 import io.strata.core.rpc.MasterClient;
@@ -57,6 +58,13 @@ public final class LoadBench implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
+  @Option(
+      names = "--conf",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A setting of the worker (repeatable), e.g. to compare one against its default.")
+  Map<String, String> conf = new LinkedHashMap<>();
+
   @Override
   public Integer call() throws Exception {
     long bytes = ConfType.BYTES.parse(dataset);
@@ -67,15 +75,16 @@ public final class LoadBench implements Callable<Integer> {
     if (!cold) {
       System.out.println("cannot drop the page cache (needs root): figures are warm, not cold");
     }
-    try (ForkedCluster cluster =
-            ForkedCluster.builder()
-                .masters(1)
-                .workers(1)
-                .dir(work)
-                .ssd(((bytes * 3 / 2) >> 20) + 256 + "MiB")
-                .property(WorkerKeys.MEM_SIZE, "64MiB")
-                .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m"))
-                .start();
+    ForkedCluster.Builder builder =
+        ForkedCluster.builder()
+            .masters(1)
+            .workers(1)
+            .dir(work)
+            .ssd(((bytes * 3 / 2) >> 20) + 256 + "MiB")
+            .property(WorkerKeys.MEM_SIZE, "64MiB")
+            .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m"));
+    conf.forEach((k, v) -> builder.property(KeyRegistry.require(k, "--conf"), v));
+    try (ForkedCluster cluster = builder.start();
         FileSystem fs = FileSystem.create(cluster.clientConf());
         MasterClient master = new MasterClient(cluster.clientConf())) {
       List<Path> sources = dataset(cluster.ufsRoot().resolve("load"), files, fileSize);

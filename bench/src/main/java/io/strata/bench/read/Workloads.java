@@ -20,13 +20,26 @@ final class Workloads {
   /** Random-read outcome: latency percentiles and throughput. */
   record Random4k(double p50Ms, double p99Ms, double opsPerSecond) {}
 
+  /** Bytes read in some time; measurements in turns add up. */
+  record Streamed(long bytes, long nanos) {
+    static final Streamed NONE = new Streamed(0, 0);
+
+    Streamed plus(Streamed other) {
+      return new Streamed(bytes + other.bytes, nanos + other.nanos);
+    }
+
+    double megabytesPerSecond() {
+      return bytes / (nanos / 1e9) / 1e6;
+    }
+  }
+
   private Workloads() {}
 
   /**
    * Every thread reads every file start to end in 1 MiB reads (starting at a file of its own); MB/s
    * over all.
    */
-  static double sequential(ReadTarget target, int threads, int fileCount) throws Exception {
+  static Streamed sequential(ReadTarget target, int threads, int fileCount) throws Exception {
     return sequential(target, threads, fileCount, 0);
   }
 
@@ -35,7 +48,7 @@ final class Workloads {
    * least {@code minMillis} have passed: a pass over a warm dataset takes tens of milliseconds, and
    * a measurement that short is decided by whatever else the shared host runs in it.
    */
-  static double sequential(ReadTarget target, int threads, int fileCount, long minMillis)
+  static Streamed sequential(ReadTarget target, int threads, int fileCount, long minMillis)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
@@ -64,7 +77,7 @@ final class Workloads {
       for (Future<Long> f : parts) {
         total += f.get(10, TimeUnit.MINUTES);
       }
-      return total / ((System.nanoTime() - start) / 1e9) / 1e6;
+      return new Streamed(total, System.nanoTime() - start);
     } finally {
       pool.shutdownNow();
     }
