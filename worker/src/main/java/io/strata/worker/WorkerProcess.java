@@ -70,10 +70,7 @@ public final class WorkerProcess implements Service {
   private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
   private final NettyTransport transport = NettyTransport.best();
   private final EventLoopGroup boss = transport.newGroup(1, DaemonThreads.factory("data-accept"));
-  private final EventLoopGroup eventLoops =
-      transport.newGroup(
-          Math.max(2, Runtime.getRuntime().availableProcessors()),
-          DaemonThreads.factory("data-io"));
+  private final EventLoopGroup eventLoops;
   private final ExecutorService ufsExecutor;
   private final ExecutorService loadExecutor;
   private final FileLoader loader;
@@ -106,6 +103,9 @@ public final class WorkerProcess implements Service {
     DirectMemoryFit.require(conf.get(WorkerKeys.MEM_SIZE), PlatformDependent.maxDirectMemory());
     Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
     this.ufs = new UfsManager(m -> UfsFactory.open(m.ufsUri(), m.options(), tempMaxAge));
+    this.eventLoops =
+        transport.newGroup(
+            dataIoThreads(conf.get(WorkerKeys.DATA_IO_THREADS)), DaemonThreads.factory("data-io"));
     this.ufsExecutor =
         Executors.newFixedThreadPool(
             conf.get(WorkerKeys.DATA_READER_THREADS), DaemonThreads.factory("ufs-reader"));
@@ -390,5 +390,12 @@ public final class WorkerProcess implements Service {
     metadataStore.close();
     ufs.close();
     registry.close();
+  }
+
+  /** strata.worker.data.io.threads, 0 read as twice the processors (at least 4). */
+  static int dataIoThreads(int configured) {
+    return configured > 0
+        ? configured
+        : Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
   }
 }

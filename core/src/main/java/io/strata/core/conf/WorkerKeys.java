@@ -72,6 +72,18 @@ public final class WorkerKeys {
                   + "start.")
           .build();
 
+  public static final ConfKey<Integer> DATA_IO_THREADS =
+      ConfKey.integer("strata.worker.data.io.threads")
+          .defaultValue("0")
+          .scope(Scope.WORKER)
+          .check(n -> n >= 0 && n <= 1024, "must be 0 to 1024")
+          .description(
+              "Event-loop threads of the data port (TCP and domain socket); 0: twice the processors "
+                  + "(at least 4). A connection stays on the thread it was given, so with as many "
+                  + "threads as cores a few busy streams can share one while another idles; more "
+                  + "threads leave the balancing to the kernel's scheduler. Applies at start.")
+          .build();
+
   public static final ConfKey<Long> DATA_SEND_BUFFER =
       ConfKey.bytes("strata.worker.data.send.buffer")
           .defaultValue("512KiB")
