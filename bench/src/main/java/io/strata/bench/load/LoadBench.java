@@ -3,9 +3,9 @@ package io.strata.bench.load;
 import io.strata.bench.Json;
 import io.strata.bench.Stats;
 import io.strata.bench.Trees;
+import io.strata.bench.WorkerSettings;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.ConfType;
-import io.strata.core.conf.KeyRegistry;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.LoadJob;
 import io.strata.core.rpc.MasterClient;
@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -58,12 +59,7 @@ public final class LoadBench implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
-  @Option(
-      names = "--conf",
-      paramLabel = "KEY=VALUE",
-      description =
-          "A setting of the worker (repeatable), e.g. to compare one against its default.")
-  Map<String, String> conf = new LinkedHashMap<>();
+  @Mixin WorkerSettings workerSettings = new WorkerSettings();
 
   @Override
   public Integer call() throws Exception {
@@ -83,8 +79,7 @@ public final class LoadBench implements Callable<Integer> {
             .ssd(((bytes * 3 / 2) >> 20) + 256 + "MiB")
             .property(WorkerKeys.MEM_SIZE, "64MiB")
             .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m"));
-    conf.forEach((k, v) -> builder.property(KeyRegistry.require(k, "--conf"), v));
-    try (ForkedCluster cluster = builder.start();
+    try (ForkedCluster cluster = workerSettings.applyTo(builder).start();
         FileSystem fs = FileSystem.create(cluster.clientConf());
         MasterClient master = new MasterClient(cluster.clientConf())) {
       List<Path> sources = dataset(cluster.ufsRoot().resolve("load"), files, fileSize);

@@ -3,6 +3,7 @@ package io.strata.bench.read;
 import io.strata.bench.Json;
 import io.strata.bench.Stats;
 import io.strata.bench.Trees;
+import io.strata.bench.WorkerSettings;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.ConfKey;
 import io.strata.core.conf.ConfType;
@@ -22,6 +23,7 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -61,6 +63,8 @@ public final class ReadBench implements Callable<Integer> {
           "Least length of each side of a sequential measurement, taken in two turns of half of it"
               + " (passes over the dataset are repeated).")
   long seqMillis;
+
+  @Mixin WorkerSettings workerSettings = new WorkerSettings();
 
   @Option(
       names = "--read-ahead",
@@ -186,7 +190,7 @@ public final class ReadBench implements Callable<Integer> {
             .property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
             .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20))));
     extra.forEach(b::property);
-    return b.start();
+    return workerSettings.applyTo(b).start();
   }
 
   private FileSystem client(ForkedCluster cluster, boolean domainSocket, boolean shortCircuit) {
