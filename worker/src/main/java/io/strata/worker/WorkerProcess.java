@@ -393,7 +393,7 @@ public final class WorkerProcess implements Service {
   }
 
   /** strata.worker.data.io.threads, 0 read as twice the processors (at least 4). */
-  static int dataIoThreads(int configured) {
+  private static int dataIoThreads(int configured) {
     return configured > 0
         ? configured
         : Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
