@@ -130,8 +130,21 @@ public final class WorkerKeys {
           .check(b -> b >= 0 && b <= 1L << 40, "must be from 0 to 1TiB")
           .dynamic()
           .description(
-              "Off-heap memory for cached pages; keep -XX:MaxDirectMemorySize above it. A smaller value "
-                  + "set while running evicts down to it.")
+              "Memory for cached pages (shared memory in strata.worker.page.store.mem.dir, else "
+                  + "direct memory: then keep -XX:MaxDirectMemorySize above it). A smaller value set "
+                  + "while running evicts down to it.")
+          .build();
+
+  public static final ConfKey<String> MEM_DIR =
+      ConfKey.string("strata.worker.page.store.mem.dir")
+          .defaultValue("/dev/shm")
+          .scope(Scope.WORKER)
+          .description(
+              "A tmpfs folder where the memory tier keeps whole pages, in one file unlinked as soon "
+                  + "as it is open (its memory goes back when the worker exits), so that they are "
+                  + "sent by sendfile: over a domain socket the reader then copies each byte once, "
+                  + "not twice. Empty, or a folder that cannot hold the file: direct memory. "
+                  + "Applies at start.")
           .build();
 
   public static final ConfKey<Duration> HEARTBEAT_INTERVAL =

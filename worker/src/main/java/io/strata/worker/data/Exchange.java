@@ -65,6 +65,14 @@ final class Exchange {
     }
   }
 
+  /**
+   * Whether memory pages go out by sendfile on this connection: over a domain socket the kernel
+   * then hands the reader the pages themselves (one copy per byte, not two).
+   */
+  boolean memoryByFile() {
+    return DataServerInitializer.isDomainSocket(ctx.channel());
+  }
+
   /** Writes a frame of this answer (flushed with the END, or by a reply that pauses). */
   void write(Object frame) {
     ctx.write(frame, ctx.voidPromise());

@@ -198,7 +198,7 @@ final class ReadResponder {
         long to = Math.min(end, pageStart + fetched.length());
         for (long pos = from; pos < to; pos += Frames.MAX_DATA_PAYLOAD) {
           int n = (int) Math.min(Frames.MAX_DATA_PAYLOAD, to - pos);
-          Object body = fetched.slice(x.ctx.alloc(), (int) (pos - pageStart), n);
+          Object body = fetched.slice(x.ctx.alloc(), (int) (pos - pageStart), n, x.memoryByFile());
           x.write(Frames.dataHeader(x.ctx.alloc(), x.requestId, pos, n));
           x.write(body);
         }

@@ -32,6 +32,7 @@ public final class PageStore implements AutoCloseable {
   private static final long INDEX_CACHE_BYTES = 32 << 20;
 
   private final MemTier mem;
+  private final ShmArena arena;
   private final List<SsdTier> ssds;
   private final Admission admission = new Admission();
   private final Supplier<WorkerKeys.AdmissionPolicy> policy;
@@ -40,10 +41,12 @@ public final class PageStore implements AutoCloseable {
 
   PageStore(
       MemTier mem,
+      ShmArena arena,
       List<SsdTier> ssds,
       Supplier<WorkerKeys.AdmissionPolicy> policy,
       java.util.function.Function<MemTier, TierMetrics> memMetrics) {
     this.mem = mem;
+    this.arena = arena;
     this.ssds = List.copyOf(ssds);
     this.policy = policy;
     this.memMetrics = mem == null ? null : memMetrics.apply(mem);
@@ -93,7 +96,12 @@ public final class PageStore implements AutoCloseable {
     long memSize = conf.get(WorkerKeys.MEM_SIZE);
     PageStore[] store = new PageStore[1];
     MemTier mem = null;
+    ShmArena arena = null;
     if (memSize > 0) {
+      String memDir = conf.get(WorkerKeys.MEM_DIR);
+      if (!memDir.isEmpty()) {
+        arena = ShmArena.open(Path.of(memDir), Math.toIntExact(conf.get(WorkerKeys.PAGE_SIZE)));
+      }
       java.util.function.Consumer<PageId> onEvict = id -> store[0].evictedFromMemory(id);
       mem =
           conf.get(WorkerKeys.MEM_POLICY) == WorkerKeys.MemPolicy.TINYLFU
@@ -110,6 +118,7 @@ public final class PageStore implements AutoCloseable {
     store[0] =
         new PageStore(
             mem,
+            arena,
             ssds,
             () -> conf.get(WorkerKeys.ADMISSION),
             m -> new TierMetrics(registry, "MEM", null, m::used, m::capacity, m::pages));
@@ -167,7 +176,7 @@ public final class PageStore implements AutoCloseable {
     }
     ByteBuf page = ssdOf(id).read(id);
     if (page != null && mem != null) {
-      mem.put(id, page);
+      toMemory(id, page);
       memMetrics.promotions.increment();
     }
     return page;
@@ -183,7 +192,7 @@ public final class PageStore implements AutoCloseable {
       return false;
     }
     if (mem != null) {
-      mem.put(id, page);
+      toMemory(id, page);
     }
     return ssds.isEmpty() || ssdOf(id).write(id, page) || mem != null;
   }
@@ -203,7 +212,7 @@ public final class PageStore implements AutoCloseable {
   public boolean admitLoaded(PageId id, ByteBuf page, long[] mark) {
     if (ssds.isEmpty()) {
       if (mem != null) {
-        mem.put(id, page);
+        toMemory(id, page);
       }
       return mem != null;
     }
@@ -211,6 +220,24 @@ public final class PageStore implements AutoCloseable {
     // push out the pages readers are using; a read promotes them when it comes.
     int i = ssdIndex(id);
     return ssds.get(i).write(id, page, mark[i]);
+  }
+
+  /**
+   * Gives memory a page of its own: a whole page is copied into the shared-memory arena (so it can
+   * be sent by sendfile), anything else, or what the arena has no room for, is kept as it is.
+   */
+  private void toMemory(PageId id, ByteBuf page) {
+    ByteBuf own =
+        arena != null && arena.fits(page) && !mem.contains(id) ? arena.copyOf(page) : null;
+    if (own == null) {
+      mem.put(id, page);
+      return;
+    }
+    try {
+      mem.put(id, own);
+    } finally {
+      own.release();
+    }
   }
 
   public void remove(PageId id) {
@@ -291,6 +318,9 @@ public final class PageStore implements AutoCloseable {
   public void close() {
     if (mem != null) {
       mem.close();
+    }
+    if (arena != null) {
+      arena.close();
     }
     ssds.forEach(SsdTier::close);
   }

@@ -12,6 +12,7 @@ import io.strata.worker.page.CachedVersions;
 import io.strata.worker.page.DiskPage;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
+import io.strata.worker.page.ShmArena;
 import io.strata.worker.ufs.UfsManager.Resolved;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -66,11 +67,15 @@ public final class PageFetcher {
     static final int SENDFILE_MIN_BYTES = 64 << 10;
 
     /**
-     * Bytes {@code [from, from + count)} to write to a channel, holding a reference of their own.
+     * Bytes {@code [from, from + count)} to write to a channel, holding a reference of their own;
+     * {@code byFile}: a memory page in shared memory goes as a file region too (sendfile).
      */
-    public Object slice(ByteBufAllocator allocator, int from, int count) throws IOException {
+    public Object slice(ByteBufAllocator allocator, int from, int count, boolean byFile)
+        throws IOException {
       if (page != null) {
-        return page.retainedSlice(from, count);
+        return byFile && count >= SENDFILE_MIN_BYTES && ShmArena.holds(page)
+            ? ShmArena.region(page, from, count)
+            : page.retainedSlice(from, count);
       }
       return count < SENDFILE_MIN_BYTES
           ? disk.copy(allocator, from, count)

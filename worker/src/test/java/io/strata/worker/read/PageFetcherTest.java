@@ -230,7 +230,7 @@ class PageFetcherTest {
     assertThat(sent.source()).isEqualTo(PageFetcher.Source.SSD);
     assertThat(sent.disk()).as("verified: sent from the segment file").isNotNull();
     assertThat(sent.length()).isEqualTo(PAGE);
-    ByteBuf copied = (ByteBuf) sent.slice(PooledByteBufAllocator.DEFAULT, 100, 1000);
+    ByteBuf copied = (ByteBuf) sent.slice(PooledByteBufAllocator.DEFAULT, 100, 1000, true);
     assertThat(ByteBufUtil.getBytes(copied)).isEqualTo(Arrays.copyOfRange(page1, 100, 1100));
     copied.release();
     FileRegion region = sent.disk().region(10, PAGE - 10);

@@ -1,0 +1,159 @@
+package io.strata.worker.page;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.FileRegion;
+import io.strata.worker.TestFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ShmArenaTest {
+  private static final int SLOT = 64 << 10;
+  private static final Path SHM = Path.of("/dev/shm");
+
+  @BeforeEach
+  void needsShm() {
+    assumeTrue(Files.isDirectory(SHM), "needs /dev/shm (a tmpfs)");
+  }
+
+  private static byte[] random(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static byte[] drain(FileRegion region) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    WritableByteChannel sink = Channels.newChannel(out);
+    while (region.transferred() < region.count()) {
+      region.transferTo(sink, region.transferred());
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void aPageReadsBackThroughItsMappingASendfileRegionAndACopy() throws IOException {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT)) {
+      byte[] bytes = random(SLOT, 1);
+      ByteBuf page = arena.copyOf(Unpooled.wrappedBuffer(bytes));
+      assertThat(ByteBufUtil.getBytes(page)).isEqualTo(bytes);
+
+      ByteBuf held = page.retainedDuplicate();
+      assertThat(ShmArena.holds(held)).isTrue();
+      FileRegion region = ShmArena.region(held, 100, 5000);
+      assertThat(drain(region)).isEqualTo(Arrays.copyOfRange(bytes, 100, 5100));
+      region.release();
+      ByteBuf copied = ShmArena.copy(PooledByteBufAllocator.DEFAULT, held, 7, 300);
+      assertThat(ByteBufUtil.getBytes(copied)).isEqualTo(Arrays.copyOfRange(bytes, 7, 307));
+      copied.release();
+      held.release();
+
+      assertThatThrownBy(() -> ShmArena.region(page, SLOT - 10, 11))
+          .isInstanceOf(IndexOutOfBoundsException.class);
+      assertThat(ShmArena.holds(Unpooled.wrappedBuffer(bytes))).isFalse();
+      page.release();
+      assertThat(arena.slotsUsed()).isZero();
+    }
+  }
+
+  @Test
+  void aSlotStaysTakenWhileARegionCutFromItIsUnsent_andIsReusedAfter() throws IOException {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT)) {
+      ByteBuf first = arena.copyOf(Unpooled.wrappedBuffer(random(SLOT, 2)));
+      FileRegion unsent = ShmArena.region(first, 0, SLOT);
+      first.release();
+      assertThat(arena.slotsUsed()).as("the region holds the page").isEqualTo(1);
+
+      byte[] other = random(SLOT, 3);
+      ByteBuf second = arena.copyOf(Unpooled.wrappedBuffer(other));
+      assertThat(arena.slotsUsed()).isEqualTo(2);
+      assertThat(drain(unsent)).isEqualTo(random(SLOT, 2));
+      unsent.release();
+      assertThat(arena.slotsUsed()).isEqualTo(1);
+
+      ByteBuf third = arena.copyOf(Unpooled.wrappedBuffer(random(SLOT, 4)));
+      assertThat(arena.fileBytes()).as("the freed lowest slot is taken again").isEqualTo(64 << 20);
+      assertThat(ByteBufUtil.getBytes(second)).isEqualTo(other);
+      second.release();
+      third.release();
+    }
+  }
+
+  @Test
+  void theFileIsCutBackWhenItsTopFallsFree() {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT)) {
+      int count = 2 * (64 << 20) / SLOT;
+      List<ByteBuf> pages = new ArrayList<>();
+      ByteBuf src = Unpooled.wrappedBuffer(random(SLOT, 5));
+      for (int i = 0; i < count; i++) {
+        pages.add(arena.copyOf(src.duplicate()));
+      }
+      assertThat(arena.fileBytes()).isEqualTo(128L << 20);
+      for (int i = count - 1; i >= 0; i--) {
+        pages.get(i).release();
+      }
+      assertThat(arena.slotsUsed()).isZero();
+      assertThat(arena.fileBytes()).isLessThan(64L << 20);
+
+      ByteBuf again = arena.copyOf(src.duplicate());
+      assertThat(ByteBufUtil.getBytes(again)).isEqualTo(random(SLOT, 5));
+      again.release();
+    }
+  }
+
+  @Test
+  void onlyWholePagesTakeSlots() {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT)) {
+      ByteBuf tail = Unpooled.wrappedBuffer(random(100, 6));
+      assertThat(arena.fits(tail)).isFalse();
+      assertThatThrownBy(() -> arena.copyOf(tail)).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
+  void aFolderThatCannotHoldTheFile_leavesPagesInDirectMemory(@TempDir Path dir) {
+    assertThat(ShmArena.open(dir.resolve("missing"), SLOT)).isNull();
+  }
+
+  @Test
+  void thePageStoreKeepsWholePagesInTheArena_andAFilesShorterLastPageInDirectMemory() {
+    int page = 1 << 20;
+    try (PageStore store = TestFiles.pageStore(8L << 20, new SimpleMeterRegistry())) {
+      PageId whole = new PageId(1, 2, 0);
+      PageId tail = new PageId(1, 2, 1);
+      byte[] bytes = random(page, 7);
+      ByteBuf read = Unpooled.directBuffer(page).writeBytes(bytes);
+      assertThat(store.admit(whole, read, true)).isTrue();
+      read.release();
+      ByteBuf shortRead = Unpooled.wrappedBuffer(random(1000, 8));
+      assertThat(store.admit(tail, shortRead, true)).isTrue();
+
+      ByteBuf cached = store.getFromMemory(whole);
+      assertThat(ShmArena.holds(cached)).isTrue();
+      assertThat(ByteBufUtil.getBytes(cached)).isEqualTo(bytes);
+      cached.release();
+      ByteBuf cachedTail = store.getFromMemory(tail);
+      assertThat(ShmArena.holds(cachedTail)).isFalse();
+      assertThat(ByteBufUtil.getBytes(cachedTail)).isEqualTo(random(1000, 8));
+      cachedTail.release();
+    }
+  }
+}
