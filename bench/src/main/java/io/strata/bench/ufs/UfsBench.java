@@ -3,6 +3,7 @@ package io.strata.bench.ufs;
 import io.strata.bench.Json;
 import io.strata.bench.Runs;
 import io.strata.bench.Trees;
+import io.strata.bench.WorkerSettings;
 import io.strata.bench.load.Loads;
 import io.strata.client.FileInStream;
 import io.strata.client.FileSystem;
@@ -30,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -88,6 +90,8 @@ public final class UfsBench implements Callable<Integer> {
               + " holds only theirs.")
   Set<String> only;
 
+  @Mixin WorkerSettings workerSettings = new WorkerSettings();
+
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
@@ -113,13 +117,18 @@ public final class UfsBench implements Callable<Integer> {
       String bucket = "strata-bench-" + Long.toHexString(System.nanoTime());
       try (RawS3 raw = new RawS3(store, accessKey, secretKey, bucket);
           ForkedCluster cluster =
-              ForkedCluster.builder()
-                  .masters(1)
-                  .workers(1)
-                  .dir(work.resolve("cluster"))
-                  .ssd((((objects * size + (long) small * smallBytes) * 2) >> 20) + 256 + "MiB")
-                  .property(WorkerKeys.MEM_SIZE, "256MiB")
-                  .jvmOptions(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g"))
+              workerSettings
+                  .applyTo(
+                      ForkedCluster.builder()
+                          .masters(1)
+                          .workers(1)
+                          .dir(work.resolve("cluster"))
+                          .ssd(
+                              (((objects * size + (long) small * smallBytes) * 2) >> 20)
+                                  + 256
+                                  + "MiB")
+                          .property(WorkerKeys.MEM_SIZE, "256MiB")
+                          .jvmOptions(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g")))
                   .start();
           FileSystem fs = FileSystem.create(cluster.clientConf());
           MasterClient master = new MasterClient(cluster.clientConf())) {

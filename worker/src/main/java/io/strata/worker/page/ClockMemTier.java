@@ -99,6 +99,21 @@ final class ClockMemTier implements MemTier {
   }
 
   @Override
+  public boolean replace(PageId id, ByteBuf page) {
+    boolean[] replaced = new boolean[1];
+    slots.computeIfPresent(
+        id,
+        (k, slot) -> {
+          Slot fresh = new Slot(page.retainedDuplicate());
+          fresh.referenced = slot.referenced;
+          slot.page.release();
+          replaced[0] = true;
+          return fresh;
+        });
+    return replaced[0];
+  }
+
+  @Override
   public void remove(PageId id) {
     Slot slot = slots.remove(id);
     if (slot != null) {

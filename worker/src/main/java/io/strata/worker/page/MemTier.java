@@ -23,6 +23,12 @@ public interface MemTier extends AutoCloseable {
 
   void remove(PageId id);
 
+  /**
+   * Swaps the buffer of a page it holds for another holding the same bytes (taking a reference of
+   * its own), keeping the page's place in the eviction order; false if it does not hold the page.
+   */
+  boolean replace(PageId id, ByteBuf page);
+
   long used();
 
   long capacity();

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -33,6 +35,10 @@ public final class PageStore implements AutoCloseable {
 
   private final MemTier mem;
   private final ShmArena arena;
+
+  /** Pages in memory read from there once since they came, not yet moved into the arena. */
+  private final Set<PageId> readOnce = ConcurrentHashMap.newKeySet();
+
   private final List<SsdTier> ssds;
   private final Admission admission = new Admission();
   private final Supplier<WorkerKeys.AdmissionPolicy> policy;
@@ -126,6 +132,7 @@ public final class PageStore implements AutoCloseable {
   }
 
   private void evictedFromMemory(PageId id) {
+    readOnce.remove(id);
     (onDisk(id) ? memMetrics.demotions : memMetrics.evictions).increment();
   }
 
@@ -176,7 +183,7 @@ public final class PageStore implements AutoCloseable {
     }
     ByteBuf page = ssdOf(id).read(id);
     if (page != null && mem != null) {
-      toMemory(id, page);
+      mem.put(id, page);
       memMetrics.promotions.increment();
     }
     return page;
@@ -192,7 +199,7 @@ public final class PageStore implements AutoCloseable {
       return false;
     }
     if (mem != null) {
-      toMemory(id, page);
+      mem.put(id, page);
     }
     return ssds.isEmpty() || ssdOf(id).write(id, page) || mem != null;
   }
@@ -212,7 +219,7 @@ public final class PageStore implements AutoCloseable {
   public boolean admitLoaded(PageId id, ByteBuf page, long[] mark) {
     if (ssds.isEmpty()) {
       if (mem != null) {
-        toMemory(id, page);
+        mem.put(id, page);
       }
       return mem != null;
     }
@@ -223,24 +230,49 @@ public final class PageStore implements AutoCloseable {
   }
 
   /**
-   * Gives memory a page of its own: a whole page is copied into the shared-memory arena (so it can
-   * be sent by sendfile), anything else, or what the arena has no room for, is kept as it is.
+   * Whether a page just read from memory should move into the shared-memory arena now: a whole page
+   * not there yet, read from memory before ({@link #settle} it, off the network threads). Not on
+   * its first read: a cold sequential reader's pages are all read from memory once, after the
+   * read-ahead put them there, and moving each would cost that read a copy per page.
    */
-  private void toMemory(PageId id, ByteBuf page) {
-    ByteBuf own =
-        arena != null && arena.fits(page) && !mem.contains(id) ? arena.copyOf(page) : null;
-    if (own == null) {
-      mem.put(id, page);
+  public boolean settleDue(PageId id, ByteBuf page) {
+    if (arena == null || !arena.fits(page) || ShmArena.holds(page)) {
+      return false;
+    }
+    if (readOnce.add(id)) {
+      if (readOnce.size() > Math.max(1024, 2 * mem.pages())) {
+        // Pages read once and then evicted in a race with this mark: forget them all now and then.
+        readOnce.clear();
+      }
+      return false;
+    }
+    readOnce.remove(id);
+    return true;
+  }
+
+  /**
+   * Moves a page memory holds into the shared-memory arena (blocking: one copy), from where it is
+   * sent by sendfile. Done when a page is read from memory again, not when it is admitted: a cold
+   * read then costs no more than before, and only pages read again pay the copy.
+   */
+  public void settle(PageId id) {
+    ByteBuf page = mem == null ? null : mem.get(id);
+    if (page == null) {
       return;
     }
     try {
-      mem.put(id, own);
+      ByteBuf moved = arena.fits(page) && !ShmArena.holds(page) ? arena.copyOf(page) : null;
+      if (moved != null) {
+        mem.replace(id, moved);
+        moved.release();
+      }
     } finally {
-      own.release();
+      page.release();
     }
   }
 
   public void remove(PageId id) {
+    readOnce.remove(id);
     if (mem != null) {
       mem.remove(id);
     }

@@ -1,7 +1,6 @@
 package io.strata.worker.page;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.buffer.UnpooledDirectByteBuf;
 import io.netty.channel.DefaultFileRegion;
@@ -17,6 +16,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +46,7 @@ public final class ShmArena implements AutoCloseable {
   private final int slotsPerChunk;
   private final List<MappedByteBuffer> chunks = new ArrayList<>();
   private final BitSet used = new BitSet();
+  private final AtomicBoolean warnedFull = new AtomicBoolean();
   private long fileBytes;
   private boolean closed;
 
@@ -84,14 +85,15 @@ public final class ShmArena implements AutoCloseable {
     }
   }
 
-  /** Whether a page of this length takes a slot (a file's shorter last page stays in the heap). */
+  /** Whether a page of this length takes a slot (a file's shorter last page does not). */
   public boolean fits(ByteBuf page) {
     return page.readableBytes() == slotSize;
   }
 
   /**
    * The readable bytes of {@code page} copied into a slot, as a buffer that frees the slot when its
-   * last reference goes; null when the file system has no room (the page is then not kept).
+   * last reference goes; null when the file system has no room (the caller keeps the page where it
+   * is).
    */
   public ByteBuf copyOf(ByteBuf page) {
     if (!fits(page)) {
@@ -122,7 +124,12 @@ public final class ShmArena implements AutoCloseable {
       }
     } catch (IOException e) {
       free(slot);
-      LOG.debug("memory tier: no room in its file for a page: {}", e.toString());
+      if (!warnedFull.getAndSet(true)) {
+        LOG.warn(
+            "memory tier: no room in its shared-memory file ({}); pages that do not fit stay in "
+                + "direct memory (said once)",
+            e.toString());
+      }
       return null;
     }
     return new SlotBuf(this, slot, view);
@@ -143,29 +150,11 @@ public final class ShmArena implements AutoCloseable {
     return new SlotRegion(s, s.arena.offset(s.slot) + from, count);
   }
 
-  /** Bytes {@code [from, from + count)} of an arena page read into a new buffer (one pread). */
-  public static ByteBuf copy(ByteBufAllocator allocator, ByteBuf page, int from, int count)
-      throws IOException {
-    SlotBuf s = checked(page, from, count);
-    ByteBuf buf = allocator.directBuffer(count, count);
-    try {
-      ByteBuffer into = buf.nioBuffer(0, count);
-      long at = s.arena.offset(s.slot) + from;
-      while (into.hasRemaining()) {
-        int n = s.arena.file.read(into, at + into.position());
-        if (n < 0) {
-          throw new IOException("the memory tier's file ends inside a page");
-        }
-      }
-      return buf.writerIndex(count);
-    } catch (IOException | RuntimeException e) {
-      buf.release();
-      throw e;
-    }
-  }
-
   private static SlotBuf root(ByteBuf page) {
-    ByteBuf root = page.unwrap() != null ? page.unwrap() : page;
+    ByteBuf root = page;
+    while (root.unwrap() != null) {
+      root = root.unwrap();
+    }
     return root instanceof SlotBuf s ? s : null;
   }
 

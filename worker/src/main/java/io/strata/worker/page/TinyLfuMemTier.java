@@ -65,6 +65,12 @@ final class TinyLfuMemTier implements MemTier {
   }
 
   @Override
+  public boolean replace(PageId id, ByteBuf page) {
+    // The old buffer goes to the removal listener (cause REPLACED), which releases it.
+    return pages.asMap().computeIfPresent(id, (k, old) -> page.retainedDuplicate()) != null;
+  }
+
+  @Override
   public void remove(PageId id) {
     pages.invalidate(id);
   }

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -99,6 +100,7 @@ public final class PageFetcher {
   private final Executor ufsExecutor;
   private final UfsPageReads ufsReads;
   private final Map<PageId, PageLoad> inflight = new ConcurrentHashMap<>();
+  private final Set<PageId> settling = ConcurrentHashMap.newKeySet();
   private final Counter hits;
   private final Counter misses;
   private final ReadAhead readAhead;
@@ -183,6 +185,9 @@ public final class PageFetcher {
       if (cached != null) {
         hits.increment();
         readAhead.asked(target, index, false);
+        if (store.settleDue(id, cached)) {
+          settleLater(id);
+        }
         return CompletableFuture.completedFuture(new Fetched(cached, Source.MEM));
       }
       DiskPage onDisk = store.diskPage(id);
@@ -204,6 +209,25 @@ public final class PageFetcher {
         return subscription;
       }
       // That load finished between our look-ups; its page is in the store now, or look again.
+    }
+  }
+
+  /** Moves a page into shared memory on the I/O executor, once however many readers ask. */
+  private void settleLater(PageId id) {
+    if (!settling.add(id)) {
+      return;
+    }
+    try {
+      ufsExecutor.execute(
+          () -> {
+            try {
+              store.settle(id);
+            } finally {
+              settling.remove(id);
+            }
+          });
+    } catch (RejectedExecutionException stopping) {
+      settling.remove(id);
     }
   }
 

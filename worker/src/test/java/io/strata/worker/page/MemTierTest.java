@@ -52,6 +52,36 @@ class MemTierTest {
 
   @ParameterizedTest
   @MethodSource("tiers")
+  void replace_swapsTheBuffer_releasingTheOldOne_andKeepsTheCount(
+      BiFunction<Long, Consumer<PageId>, MemTier> make) {
+    List<PageId> evicted = new ArrayList<>();
+    MemTier tier = make.apply(1L << 20, evicted::add);
+    PageId id = new PageId(3, 4, 0);
+    ByteBuf first = page(4096, 1);
+    ByteBuf second = page(4096, 1);
+    tier.put(id, first);
+    assertThat(tier.replace(id, second)).isTrue();
+    assertThat(tier.replace(new PageId(3, 4, 1), second)).isFalse();
+    assertThat(first.refCnt()).as("the tier let go of the old buffer").isEqualTo(1);
+    assertThat(second.refCnt()).isEqualTo(2);
+    ByteBuf got = tier.get(id);
+    assertThat(got.getByte(0)).isEqualTo((byte) 1);
+    got.setByte(0, 9);
+    assertThat(second.getByte(0))
+        .as("the tier hands out the new buffer's bytes")
+        .isEqualTo((byte) 9);
+    got.release();
+    assertThat(tier.used()).isEqualTo(4096);
+    assertThat(tier.pages()).isEqualTo(1);
+    assertThat(evicted).as("a replacement is no eviction").isEmpty();
+    tier.close();
+    assertThat(second.refCnt()).isEqualTo(1);
+    first.release();
+    second.release();
+  }
+
+  @ParameterizedTest
+  @MethodSource("tiers")
   void get_givesAnIndependentReference_thatOutlivesEviction(
       BiFunction<Long, Consumer<PageId>, MemTier> make) {
     MemTier tier = make.apply(1L << 20, id -> {});
