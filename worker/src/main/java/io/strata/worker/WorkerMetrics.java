@@ -14,6 +14,9 @@ public final class WorkerMetrics {
   public static final String CACHE_CAPACITY_BYTES = "strata.worker.cache.capacity.bytes";
   public static final String PAGE_EVICTIONS = "strata.worker.page.evictions";
 
+  /** Length of the memory tier's shared-memory file: the most of its memory it holds. */
+  public static final String MEM_SHARED_BYTES = "strata.worker.mem.shared.bytes";
+
   /** Per tier (tier=MEM|SSD). */
   public static final String TIER_HITS = "strata.worker.tier.hits";
 

@@ -1,5 +1,6 @@
 package io.strata.worker.page;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -8,6 +9,7 @@ import io.strata.core.conf.PageStoreDirs;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.TierUsage;
 import io.strata.core.util.OwnerOnly;
+import io.strata.worker.WorkerMetrics;
 import io.strata.worker.kv.RocksKvStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -107,6 +109,12 @@ public final class PageStore implements AutoCloseable {
       String memDir = conf.get(WorkerKeys.MEM_DIR);
       if (!memDir.isEmpty()) {
         arena = ShmArena.open(Path.of(memDir), Math.toIntExact(conf.get(WorkerKeys.PAGE_SIZE)));
+      }
+      if (arena != null) {
+        Gauge.builder(WorkerMetrics.MEM_SHARED_BYTES, arena, ShmArena::fileBytes)
+            .description(
+                "Length of the memory tier's shared-memory file: the most of its memory it holds")
+            .register(registry);
       }
       java.util.function.Consumer<PageId> onEvict = id -> store[0].evictedFromMemory(id);
       mem =

@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.FileRegion;
 import io.strata.worker.TestFiles;
+import io.strata.worker.WorkerMetrics;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
@@ -132,7 +133,8 @@ class ShmArenaTest {
   @Test
   void aWholePageMovesIntoTheArenaWhenSettled_aFilesShorterLastPageStaysInDirectMemory() {
     int page = 1 << 20;
-    try (PageStore store = TestFiles.pageStore(8L << 20, new SimpleMeterRegistry())) {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (PageStore store = TestFiles.pageStore(8L << 20, registry)) {
       PageId whole = new PageId(1, 2, 0);
       PageId tail = new PageId(1, 2, 1);
       byte[] bytes = random(page, 7);
@@ -150,6 +152,8 @@ class ShmArenaTest {
       store.settle(whole);
       ByteBuf settled = store.getFromMemory(whole);
       assertThat(ShmArena.holds(settled)).isTrue();
+      assertThat(registry.get(WorkerMetrics.MEM_SHARED_BYTES).gauge().value())
+          .isGreaterThanOrEqualTo(page);
       assertThat(store.settleDue(whole, settled)).isFalse();
       assertThat(store.settleDue(whole, settled)).isFalse();
       assertThat(ByteBufUtil.getBytes(settled)).isEqualTo(bytes);
