@@ -244,7 +244,7 @@ public final class PageStore implements AutoCloseable {
    * read-ahead put them there, and moving each would cost that read a copy per page.
    */
   public boolean settleDue(PageId id, ByteBuf page) {
-    if (arena == null || !arena.fits(page) || ShmArena.holds(page)) {
+    if (!movable(page)) {
       return false;
     }
     if (readOnce.add(id)) {
@@ -269,7 +269,7 @@ public final class PageStore implements AutoCloseable {
       return;
     }
     try {
-      ByteBuf moved = arena.fits(page) && !ShmArena.holds(page) ? arena.copyOf(page) : null;
+      ByteBuf moved = movable(page) ? arena.copyOf(page) : null;
       if (moved != null) {
         mem.replace(id, moved);
         moved.release();
@@ -277,6 +277,11 @@ public final class PageStore implements AutoCloseable {
     } finally {
       page.release();
     }
+  }
+
+  /** A whole page that is not yet in the arena (and there is one). */
+  private boolean movable(ByteBuf page) {
+    return arena != null && arena.fits(page) && !ShmArena.holds(page);
   }
 
   public void remove(PageId id) {
