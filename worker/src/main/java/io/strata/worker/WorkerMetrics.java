@@ -17,6 +17,8 @@ public final class WorkerMetrics {
   /** Length of the memory tier's shared-memory file: the most of its memory it holds. */
   public static final String MEM_SHARED_BYTES = "strata.worker.mem.shared.bytes";
 
+  public static final String MEM_HUGE_BYTES = "strata.worker.mem.huge.bytes";
+
   /** Per tier (tier=MEM|SSD). */
   public static final String TIER_HITS = "strata.worker.tier.hits";
 

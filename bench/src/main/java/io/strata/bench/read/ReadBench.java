@@ -39,10 +39,18 @@ import picocli.CommandLine.Option;
         "Warm sequential and random read speed per transport, against raw sockets and files.")
 public final class ReadBench implements Callable<Integer> {
   private static final int FILES = 4;
-  private static final int[] THREADS = {1, 4};
 
   @Option(names = "--runs", defaultValue = "3", description = "Runs of every measurement.")
   int runs;
+
+  @Option(
+      names = "--warmups",
+      defaultValue = "1",
+      description =
+          "Untimed runs of each measurement first, Strata and the baseline alike: after the"
+              + " warm-up passes, the first timed second of a transport still ran at 0.6-0.8 of"
+              + " its later runs while the JVMs compiled its path.")
+  int warmups;
 
   @Option(
       names = "--dataset",
@@ -63,6 +71,13 @@ public final class ReadBench implements Callable<Integer> {
           "Least length of each side of a sequential measurement, taken in two turns of half of it"
               + " (passes over the dataset are repeated).")
   long seqMillis;
+
+  @Option(
+      names = "--threads",
+      split = ",",
+      defaultValue = "1,4",
+      description = "Reader threads of each measurement (one measurement per count).")
+  List<Integer> threads;
 
   @Mixin WorkerSettings workerSettings = new WorkerSettings();
 
@@ -91,6 +106,11 @@ public final class ReadBench implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
+
+  @Option(
+      names = "--each",
+      description = "Also print every sequential run's turns (MB/s), to see which one a dip was.")
+  boolean each;
 
   /** A Strata transport and the raw baseline it is measured against. */
   private record Pair(String name, ReadTarget strata, ReadTarget raw) {}
@@ -156,13 +176,13 @@ public final class ReadBench implements Callable<Integer> {
           }
         }
         for (Pair p : pairs) {
-          for (int threads : THREADS) {
-            out.putAll(sequential(p, threads));
+          for (int n : threads) {
+            out.putAll(sequential(p, n));
           }
         }
         for (Pair p : pairs) {
-          for (int threads : THREADS) {
-            out.putAll(random(p, threads, fileSize));
+          for (int n : threads) {
+            out.putAll(random(p, n, fileSize));
           }
         }
         if (tls && transports.contains("tcp")) {
@@ -207,13 +227,15 @@ public final class ReadBench implements Callable<Integer> {
     List<Double> ratios = new ArrayList<>();
     List<Double> strata = new ArrayList<>();
     List<Double> raw = new ArrayList<>();
-    for (int run = 0; run < runs; run++) {
+    for (int run = -warmups; run < runs; run++) {
       // In turns, Strata, the baseline, the baseline, Strata (half the time each): what else the
       // shared host runs meanwhile, and any drift through the run, falls on both sides alike.
       Workloads.Streamed strataPart = Workloads.Streamed.NONE;
       Workloads.Streamed rawPart = Workloads.Streamed.NONE;
+      StringBuilder turns = new StringBuilder();
       for (ReadTarget t : List.of(p.strata(), p.raw(), p.raw(), p.strata())) {
         Workloads.Streamed part = Workloads.sequential(t, threads, FILES, seqMillis / 2);
+        turns.append(String.format(Locale.ROOT, " %s %.0f", t.name(), part.megabytesPerSecond()));
         if (t == p.strata()) {
           strataPart = strataPart.plus(part);
         } else {
@@ -222,6 +244,19 @@ public final class ReadBench implements Callable<Integer> {
       }
       double s = strataPart.megabytesPerSecond();
       double r = rawPart.megabytesPerSecond();
+      if (each) {
+        System.out.printf(
+            Locale.ROOT,
+            "%-12s seq %d thread(s), %s: ratio %.3f;%s%n",
+            p.name(),
+            threads,
+            run < 0 ? "warm-up" : "run " + (run + 1),
+            s / r,
+            turns);
+      }
+      if (run < 0) {
+        continue;
+      }
       strata.add(s);
       raw.add(r);
       ratios.add(s / r);
@@ -252,9 +287,12 @@ public final class ReadBench implements Callable<Integer> {
     List<Double> ops = new ArrayList<>();
     List<Double> rawP50 = new ArrayList<>();
     List<Double> rawOps = new ArrayList<>();
-    for (int run = 0; run < runs; run++) {
+    for (int run = -warmups; run < runs; run++) {
       Workloads.Random4k s = Workloads.random(p.strata(), threads, FILES, fileSize, randomMillis);
       Workloads.Random4k r = Workloads.random(p.raw(), threads, FILES, fileSize, randomMillis);
+      if (run < 0) {
+        continue;
+      }
       p50.add(s.p50Ms());
       p99.add(s.p99Ms());
       ops.add(s.opsPerSecond());

@@ -147,6 +147,17 @@ public final class WorkerKeys {
                   + "Applies at start.")
           .build();
 
+  public static final ConfKey<Boolean> MEM_HUGE_PAGES =
+      ConfKey.bool("strata.worker.page.store.mem.huge.pages")
+          .defaultValue("true")
+          .scope(Scope.WORKER)
+          .description(
+              "Whether the memory tier's file (strata.worker.page.store.mem.dir) is put in 2 MiB "
+                  + "huge pages as it fills (MADV_COLLAPSE, Linux 6.1+; the system's transparent "
+                  + "huge page setting for shared memory must not be deny): sendfile reads them "
+                  + "faster than 4 KiB pages. Applies at start.")
+          .build();
+
   public static final ConfKey<Duration> HEARTBEAT_INTERVAL =
       ConfKey.duration("strata.worker.heartbeat.interval")
           .defaultValue("1s")

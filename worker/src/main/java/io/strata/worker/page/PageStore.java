@@ -108,12 +108,19 @@ public final class PageStore implements AutoCloseable {
     if (memSize > 0) {
       String memDir = conf.get(WorkerKeys.MEM_DIR);
       if (!memDir.isEmpty()) {
-        arena = ShmArena.open(Path.of(memDir), Math.toIntExact(conf.get(WorkerKeys.PAGE_SIZE)));
+        arena =
+            ShmArena.open(
+                Path.of(memDir),
+                Math.toIntExact(conf.get(WorkerKeys.PAGE_SIZE)),
+                conf.get(WorkerKeys.MEM_HUGE_PAGES));
       }
       if (arena != null) {
         Gauge.builder(WorkerMetrics.MEM_SHARED_BYTES, arena, ShmArena::fileBytes)
             .description(
                 "Length of the memory tier's shared-memory file: the most of its memory it holds")
+            .register(registry);
+        Gauge.builder(WorkerMetrics.MEM_HUGE_BYTES, arena, ShmArena::hugeBytes)
+            .description("Bytes of the memory tier's shared-memory file in 2 MiB huge pages")
             .register(registry);
       }
       java.util.function.Consumer<PageId> onEvict = id -> store[0].evictedFromMemory(id);

@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * {@link IOException}, not a fault on a mapped store) and read through a mapping of it. A page
  * holds a slot of {@code slotSize} bytes; the lowest free slot is taken first, and the file is cut
  * back when its top stretch falls free, so the memory it holds tracks what the tier holds.
- * Thread-safe.
+ *
+ * <p>Once every slot over a 2 MiB stretch of the file is taken, the stretch is put in one huge page
+ * ({@link HugePageCollapse}, unless turned off): sendfile is faster from those than from the 4 KiB
+ * pages a tmpfs otherwise holds. Thread-safe.
  */
 public final class ShmArena implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShmArena.class);
@@ -46,21 +49,36 @@ public final class ShmArena implements AutoCloseable {
   private final int slotsPerChunk;
   private final List<MappedByteBuffer> chunks = new ArrayList<>();
   private final BitSet used = new BitSet();
+
+  /** Null without huge pages. */
+  private final HugePageCollapse huge;
+
+  /** 2 MiB stretches of the file asked into a huge page since they were last cut off. */
+  private final BitSet stretchesAsked = new BitSet();
+
+  /** Those of them the kernel put in one. */
+  private final BitSet stretchesHuge = new BitSet();
+
+  /** Collapses under way: the file is not cut back meanwhile (a stretch must stay in it). */
+  private int collapsing;
+
   private final AtomicBoolean warnedFull = new AtomicBoolean();
   private long fileBytes;
   private boolean closed;
 
-  private ShmArena(FileChannel file, int slotSize) {
+  private ShmArena(FileChannel file, int slotSize, HugePageCollapse huge) {
     this.file = file;
     this.slotSize = slotSize;
+    this.huge = huge;
     this.slotsPerChunk = (int) Math.max(1, CHUNK_BYTES / slotSize);
   }
 
   /**
    * An arena in {@code dir}; null (and one warning) when that folder cannot hold one, the memory
-   * tier then keeping its pages in direct memory.
+   * tier then keeping its pages in direct memory. {@code hugePages}: put full 2 MiB stretches in
+   * huge pages.
    */
-  public static ShmArena open(Path dir, int slotSize) {
+  public static ShmArena open(Path dir, int slotSize, boolean hugePages) {
     Path path = dir.resolve("strata-mem-" + UUID.randomUUID());
     try {
       FileChannel ch =
@@ -69,8 +87,9 @@ public final class ShmArena implements AutoCloseable {
               StandardOpenOption.CREATE_NEW,
               StandardOpenOption.READ,
               StandardOpenOption.WRITE);
+      HugePageCollapse huge = hugePages ? HugePageCollapse.open(path) : null;
       Files.delete(path);
-      return new ShmArena(ch, slotSize);
+      return new ShmArena(ch, slotSize, huge);
     } catch (IOException | UnsupportedOperationException e) {
       LOG.warn(
           "memory tier: cannot keep pages in {} ({}); they stay in direct memory",
@@ -132,7 +151,51 @@ public final class ShmArena implements AutoCloseable {
       }
       return null;
     }
+    collapseAround(slot);
     return new SlotBuf(this, slot, view);
+  }
+
+  /**
+   * Puts each 2 MiB stretch that {@code slot} lies in into a huge page, once all of it is taken.
+   */
+  private void collapseAround(int slot) {
+    if (huge == null) {
+      return;
+    }
+    int last = (int) ((offset(slot + 1) - 1) / HugePageCollapse.HUGE_PAGE);
+    for (int stretch = (int) (offset(slot) / HugePageCollapse.HUGE_PAGE);
+        stretch <= last;
+        stretch++) {
+      if (!claim(stretch)) {
+        continue;
+      }
+      boolean done = false;
+      try {
+        done = huge.collapse(stretch * HugePageCollapse.HUGE_PAGE);
+      } finally {
+        synchronized (this) {
+          collapsing--;
+          if (done) {
+            stretchesHuge.set(stretch);
+          }
+          if (closed && collapsing == 0) {
+            huge.close();
+          }
+        }
+      }
+    }
+  }
+
+  /** Whether to collapse {@code stretch} now: every slot over it taken, and not asked before. */
+  private synchronized boolean claim(int stretch) {
+    int first = (int) (stretch * HugePageCollapse.HUGE_PAGE / slotSize);
+    int last = (int) (((stretch + 1) * HugePageCollapse.HUGE_PAGE - 1) / slotSize);
+    if (closed || stretchesAsked.get(stretch) || used.nextClearBit(first) <= last) {
+      return false;
+    }
+    stretchesAsked.set(stretch);
+    collapsing++;
+    return true;
   }
 
   /** Whether {@code page} (or the buffer it derives from) lies in an arena. */
@@ -189,11 +252,14 @@ public final class ShmArena implements AutoCloseable {
   private synchronized void free(int slot) {
     used.clear(slot);
     long top = offset(used.length());
-    if (!closed && fileBytes - top >= TRIM_SLACK) {
+    if (!closed && collapsing == 0 && fileBytes - top >= TRIM_SLACK) {
       try {
         // The mapping stays: nothing reads the free slots above, and writing one grows the file.
         file.truncate(top);
         fileBytes = top;
+        int cut = (int) (top / HugePageCollapse.HUGE_PAGE);
+        stretchesAsked.clear(cut, Math.max(cut, stretchesAsked.length()));
+        stretchesHuge.clear(cut, Math.max(cut, stretchesHuge.length()));
       } catch (IOException e) {
         LOG.debug("memory tier: cannot cut its file back: {}", e.toString());
       }
@@ -203,6 +269,11 @@ public final class ShmArena implements AutoCloseable {
   /** Bytes of shared memory the file holds at most now (its length). */
   public synchronized long fileBytes() {
     return fileBytes;
+  }
+
+  /** Bytes of the file in huge pages. */
+  public synchronized long hugeBytes() {
+    return stretchesHuge.cardinality() * HugePageCollapse.HUGE_PAGE;
   }
 
   /** Slots in use. */
@@ -217,6 +288,10 @@ public final class ShmArena implements AutoCloseable {
   @Override
   public synchronized void close() {
     closed = true;
+    if (huge != null && collapsing == 0) {
+      // Else the last collapse under way closes it: its descriptor must not be reused meanwhile.
+      huge.close();
+    }
     try {
       file.close();
     } catch (IOException e) {

@@ -51,7 +51,7 @@ class ShmArenaTest {
 
   @Test
   void aPageReadsBackThroughItsMappingAndASendfileRegion() throws IOException {
-    try (ShmArena arena = ShmArena.open(SHM, SLOT)) {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT, false)) {
       byte[] bytes = random(SLOT, 1);
       ByteBuf page = arena.copyOf(Unpooled.wrappedBuffer(bytes));
       assertThat(ByteBufUtil.getBytes(page)).isEqualTo(bytes);
@@ -73,7 +73,7 @@ class ShmArenaTest {
 
   @Test
   void aSlotStaysTakenWhileARegionCutFromItIsUnsent_andIsReusedAfter() throws IOException {
-    try (ShmArena arena = ShmArena.open(SHM, SLOT)) {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT, false)) {
       ByteBuf first = arena.copyOf(Unpooled.wrappedBuffer(random(SLOT, 2)));
       FileRegion unsent = ShmArena.region(first, 0, SLOT);
       first.release();
@@ -95,8 +95,39 @@ class ShmArenaTest {
   }
 
   @Test
+  void fullTwoMiBStretchesGoIntoHugePages_andEveryPageReadsBackTheSame() throws IOException {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT, true)) {
+      int perStretch = (2 << 20) / SLOT;
+      List<ByteBuf> pages = new ArrayList<>();
+      for (int i = 0; i < 2 * perStretch + 3; i++) {
+        pages.add(arena.copyOf(Unpooled.wrappedBuffer(random(SLOT, 100 + i))));
+      }
+      assumeTrue(
+          arena.hugeBytes() > 0,
+          "the kernel put no stretch in a huge page (MADV_COLLAPSE needs Linux 6.1+, and shared"
+              + " memory's transparent huge pages not set to deny)");
+      assertThat(arena.hugeBytes()).as("two full stretches, not the third").isEqualTo(4L << 20);
+      for (int i = 0; i < pages.size(); i++) {
+        assertThat(ByteBufUtil.getBytes(pages.get(i))).isEqualTo(random(SLOT, 100 + i));
+      }
+      FileRegion region = ShmArena.region(pages.get(perStretch + 1), 10, SLOT - 10);
+      assertThat(drain(region))
+          .isEqualTo(Arrays.copyOfRange(random(SLOT, 100 + perStretch + 1), 10, SLOT));
+      region.release();
+
+      // A slot freed inside a huge page is written again in place.
+      pages.remove(5).release();
+      ByteBuf again = arena.copyOf(Unpooled.wrappedBuffer(random(SLOT, 99)));
+      assertThat(ByteBufUtil.getBytes(again)).isEqualTo(random(SLOT, 99));
+      assertThat(arena.hugeBytes()).isEqualTo(4L << 20);
+      again.release();
+      pages.forEach(ByteBuf::release);
+    }
+  }
+
+  @Test
   void theFileIsCutBackWhenItsTopFallsFree() {
-    try (ShmArena arena = ShmArena.open(SHM, SLOT)) {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT, true)) {
       int count = 2 * (64 << 20) / SLOT;
       List<ByteBuf> pages = new ArrayList<>();
       ByteBuf src = Unpooled.wrappedBuffer(random(SLOT, 5));
@@ -109,6 +140,7 @@ class ShmArenaTest {
       }
       assertThat(arena.slotsUsed()).isZero();
       assertThat(arena.fileBytes()).isLessThan(64L << 20);
+      assertThat(arena.hugeBytes()).as("stretches cut off are no longer counted").isZero();
 
       ByteBuf again = arena.copyOf(src.duplicate());
       assertThat(ByteBufUtil.getBytes(again)).isEqualTo(random(SLOT, 5));
@@ -118,7 +150,7 @@ class ShmArenaTest {
 
   @Test
   void onlyWholePagesTakeSlots() {
-    try (ShmArena arena = ShmArena.open(SHM, SLOT)) {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT, false)) {
       ByteBuf tail = Unpooled.wrappedBuffer(random(100, 6));
       assertThat(arena.fits(tail)).isFalse();
       assertThatThrownBy(() -> arena.copyOf(tail)).isInstanceOf(IllegalArgumentException.class);
@@ -127,7 +159,7 @@ class ShmArenaTest {
 
   @Test
   void aFolderThatCannotHoldTheFile_leavesPagesInDirectMemory(@TempDir Path dir) {
-    assertThat(ShmArena.open(dir.resolve("missing"), SLOT)).isNull();
+    assertThat(ShmArena.open(dir.resolve("missing"), SLOT, true)).isNull();
   }
 
   @Test
