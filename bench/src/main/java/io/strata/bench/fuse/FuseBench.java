@@ -154,10 +154,11 @@ public final class FuseBench implements Callable<Integer> {
     String big = w.root().resolve("big.bin").toString();
     Map<String, Double> m = new LinkedHashMap<>();
     // Untimed, through the daemon: this host pages out file pages left idle for a minute (DAMON),
-    // and the other ways' runs take longer than that. Without this pass Strata's segment files
-    // were read back from the disk in its timed runs, while bindfs read the folder the direct
-    // baseline had just read.
+    // and the other ways' runs take longer than that. Without these passes Strata's segment files
+    // were read back from the disk in its timed runs (and its random-read path ran colder than
+    // the rest), while bindfs read the folder the direct baseline had just read.
     Fio.read(big, "read", "1m", 1, 1, false);
+    Fio.read(big, "randread", "4k", 1, 1, false);
     m.put("seq1_daemon", Fio.read(big, "read", "1m", 1, seconds, false).mbPerSecond());
     m.put("seq4_daemon", Fio.read(big, "read", "1m", 4, seconds, false).mbPerSecond());
     m.put("rand4k_daemon", Fio.read(big, "randread", "4k", 1, seconds, false).iops());
