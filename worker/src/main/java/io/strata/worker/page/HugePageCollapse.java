@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Asks the kernel to back 2 MiB stretches of a tmpfs file with huge pages ({@code MADV_COLLAPSE},
  * Linux 6.1+), whatever the system's transparent-huge-page settings short of {@code deny}: a tmpfs
  * such as {@code /dev/shm} otherwise holds a file in 4 KiB pages, and sendfile from those ran at
- * 0.6-0.75 of the speed from the same bytes in huge pages (4 readers of a domain socket).
+ * 0.6-0.8 of the speed from the same bytes in huge pages (4 readers of a domain socket).
  *
  * <p>The JDK can neither place a mapping nor call madvise, so this maps each stretch itself, at an
  * address aligned as the file offset is (a huge page is mapped only there), through a descriptor of
