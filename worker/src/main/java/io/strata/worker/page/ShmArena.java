@@ -80,14 +80,16 @@ public final class ShmArena implements AutoCloseable {
    */
   public static ShmArena open(Path dir, int slotSize, boolean hugePages) {
     Path path = dir.resolve("strata-mem-" + UUID.randomUUID());
+    FileChannel ch = null;
+    HugePageCollapse huge = null;
     try {
-      FileChannel ch =
+      ch =
           FileChannel.open(
               path,
               StandardOpenOption.CREATE_NEW,
               StandardOpenOption.READ,
               StandardOpenOption.WRITE);
-      HugePageCollapse huge = hugePages ? HugePageCollapse.open(path) : null;
+      huge = hugePages ? HugePageCollapse.open(path) : null;
       Files.delete(path);
       return new ShmArena(ch, slotSize, huge);
     } catch (IOException | UnsupportedOperationException e) {
@@ -95,10 +97,16 @@ public final class ShmArena implements AutoCloseable {
           "memory tier: cannot keep pages in {} ({}); they stay in direct memory",
           dir,
           e.toString());
+      if (huge != null) {
+        huge.close();
+      }
       try {
+        if (ch != null) {
+          ch.close();
+        }
         Files.deleteIfExists(path);
       } catch (IOException ignored) {
-        // Nothing was made.
+        // Nothing more to give back.
       }
       return null;
     }
