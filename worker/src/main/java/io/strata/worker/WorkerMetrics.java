@@ -17,6 +17,7 @@ public final class WorkerMetrics {
   /** Length of the memory tier's shared-memory file: the most of its memory it holds. */
   public static final String MEM_SHARED_BYTES = "strata.worker.mem.shared.bytes";
 
+  /** Bytes of that file the kernel holds in 2 MiB huge pages. */
   public static final String MEM_HUGE_BYTES = "strata.worker.mem.huge.bytes";
 
   /** Per tier (tier=MEM|SSD). */

@@ -86,7 +86,10 @@ final class HugePageCollapse implements AutoCloseable {
       int flags = (int) (OpenFlags.O_RDWR.longValue() | OpenFlags.O_CLOEXEC.longValue());
       int fd = c.open(path.toString(), flags, 0);
       if (fd < 0) {
-        LOG.debug("memory tier: no huge pages, cannot open {}: {}", path, lastError(c));
+        LOG.debug(
+            "memory tier: no huge pages, cannot open {}: {}",
+            path,
+            lastError(Runtime.getRuntime(c)));
         return null;
       }
       return new HugePageCollapse(c, fd);
@@ -130,7 +133,7 @@ final class HugePageCollapse implements AutoCloseable {
       if (c.madvise(at, HUGE_PAGE, MADV_COLLAPSE) == 0) {
         return true;
       }
-      Errno e = lastError(c);
+      Errno e = lastError(runtime);
       if (e == Errno.EINVAL || e == Errno.EPERM || e == Errno.ENOSYS) {
         // An older kernel, or huge pages denied for shared memory: the pages stay 4 KiB.
         unsupported = true;
@@ -146,8 +149,8 @@ final class HugePageCollapse implements AutoCloseable {
     return p == null || p.address() == MAP_FAILED;
   }
 
-  private static Errno lastError(LibC c) {
-    return Errno.valueOf(Runtime.getRuntime(c).getLastError());
+  private static Errno lastError(Runtime runtime) {
+    return Errno.valueOf(runtime.getLastError());
   }
 
   @Override
