@@ -50,6 +50,10 @@ final class StrataFuse extends FuseStubFS {
   private final PosixOps posix;
   private final XattrOps xattrs;
 
+  // Only held: libfuse calls into it for every reply as long as the mount lasts.
+  @SuppressWarnings("UnusedVariable")
+  private volatile NoFlushReplies noFlushReplies;
+
   StrataFuse(
       FileSystem fs,
       String root,
@@ -68,6 +72,15 @@ final class StrataFuse extends FuseStubFS {
     this.writes = new Writes(fs, open, io, kernel, spillDir);
     this.posix = new PosixOps(fs);
     this.xattrs = new XattrOps(fs, open, xattrs);
+  }
+
+  /** The mount's first request, before any other is read. */
+  @Override
+  public Pointer init(Pointer conn) {
+    noFlushReplies =
+        NoFlushReplies.install(
+            getContext().fuse.get(), h -> open.get(h) instanceof OpenFile.Reader);
+    return null;
   }
 
   /** What a new entry of {@code p} gets, made by the calling process. */
@@ -234,17 +247,26 @@ final class StrataFuse extends FuseStubFS {
         });
   }
 
+  /**
+   * A close(2) of a writer's descriptor: it publishes the file (see {@link Openers} for whose close
+   * does). Readers' opens ask the kernel for no FLUSH ({@link NoFlushReplies}).
+   */
   @Override
   public int flush(String path, FuseFileInfo fi) {
-    OpenFile f = open.get(fi.fh.get());
-    if (f instanceof OpenFile.Reader
-        || !openers.closePublishes(fi.fh.get(), getContext().pid.get())) {
-      return 0;
-    }
-    if (f instanceof Update u) {
-      return call("close", path, () -> writes.publish(u));
-    }
-    return f instanceof OpenFile.Writer w ? call("close", path, () -> writes.flush(w)) : 0;
+    return call(
+        "flush",
+        path,
+        () -> {
+          OpenFile f = open.get(fi.fh.get());
+          if (f instanceof OpenFile.Reader
+              || !openers.closePublishes(fi.fh.get(), getContext().pid.get())) {
+            return 0;
+          }
+          if (f instanceof Update u) {
+            return writes.publish(u);
+          }
+          return f instanceof OpenFile.Writer w ? writes.flush(w) : 0;
+        });
   }
 
   @Override

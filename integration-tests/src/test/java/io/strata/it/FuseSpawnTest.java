@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A program that writes a file through the mount and meanwhile starts others: every start closes,
- * in the child, the descriptors it inherited, and the kernel tells the mount of each of those
- * closes. They publish nothing while the opener holds the file; a child the file was handed to
- * publishes it when it exits.
+ * Closes through the mount. A program that writes a file and meanwhile starts others: every start
+ * closes, in the child, the descriptors it inherited, and the kernel tells the mount of each of
+ * those closes. They publish nothing while the opener holds the file; a child the file was handed
+ * to publishes it when it exits. A reader's close costs the mount no request at all.
  */
 class FuseSpawnTest {
   private static MiniCluster cluster;
@@ -90,5 +90,26 @@ class FuseSpawnTest {
             "    f.write(b'parent again\\n')",
             "print(open('" + inStore + "').read(), end='')");
     assertThat(out).isEqualTo("parent\nchild\nparent again\n");
+  }
+
+  @Test
+  void readersCloseWithoutAFlush_writersCloseWithOne() throws Exception {
+    Files.writeString(cluster.ufsRoot().resolve("w/read.txt"), "read me\n");
+    double before = flushes();
+    for (int i = 0; i < 20; i++) {
+      assertThat(Files.readString(mnt.resolve("read.txt"))).isEqualTo("read me\n");
+    }
+    assertThat(flushes()).as("FLUSH requests for 20 reads").isEqualTo(before);
+
+    Files.writeString(mnt.resolve("written.txt"), "written\n");
+    assertThat(cluster.ufsRoot().resolve("w/written.txt"))
+        .as("published by its close")
+        .hasContent("written");
+    assertThat(flushes()).as("FLUSH requests after a write").isGreaterThan(before);
+  }
+
+  private static double flushes() throws Exception {
+    return Scrape.value(
+        fuse.webPort(), "strata_fuse_requests_seconds_count{op=\"flush\",process=\"fuse\"}");
   }
 }
