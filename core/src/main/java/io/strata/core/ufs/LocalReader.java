@@ -16,6 +16,11 @@ final class LocalReader implements UfsReader {
   private final FileChannel channel;
   private final Closeable held;
 
+  /** A descriptor of the file for read-ahead advice (the channel's own is out of reach). */
+  private int adviceFd = NOT_OPENED;
+
+  private static final int NOT_OPENED = -2;
+
   /**
    * @param held what keeps {@code path} usable (a long path's folder), closed with the reader
    */
@@ -28,6 +33,16 @@ final class LocalReader implements UfsReader {
   @Override
   public int readFully(long position, ByteBuffer dst) throws IOException {
     return FileChannels.readFully(channel, position, dst);
+  }
+
+  @Override
+  public void willNeed(long position, long length) {
+    if (adviceFd == NOT_OPENED) {
+      adviceFd = PosixCalls.openForAdvice(path);
+    }
+    if (adviceFd >= 0) {
+      PosixCalls.willNeed(adviceFd, position, length);
+    }
   }
 
   @Override
@@ -46,6 +61,11 @@ final class LocalReader implements UfsReader {
   public void close() throws IOException {
     try (held) {
       channel.close();
+    } finally {
+      if (adviceFd >= 0) {
+        PosixCalls.close(adviceFd);
+        adviceFd = NOT_OPENED;
+      }
     }
   }
 }

@@ -31,6 +31,7 @@ final class PosixCalls {
   static final int S_IFSOCK = 0140000;
 
   private static final int AT_FDCWD = -100;
+  private static final int POSIX_FADV_WILLNEED = 3;
   private static final int AT_SYMLINK_NOFOLLOW = 0x100;
 
   /** libc, as jnr-ffi binds it; errno is saved after each call. */
@@ -51,6 +52,9 @@ final class PosixCalls {
     int mkdirat(int dirfd, String path, int mode);
 
     int close(int fd);
+
+    /** Returns 0 or the error number itself (posix_fadvise does not set errno). */
+    int posix_fadvise(int fd, long offset, long length, int advice);
 
     /** {@code times}: atime's tv_sec and tv_nsec, then mtime's (two struct timespec on LP64). */
     @SaveError
@@ -100,6 +104,22 @@ final class PosixCalls {
 
   static void close(int fd) {
     Holder.C.close(fd);
+  }
+
+  private static final int OPEN_FILE =
+      (int) (OpenFlags.O_RDONLY.longValue() | OpenFlags.O_CLOEXEC.longValue());
+
+  /** {@code p} open for reading, to give the kernel advice about its pages; -1 if it cannot be. */
+  static int openForAdvice(Path p) {
+    return Holder.C.openat(AT_FDCWD, p.toString(), OPEN_FILE, 0);
+  }
+
+  /**
+   * Asks the kernel to start reading {@code length} bytes at {@code offset} of {@code fd} into the
+   * page cache and returns without waiting for them (POSIX_FADV_WILLNEED).
+   */
+  static void willNeed(int fd, long offset, long length) {
+    Holder.C.posix_fadvise(fd, offset, length, POSIX_FADV_WILLNEED);
   }
 
   private static Errno lastError() {

@@ -39,6 +39,13 @@ public interface UfsReader extends Closeable {
   long length() throws IOException;
 
   /**
+   * A hint that the {@code length} bytes at {@code position} are read next: a store that can start
+   * fetching them while the caller works on what it has does so, without waiting. This default does
+   * nothing.
+   */
+  default void willNeed(long position, long length) {}
+
+  /**
    * The file's fingerprint now, to check after a read that the bytes belong to the expected
    * version.
    */

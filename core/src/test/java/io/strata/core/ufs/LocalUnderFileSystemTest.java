@@ -2,12 +2,16 @@ package io.strata.core.ufs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +19,9 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
+import jnr.ffi.LibraryLoader;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +52,34 @@ class LocalUnderFileSystemTest {
       return StatusCode.OK;
     } catch (StrataException e) {
       return e.code();
+    }
+  }
+
+  /** A reader's hint puts the bytes it names in the page cache, ahead of the reads. */
+  @Test
+  void willNeed_startsReadingTheBytesAhead() throws Exception {
+    byte[] bytes = new byte[4 << 20];
+    new Random(5).nextBytes(bytes);
+    Path file = Files.write(root.resolve("ahead.bin"), bytes);
+    try (FileChannel ch = FileChannel.open(file)) {
+      ch.force(true);
+      MappedByteBuffer view = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes.length);
+      int fd = PosixCalls.openForAdvice(file);
+      assertThat(fd).isNotNegative();
+      try {
+        // POSIX_FADV_DONTNEED, which a file system kept in memory (tmpfs) ignores.
+        LibraryLoader.create(PosixCalls.LibC.class).load("c").posix_fadvise(fd, 0, bytes.length, 4);
+      } finally {
+        PosixCalls.close(fd);
+      }
+      assumeThat(view.isLoaded()).as("this file system drops clean pages when told").isFalse();
+      try (UfsReader reader = ufs.openReader(p("/ahead.bin"))) {
+        reader.willNeed(0, bytes.length);
+        await().atMost(Duration.ofSeconds(10)).until(view::isLoaded);
+        ByteBuffer got = ByteBuffer.allocate(bytes.length);
+        assertThat(reader.readFully(0, got)).isEqualTo(bytes.length);
+        assertThat(got.array()).isEqualTo(bytes);
+      }
     }
   }
 

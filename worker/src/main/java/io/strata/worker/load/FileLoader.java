@@ -206,6 +206,11 @@ public final class FileLoader {
                     throw changed(f);
                   }
                 });
+        if (end < pages) {
+          // The disk reads the next run while this one is checksummed and written: without the
+          // hint it idled meanwhile, past the kernel's own read-ahead of 128 KiB.
+          reader.willNeed(end * pageSize, runPages * pageSize);
+        }
         try {
           for (int k = 0; k < run.length; k++) {
             loaded += admit(key.page(i + k), run[k], f, file, force, verify, mark);
