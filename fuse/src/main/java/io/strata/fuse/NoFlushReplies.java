@@ -108,14 +108,25 @@ final class NoFlushReplies {
   }
 
   private int send(long channel, long iov, long count) {
-    if (count == 2 && MEMORY.getLong(iov + 8) == OUT_HEADER_BYTES) {
-      long arg = MEMORY.getLong(iov + IOVEC_BYTES);
-      // An answer with an error has no argument; opendir's handle is libfuse's own pointer.
-      if (MEMORY.getLong(iov + IOVEC_BYTES + 8) == OPEN_OUT_BYTES
-          && readerHandle.test(MEMORY.getLong(arg))) {
-        MEMORY.putInt(arg + 8, MEMORY.getInt(arg + 8) | FOPEN_NOFLUSH);
-      }
+    try {
+      markReaderOpen(iov, count);
+    } catch (RuntimeException e) {
+      // The reply must go out whatever happens here: the kernel's caller waits for it.
+      LOG.warn("inspecting a reply: {}", e.toString());
     }
     return (int) Invoker.getInstance().invokeN3(SEND_CALL, libfuseSend, channel, iov, count);
+  }
+
+  /** Sets FOPEN_NOFLUSH if the reply in {@code iov} answers an open with a reader's handle. */
+  private void markReaderOpen(long iov, long count) {
+    if (count != 2 || MEMORY.getLong(iov + 8) != OUT_HEADER_BYTES) {
+      return;
+    }
+    long arg = MEMORY.getLong(iov + IOVEC_BYTES);
+    // An answer with an error has no argument; opendir's handle is libfuse's own pointer.
+    if (MEMORY.getLong(iov + IOVEC_BYTES + 8) == OPEN_OUT_BYTES
+        && readerHandle.test(MEMORY.getLong(arg))) {
+      MEMORY.putInt(arg + 8, MEMORY.getInt(arg + 8) | FOPEN_NOFLUSH);
+    }
   }
 }

@@ -56,6 +56,13 @@ public final class LoadBench implements Callable<Integer> {
       description = "Parallel copies of the raw baseline.")
   int copyThreads;
 
+  @Option(
+      names = "--batch-size",
+      defaultValue = "0",
+      description =
+          "Files per batch sent to a worker; 0 (the default): distributedLoad's own default.")
+  int batchSize;
+
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
@@ -157,8 +164,8 @@ public final class LoadBench implements Callable<Integer> {
     out.put(key + "_max", st.max());
   }
 
-  private static LoadJob load(MasterClient master) throws InterruptedException {
-    return Loads.run(master, "/load", 4);
+  private LoadJob load(MasterClient master) throws InterruptedException {
+    return Loads.run(master, "/load", batchSize);
   }
 
   /**

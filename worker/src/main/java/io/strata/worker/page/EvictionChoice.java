@@ -22,16 +22,9 @@ final class EvictionChoice {
    * The least recently read sealed segment that no writer, lease or running load holds (segments
    * from {@code keepFrom} on are a load's own); null if there is none.
    */
-  static Segment victim(
-      Collection<Segment> segments, Segment active, long nowNanos, long keepFrom, PagePins pins) {
+  static Segment victim(Collection<Segment> segments, long nowNanos, long keepFrom, PagePins pins) {
     return segments.stream()
-        .filter(
-            s ->
-                s != active
-                    && s.sealed()
-                    && !s.writing()
-                    && !s.pinnedAt(nowNanos)
-                    && s.id < keepFrom)
+        .filter(s -> s.sealed() && !s.writing() && !s.pinnedAt(nowNanos) && s.id < keepFrom)
         .sorted(Comparator.comparingLong(s -> s.lastAccessNanos))
         .filter(s -> pins == PagePins.NONE || pinnedShare(s, pins) <= MOST_PINNED)
         .findFirst()

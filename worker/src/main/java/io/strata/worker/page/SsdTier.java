@@ -22,11 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One cache folder on SSD, laid out for write amplification 1. Pages are appended as records to the
- * active segment file; a full segment is sealed and never written again. When the folder's quota
- * would be exceeded, the coldest sealed segment (least recently read) is evicted whole: its pages
- * leave the index and the file is unlinked. The SSD thus sees large sequential writes and
- * whole-file deletes only. Optionally a few hot pages of an evicted segment are written again.
+ * One cache folder on SSD, laid out for write amplification 1. Pages are appended as records to an
+ * active segment file (one per writing lane, {@link ActiveSegments}); a full segment is sealed and
+ * never written again. When the folder's quota would be exceeded, the coldest sealed segment (least
+ * recently read) is evicted whole: its pages leave the index and the file is unlinked. The SSD thus
+ * sees large sequential writes and whole-file deletes only. Optionally a few hot pages of an
+ * evicted segment are written again.
  *
  * <p>The index ({@code page → segment, offset, length, crc32c}) lives in memory and in a {@link
  * KvStore}; {@link SegmentRecovery} rebuilds and checks it at start. Every read into memory
@@ -59,7 +60,7 @@ public final class SsdTier implements AutoCloseable {
   private final RetiredSegments retired = new RetiredSegments(this::deleteFile);
 
   private final AtomicLong used = new AtomicLong();
-  private Segment active;
+  private final ActiveSegments active = new ActiveSegments();
   private long nextSegmentId;
 
   /** Segments from this id on are kept during the current write (see {@link #mark}). */
@@ -236,22 +237,22 @@ public final class SsdTier implements AutoCloseable {
   }
 
   /**
-   * The segment pages written from now on go to (the active one, or the next): with it, a load
-   * keeps its own pages ({@link #write(PageId, ByteBuf, long)}).
+   * The lowest segment pages written from now on go to (an active one, or the next): with it, a
+   * load keeps its own pages ({@link #write(PageId, ByteBuf, long)}).
    */
   public synchronized long mark() {
-    return active == null ? nextSegmentId : active.id;
+    return active.lowestId(nextSegmentId);
   }
 
   /**
    * Stores a page, evicting only segments older than {@code keepFrom} (a {@link #mark}): a load
    * that outgrows the tier must not evict what it loaded itself, and is told "no room" instead.
    *
-   * <p>The tier's lock is held to reserve the record's place in the active segment and to publish
-   * it in the index, not while the bytes are written: writers fill their places side by side, so
-   * that a write the kernel holds back (dirty-page throttling) does not stop the others. A page is
-   * found only once its bytes are written; recovery cuts an unsealed segment at its first record
-   * that does not check, so a place a killed writer left unfilled loses the records after it, never
+   * <p>The tier's lock is held to reserve the record's place in an active segment and to publish it
+   * in the index, not while the bytes are written: writers fill their places side by side, so that
+   * a write the kernel holds back (dirty-page throttling) does not stop the others. A page is found
+   * only once its bytes are written; recovery cuts an unsealed segment at its first record that
+   * does not check, so a place a killed writer left unfilled loses the records after it, never
    * serves wrong bytes.
    */
   public boolean write(PageId id, ByteBuf page, long keepFrom) {
@@ -331,14 +332,19 @@ public final class SsdTier implements AutoCloseable {
     return publish(r);
   }
 
-  /** Takes the next place in the active segment, evicting for room; null if there is none. */
+  /**
+   * Takes the next place in the calling thread's active segment, evicting for room; null if there
+   * is none.
+   */
   private Reservation reserve(PageId id, int length, int crc) throws IOException {
     long need = SegmentFormat.HEADER + (long) length;
     if (need > segmentSize) {
       return null;
     }
-    if (active == null || active.size() + need > segmentSize) {
-      roll();
+    int lane = ActiveSegments.laneOfThisThread();
+    Segment current = active.get(lane);
+    if (current == null || current.size() + need > segmentSize) {
+      roll(lane);
     }
     retired.deleteExpired(nanoTime.getAsLong());
     while (used.get() + need > capacity()) {
@@ -346,8 +352,10 @@ public final class SsdTier implements AutoCloseable {
         return null;
       }
     }
+    // Pages an eviction wrote again went to this lane too, and may have rolled it.
+    Segment into = active.get(lane);
     used.addAndGet(need);
-    return new Reservation(active, active.reserve(need), id, length, crc);
+    return new Reservation(into, into.reserve(need), id, length, crc);
   }
 
   /** Writes a reserved record's header and bytes into its place. */
@@ -390,23 +398,25 @@ public final class SsdTier implements AutoCloseable {
     }
   }
 
-  /** Seals the active segment and starts a new one. */
-  private void roll() throws IOException {
-    if (active != null) {
-      seal(active);
+  /** Seals the active segment of {@code lane} and starts a new one there. */
+  private void roll(int lane) throws IOException {
+    Segment old = active.get(lane);
+    if (old != null) {
+      seal(old);
     }
-    active = Segment.create(dir, nextSegmentId++, nanoTime.getAsLong());
-    segments.put(active.id, active);
+    Segment s = Segment.create(dir, nextSegmentId++, nanoTime.getAsLong());
+    active.set(lane, s);
+    segments.put(s.id, s);
     index.write(
         new KvStore.Batch()
-            .put(KeyLayout.segmentKey(active.id), Segment.state(false, 0))
+            .put(KeyLayout.segmentKey(s.id), Segment.state(false, 0))
             .put(KeyLayout.nextSegmentKey(), Longs.toByteArray(nextSegmentId)));
   }
 
   private void seal(Segment s) {
     s.seal();
     index.put(KeyLayout.segmentKey(s.id), Segment.state(true, s.size()));
-    if (s.pages.isEmpty() && s != active && !s.writing()) {
+    if (s.pages.isEmpty() && !active.contains(s) && !s.writing()) {
       drop(s);
     }
   }
@@ -418,8 +428,7 @@ public final class SsdTier implements AutoCloseable {
   private boolean evictColdest() throws IOException {
     PagePins pinned = pins;
     Segment victim =
-        EvictionChoice.victim(
-            segments.values(), active, nanoTime.getAsLong(), evictableBelow, pinned);
+        EvictionChoice.victim(segments.values(), nanoTime.getAsLong(), evictableBelow, pinned);
     if (victim == null) {
       return false;
     }
@@ -487,7 +496,7 @@ public final class SsdTier implements AutoCloseable {
   }
 
   /**
-   * Forgets a page; a sealed segment left with no page is deleted at once. A page of the active
+   * Forgets a page; a sealed segment left with no page is deleted at once. A page of an active
    * segment seals it first: recovery re-reads only unsealed segments, and must not bring back a
    * page that was removed.
    */
@@ -497,9 +506,9 @@ public final class SsdTier implements AutoCloseable {
       return;
     }
     Segment s = segments.get(loc.segment());
-    if (s != null && s == active) {
-      seal(active);
-      active = null;
+    if (s != null && active.contains(s)) {
+      seal(s);
+      active.remove(s);
     }
     index.delete(KeyLayout.pageKey(id));
     if (s != null) {
@@ -537,12 +546,11 @@ public final class SsdTier implements AutoCloseable {
     return index;
   }
 
-  /** Seals the active segment, so that a restart trusts it without a scan. */
+  /** Seals the active segments, so that a restart trusts them without a scan. */
   @Override
   public synchronized void close() {
-    if (active != null) {
-      seal(active);
-      active = null;
+    for (Segment s : active.removeAll()) {
+      seal(s);
     }
     // Readers that opened a retired file keep it open; the others fall back to the socket.
     retired.deleteAll();

@@ -397,6 +397,41 @@ class SsdTierTest {
   }
 
   /**
+   * Two writing threads append to segment files of their own (the file system would make them take
+   * turns in one); a load's mark keeps both; a crash with both open keeps every page of each.
+   */
+  @Test
+  void writingThreads_appendToSegmentsOfTheirOwn_andACrashKeepsBoth() throws Exception {
+    KvStore index = new MemoryKvStore();
+    SsdTier crashed = open(1 << 20, 0, index);
+    long markBefore = crashed.mark();
+    for (int first : new int[] {0, 100}) {
+      Thread writer =
+          new Thread(
+              () -> {
+                for (int i = first; i < first + 5; i++) {
+                  write(crashed, i);
+                }
+              });
+      writer.start();
+      writer.join();
+    }
+    long a = crashed.locate(id(0)).orElseThrow().segment();
+    long b = crashed.locate(id(100)).orElseThrow().segment();
+    assertThat(a).as("the second thread's segment").isNotEqualTo(b);
+    assertThat(crashed.locate(id(4)).orElseThrow().segment()).isEqualTo(a);
+    assertThat(crashed.mark()).isEqualTo(Math.min(a, b)).isEqualTo(markBefore);
+
+    try (SsdTier tier = open(1 << 20, 0, index)) {
+      for (int i = 0; i < 5; i++) {
+        assertPage(tier, i);
+        assertPage(tier, 100 + i);
+      }
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+    }
+  }
+
+  /**
    * A writer killed between taking its place and filling it leaves zeros there: recovery cuts the
    * open segment at that place, losing the records after it, and serves no wrong byte.
    */
