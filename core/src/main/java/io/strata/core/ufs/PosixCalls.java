@@ -106,8 +106,13 @@ final class PosixCalls {
     Holder.C.close(fd);
   }
 
+  // Never blocks (a FIFO would wait for a writer) nor follows a final link.
   private static final int OPEN_FILE =
-      (int) (OpenFlags.O_RDONLY.longValue() | OpenFlags.O_CLOEXEC.longValue());
+      (int)
+          (OpenFlags.O_RDONLY.longValue()
+              | OpenFlags.O_CLOEXEC.longValue()
+              | OpenFlags.O_NONBLOCK.longValue()
+              | OpenFlags.O_NOFOLLOW.longValue());
 
   /** {@code p} open for reading, to give the kernel advice about its pages; -1 if it cannot be. */
   static int openForAdvice(Path p) {

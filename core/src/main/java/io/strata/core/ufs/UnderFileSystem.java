@@ -60,6 +60,12 @@ public interface UnderFileSystem extends Closeable {
   UfsReader openReader(StrataPath path);
 
   /**
+   * A hint that the first {@code length} bytes of {@code path} are read soon: a store that can
+   * start fetching them without waiting does so. Never fails; this default does nothing.
+   */
+  default void willNeed(StrataPath path, long length) {}
+
+  /**
    * A reader of the version {@code fingerprint} names, for reading pages of it: a store that can
    * name a version in each read (S3's ETag) needs no look-up first; others open the file as it is
    * and leave the caller to compare {@link UfsReader#currentFingerprint} after reading.

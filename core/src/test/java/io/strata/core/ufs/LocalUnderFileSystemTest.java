@@ -57,29 +57,53 @@ class LocalUnderFileSystemTest {
 
   /** A reader's hint puts the bytes it names in the page cache, ahead of the reads. */
   @Test
-  void willNeed_startsReadingTheBytesAhead() throws Exception {
-    byte[] bytes = new byte[4 << 20];
-    new Random(5).nextBytes(bytes);
+  void readersHint_startsReadingTheBytesAhead() throws Exception {
+    byte[] bytes = randomBytes(4 << 20);
     Path file = Files.write(root.resolve("ahead.bin"), bytes);
+    MappedByteBuffer view = outOfThePageCache(file);
+    try (UfsReader reader = ufs.openReader(p("/ahead.bin"))) {
+      reader.willNeed(0, bytes.length);
+      await().atMost(Duration.ofSeconds(10)).until(view::isLoaded);
+      ByteBuffer got = ByteBuffer.allocate(bytes.length);
+      assertThat(reader.readFully(0, got)).isEqualTo(bytes.length);
+      assertThat(got.array()).isEqualTo(bytes);
+    }
+  }
+
+  /** A hint by path does the same, and neither waits on a FIFO nor fails on a missing file. */
+  @Test
+  void hintByPath_startsReadingTheFile_andNeverWaitsNorFails() throws Exception {
+    Path file = Files.write(root.resolve("small.bin"), randomBytes(100 << 10));
+    MappedByteBuffer view = outOfThePageCache(file);
+    ufs.willNeed(p("/small.bin"), Files.size(file));
+    await().atMost(Duration.ofSeconds(10)).until(view::isLoaded);
+
+    PosixCalls.mknod(root.resolve("fifo"), PosixCalls.S_IFIFO | 0644, 0);
+    ufs.willNeed(p("/fifo"), 4096);
+    ufs.willNeed(p("/missing"), 4096);
+  }
+
+  private static byte[] randomBytes(int n) {
+    byte[] bytes = new byte[n];
+    new Random(5).nextBytes(bytes);
+    return bytes;
+  }
+
+  /** A view of {@code file} whose pages were just dropped from the page cache (skips if kept). */
+  private static MappedByteBuffer outOfThePageCache(Path file) throws IOException {
     try (FileChannel ch = FileChannel.open(file)) {
       ch.force(true);
-      MappedByteBuffer view = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes.length);
+      MappedByteBuffer view = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
       int fd = PosixCalls.openForAdvice(file);
       assertThat(fd).isNotNegative();
       try {
         // POSIX_FADV_DONTNEED, which a file system kept in memory (tmpfs) ignores.
-        LibraryLoader.create(PosixCalls.LibC.class).load("c").posix_fadvise(fd, 0, bytes.length, 4);
+        LibraryLoader.create(PosixCalls.LibC.class).load("c").posix_fadvise(fd, 0, ch.size(), 4);
       } finally {
         PosixCalls.close(fd);
       }
       assumeThat(view.isLoaded()).as("this file system drops clean pages when told").isFalse();
-      try (UfsReader reader = ufs.openReader(p("/ahead.bin"))) {
-        reader.willNeed(0, bytes.length);
-        await().atMost(Duration.ofSeconds(10)).until(view::isLoaded);
-        ByteBuffer got = ByteBuffer.allocate(bytes.length);
-        assertThat(reader.readFully(0, got)).isEqualTo(bytes.length);
-        assertThat(got.array()).isEqualTo(bytes);
-      }
+      return view;
     }
   }
 

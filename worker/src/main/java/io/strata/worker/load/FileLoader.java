@@ -36,6 +36,9 @@ import java.util.zip.CRC32C;
  * compares checksums. A file that fails is reported with its reason; the others go on.
  */
 public final class FileLoader {
+  /** How far ahead of its loaders a batch's small files are read, in runs. */
+  private static final int SMALL_FILES_AHEAD = 8;
+
   private final UfsManager ufs;
   private final PageStore store;
   private final long pageSize;
@@ -113,6 +116,8 @@ public final class FileLoader {
   public CompletableFuture<LoadFilesResponse> load(LoadFilesRequest req) {
     RateLimiter limiter = jobLimiter(req.getJobId(), req.getBandwidthBytes());
     long[] mark = jobMarks.get(req.getJobId(), id -> store.mark());
+    // First in the executor's queue, so the reads it starts run while the loaders begin.
+    executor.execute(() -> startReadingSmallFiles(req.getFilesList(), req.getForce()));
     List<CompletableFuture<LoadFileResult>> results = new ArrayList<>();
     for (FileStatus f : req.getFilesList()) {
       results.add(
@@ -126,6 +131,34 @@ public final class FileLoader {
               results.forEach(r -> b.addResults(r.join()));
               return b.build();
             });
+  }
+
+  /**
+   * Asks the under-storage to start reading the batch's small files (one run or less each, up to
+   * {@link #SMALL_FILES_AHEAD} runs in all) that are not cached yet. A small file is one read, and
+   * four loader threads waiting on one each kept four reads in flight where the disk takes many.
+   */
+  private void startReadingSmallFiles(List<FileStatus> batch, boolean force) {
+    long run = runBytes.getAsLong();
+    long budget = SMALL_FILES_AHEAD * run;
+    for (FileStatus f : batch) {
+      if (f.getLength() == 0 || f.getLength() > run) {
+        continue;
+      }
+      budget -= f.getLength();
+      if (budget < 0) {
+        return;
+      }
+      try {
+        UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
+        PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize);
+        if (force || !store.contains(key.page(0))) {
+          file.ufs().willNeed(file.ufsPath(), f.getLength());
+        }
+      } catch (RuntimeException e) {
+        // Only a hint: the file's load reports what is wrong with it.
+      }
+    }
   }
 
   /**
