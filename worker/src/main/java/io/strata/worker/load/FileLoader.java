@@ -116,8 +116,11 @@ public final class FileLoader {
   public CompletableFuture<LoadFilesResponse> load(LoadFilesRequest req) {
     RateLimiter limiter = jobLimiter(req.getJobId(), req.getBandwidthBytes());
     long[] mark = jobMarks.get(req.getJobId(), id -> store.mark());
-    // First in the executor's queue, so the reads it starts run while the loaders begin.
-    executor.execute(() -> startReadingSmallFiles(req.getFilesList(), req.getForce()));
+    if (limiter == null && throttle == null) {
+      // First in the executor's queue, so the reads it starts run while the loaders begin. Not
+      // under a bandwidth limit: those reads would come before the limit is asked.
+      executor.execute(() -> startReadingSmallFiles(req.getFilesList(), req.getForce()));
+    }
     List<CompletableFuture<LoadFileResult>> results = new ArrayList<>();
     for (FileStatus f : req.getFilesList()) {
       results.add(
