@@ -35,7 +35,7 @@ final class NoFlushReplies {
   private static final Logger LOG = LoggerFactory.getLogger(NoFlushReplies.class);
 
   /** fuse_open_out.open_flags: no FLUSH at close (include/uapi/linux/fuse.h, Linux 5.17). */
-  static final int FOPEN_NOFLUSH = 1 << 5;
+  private static final int FOPEN_NOFLUSH = 1 << 5;
 
   private static final long SEND = 8;
   private static final long SESSION = 24;
@@ -60,6 +60,7 @@ final class NoFlushReplies {
   }
 
   private static final MemoryIO MEMORY = MemoryIO.getInstance();
+  private static final Invoker INVOKER = Invoker.getInstance();
   private static final CallContext SEND_CALL =
       CallContext.getCallContext(
           Type.SINT,
@@ -114,7 +115,7 @@ final class NoFlushReplies {
       // The reply must go out whatever happens here: the kernel's caller waits for it.
       LOG.warn("inspecting a reply: {}", e.toString());
     }
-    return (int) Invoker.getInstance().invokeN3(SEND_CALL, libfuseSend, channel, iov, count);
+    return (int) INVOKER.invokeN3(SEND_CALL, libfuseSend, channel, iov, count);
   }
 
   /** Sets FOPEN_NOFLUSH if the reply in {@code iov} answers an open with a reader's handle. */

@@ -52,7 +52,7 @@ final class StrataFuse extends FuseStubFS {
 
   // Only held: libfuse calls into it for every reply as long as the mount lasts.
   @SuppressWarnings("UnusedVariable")
-  private volatile NoFlushReplies noFlushReplies;
+  private NoFlushReplies noFlushReplies;
 
   StrataFuse(
       FileSystem fs,

@@ -103,14 +103,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   @Override
   public void willNeed(StrataPath path, long length) {
     try (LocalPaths.Located l = paths.target(path)) {
-      int fd = PosixCalls.openForAdvice(l.path());
-      if (fd >= 0) {
-        try {
-          PosixCalls.willNeed(fd, 0, length);
-        } finally {
-          PosixCalls.close(fd);
-        }
-      }
+      PosixCalls.willNeed(l.path(), 0, length);
     } catch (RuntimeException e) {
       // Only a hint: the read that follows reports what is wrong with the path.
     }

@@ -127,6 +127,20 @@ final class PosixCalls {
     Holder.C.posix_fadvise(fd, offset, length, POSIX_FADV_WILLNEED);
   }
 
+  /**
+   * As {@link #willNeed(int, long, long)} for the file {@code p}; nothing if it cannot be opened.
+   */
+  static void willNeed(Path p, long offset, long length) {
+    int fd = openForAdvice(p);
+    if (fd >= 0) {
+      try {
+        willNeed(fd, offset, length);
+      } finally {
+        close(fd);
+      }
+    }
+  }
+
   private static Errno lastError() {
     return Errno.valueOf(Runtime.getRuntime(Holder.C).getLastError());
   }

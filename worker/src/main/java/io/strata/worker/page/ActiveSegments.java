@@ -46,15 +46,13 @@ final class ActiveSegments {
     return false;
   }
 
-  /** Takes {@code s} out of its lane (it was sealed); false if it was not active. */
-  boolean remove(Segment s) {
+  /** Takes {@code s} out of its lane (it was sealed). */
+  void remove(Segment s) {
     for (int i = 0; i < lanes.length; i++) {
       if (lanes[i] == s) {
         lanes[i] = null;
-        return true;
       }
     }
-    return false;
   }
 
   /** The lowest id among the active segments, or {@code otherwise} if none is active. */
