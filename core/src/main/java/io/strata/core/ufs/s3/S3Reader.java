@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -17,7 +18,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 /**
  * Ranged GETs of one version of an object: each asks for that version's ETag (If-Match), and the
  * answer's ETag is checked too (stores that ignore If-Match), so bytes of a replaced object are
- * never returned as the opened version's.
+ * never returned as the opened version's. A GET goes the lean way ({@link S3ObjectGets}) first and
+ * through the SDK when that did not get the bytes.
  */
 final class S3Reader implements UfsReader {
   private static final int CHUNK = 64 << 10;
@@ -26,14 +28,23 @@ final class S3Reader implements UfsReader {
   private static final ThreadLocal<byte[]> CHUNKS = ThreadLocal.withInitial(() -> new byte[CHUNK]);
 
   private final S3Client s3;
+  private final S3ObjectGets gets;
   private final String bucket;
   private final String key;
   private final UfsStatus version;
   private final String etag;
   private final String label;
 
-  S3Reader(S3Client s3, String bucket, String key, UfsStatus version, String etag, String label) {
+  S3Reader(
+      S3Client s3,
+      S3ObjectGets gets,
+      String bucket,
+      String key,
+      UfsStatus version,
+      String etag,
+      String label) {
     this.s3 = s3;
+    this.gets = gets;
     this.bucket = bucket;
     this.key = key;
     this.version = version;
@@ -57,6 +68,13 @@ final class S3Reader implements UfsReader {
     if (n <= 0) {
       return 0;
     }
+    Optional<InputStream> lean = gets.open(key, position, n, etag);
+    if (lean.isPresent()) {
+      try (InputStream in = lean.get()) {
+        fill(dsts, in, n);
+      }
+      return n;
+    }
     GetObjectRequest request =
         GetObjectRequest.builder()
             .bucket(bucket)
@@ -69,18 +87,23 @@ final class S3Reader implements UfsReader {
         throw new StrataException(
             StatusCode.FAILED_PRECONDITION, key + " changed in " + label + " while being read");
       }
-      long left = n;
-      for (ByteBuffer dst : dsts) {
-        int part = (int) Math.min(left, dst.remaining());
-        copy(in, dst, part);
-        left -= part;
-        if (left == 0) {
-          break;
-        }
-      }
+      fill(dsts, in, n);
       return n;
     } catch (SdkException e) {
       throw S3Errors.toStrata(e, key, label);
+    }
+  }
+
+  /** The first {@code n} bytes of {@code in} into {@code dsts}, in their order. */
+  private void fill(ByteBuffer[] dsts, InputStream in, long n) throws IOException {
+    long left = n;
+    for (ByteBuffer dst : dsts) {
+      int part = (int) Math.min(left, dst.remaining());
+      copy(in, dst, part);
+      left -= part;
+      if (left == 0) {
+        break;
+      }
     }
   }
 

@@ -15,11 +15,14 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
  * A bucket, or a prefix of one, as an under-storage, through the AWS SDK for Java v2. Folders are
@@ -39,20 +42,22 @@ public final class S3UnderFileSystem implements UnderFileSystem {
 
   private final S3Location location;
   private final S3Settings settings;
+  private final SdkHttpClient http;
+  private final AwsCredentialsProvider credentials;
   private final S3Client s3;
+  private final S3ObjectGets gets;
   private final S3Bucket bucket;
   private final String label;
   private final S3MetadataWrites metadata;
   private final S3Listings listings;
 
   public S3UnderFileSystem(String uri, S3Settings settings) {
-    this(S3Location.parse(uri), settings, S3Clients.build(settings));
-  }
-
-  S3UnderFileSystem(S3Location location, S3Settings settings, S3Client s3) {
-    this.location = location;
+    this.location = S3Location.parse(uri);
     this.settings = settings;
-    this.s3 = s3;
+    this.http = S3Clients.http(settings).build();
+    this.credentials = S3Clients.credentials(settings);
+    this.s3 = S3Clients.build(settings, http, credentials);
+    this.gets = new S3ObjectGets(s3, http, credentials, settings.region(), location.bucket());
     this.label = location.uri() + (settings.endpoint() == null ? "" : " at " + settings.endpoint());
     this.bucket = new S3Bucket(s3, location.bucket(), label, settings.partSize() * 64);
     this.metadata = new S3MetadataWrites(location, bucket);
@@ -123,7 +128,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
     UfsStatus version =
         S3Bucket.file(path.name(), head.eTag(), head.contentLength(), head.lastModified());
-    return new S3Reader(s3, location.bucket(), key, version, head.eTag(), label);
+    return new S3Reader(s3, gets, location.bucket(), key, version, head.eTag(), label);
   }
 
   /**
@@ -148,7 +153,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
     String etag = "\"" + parts[1] + "\"";
     UfsStatus version = S3Bucket.file(path.name(), etag, length, Instant.ofEpochSecond(second));
-    return new S3Reader(s3, location.bucket(), location.key(path), version, etag, label);
+    return new S3Reader(s3, gets, location.bucket(), location.key(path), version, etag, label);
   }
 
   @Override
@@ -348,5 +353,9 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   @Override
   public void close() {
     s3.close();
+    http.close();
+    if (credentials instanceof SdkAutoCloseable c) {
+      c.close();
+    }
   }
 }

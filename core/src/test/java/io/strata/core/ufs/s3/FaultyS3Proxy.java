@@ -32,6 +32,7 @@ public final class FaultyS3Proxy implements AutoCloseable {
   private final URI target;
   private final AtomicInteger toFail;
   private final AtomicInteger failed = new AtomicInteger();
+  private final AtomicInteger forwarded = new AtomicInteger();
   private final int status;
   private final byte[] error;
 
@@ -63,6 +64,11 @@ public final class FaultyS3Proxy implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
+  /** How many requests reached the server. */
+  public int forwarded() {
+    return forwarded.get();
+  }
+
   /** How many requests were answered with the error. */
   public int failed() {
     return failed.get();
@@ -87,6 +93,7 @@ public final class FaultyS3Proxy implements AutoCloseable {
         }
         return;
       }
+      forwarded.incrementAndGet();
       HttpRequest.Builder request =
           HttpRequest.newBuilder(target.resolve(ex.getRequestURI().toString()))
               .method(ex.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
