@@ -68,7 +68,7 @@ final class S3Reader implements UfsReader {
     if (n <= 0) {
       return 0;
     }
-    Optional<InputStream> lean = gets.open(key, position, n, etag);
+    Optional<InputStream> lean = gets.open(key, position, n, version.length(), etag);
     if (lean.isPresent()) {
       try (InputStream in = lean.get()) {
         fill(dsts, in, n);

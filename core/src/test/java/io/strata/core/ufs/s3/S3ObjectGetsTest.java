@@ -98,7 +98,7 @@ class S3ObjectGetsTest {
                         r -> r.bucket("my-bucket").key(key).range("bytes=5-104").ifMatch("\"e1\"")))
             .isInstanceOf(Caught.class);
         SdkHttpRequest sdks = sent.get();
-        SdkHttpFullRequest ours = gets.request(key, 5, 100, "\"e1\"");
+        SdkHttpFullRequest ours = gets.request(key, 5, 100, 1000, "\"e1\"");
         assertThat(ours.getUri()).as(key).isEqualTo(sdks.getUri());
         assertThat(ours.firstMatchingHeader("Range")).isEqualTo(sdks.firstMatchingHeader("Range"));
         assertThat(ours.firstMatchingHeader("If-Match"))
@@ -115,6 +115,9 @@ class S3ObjectGetsTest {
             .isEqualTo(sdks.firstMatchingHeader("Authorization"))
             .isPresent();
       }
+      assertThat(gets.request("k", 0, 1000, 1000, "\"e1\"").firstMatchingHeader("Range"))
+          .as("a whole object is asked for as a download")
+          .isEmpty();
     }
   }
 
@@ -137,6 +140,11 @@ class S3ObjectGetsTest {
       pages[0].flip().get(got, 0, 70_000);
       pages[1].flip().get(got, 70_000, 80_000);
       assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(data, 123_456, 273_456));
+
+      ByteBuffer whole = ByteBuffer.allocate(data.length);
+      assertThat(reader.readFully(0, whole)).isEqualTo(data.length);
+      assertThat(whole.array()).isEqualTo(data);
+      assertThat(proxy.forwarded()).isEqualTo(2);
     }
   }
 
