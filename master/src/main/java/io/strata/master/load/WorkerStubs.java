@@ -110,8 +110,10 @@ public final class WorkerStubs implements AutoCloseable {
 
               @Override
               public void onCompleted() {
-                f.completeExceptionally(
-                    StrataException.internal("worker " + w.getId() + " sent no answer", null));
+                if (!f.isDone()) {
+                  f.completeExceptionally(
+                      StrataException.internal("worker " + w.getId() + " sent no answer", null));
+                }
               }
             });
     return f;
