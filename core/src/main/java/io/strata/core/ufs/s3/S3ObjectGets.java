@@ -140,7 +140,7 @@ final class S3ObjectGets {
    * asked for, for stores that ignore If-Match.
    */
   private static boolean isTheRange(SdkHttpResponse r, long from, long length, String etag) {
-    long size = r.firstMatchingHeader("Content-Length").map(Long::parseLong).orElse(-1L);
+    long size = r.firstMatchingHeader("Content-Length").map(S3ObjectGets::length).orElse(-1L);
     String tag = r.firstMatchingHeader("ETag").orElse(null);
     if (size != length || !S3Reader.unquoted(etag).equals(S3Reader.unquoted(tag))) {
       return false;
@@ -151,6 +151,14 @@ final class S3ObjectGets {
     String expected = "bytes " + from + "-" + (from + length - 1) + "/";
     return r.statusCode() == 206
         && r.firstMatchingHeader("Content-Range").filter(c -> c.startsWith(expected)).isPresent();
+  }
+
+  private static long length(String header) {
+    try {
+      return Long.parseLong(header.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /** A body that hands its connection back only when read to its end, and drops it otherwise. */
