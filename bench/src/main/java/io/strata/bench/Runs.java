@@ -17,6 +17,16 @@ public final class Runs {
     }
   }
 
+  /**
+   * Waits half a second before one side of a comparison runs, so that the compilations the other
+   * side's run queued (in the bench's JVM, which also hosts the servers, or in a Strata process)
+   * finish before it rather than during it: on 2 cores a JVM's C2 thread still compiling what the
+   * previous measurement ran took a tenth of the next one's CPU.
+   */
+  public static void quiet() throws InterruptedException {
+    Thread.sleep(500);
+  }
+
   public static String label(int run) {
     return run < 0 ? "warm-up" : "run " + (run + 1);
   }

@@ -189,12 +189,14 @@ public final class UfsBench implements Callable<Integer> {
       List<Double> ratios = new ArrayList<>();
       for (int run = -warmups; run < runs; run++) {
         fs.free("/s3/big");
+        Runs.quiet();
         double strata;
         // A client of its own: a client that read the pages before may still hold short-circuit
         // leases on them, and read them warm from the worker's files whatever free dropped.
         try (FileSystem cold = FileSystem.create(fs.conf())) {
           strata = readAll(cold, "/s3/big", readers);
         }
+        Runs.quiet();
         double direct = rawReads(raw, size, readers, Math.max(1, inFlight));
         Runs.keep(ratios, run, strata / direct);
         System.out.printf(
@@ -218,8 +220,10 @@ public final class UfsBench implements Callable<Integer> {
     List<Double> loads = new ArrayList<>();
     for (int run = -warmups; run < runs; run++) {
       fs.free("/s3/small");
+      Runs.quiet();
       LoadJob job = Loads.run(master, "/s3/small", 0);
       double strata = job.getCounters().getBytesLoaded() / Loads.seconds(job) / 1e6;
+      Runs.quiet();
       long start = System.nanoTime();
       long bytes = raw.downloadFolder("data/small/", loadThreads);
       if (bytes != (long) small * smallBytes) {
