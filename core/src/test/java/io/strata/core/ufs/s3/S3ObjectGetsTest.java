@@ -3,16 +3,17 @@ package io.strata.core.ufs.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.robothy.s3.rest.LocalS3;
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UfsReader;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,20 +43,19 @@ class S3ObjectGetsTest {
   private static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
-  private static LocalS3 server;
+  private static LocalS3Store store;
   private static S3Client admin;
 
   @BeforeAll
   static void start() throws Exception {
-    server = S3UnderFileSystemContractTest.startLocalS3();
-    admin = S3Clients.build(S3Settings.of(S3UnderFileSystemContractTest.options(server.getPort())));
+    store = LocalS3Store.start();
+    admin = store.admin();
     admin.createBucket(r -> r.bucket("gets"));
   }
 
   @AfterAll
   static void stop() {
-    admin.close();
-    server.shutdown();
+    store.close();
   }
 
   /** Stops the SDK's request once signed, keeping it. */
@@ -126,11 +126,8 @@ class S3ObjectGetsTest {
     byte[] data = new byte[300_000];
     new Random(7).nextBytes(data);
     admin.putObject(r -> r.bucket("gets").key("one/data"), RequestBody.fromBytes(data));
-    String fingerprint;
-    try (S3UnderFileSystem direct = mount(server.getPort())) {
-      fingerprint = direct.getStatus(StrataPath.of("/data")).fingerprint();
-    }
-    try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(server.getPort(), 0);
+    String fingerprint = fingerprintOf("/data");
+    try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(store.port(), 0);
         S3UnderFileSystem ufs = mount(proxy.port());
         UfsReader reader = ufs.openVersion(StrataPath.of("/data"), fingerprint)) {
       ByteBuffer[] pages = {ByteBuffer.allocateDirect(70_000), ByteBuffer.allocate(80_000)};
@@ -139,7 +136,7 @@ class S3ObjectGetsTest {
       byte[] got = new byte[150_000];
       pages[0].flip().get(got, 0, 70_000);
       pages[1].flip().get(got, 70_000, 80_000);
-      assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(data, 123_456, 273_456));
+      assertThat(got).isEqualTo(Arrays.copyOfRange(data, 123_456, 273_456));
 
       ByteBuffer whole = ByteBuffer.allocate(data.length);
       assertThat(reader.readFully(0, whole)).isEqualTo(data.length);
@@ -151,17 +148,13 @@ class S3ObjectGetsTest {
   @Test
   void throttledGets_fallToTheSdk_whichRetriesThem() throws Exception {
     admin.putObject(r -> r.bucket("gets").key("one/slow"), RequestBody.fromString("at last"));
-    String fingerprint;
-    try (S3UnderFileSystem direct = mount(server.getPort())) {
-      fingerprint = direct.getStatus(StrataPath.of("/slow")).fingerprint();
-    }
-    try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(server.getPort(), 3);
+    String fingerprint = fingerprintOf("/slow");
+    try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(store.port(), 3);
         S3UnderFileSystem ufs = mount(proxy.port());
         UfsReader reader = ufs.openVersion(StrataPath.of("/slow"), fingerprint)) {
       ByteBuffer b = ByteBuffer.allocate(7);
       assertThat(reader.readFully(0, b)).isEqualTo(7);
-      assertThat(new String(b.array(), java.nio.charset.StandardCharsets.UTF_8))
-          .isEqualTo("at last");
+      assertThat(new String(b.array(), StandardCharsets.UTF_8)).isEqualTo("at last");
       assertThat(proxy.failed()).isEqualTo(3);
     }
   }
@@ -169,7 +162,7 @@ class S3ObjectGetsTest {
   @Test
   void aReplacedObject_isNeverServedAsTheVersionOpened() throws Exception {
     admin.putObject(r -> r.bucket("gets").key("one/moving"), RequestBody.fromString("first"));
-    try (S3UnderFileSystem ufs = mount(server.getPort());
+    try (S3UnderFileSystem ufs = mount(store.port());
         UfsReader reader = ufs.openReader(StrataPath.of("/moving"))) {
       admin.putObject(r -> r.bucket("gets").key("one/moving"), RequestBody.fromString("other"));
       assertThatThrownBy(() -> reader.readFully(0, ByteBuffer.allocate(5)))
@@ -185,8 +178,14 @@ class S3ObjectGetsTest {
         .build();
   }
 
+  /** The fingerprint a look-up of {@code path} gives, straight from the store. */
+  private static String fingerprintOf(String path) {
+    try (S3UnderFileSystem direct = mount(store.port())) {
+      return direct.getStatus(StrataPath.of(path)).fingerprint();
+    }
+  }
+
   private static S3UnderFileSystem mount(int port) {
-    return new S3UnderFileSystem(
-        "s3://gets/one", S3Settings.of(S3UnderFileSystemContractTest.options(port)));
+    return new S3UnderFileSystem("s3://gets/one", S3Settings.of(LocalS3Store.options(port)));
   }
 }

@@ -1,13 +1,8 @@
 package io.strata.core.ufs.s3;
 
-import com.robothy.s3.rest.LocalS3;
-import com.robothy.s3.rest.bootstrap.LocalS3Mode;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystemContract;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,41 +15,19 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 class S3UnderFileSystemContractTest extends UnderFileSystemContract {
   private static final AtomicInteger BUCKETS = new AtomicInteger();
-  private static LocalS3 server;
+  private static LocalS3Store store;
   private static S3Client admin;
   private String bucket;
 
-  static Map<String, String> options(int port) {
-    return Map.of(
-        S3Settings.ENDPOINT, "http://127.0.0.1:" + port,
-        S3Settings.PATH_STYLE, "true",
-        S3Settings.ACCESS_KEY, "test-access",
-        S3Settings.SECRET_KEY, "test-secret",
-        S3Settings.PART_SIZE, "5MiB",
-        S3Settings.RETRY_BUDGET, "20s");
-  }
-
   @BeforeAll
   static void startServer() throws IOException {
-    server = startLocalS3();
-    admin = S3Clients.build(S3Settings.of(options(server.getPort())));
-  }
-
-  /** local-s3 on a free loopback port (it takes no port 0). */
-  static LocalS3 startLocalS3() throws IOException {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    LocalS3 s3 = LocalS3.builder().port(port).mode(LocalS3Mode.IN_MEMORY).build();
-    s3.start();
-    return s3;
+    store = LocalS3Store.start();
+    admin = store.admin();
   }
 
   @AfterAll
   static void stopServer() {
-    admin.close();
-    server.shutdown();
+    store.close();
   }
 
   @Override
@@ -62,7 +35,7 @@ class S3UnderFileSystemContractTest extends UnderFileSystemContract {
     bucket = "contract-" + BUCKETS.incrementAndGet();
     admin.createBucket(r -> r.bucket(bucket));
     return new S3UnderFileSystem(
-        "s3://" + bucket + "/mounted/here", S3Settings.of(options(server.getPort())));
+        "s3://" + bucket + "/mounted/here", S3Settings.of(LocalS3Store.options(store.port())));
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.strata.core.ufs.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.robothy.s3.rest.LocalS3;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileType;
 import io.strata.core.status.StatusCode;
@@ -26,24 +25,23 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /** What only S3 does: its options, its errors, folder markers, uploads and throttling. */
 class S3UnderFileSystemTest {
-  private static LocalS3 server;
+  private static LocalS3Store store;
   private static S3Client admin;
 
   @BeforeAll
   static void start() throws Exception {
-    server = S3UnderFileSystemContractTest.startLocalS3();
-    admin = S3Clients.build(S3Settings.of(S3UnderFileSystemContractTest.options(server.getPort())));
+    store = LocalS3Store.start();
+    admin = store.admin();
     admin.createBucket(r -> r.bucket("bkt"));
   }
 
   @AfterAll
   static void stop() {
-    admin.close();
-    server.shutdown();
+    store.close();
   }
 
   private static Map<String, String> options(int port, String... more) {
-    Map<String, String> o = new HashMap<>(S3UnderFileSystemContractTest.options(port));
+    Map<String, String> o = new HashMap<>(LocalS3Store.options(port));
     for (int i = 0; i < more.length; i += 2) {
       o.put(more[i], more[i + 1]);
     }
@@ -84,7 +82,7 @@ class S3UnderFileSystemTest {
 
   @Test
   void aMissingBucket_orAStoreNobodyAnswers_failAtTheRoot_inOneLine() {
-    try (S3UnderFileSystem ufs = mount("s3://no-such-bucket/x", options(server.getPort()))) {
+    try (S3UnderFileSystem ufs = mount("s3://no-such-bucket/x", options(store.port()))) {
       StrataException e = failure(() -> ufs.getStatus(StrataPath.ROOT));
       assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND);
       assertThat(e.getMessage()).contains("s3://no-such-bucket/x").doesNotContain("\n");
@@ -110,7 +108,7 @@ class S3UnderFileSystemTest {
   void anEmptyFolderMarker_isAFolder_listedOnce() {
     admin.putObject(r -> r.bucket("bkt").key("marked/empty/"), RequestBody.empty());
     admin.putObject(r -> r.bucket("bkt").key("marked/file"), RequestBody.fromString("x"));
-    try (S3UnderFileSystem ufs = mount("s3://bkt/marked", options(server.getPort()));
+    try (S3UnderFileSystem ufs = mount("s3://bkt/marked", options(store.port()));
         Stream<UfsStatus> children = ufs.list(StrataPath.ROOT)) {
       assertThat(children.map(c -> c.name() + (c.directory() ? "/" : "")).sorted().toList())
           .containsExactly("empty/", "file");
@@ -124,7 +122,7 @@ class S3UnderFileSystemTest {
   @Test
   void anAbortedOrAbandonedUpload_leavesNoParts() throws Exception {
     byte[] sixMiB = new byte[6 << 20];
-    try (S3UnderFileSystem ufs = mount("s3://bkt/uploads", options(server.getPort()))) {
+    try (S3UnderFileSystem ufs = mount("s3://bkt/uploads", options(store.port()))) {
       UfsOutputStream aborted = ufs.create(StrataPath.of("/a.bin"), CreateOptions.DEFAULT);
       aborted.write(sixMiB);
       assertThat(uploads()).as("a part went up").isNotEmpty();
@@ -152,7 +150,7 @@ class S3UnderFileSystemTest {
   void throttling_isRetried_andTheReadSucceeds() throws Exception {
     admin.putObject(
         r -> r.bucket("bkt").key("throttled/data"), RequestBody.fromString("served at last"));
-    try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(server.getPort(), 3);
+    try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(store.port(), 3);
         S3UnderFileSystem ufs = mount("s3://bkt/throttled", options(proxy.port()));
         UfsReader reader = ufs.openReader(StrataPath.of("/data"))) {
       ByteBuffer b = ByteBuffer.allocate(64);
@@ -164,7 +162,7 @@ class S3UnderFileSystemTest {
 
   @Test
   void wrongCredentials_failInOneLine_namingTheMount_notTheKeys() throws Exception {
-    try (FaultyS3Proxy proxy = FaultyS3Proxy.denying(server.getPort());
+    try (FaultyS3Proxy proxy = FaultyS3Proxy.denying(store.port());
         S3UnderFileSystem ufs = mount("s3://bkt/x", options(proxy.port()))) {
       StrataException e = failure(() -> ufs.getStatus(StrataPath.ROOT));
       assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED);
@@ -194,7 +192,7 @@ class S3UnderFileSystemTest {
     admin.putObject(
         r -> r.bucket("bkt").key("meta/odd.txt").metadata(Map.of("mode", "rw-r--r--")),
         RequestBody.fromString("by someone else"));
-    try (S3UnderFileSystem ufs = mount("s3://bkt/meta", options(server.getPort()))) {
+    try (S3UnderFileSystem ufs = mount("s3://bkt/meta", options(store.port()))) {
       UfsStatus s3fs = ufs.getStatus(StrataPath.of("/s3fs.txt"));
       assertThat(s3fs.posix()).isNotNull();
       assertThat(s3fs.posix().getType()).isEqualTo(FileType.REGULAR);
@@ -217,7 +215,7 @@ class S3UnderFileSystemTest {
 
   @Test
   void modesOwnersTimesAndLinks_areKeptAsS3fsKeepsThem_andTheBytesStay() throws Exception {
-    try (S3UnderFileSystem ufs = mount("s3://bkt/kept", options(server.getPort()))) {
+    try (S3UnderFileSystem ufs = mount("s3://bkt/kept", options(store.port()))) {
       StrataPath f = StrataPath.of("/f.txt");
       try (UfsOutputStream out = ufs.create(f, new CreateOptions(false, true, 0640, true, 7, 8))) {
         out.write("kept bytes".getBytes(StandardCharsets.UTF_8));
@@ -279,7 +277,7 @@ class S3UnderFileSystemTest {
 
   @Test
   void aRenamedObject_keepsItsAttributes() throws Exception {
-    try (S3UnderFileSystem ufs = mount("s3://bkt/moved", options(server.getPort()))) {
+    try (S3UnderFileSystem ufs = mount("s3://bkt/moved", options(store.port()))) {
       try (UfsOutputStream out =
           ufs.create(StrataPath.of("/a"), new CreateOptions(false, true, 0600, true, 3, 4))) {
         out.write(1);
@@ -293,7 +291,7 @@ class S3UnderFileSystemTest {
 
   @Test
   void aPlainWrite_addsNoMetadata() throws Exception {
-    try (S3UnderFileSystem ufs = mount("s3://bkt/plain", options(server.getPort()))) {
+    try (S3UnderFileSystem ufs = mount("s3://bkt/plain", options(store.port()))) {
       try (UfsOutputStream out = ufs.create(StrataPath.of("/p"), CreateOptions.DEFAULT)) {
         out.write(1);
       }
