@@ -153,15 +153,22 @@ public final class FileLoader {
         return;
       }
       try {
-        UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
-        PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize);
-        if (force || !store.contains(key.page(0))) {
-          file.ufs().willNeed(file.ufsPath(), f.getLength());
+        Target t = target(f);
+        if (force || !store.contains(t.key().page(0))) {
+          t.file().ufs().willNeed(t.file().ufsPath(), f.getLength());
         }
       } catch (RuntimeException e) {
         // Only a hint: the file's load reports what is wrong with it.
       }
     }
+  }
+
+  /** A listed file: where it is in the under-storage, and its pages' key. */
+  private record Target(UfsManager.Resolved file, PageId.FileKey key) {}
+
+  private Target target(FileStatus f) {
+    UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
+    return new Target(file, PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize));
   }
 
   /**
@@ -205,8 +212,9 @@ public final class FileLoader {
   private long loadPages(
       FileStatus f, boolean force, boolean verify, RateLimiter limiter, long[] mark)
       throws IOException {
-    UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
-    PageId.FileKey key = PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize);
+    Target t = target(f);
+    UfsManager.Resolved file = t.file();
+    PageId.FileKey key = t.key();
     int runPages = (int) Math.max(1, runBytes.getAsLong() / pageSize);
     long loaded = 0;
     try (UfsReader reader = file.ufs().openVersion(file.ufsPath(), f.getFingerprint())) {
