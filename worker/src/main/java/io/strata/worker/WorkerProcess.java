@@ -43,6 +43,7 @@ import io.strata.worker.policy.CachePolicies;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.rpc.WorkerServiceImpl;
 import io.strata.worker.rpc.WriteSessions;
+import io.strata.worker.ufs.PageBuffers;
 import io.strata.worker.ufs.UfsManager;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -121,12 +122,14 @@ public final class WorkerProcess implements Service {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot open the page store: " + e.getMessage(), e);
     }
+    // Pages read from under-storages are written to a tier and released at once, again and again.
+    PageBuffers pageBuffers = new PageBuffers(allocator, pageSize);
     this.fetcher =
         new PageFetcher(
             store,
             pageSize,
             ufsExecutor,
-            allocator,
+            pageBuffers,
             registry,
             () -> conf.get(WorkerKeys.UFS_READ_AHEAD),
             () -> conf.get(WorkerKeys.UFS_READ_RUN));
@@ -156,7 +159,7 @@ public final class WorkerProcess implements Service {
             ufs,
             store,
             pageSize,
-            allocator,
+            pageBuffers,
             loadExecutor,
             registry,
             () -> conf.get(WorkerKeys.UFS_READ_RUN));

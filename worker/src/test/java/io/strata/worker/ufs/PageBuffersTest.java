@@ -1,0 +1,54 @@
+package io.strata.worker.ufs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PageBuffersTest {
+  private static final int PAGE = 64 << 10;
+
+  @Test
+  void aReleasedPage_isHandedOutAgain_emptyAndWhole() {
+    PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, 4L * PAGE);
+    ByteBuf first = buffers.directBuffer(PAGE, PAGE);
+    long address = first.memoryAddress();
+    first.writeZero(PAGE);
+    first.release();
+
+    ByteBuf again = buffers.directBuffer(PAGE, PAGE);
+    try {
+      assertThat(again.memoryAddress()).isEqualTo(address);
+      assertThat(again.readableBytes()).isZero();
+      assertThat(again.capacity()).isEqualTo(PAGE);
+      assertThat(again.maxCapacity()).isEqualTo(PAGE);
+      assertThat(again.isDirect()).isTrue();
+      assertThat(buffers.kept()).isZero();
+    } finally {
+      again.release();
+    }
+  }
+
+  @Test
+  void otherSizes_comeFromTheFallback_andAreNotKept() {
+    PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, 4L * PAGE);
+    ByteBuf tail = buffers.directBuffer(PAGE / 2, PAGE / 2);
+    assertThat(tail.alloc()).isSameAs(UnpooledByteBufAllocator.DEFAULT);
+    tail.release();
+    assertThat(buffers.kept()).isZero();
+  }
+
+  @Test
+  void pagesReleasedBeyondTheBound_areDropped() {
+    PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, 2L * PAGE);
+    List<ByteBuf> held = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      held.add(buffers.directBuffer(PAGE, PAGE));
+    }
+    held.forEach(ByteBuf::release);
+    assertThat(buffers.kept()).isEqualTo(2);
+  }
+}
