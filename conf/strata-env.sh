@@ -4,7 +4,7 @@
 # Unknown STRATA_ variables are refused at start, so a typo cannot pass unnoticed.
 
 # JVM options of each process (defaults shown):
-# export STRATA_MASTER_JAVA_OPTS="-Xms64m -Xmx512m -XX:MaxDirectMemorySize=256m -XX:+ExitOnOutOfMemoryError"
+# export STRATA_MASTER_JAVA_OPTS="-Xms64m -Xmx512m -XX:MaxDirectMemorySize=256m -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError"
 # export STRATA_WORKER_JAVA_OPTS="-Xms256m -Xmx1g -XX:MaxDirectMemorySize=2g -XX:+ExitOnOutOfMemoryError"
 # export STRATA_FUSE_JAVA_OPTS="-Xms64m -Xmx512m -XX:MaxDirectMemorySize=512m -XX:+ExitOnOutOfMemoryError"
 # export STRATA_SHELL_JAVA_OPTS="-Xms32m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData"

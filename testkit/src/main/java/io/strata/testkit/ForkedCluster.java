@@ -33,6 +33,14 @@ public final class ForkedCluster implements AutoCloseable {
   public static final String WORKER_MAIN = "io.strata.worker.WorkerProcess";
   public static final String FUSE_MAIN = "io.strata.fuse.FuseProcess";
 
+  /**
+   * Added to a master's JVM options whatever the builder was given, as {@code
+   * bin/strata-process.sh} starts masters: the C1 compiler only. A master coordinates and serves no
+   * bytes; C2 would spend more CPU compiling its code than running it, beside the workers it
+   * coordinates (operations.md).
+   */
+  public static final List<String> MASTER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
+
   private final Builder spec;
   private final ClusterLayout layout;
   private final List<ForkedProcess> masters = new ArrayList<>();
@@ -61,7 +69,8 @@ public final class ForkedCluster implements AutoCloseable {
         new ClusterLayout(dir, ports, true, spec.domainSockets, spec.ssdQuota, spec.overrides);
     Files.createDirectories(layout.ufsRoot());
     for (int i = 0; i < spec.masters; i++) {
-      masters.add(process("master-" + i, MASTER_MAIN, layout.master(i)));
+      masters.add(
+          process("master-" + i, MASTER_MAIN, layout.master(i), List.of(), MASTER_JVM_OPTIONS));
     }
     for (int j = 0; j < spec.workers; j++) {
       WorkerPorts p = WorkerPorts.free();
@@ -212,9 +221,19 @@ public final class ForkedCluster implements AutoCloseable {
   /** Like {@link #process(String, String, Map)}, with arguments of the process's own. */
   public ForkedProcess process(
       String name, String mainClass, Map<String, String> conf, List<String> args) {
+    return process(name, mainClass, conf, args, List.of());
+  }
+
+  private ForkedProcess process(
+      String name,
+      String mainClass,
+      Map<String, String> conf,
+      List<String> args,
+      List<String> moreJvmOptions) {
+    List<String> jvm = new ArrayList<>(spec.jvmOptions);
+    jvm.addAll(moreJvmOptions);
     ForkedProcess p =
-        new ForkedProcess(
-            name, mainClass, spec.classpath, spec.jvmOptions, conf, layout.dir(), args);
+        new ForkedProcess(name, mainClass, spec.classpath, jvm, conf, layout.dir(), args);
     processes.add(p);
     return p;
   }
