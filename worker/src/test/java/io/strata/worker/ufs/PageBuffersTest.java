@@ -16,6 +16,7 @@ class PageBuffersTest {
     PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, 4L * PAGE);
     ByteBuf first = buffers.directBuffer(PAGE, PAGE);
     long address = first.memoryAddress();
+    assertThat(address % 4096).as("page-aligned").isZero();
     first.writeZero(PAGE);
     first.release();
 
