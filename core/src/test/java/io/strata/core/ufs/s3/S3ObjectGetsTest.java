@@ -19,9 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -43,20 +42,7 @@ class S3ObjectGetsTest {
   private static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
-  private static LocalS3Store store;
-  private static S3Client admin;
-
-  @BeforeAll
-  static void start() throws Exception {
-    store = LocalS3Store.start();
-    admin = store.admin();
-    admin.createBucket(r -> r.bucket("gets"));
-  }
-
-  @AfterAll
-  static void stop() {
-    store.close();
-  }
+  @RegisterExtension static final LocalS3Store store = LocalS3Store.withBuckets("gets");
 
   /** Stops the SDK's request once signed, keeping it. */
   private static final class Caught extends RuntimeException {
@@ -125,7 +111,7 @@ class S3ObjectGetsTest {
   void aRead_isOneRequest_ofTheRangeAsked() throws Exception {
     byte[] data = new byte[300_000];
     new Random(7).nextBytes(data);
-    admin.putObject(r -> r.bucket("gets").key("one/data"), RequestBody.fromBytes(data));
+    store.admin().putObject(r -> r.bucket("gets").key("one/data"), RequestBody.fromBytes(data));
     String fingerprint = fingerprintOf("/data");
     try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(store.port(), 0);
         S3UnderFileSystem ufs = mount(proxy.port());
@@ -147,7 +133,9 @@ class S3ObjectGetsTest {
 
   @Test
   void throttledGets_fallToTheSdk_whichRetriesThem() throws Exception {
-    admin.putObject(r -> r.bucket("gets").key("one/slow"), RequestBody.fromString("at last"));
+    store
+        .admin()
+        .putObject(r -> r.bucket("gets").key("one/slow"), RequestBody.fromString("at last"));
     String fingerprint = fingerprintOf("/slow");
     try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(store.port(), 3);
         S3UnderFileSystem ufs = mount(proxy.port());
@@ -161,10 +149,14 @@ class S3ObjectGetsTest {
 
   @Test
   void aReplacedObject_isNeverServedAsTheVersionOpened() throws Exception {
-    admin.putObject(r -> r.bucket("gets").key("one/moving"), RequestBody.fromString("first"));
+    store
+        .admin()
+        .putObject(r -> r.bucket("gets").key("one/moving"), RequestBody.fromString("first"));
     try (S3UnderFileSystem ufs = mount(store.port());
         UfsReader reader = ufs.openReader(StrataPath.of("/moving"))) {
-      admin.putObject(r -> r.bucket("gets").key("one/moving"), RequestBody.fromString("other"));
+      store
+          .admin()
+          .putObject(r -> r.bucket("gets").key("one/moving"), RequestBody.fromString("other"));
       assertThatThrownBy(() -> reader.readFully(0, ByteBuffer.allocate(5)))
           .isInstanceOfSatisfying(
               StrataException.class,

@@ -2,12 +2,9 @@ package io.strata.core.ufs.s3;
 
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystemContract;
-import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The under-storage contract on S3: a real S3-compatible server (local-s3, in this JVM) on
@@ -15,31 +12,22 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 class S3UnderFileSystemContractTest extends UnderFileSystemContract {
   private static final AtomicInteger BUCKETS = new AtomicInteger();
-  private static LocalS3Store store;
-  private static S3Client admin;
+  @RegisterExtension static final LocalS3Store store = LocalS3Store.withBuckets();
+
   private String bucket;
-
-  @BeforeAll
-  static void startServer() throws IOException {
-    store = LocalS3Store.start();
-    admin = store.admin();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    store.close();
-  }
 
   @Override
   protected UnderFileSystem open() {
     bucket = "contract-" + BUCKETS.incrementAndGet();
-    admin.createBucket(r -> r.bucket(bucket));
+    store.admin().createBucket(r -> r.bucket(bucket));
     return new S3UnderFileSystem(
         "s3://" + bucket + "/mounted/here", S3Settings.of(LocalS3Store.options(store.port())));
   }
 
   @Override
   protected void putBehindStrata(String path, byte[] bytes) {
-    admin.putObject(r -> r.bucket(bucket).key("mounted/here" + path), RequestBody.fromBytes(bytes));
+    store
+        .admin()
+        .putObject(r -> r.bucket(bucket).key("mounted/here" + path), RequestBody.fromBytes(bytes));
   }
 }

@@ -17,28 +17,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /** What only S3 does: its options, its errors, folder markers, uploads and throttling. */
 class S3UnderFileSystemTest {
-  private static LocalS3Store store;
-  private static S3Client admin;
-
-  @BeforeAll
-  static void start() throws Exception {
-    store = LocalS3Store.start();
-    admin = store.admin();
-    admin.createBucket(r -> r.bucket("bkt"));
-  }
-
-  @AfterAll
-  static void stop() {
-    store.close();
-  }
+  @RegisterExtension static final LocalS3Store store = LocalS3Store.withBuckets("bkt");
 
   private static Map<String, String> options(int port, String... more) {
     Map<String, String> o = new HashMap<>(LocalS3Store.options(port));
@@ -106,8 +91,8 @@ class S3UnderFileSystemTest {
 
   @Test
   void anEmptyFolderMarker_isAFolder_listedOnce() {
-    admin.putObject(r -> r.bucket("bkt").key("marked/empty/"), RequestBody.empty());
-    admin.putObject(r -> r.bucket("bkt").key("marked/file"), RequestBody.fromString("x"));
+    store.admin().putObject(r -> r.bucket("bkt").key("marked/empty/"), RequestBody.empty());
+    store.admin().putObject(r -> r.bucket("bkt").key("marked/file"), RequestBody.fromString("x"));
     try (S3UnderFileSystem ufs = mount("s3://bkt/marked", options(store.port()));
         Stream<UfsStatus> children = ufs.list(StrataPath.ROOT)) {
       assertThat(children.map(c -> c.name() + (c.directory() ? "/" : "")).sorted().toList())
@@ -141,15 +126,17 @@ class S3UnderFileSystemTest {
   }
 
   private static List<String> uploads() {
-    return admin.listMultipartUploads(r -> r.bucket("bkt")).uploads().stream()
+    return store.admin().listMultipartUploads(r -> r.bucket("bkt")).uploads().stream()
         .map(u -> u.key())
         .toList();
   }
 
   @Test
   void throttling_isRetried_andTheReadSucceeds() throws Exception {
-    admin.putObject(
-        r -> r.bucket("bkt").key("throttled/data"), RequestBody.fromString("served at last"));
+    store
+        .admin()
+        .putObject(
+            r -> r.bucket("bkt").key("throttled/data"), RequestBody.fromString("served at last"));
     try (FaultyS3Proxy proxy = FaultyS3Proxy.throttling(store.port(), 3);
         S3UnderFileSystem ufs = mount("s3://bkt/throttled", options(proxy.port()));
         UfsReader reader = ufs.openReader(StrataPath.of("/data"))) {
@@ -176,22 +163,29 @@ class S3UnderFileSystemTest {
 
   @Test
   void anObjectWrittenByS3fs_showsItsModeOwnersAndTimes_andRclonesTimeIsSeenToo() {
-    admin.putObject(
-        r ->
-            r.bucket("bkt")
-                .key("meta/s3fs.txt")
-                .metadata(
-                    Map.of("mode", "33256", "uid", "1234", "gid", "2345", "mtime", "1600000000")),
-        RequestBody.fromString("by s3fs"));
-    admin.putObject(
-        r ->
-            r.bucket("bkt")
-                .key("meta/rclone.txt")
-                .metadata(Map.of("mtime", "1600000000.123456789")),
-        RequestBody.fromString("by rclone"));
-    admin.putObject(
-        r -> r.bucket("bkt").key("meta/odd.txt").metadata(Map.of("mode", "rw-r--r--")),
-        RequestBody.fromString("by someone else"));
+    store
+        .admin()
+        .putObject(
+            r ->
+                r.bucket("bkt")
+                    .key("meta/s3fs.txt")
+                    .metadata(
+                        Map.of(
+                            "mode", "33256", "uid", "1234", "gid", "2345", "mtime", "1600000000")),
+            RequestBody.fromString("by s3fs"));
+    store
+        .admin()
+        .putObject(
+            r ->
+                r.bucket("bkt")
+                    .key("meta/rclone.txt")
+                    .metadata(Map.of("mtime", "1600000000.123456789")),
+            RequestBody.fromString("by rclone"));
+    store
+        .admin()
+        .putObject(
+            r -> r.bucket("bkt").key("meta/odd.txt").metadata(Map.of("mode", "rw-r--r--")),
+            RequestBody.fromString("by someone else"));
     try (S3UnderFileSystem ufs = mount("s3://bkt/meta", options(store.port()))) {
       UfsStatus s3fs = ufs.getStatus(StrataPath.of("/s3fs.txt"));
       assertThat(s3fs.posix()).isNotNull();
@@ -237,12 +231,14 @@ class S3UnderFileSystemTest {
       UfsStatus s = ufs.getStatus(f);
       assertThat(s.posix().getMtimeNs()).isEqualTo(1_500_000_000_250_000_000L);
       assertThat(s.posix().getMode()).isEqualTo(0755);
-      assertThat(admin.getObjectAsBytes(r -> r.bucket("bkt").key("kept/f.txt")).asUtf8String())
+      assertThat(
+              store.admin().getObjectAsBytes(r -> r.bucket("bkt").key("kept/f.txt")).asUtf8String())
           .isEqualTo("kept bytes");
 
       ufs.createSymlink(StrataPath.of("/link"), "../some/target");
       assertThat(metadata("kept/link")).containsEntry("mode", String.valueOf(0120777));
-      assertThat(admin.getObjectAsBytes(r -> r.bucket("bkt").key("kept/link")).asUtf8String())
+      assertThat(
+              store.admin().getObjectAsBytes(r -> r.bucket("bkt").key("kept/link")).asUtf8String())
           .isEqualTo("../some/target");
       UfsStatus link = ufs.getStatus(StrataPath.of("/link"));
       assertThat(link.posix().getType()).isEqualTo(FileType.SYMLINK);
@@ -257,7 +253,9 @@ class S3UnderFileSystemTest {
       assertThat(ufs.getStatus(StrataPath.of("/dev")).posix().getRdev()).isEqualTo(0x0102);
 
       // A folder keeps its attributes in its marker, made for it if S3 only implied it.
-      admin.putObject(r -> r.bucket("bkt").key("kept/implied/x"), RequestBody.fromString("x"));
+      store
+          .admin()
+          .putObject(r -> r.bucket("bkt").key("kept/implied/x"), RequestBody.fromString("x"));
       ufs.setOwnerIds(StrataPath.of("/implied"), 5, 6);
       assertThat(metadata("kept/implied/")).containsEntry("uid", "5").containsEntry("gid", "6");
       ufs.setAttributes(StrataPath.of("/implied"), 02775, "", "");
@@ -301,6 +299,6 @@ class S3UnderFileSystemTest {
   }
 
   private static Map<String, String> metadata(String key) {
-    return admin.headObject(r -> r.bucket("bkt").key(key)).metadata();
+    return store.admin().headObject(r -> r.bucket("bkt").key(key)).metadata();
   }
 }
