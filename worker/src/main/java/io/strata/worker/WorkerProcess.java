@@ -122,8 +122,12 @@ public final class WorkerProcess implements Service {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot open the page store: " + e.getMessage(), e);
     }
-    // Pages read from under-storages are written to a tier and released at once, again and again.
-    PageBuffers pageBuffers = new PageBuffers(allocator, pageSize);
+    // Pages read from under-storages are written to a tier and released, again and again; those the
+    // memory tier keeps come back when it evicts them or drops them all.
+    PageStore pages = store;
+    PageBuffers pageBuffers =
+        new PageBuffers(
+            allocator, pageSize, () -> Math.max(PageBuffers.KEPT_BYTES, pages.memoryRoom()));
     this.fetcher =
         new PageFetcher(
             store,

@@ -313,6 +313,11 @@ public final class PageStore implements AutoCloseable {
     }
   }
 
+  /** Bytes the memory tier could still take before it evicts (0 without one). */
+  public long memoryRoom() {
+    return mem == null ? 0 : Math.max(0, mem.capacity() - mem.used());
+  }
+
   public void setMemoryCapacity(long bytes) {
     if (mem != null) {
       mem.setCapacity(bytes);

@@ -5,7 +5,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledDirectByteBuf;
 import java.nio.ByteBuffer;
-import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * Buffers of exactly one page for what the worker reads from under-storages, kept when released and
@@ -15,28 +17,40 @@ import java.util.concurrent.LinkedBlockingDeque;
  * MiB fills a quarter of one: a run of pages read, written to disk and released took new chunks
  * every time, which the JDK zeroes and the kernel faults in page by page. That was a fifth of the
  * CPU of cold reads from HDFS (docs/performance.md). A page kept here is zeroed once.
+ *
+ * <p>How much is kept follows the memory tier: at least {@link #KEPT_BYTES}, and as much as the
+ * tier has room for. When pages leave the tier all at once (a {@code free}, a tier made smaller, a
+ * mount's pages dropped), their memory waits here for the pages that fill the tier again; dropped,
+ * it came back from the kernel zeroed and faulted in page by page, and cold reads after a free ran
+ * at half speed in one run of two (docs/performance.md). Page memory held by the worker stays
+ * within the tier's capacity plus {@link #KEPT_BYTES} and the pages in flight.
  */
 public final class PageBuffers extends AbstractByteBufAllocator {
-  /** At most this many bytes of released pages are kept; beyond, released pages are dropped. */
-  static final long KEPT_BYTES = 64L << 20;
+  /** Bytes of released pages always kept; beyond, only as many as the memory tier has room for. */
+  public static final long KEPT_BYTES = 64L << 20;
 
   private static final int ALIGNMENT = 4096;
 
   private final ByteBufAllocator fallback;
   private final int pageSize;
 
+  /** The most bytes of released pages to keep now. */
+  private final LongSupplier keptBytes;
+
   /** Last released first: its bytes are the likeliest to be in the processor's caches still. */
-  private final LinkedBlockingDeque<ByteBuffer> kept;
+  private final ConcurrentLinkedDeque<ByteBuffer> kept = new ConcurrentLinkedDeque<>();
 
-  public PageBuffers(ByteBufAllocator fallback, long pageSize) {
-    this(fallback, pageSize, KEPT_BYTES);
-  }
+  private final AtomicInteger keptCount = new AtomicInteger();
 
-  PageBuffers(ByteBufAllocator fallback, long pageSize, long keptBytes) {
+  /**
+   * @param keptBytes the most bytes of released pages to keep, asked at each release (a page is
+   *     always kept when none is)
+   */
+  public PageBuffers(ByteBufAllocator fallback, long pageSize, LongSupplier keptBytes) {
     super(true);
     this.fallback = fallback;
     this.pageSize = Math.toIntExact(pageSize);
-    this.kept = new LinkedBlockingDeque<>((int) Math.max(1, keptBytes / pageSize));
+    this.keptBytes = keptBytes;
   }
 
   @Override
@@ -45,7 +59,11 @@ public final class PageBuffers extends AbstractByteBufAllocator {
       return fallback.directBuffer(initialCapacity, maxCapacity);
     }
     ByteBuffer memory = kept.pollFirst();
-    return new Page(memory != null ? memory : aligned(pageSize));
+    if (memory == null) {
+      return new Page(aligned(pageSize));
+    }
+    keptCount.decrementAndGet();
+    return new Page(memory);
   }
 
   /**
@@ -71,7 +89,16 @@ public final class PageBuffers extends AbstractByteBufAllocator {
 
   /** Released pages kept for reuse now. */
   int kept() {
-    return kept.size();
+    return keptCount.get();
+  }
+
+  /** Keeps {@code memory} if the bound allows one more page (checked loosely under races). */
+  private void keep(ByteBuffer memory) {
+    long bound = Math.max(pageSize, keptBytes.getAsLong());
+    if ((long) (keptCount.get() + 1) * pageSize <= bound) {
+      keptCount.incrementAndGet();
+      kept.offerFirst(memory);
+    }
   }
 
   /** A page over memory of its own, which goes back to the kept ones when released. */
@@ -91,7 +118,7 @@ public final class PageBuffers extends AbstractByteBufAllocator {
       super.deallocate();
       // Beyond the bound the memory is dropped: the JDK frees it with the buffer's cleaner, and
       // reserving direct memory that is short collects such buffers first.
-      kept.offerFirst(memory);
+      keep(memory);
     }
   }
 }
