@@ -124,10 +124,7 @@ public final class WorkerProcess implements Service {
     }
     // Pages read from under-storages are written to a tier and released, again and again; those the
     // memory tier keeps come back when it evicts them or drops them all.
-    PageStore pages = store;
-    PageBuffers pageBuffers =
-        new PageBuffers(
-            allocator, pageSize, () -> Math.max(PageBuffers.KEPT_BYTES, pages.memoryRoom()));
+    PageBuffers pageBuffers = new PageBuffers(allocator, pageSize, store::memoryRoom);
     this.fetcher =
         new PageFetcher(
             store,

@@ -27,15 +27,18 @@ import java.util.function.LongSupplier;
  */
 public final class PageBuffers extends AbstractByteBufAllocator {
   /** Bytes of released pages always kept; beyond, only as many as the memory tier has room for. */
-  public static final long KEPT_BYTES = 64L << 20;
+  static final long KEPT_BYTES = 64L << 20;
 
   private static final int ALIGNMENT = 4096;
 
   private final ByteBufAllocator fallback;
   private final int pageSize;
 
-  /** The most bytes of released pages to keep now. */
-  private final LongSupplier keptBytes;
+  /** Bytes of released pages kept whatever the memory tier's room. */
+  private final long floorBytes;
+
+  /** Bytes the memory tier could still take now. */
+  private final LongSupplier memoryRoom;
 
   /** Last released first: its bytes are the likeliest to be in the processor's caches still. */
   private final ConcurrentLinkedDeque<ByteBuffer> kept = new ConcurrentLinkedDeque<>();
@@ -43,14 +46,19 @@ public final class PageBuffers extends AbstractByteBufAllocator {
   private final AtomicInteger keptCount = new AtomicInteger();
 
   /**
-   * @param keptBytes the most bytes of released pages to keep, asked at each release (a page is
-   *     always kept when none is)
+   * @param memoryRoom the bytes the memory tier could still take, asked at each release
    */
-  public PageBuffers(ByteBufAllocator fallback, long pageSize, LongSupplier keptBytes) {
+  public PageBuffers(ByteBufAllocator fallback, long pageSize, LongSupplier memoryRoom) {
+    this(fallback, pageSize, KEPT_BYTES, memoryRoom);
+  }
+
+  /** With a floor of its own (a page is always kept when none is). */
+  PageBuffers(ByteBufAllocator fallback, long pageSize, long floorBytes, LongSupplier memoryRoom) {
     super(true);
     this.fallback = fallback;
     this.pageSize = Math.toIntExact(pageSize);
-    this.keptBytes = keptBytes;
+    this.floorBytes = Math.max(pageSize, floorBytes);
+    this.memoryRoom = memoryRoom;
   }
 
   @Override
@@ -94,7 +102,7 @@ public final class PageBuffers extends AbstractByteBufAllocator {
 
   /** Keeps {@code memory} if the bound allows one more page (checked loosely under races). */
   private void keep(ByteBuffer memory) {
-    long bound = Math.max(pageSize, keptBytes.getAsLong());
+    long bound = Math.max(floorBytes, memoryRoom.getAsLong());
     if ((long) (keptCount.get() + 1) * pageSize <= bound) {
       keptCount.incrementAndGet();
       kept.offerFirst(memory);

@@ -14,7 +14,8 @@ class PageBuffersTest {
 
   @Test
   void aReleasedPage_isHandedOutAgain_emptyAndWhole() {
-    PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, () -> 4L * PAGE);
+    PageBuffers buffers =
+        new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, 0, () -> 4L * PAGE);
     ByteBuf first = buffers.directBuffer(PAGE, PAGE);
     long address = first.memoryAddress();
     assertThat(address % 4096).as("page-aligned").isZero();
@@ -36,7 +37,8 @@ class PageBuffersTest {
 
   @Test
   void otherSizes_comeFromTheFallback_andAreNotKept() {
-    PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, () -> 4L * PAGE);
+    PageBuffers buffers =
+        new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, 0, () -> 4L * PAGE);
     ByteBuf tail = buffers.directBuffer(PAGE / 2, PAGE / 2);
     assertThat(tail.alloc()).isSameAs(UnpooledByteBufAllocator.DEFAULT);
     tail.release();
@@ -45,7 +47,8 @@ class PageBuffersTest {
 
   @Test
   void pagesReleasedBeyondTheBound_areDropped() {
-    PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, () -> 2L * PAGE);
+    PageBuffers buffers =
+        new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, 0, () -> 2L * PAGE);
     List<ByteBuf> held = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       held.add(buffers.directBuffer(PAGE, PAGE));
@@ -57,7 +60,7 @@ class PageBuffersTest {
   @Test
   void theBound_isAskedAtEachRelease() {
     AtomicLong bound = new AtomicLong(PAGE);
-    PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, bound::get);
+    PageBuffers buffers = new PageBuffers(UnpooledByteBufAllocator.DEFAULT, PAGE, 0, bound::get);
     List<ByteBuf> held = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       held.add(buffers.directBuffer(PAGE, PAGE));
