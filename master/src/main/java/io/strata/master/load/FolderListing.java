@@ -20,8 +20,10 @@ final class FolderListing implements Iterator<FileStatus> {
   static final int PAGE = 1000;
 
   /**
-   * A tree's first page: the job's first batch goes as soon as it is listed, and an object store
-   * lists a hundred keys many times faster than a thousand.
+   * A tree's first page; each next one is twice the last, up to {@link #PAGE}. The job's first
+   * batch goes as soon as the first page is listed, its second as soon as the second is: an object
+   * store lists a hundred keys many times faster than a thousand, and with one page of a thousand
+   * second, the first batch loaded alone while it was listed (a sixth of a 1,000-object job).
    */
   static final int FIRST_TREE_PAGE = 100;
 
@@ -37,7 +39,7 @@ final class FolderListing implements Iterator<FileStatus> {
   private Iterator<FileStatus> page = Collections.emptyIterator();
   private String after;
   private boolean lastPage;
-  private boolean fetched;
+  private int limit;
 
   /** The children of {@code folder}; the source pages by child name. */
   FolderListing(String folder, Supplier<List<WorkerInfo>> owners, PageSource source) {
@@ -55,6 +57,7 @@ final class FolderListing implements Iterator<FileStatus> {
     this.source = source;
     this.tree = tree;
     this.after = startAfter;
+    this.limit = tree ? FIRST_TREE_PAGE : PAGE;
   }
 
   /**
@@ -69,10 +72,9 @@ final class FolderListing implements Iterator<FileStatus> {
   @Override
   public boolean hasNext() {
     while (!page.hasNext() && !lastPage) {
-      int limit = tree && !fetched ? FIRST_TREE_PAGE : PAGE;
       List<FileStatus> children = fetch(limit);
-      fetched = true;
       lastPage = children.size() < limit;
+      limit = Math.min(PAGE, 2 * limit);
       if (!children.isEmpty()) {
         FileStatus end = children.get(children.size() - 1);
         after = tree ? end.getPath() : end.getName();

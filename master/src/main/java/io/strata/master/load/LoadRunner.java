@@ -8,12 +8,14 @@ import io.strata.core.proto.LoadState;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.Futures;
 import io.strata.master.journal.MasterJournal;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -21,15 +23,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one load job on the leader, on a thread of its own: the thin shell around its {@link
- * LoadDispatcher}. It feeds the dispatcher the folder's files (streamed by a {@link TreeWalker},
- * resuming after the job's cursor) while it wants them, sends the batches it decides on, hands it
- * the workers' answers (which come back as events on this thread: nothing is shared), records
- * checkpoints and the job's end in the journal, and between events sleeps until the next thing is
- * due.
+ * LoadDispatcher}. It feeds the dispatcher the folder's files (listed ahead of it by a {@link
+ * WalkFeed}, resuming after the job's cursor) while it wants them, sends the batches it decides on,
+ * hands it the workers' answers and the walk's wake-ups (which come back as events on this thread:
+ * the dispatcher is not shared), records checkpoints and the job's end in the journal, and between
+ * events sleeps until the next thing is due.
  */
 final class LoadRunner implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(LoadRunner.class);
   private static final int LIST_CANDIDATES = 3;
+  private static final ThreadFactory WALKS = DaemonThreads.factory("load-walk");
 
   /** The longest wait between looks at whether the job was stopped or this master still leads. */
   private static final long LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -45,6 +48,9 @@ final class LoadRunner implements Runnable {
   private volatile boolean done;
   private volatile int openFiles;
   private volatile LoadCounters live;
+
+  /** The walk in progress; stopped when the job's thread ends. */
+  private WalkFeed feed;
 
   LoadRunner(
       LoadJob job,
@@ -105,6 +111,9 @@ final class LoadRunner implements Runnable {
       LOG.error("load job {} of {} failed", job.getId(), job.getPath(), e);
       record.fail("internal error: " + e);
     } finally {
+      if (feed != null) {
+        feed.close();
+      }
       done = true;
     }
   }
@@ -115,20 +124,24 @@ final class LoadRunner implements Runnable {
         job.getId(),
         job.getPath(),
         job.getCursor().isEmpty() ? "" : "from after " + job.getCursor());
-    Iterator<FileStatus> walker = walk(job.getCursor());
+    feed = walk(job.getCursor());
     while (!cancelled) {
       if (!record.stillRunning()) {
         dispatcher.stop();
         LOG.info("load job {} was stopped", job.getId());
         return;
       }
-      // The walk pauses whenever a batch can go or an answer waits: loading starts with the first
-      // batch listed, and a worker done with its batches gets more while the walk goes on.
+      // Files are admitted as the walk lists them, up to a batch an idle worker could take or an
+      // answer waiting: loading starts with the first batch listed, and a worker done with its
+      // batches gets more while the walk goes on.
       while (dispatcher.wantsFiles() && !dispatcher.batchReady() && events.isEmpty()) {
-        if (walker.hasNext()) {
-          dispatcher.admit(walker.next());
-        } else {
+        FileStatus f = feed.poll();
+        if (f != null) {
+          dispatcher.admit(f);
+        } else if (feed.over()) {
           dispatcher.walkDone();
+        } else {
+          break;
         }
       }
       long now = nanoTime.getAsLong();
@@ -145,7 +158,8 @@ final class LoadRunner implements Runnable {
                   + " new owners",
               job.getId(),
               job.getPath());
-          walker = walk("");
+          feed.close();
+          feed = walk("");
           dispatcher.repairStarted();
         }
         case DONE -> {
@@ -160,7 +174,7 @@ final class LoadRunner implements Runnable {
               end);
           return;
         }
-        case WAIT -> awaitEvents(dispatcher.wantsFiles() ? 0 : waitNanos(now));
+        case WAIT -> awaitEvents(dispatcher.wantsFiles() && feed.ready() ? 0 : waitNanos(now));
         case STOPPED -> {
           return;
         }
@@ -169,19 +183,23 @@ final class LoadRunner implements Runnable {
   }
 
   /**
-   * The job's files after {@code cursor}: its tree listed flat where the job says so, else folder
-   * by folder; each listing asked of whichever of the folder's first owners answers.
+   * The job's files after {@code cursor}, walked ahead of the runner: its tree listed flat where
+   * the job says so, else folder by folder; each listing asked of whichever of the folder's first
+   * owners answers.
    */
-  private Iterator<FileStatus> walk(String cursor) {
+  private WalkFeed walk(String cursor) {
     String root = job.getPath();
-    if (job.getFlatWalk()) {
-      return FolderListing.tree(
-          root, () -> rings.owners(root, LIST_CANDIDATES), stubs::treePage, cursor);
-    }
-    return new TreeWalker(
-        dir -> new FolderListing(dir, () -> rings.owners(dir, LIST_CANDIDATES), stubs::listPage),
-        root,
-        cursor);
+    Iterator<FileStatus> files =
+        job.getFlatWalk()
+            ? FolderListing.tree(
+                root, () -> rings.owners(root, LIST_CANDIDATES), stubs::treePage, cursor)
+            : new TreeWalker(
+                dir ->
+                    new FolderListing(
+                        dir, () -> rings.owners(dir, LIST_CANDIDATES), stubs::listPage),
+                root,
+                cursor);
+    return WalkFeed.start(files, f -> events.add(f::woken), WALKS);
   }
 
   private void send(LoadDispatcher.Batch batch) {
