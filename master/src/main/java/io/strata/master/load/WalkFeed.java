@@ -44,17 +44,22 @@ final class WalkFeed implements AutoCloseable {
   }
 
   private void feed(Iterator<FileStatus> walk) {
+    boolean complete = false;
     try {
       while (walk.hasNext()) {
         files.put(walk.next());
         signal();
       }
+      complete = true;
     } catch (InterruptedException e) {
-      failure = new IllegalStateException("the walk was stopped");
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       failure = e;
     } finally {
+      if (!complete && failure == null) {
+        // Stopped, or an Error: a walk cut short must never look over.
+        failure = new IllegalStateException("the walk of the job's files stopped before its end");
+      }
       finished = true;
       signal();
     }
