@@ -95,7 +95,7 @@ public final class FuseProcess implements Service {
                     spillDir,
                     conf.get(FuseKeys.XATTR)));
     webServer = startWebServer();
-    fuse.mount(mountPoint.path(), false, false, new String[] {"-o", String.join(",", options())});
+    FuseLoop.start(fuse, mountPoint.path(), String.join(",", options()));
   }
 
   /** A folder of this process's own, so that two mounts never share a spill file's name. */

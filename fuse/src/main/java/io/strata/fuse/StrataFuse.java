@@ -74,6 +74,17 @@ final class StrataFuse extends FuseStubFS {
     this.xattrs = new XattrOps(fs, open, xattrs);
   }
 
+  /** The table of operations libfuse calls, for {@link FuseLoop}. */
+  ru.serce.jnrfuse.struct.FuseOperations operations() {
+    return fuseOperations;
+  }
+
+  /** Mounted by {@link FuseLoop}: {@link #umount} unmounts it. */
+  void mountedAt(java.nio.file.Path at) {
+    mountPoint = at;
+    mounted.set(true);
+  }
+
   /** The mount's first request, before any other is read. */
   @Override
   public Pointer init(Pointer conn) {
