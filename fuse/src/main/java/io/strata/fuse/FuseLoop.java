@@ -2,9 +2,11 @@ package io.strata.fuse;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.DaemonThreads;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadFactory;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Pointer;
 import jnr.ffi.Struct;
@@ -72,28 +74,27 @@ final class FuseLoop {
     }
     fs.mountedAt(mountPoint);
     Pointer session = lib.fuse_get_session(fuse);
+    ThreadFactory threads = DaemonThreads.factory("fuse-loop");
     List<Thread> loops = new ArrayList<>();
     for (int i = 0; i < THREADS; i++) {
-      Thread t = new Thread(() -> lib.fuse_session_loop(session), "fuse-loop-" + (i + 1));
-      t.setDaemon(true);
+      Thread t = threads.newThread(() -> lib.fuse_session_loop(session));
       loops.add(t);
       t.start();
     }
     Thread teardown =
-        new Thread(
-            () -> {
-              try {
-                for (Thread t : loops) {
-                  t.join();
-                }
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-              }
-              lib.fuse_teardown(fuse, mountpoint.getValue());
-            },
-            "fuse-teardown");
-    teardown.setDaemon(true);
+        DaemonThreads.factory("fuse-teardown")
+            .newThread(
+                () -> {
+                  try {
+                    for (Thread t : loops) {
+                      t.join();
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                  }
+                  lib.fuse_teardown(fuse, mountpoint.getValue());
+                });
     teardown.start();
   }
 }
