@@ -57,19 +57,37 @@ final class ConfGuard {
     }
     String mem = values.get(WorkerKeys.MEM_SIZE.name());
     if (mem != null) {
-      long bytes = ConfType.BYTES.parse(mem);
-      for (WorkerInfo w : liveWorkers()) {
-        liveness
-            .last(w.getId())
-            .map(b -> b.usage().getMaxDirectMemoryBytes())
-            .filter(limit -> limit > 0 && !DirectMemoryFit.fits(bytes, limit))
-            .ifPresent(
-                limit ->
-                    problems.add("worker " + w.getId() + ": " + DirectMemoryFit.why(bytes, limit)));
-      }
+      checkMemoryTier(ConfType.BYTES.parse(mem), problems);
     }
     if (!problems.isEmpty()) {
       throw StrataException.invalidArgument("nothing changed: " + String.join("; ", problems));
+    }
+  }
+
+  /**
+   * A live worker that has not reported its limit yet (it has just joined, or this leader was just
+   * elected and has heard no heartbeat) holds the update back: accepting it unchecked is how a tier
+   * larger than a worker's direct memory would get in.
+   */
+  private void checkMemoryTier(long bytes, List<String> problems) {
+    List<String> unheard = new ArrayList<>();
+    for (WorkerInfo w : liveWorkers()) {
+      long limit =
+          liveness.last(w.getId()).map(b -> b.usage().getMaxDirectMemoryBytes()).orElse(0L);
+      if (limit <= 0) {
+        unheard.add(w.getId());
+      } else if (!DirectMemoryFit.fits(bytes, limit)) {
+        problems.add("worker " + w.getId() + ": " + DirectMemoryFit.why(bytes, limit));
+      }
+    }
+    if (problems.isEmpty() && !unheard.isEmpty()) {
+      throw StrataException.unavailable(
+          "nothing changed: "
+              + WorkerKeys.MEM_SIZE.name()
+              + " cannot be checked against the direct memory of "
+              + String.join(", ", unheard)
+              + " until it reports it (within a heartbeat): try again",
+          null);
     }
   }
 
