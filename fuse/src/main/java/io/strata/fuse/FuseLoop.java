@@ -15,24 +15,16 @@ import jnr.ffi.byref.PointerByReference;
 import ru.serce.jnrfuse.struct.FuseOperations;
 
 /**
- * Serves a mount's requests on {@value #THREADS} long-lived Java threads, each running libfuse 2's
- * {@code fuse_session_loop} on the mount's session, in place of {@code fuse_main_real}'s
- * multithreaded loop. That loop starts a native thread whenever its last idle one takes a request
- * and ends one whenever more than ten are idle, and jffi attaches a native thread to the JVM for
- * each callback and detaches it after (until its 1,000th): by the kernel's tracepoints and a flight
- * recording (docs/performance.md, FUSE, session 24) 3,600 to 25,800 threads started in 7 s of four
- * sequential readers, a READ's p99 was 3 ms against bindfs's 0.6, and 4 readers got 0.76 of
- * bindfs's speed. Threads the JVM started are never attached or detached.
+ * Serves a mount's requests on long-lived Java threads ({@code strata.fuse.threads}), each running
+ * libfuse 2's {@code fuse_session_loop} on the mount's session, in place of {@code
+ * fuse_main_real}'s multithreaded loop. That loop starts a native thread whenever its last idle one
+ * takes a request and ends one whenever more than ten are idle, and jffi attaches a native thread
+ * to the JVM for each callback and detaches it after (until its 1,000th): by the kernel's
+ * tracepoints and a flight recording (docs/performance.md, FUSE, session 24) 3,600 to 25,800
+ * threads started in 7 s of four sequential readers, a READ's p99 was 3 ms against bindfs's 0.6,
+ * and 4 readers got 0.76 of bindfs's speed. Threads the JVM started are never attached or detached.
  */
 final class FuseLoop {
-  /**
-   * Requests served at once. Each holds its thread until answered (a cold read from an object store
-   * for its whole GET), so there are more than cores. Still to tune: with 4 instead, by hand,
-   * sequential reads by 4 jobs were a few per cent faster and random 4 KiB reads by one job a fifth
-   * faster (one request in flight wakes one of the idle threads, a different one each time).
-   */
-  static final int THREADS = 16;
-
   /** libfuse 2's set-up, session loop and teardown. */
   public interface Lib {
     Pointer fuse_setup(
@@ -53,11 +45,20 @@ final class FuseLoop {
 
   private FuseLoop() {}
 
+  /** The threads to serve on: {@code configured}, or for 0 two per core, 4 to 64. */
+  static int threads(int configured) {
+    if (configured > 0) {
+      return configured;
+    }
+    return Math.max(4, Math.min(64, 2 * Runtime.getRuntime().availableProcessors()));
+  }
+
   /**
    * Mounts {@code fs} on {@code mountPoint} with {@code options} (as {@code -o} takes them) and
-   * serves it from now on; once every loop has ended (the mount went), tears the session down.
+   * serves it from now on on {@code threadCount} threads; once every loop has ended (the mount
+   * went), tears the session down.
    */
-  static void start(StrataFuse fs, Path mountPoint, String options) {
+  static void start(StrataFuse fs, Path mountPoint, String options, int threadCount) {
     Lib lib = LibraryLoader.create(Lib.class).failImmediately().load("fuse");
     String at = mountPoint.toAbsolutePath().toString();
     // Foreground: this process is the daemon already.
@@ -76,7 +77,7 @@ final class FuseLoop {
     Pointer session = lib.fuse_get_session(fuse);
     ThreadFactory threads = DaemonThreads.factory("fuse-loop");
     List<Thread> loops = new ArrayList<>();
-    for (int i = 0; i < THREADS; i++) {
+    for (int i = 0; i < threadCount; i++) {
       Thread t = threads.newThread(() -> lib.fuse_session_loop(session));
       loops.add(t);
       t.start();

@@ -95,7 +95,11 @@ public final class FuseProcess implements Service {
                     spillDir,
                     conf.get(FuseKeys.XATTR)));
     webServer = startWebServer();
-    FuseLoop.start(fuse, mountPoint.path(), String.join(",", options()));
+    FuseLoop.start(
+        fuse,
+        mountPoint.path(),
+        String.join(",", options()),
+        FuseLoop.threads(conf.get(FuseKeys.THREADS)));
   }
 
   /** A folder of this process's own, so that two mounts never share a spill file's name. */
