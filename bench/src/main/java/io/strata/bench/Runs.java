@@ -18,14 +18,31 @@ public final class Runs {
   }
 
   /**
-   * Waits half a second before one side of a comparison runs, so that the compilations the other
-   * side's run queued (in the bench's JVM, which also hosts the servers, or in a Strata process)
-   * finish before it rather than during it: on 2 cores a JVM's C2 thread still compiling what the
-   * previous measurement ran took a tenth of the next one's CPU.
+   * Waits, before one side of a comparison runs, until the host's CPUs are quiet: at least half a
+   * second, then until a tenth of a second passes with under {@value #QUIET_BUSY} of them busy, at
+   * most {@value #QUIET_MAX_MS} ms. So the compilations the other side's run queued (in the bench's
+   * JVM, which also hosts the servers, or in a Strata process) finish before it rather than during
+   * it: on 2 cores one JVM's C2 thread went on compiling for up to 1.3 s after an SDK round, a
+   * fixed half second later, and took a tenth to a fifth of the next Strata round's CPU.
    */
   public static void quiet() throws InterruptedException {
     Thread.sleep(500);
+    long deadline = System.nanoTime() + (QUIET_MAX_MS - 500) * 1_000_000L;
+    long[] before = HostCpu.ticks();
+    while (before != null && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      long[] after = HostCpu.ticks();
+      if (after == null || HostCpu.busyShare(before, after) < QUIET_BUSY) {
+        return;
+      }
+      before = after;
+    }
   }
+
+  /** The share of the host's CPU time busy in a quiet tenth of a second. */
+  static final double QUIET_BUSY = 0.15;
+
+  static final long QUIET_MAX_MS = 5_000;
 
   public static String label(int run) {
     return run < 0 ? "warm-up" : "run " + (run + 1);
