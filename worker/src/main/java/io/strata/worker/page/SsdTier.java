@@ -1,21 +1,16 @@
 package io.strata.worker.page;
 
-import com.google.common.primitives.Longs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -30,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * evicted segment are written again.
  *
  * <p>The index ({@code page → segment, offset, length, crc32c}) lives in memory and in a {@link
- * KvStore}; {@link SegmentRecovery} rebuilds and checks it at start. Every read into memory
- * verifies the page's crc32c; a page that fails is dropped (and counted) so the caller reads the
- * UFS instead. A page verified once may then be sent straight from its file ({@link #diskPage}).
+ * KvStore}, kept by the {@link SegmentCatalog}; {@link SegmentRecovery} rebuilds and checks it at
+ * start. Every read into memory verifies the page's crc32c; a page that fails is dropped (and
+ * counted) so the caller reads the UFS instead. A page verified once may then be sent straight from
+ * its file ({@link #diskPage}).
  *
  * <p>Short-circuit readers in other processes read segment files themselves under a lease ({@link
  * #pin}): a pinned segment is not chosen for eviction, and a pinned segment that loses its last
@@ -54,14 +50,8 @@ public final class SsdTier implements AutoCloseable {
   private final ByteBufAllocator allocator;
   private final LongSupplier nanoTime;
   private final TierMetrics metrics;
-  private final Map<PageId, PageLocation> locations = new ConcurrentHashMap<>();
-  private final Map<Long, Segment> segments = new ConcurrentHashMap<>();
-
-  private final RetiredSegments retired = new RetiredSegments(this::deleteFile);
-
-  private final AtomicLong used = new AtomicLong();
+  private final SegmentCatalog catalog;
   private final ActiveSegments active = new ActiveSegments();
-  private long nextSegmentId;
 
   /** Segments from this id on are kept during the current write (see {@link #mark}). */
   private long evictableBelow = Long.MAX_VALUE;
@@ -84,9 +74,10 @@ public final class SsdTier implements AutoCloseable {
     this.index = index;
     this.allocator = allocator;
     this.nanoTime = nanoTime;
+    this.catalog = new SegmentCatalog(dir, index, nanoTime);
     this.metrics =
         new TierMetrics(
-            registry, "SSD", dir.toString(), used::get, this::capacity, locations::size);
+            registry, "SSD", dir.toString(), catalog::used, this::capacity, catalog::pages);
   }
 
   /** Opens the folder, recovering its index and segments (see {@link SegmentRecovery}). */
@@ -114,16 +105,13 @@ public final class SsdTier implements AutoCloseable {
       throws IOException {
     SsdTier tier = new SsdTier(layout, index, allocator, nanoTime, registry, freeBytes);
     SegmentRecovery.Result r = new SegmentRecovery(layout.dir(), index, nanoTime).run();
-    tier.segments.putAll(r.segments());
-    tier.locations.putAll(r.locations());
-    tier.used.set(r.segments().values().stream().mapToLong(Segment::size).sum());
-    tier.nextSegmentId = r.nextSegmentId();
+    tier.catalog.recovered(r);
     LOG.info(
         "cache folder {}: {} pages in {} segments, {} bytes, recovered in {} ms",
         layout.dir(),
-        tier.locations.size(),
-        tier.segments.size(),
-        tier.used.get(),
+        tier.catalog.pages(),
+        tier.catalog.segmentCount(),
+        tier.catalog.used(),
         r.millis());
     return tier;
   }
@@ -133,11 +121,11 @@ public final class SsdTier implements AutoCloseable {
   }
 
   public boolean contains(PageId id) {
-    return locations.containsKey(id);
+    return catalog.location(id) != null;
   }
 
   public Optional<PageLocation> locate(PageId id) {
-    return Optional.ofNullable(locations.get(id));
+    return Optional.ofNullable(catalog.location(id));
   }
 
   /**
@@ -159,9 +147,9 @@ public final class SsdTier implements AutoCloseable {
    * pin, under this tier's lock); empty if the page is not here or the pin is not allowed.
    */
   public synchronized Optional<Pinned> pin(PageId id, long untilNanos, Predicate<Path> allowed) {
-    retired.deleteExpired(nanoTime.getAsLong());
-    PageLocation loc = locations.get(id);
-    Segment seg = loc == null ? null : segments.get(loc.segment());
+    catalog.deleteExpired();
+    PageLocation loc = catalog.location(id);
+    Segment seg = catalog.segmentOf(loc);
     if (seg == null || !allowed.test(seg.path)) {
       return Optional.empty();
     }
@@ -173,8 +161,8 @@ public final class SsdTier implements AutoCloseable {
    * The page's bytes, checksum verified; null if absent, evicted meanwhile, unreadable or corrupt.
    */
   public ByteBuf read(PageId id) {
-    PageLocation loc = locations.get(id);
-    Segment seg = loc == null ? null : segments.get(loc.segment());
+    PageLocation loc = catalog.location(id);
+    Segment seg = catalog.segmentOf(loc);
     if (seg == null) {
       return null;
     }
@@ -200,7 +188,7 @@ public final class SsdTier implements AutoCloseable {
       LOG.warn("cannot read cached page from {}: {}", seg.path, e.toString());
       return null;
     }
-    locations.replace(id, loc, loc.asVerified());
+    catalog.verified(id, loc);
     touched(seg, id);
     return buf;
   }
@@ -211,8 +199,8 @@ public final class SsdTier implements AutoCloseable {
    * bytes the checksum covered: a segment is never rewritten in place).
    */
   public DiskPage diskPage(PageId id) {
-    PageLocation loc = locations.get(id);
-    Segment seg = loc == null ? null : segments.get(loc.segment());
+    PageLocation loc = catalog.location(id);
+    Segment seg = catalog.segmentOf(loc);
     if (seg == null || !loc.verified() || !seg.retain()) {
       return null;
     }
@@ -241,7 +229,7 @@ public final class SsdTier implements AutoCloseable {
    * load keeps its own pages ({@link #write(PageId, ByteBuf, long)}).
    */
   public synchronized long mark() {
-    return active.lowestId(nextSegmentId);
+    return active.lowestId(catalog.nextSegmentId());
   }
 
   /**
@@ -260,8 +248,8 @@ public final class SsdTier implements AutoCloseable {
     int crc = SegmentFormat.crc(page.nioBuffer(page.readerIndex(), length));
     Reservation r;
     synchronized (this) {
-      if (locations.containsKey(id) || !writable()) {
-        return locations.containsKey(id);
+      if (contains(id) || !writable()) {
+        return contains(id);
       }
       try {
         evictableBelow = keepFrom;
@@ -281,7 +269,7 @@ public final class SsdTier implements AutoCloseable {
     } catch (IOException e) {
       synchronized (this) {
         abandon(r);
-        if (!(e instanceof ClosedChannelException) && segments.get(r.segment().id) == r.segment()) {
+        if (!(e instanceof ClosedChannelException) && catalog.holds(r.segment())) {
           failed(e);
         }
       }
@@ -346,15 +334,15 @@ public final class SsdTier implements AutoCloseable {
     if (current == null || current.size() + need > segmentSize) {
       roll(lane);
     }
-    retired.deleteExpired(nanoTime.getAsLong());
-    while (used.get() + need > capacity()) {
+    catalog.deleteExpired();
+    while (catalog.used() + need > capacity()) {
       if (!evictColdest()) {
         return null;
       }
     }
     // Pages an eviction wrote again went to this lane too, and may have rolled it.
     Segment into = active.get(lane);
-    used.addAndGet(need);
+    catalog.charge(need);
     return new Reservation(into, into.reserve(need), id, length, crc);
   }
 
@@ -367,35 +355,21 @@ public final class SsdTier implements AutoCloseable {
   private boolean publish(Reservation r) {
     Segment seg = r.segment();
     seg.written();
-    if (segments.get(seg.id) != seg) {
+    if (!catalog.holds(seg)) {
       return false;
     }
-    PageLocation loc =
-        new PageLocation(seg.id, r.offset() + SegmentFormat.HEADER, r.length(), r.crc());
-    PageLocation before = locations.put(r.id(), loc);
-    if (before != null) {
-      // Two writers of one page: the other record is no longer referenced.
-      Segment other = segments.get(before.segment());
-      if (other != null && other != seg) {
-        other.pages.remove(r.id());
-        if (other.sealed() && other.pages.isEmpty() && !other.writing()) {
-          drop(other);
-        }
-      }
-    }
-    seg.pages.add(r.id());
-    index.put(KeyLayout.pageKey(r.id()), loc.encode());
+    catalog.publish(
+        seg,
+        r.id(),
+        new PageLocation(seg.id, r.offset() + SegmentFormat.HEADER, r.length(), r.crc()));
     metrics.bytesWritten.increment((double) SegmentFormat.HEADER + r.length());
     return true;
   }
 
   /** A reserved record that will not be written: a sealed segment left empty goes. */
   private void abandon(Reservation r) {
-    Segment seg = r.segment();
-    seg.written();
-    if (seg.sealed() && seg.pages.isEmpty() && !seg.writing() && segments.get(seg.id) == seg) {
-      drop(seg);
-    }
+    r.segment().written();
+    catalog.dropIfDeserted(r.segment());
   }
 
   /** Seals the active segment of {@code lane} and starts a new one there. */
@@ -404,20 +378,13 @@ public final class SsdTier implements AutoCloseable {
     if (old != null) {
       seal(old);
     }
-    Segment s = Segment.create(dir, nextSegmentId++, nanoTime.getAsLong());
-    active.set(lane, s);
-    segments.put(s.id, s);
-    index.write(
-        new KvStore.Batch()
-            .put(KeyLayout.segmentKey(s.id), Segment.state(false, 0))
-            .put(KeyLayout.nextSegmentKey(), Longs.toByteArray(nextSegmentId)));
+    active.set(lane, catalog.create());
   }
 
   private void seal(Segment s) {
-    s.seal();
-    index.put(KeyLayout.segmentKey(s.id), Segment.state(true, s.size()));
+    catalog.seal(s);
     if (s.pages.isEmpty() && !active.contains(s) && !s.writing()) {
-      drop(s);
+      catalog.drop(s);
     }
   }
 
@@ -428,13 +395,14 @@ public final class SsdTier implements AutoCloseable {
   private boolean evictColdest() throws IOException {
     PagePins pinned = pins;
     Segment victim =
-        EvictionChoice.victim(segments.values(), nanoTime.getAsLong(), evictableBelow, pinned);
+        EvictionChoice.victim(catalog.segments(), nanoTime.getAsLong(), evictableBelow, pinned);
     if (victim == null) {
       return false;
     }
     List<PageId> kept = new ArrayList<>();
     List<ByteBuf> copies = new ArrayList<>();
-    for (PageId id : EvictionChoice.survivors(victim, locations, readmitPercent, pinned)) {
+    for (PageId id :
+        EvictionChoice.survivors(victim, catalog.locations(), readmitPercent, pinned)) {
       ByteBuf b = read(id);
       if (b != null) {
         kept.add(id);
@@ -442,12 +410,12 @@ public final class SsdTier implements AutoCloseable {
       }
     }
     int pages = victim.pages.size();
-    drop(victim);
+    catalog.drop(victim);
     int written = 0;
     for (int i = 0; i < copies.size(); i++) {
       ByteBuf b = copies.get(i);
       try {
-        if (used.get() + SegmentFormat.HEADER + b.readableBytes() <= capacity()
+        if (catalog.used() + SegmentFormat.HEADER + b.readableBytes() <= capacity()
             && append(kept.get(i), b)) {
           written++;
         }
@@ -464,64 +432,22 @@ public final class SsdTier implements AutoCloseable {
     this.pins = pins;
   }
 
-  /** Forgets every page of a segment and deletes its file, or retires it while it is pinned. */
-  private void drop(Segment s) {
-    if (segments.remove(s.id) == null) {
-      return;
-    }
-    KvStore.Batch batch = new KvStore.Batch();
-    for (PageId id : s.pages) {
-      PageLocation loc = locations.get(id);
-      if (loc != null && loc.segment() == s.id) {
-        locations.remove(id);
-        batch.delete(KeyLayout.pageKey(id));
-      }
-    }
-    batch.delete(KeyLayout.segmentKey(s.id));
-    index.write(batch);
-    if (s.pinnedAt(nanoTime.getAsLong())) {
-      retired.add(s);
-    } else {
-      deleteFile(s);
-    }
-  }
-
-  private void deleteFile(Segment s) {
-    used.addAndGet(-s.size());
-    try {
-      s.delete();
-    } catch (IOException e) {
-      LOG.warn("cannot delete segment {}: {}", s.path, e.toString());
-    }
-  }
-
   /**
    * Forgets a page; a sealed segment left with no page is deleted at once. A page of an active
    * segment seals it first: recovery re-reads only unsealed segments, and must not bring back a
    * page that was removed.
    */
   public synchronized void remove(PageId id) {
-    PageLocation loc = locations.remove(id);
-    if (loc == null) {
-      return;
-    }
-    Segment s = segments.get(loc.segment());
+    Segment s = catalog.segmentOf(catalog.location(id));
     if (s != null && active.contains(s)) {
       seal(s);
       active.remove(s);
     }
-    index.delete(KeyLayout.pageKey(id));
-    if (s != null) {
-      s.pages.remove(id);
-      s.hot.remove(id);
-      if (s.sealed() && s.pages.isEmpty() && !s.writing()) {
-        drop(s);
-      }
-    }
+    catalog.forget(id);
   }
 
   public long used() {
-    return used.get();
+    return catalog.used();
   }
 
   /**
@@ -530,11 +456,11 @@ public final class SsdTier implements AutoCloseable {
    * Past it the tier evicts, rather than write into a full disk.
    */
   public long capacity() {
-    return Math.max(0, Math.min(quota, disk.room(used.get())));
+    return Math.max(0, Math.min(quota, disk.room(catalog.used())));
   }
 
   public long pages() {
-    return locations.size();
+    return catalog.pages();
   }
 
   TierMetrics metrics() {
@@ -552,9 +478,6 @@ public final class SsdTier implements AutoCloseable {
     for (Segment s : active.removeAll()) {
       seal(s);
     }
-    // Readers that opened a retired file keep it open; the others fall back to the socket.
-    retired.deleteAll();
-    segments.values().forEach(Segment::close);
-    index.close();
+    catalog.close();
   }
 }
