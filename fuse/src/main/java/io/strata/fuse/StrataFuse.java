@@ -21,6 +21,7 @@ import ru.serce.jnrfuse.FuseFillDir;
 import ru.serce.jnrfuse.FuseStubFS;
 import ru.serce.jnrfuse.struct.FileStat;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
+import ru.serce.jnrfuse.struct.FuseOperations;
 import ru.serce.jnrfuse.struct.Statvfs;
 import ru.serce.jnrfuse.struct.Timespec;
 
@@ -75,12 +76,12 @@ final class StrataFuse extends FuseStubFS {
   }
 
   /** The table of operations libfuse calls, for {@link FuseLoop}. */
-  ru.serce.jnrfuse.struct.FuseOperations operations() {
+  FuseOperations operations() {
     return fuseOperations;
   }
 
   /** Mounted by {@link FuseLoop}: {@link #umount} unmounts it. */
-  void mountedAt(java.nio.file.Path at) {
+  void mountedAt(Path at) {
     mountPoint = at;
     mounted.set(true);
   }

@@ -27,6 +27,8 @@ final class SegmentCatalog {
   private final KvStore index;
   private final LongSupplier nanoTime;
   private final Map<PageId, PageLocation> locations = new ConcurrentHashMap<>();
+  private final Map<PageId, PageLocation> readOnlyLocations =
+      Collections.unmodifiableMap(locations);
   private final Map<Long, Segment> segments = new ConcurrentHashMap<>();
   private final RetiredSegments retired = new RetiredSegments(this::deleteFile);
   private final AtomicLong used = new AtomicLong();
@@ -68,7 +70,7 @@ final class SegmentCatalog {
 
   /** Every page's location, read-only. */
   Map<PageId, PageLocation> locations() {
-    return Collections.unmodifiableMap(locations);
+    return readOnlyLocations;
   }
 
   int pages() {
