@@ -3,59 +3,89 @@ package io.strata.core.ufs.s3;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Proxy;
+import java.net.ProxySelector;
+import java.net.URISyntaxException;
 import java.net.URL;
 import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.Method;
+import org.apache.hc.core5.http.impl.HttpProcessors;
+import org.apache.hc.core5.http.impl.bootstrap.HttpRequester;
+import org.apache.hc.core5.http.impl.bootstrap.RequesterBootstrap;
+import org.apache.hc.core5.http.io.EofSensorInputStream;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
+import org.apache.hc.core5.http.protocol.HttpCoreContext;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.http.AbortableInputStream;
-import software.amazon.awssdk.http.HttpExecuteRequest;
-import software.amazon.awssdk.http.HttpExecuteResponse;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.SdkHttpFullRequest;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.http.SdkHttpResponse;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
-import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
- * Ranged GETs of object bytes, signed with the SDK's SigV4 signer and sent through the mount's SDK
- * HTTP client, past the SDK's request pipeline (interceptors, endpoint rules, marshalling, retry
- * bookkeeping), which spends two thirds of a small GET's client CPU (docs/performance.md). Only the
- * answer a healthy GET gets is taken here: the exact range asked for, of the version asked for.
- * Anything else, an error status or a connection that fails before its answer, returns empty and
- * the caller asks the SDK instead, whose retries with backoff and whose error lines then apply.
+ * Ranged GETs of object bytes, signed as the SDK signs them (S3GetSigner) and sent on HttpCore 5's
+ * pooled connections, past the SDK's request pipeline (interceptors, endpoint rules, marshalling,
+ * retry bookkeeping) and past HttpClient 5's execution chain (cookies, redirects, authentication,
+ * route planning), which together spent most of a small GET's client CPU (docs/performance.md).
+ * Only the answer a healthy GET gets is taken here: the exact range asked for, of the version asked
+ * for. Anything else, an error status or a connection that fails before its answer, returns empty
+ * and the caller asks the SDK instead, whose retries with backoff and whose error lines then apply.
  */
-final class S3ObjectGets {
+final class S3ObjectGets implements AutoCloseable {
   /** A key whose URL the SDK computes once, to learn where the bucket's keys are addressed. */
   private static final String PROBE = "strata-probe";
 
-  private final SdkHttpClient http;
-  private final AwsCredentialsProvider credentials;
-  private final String region;
-  private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
+  /**
+   * Pooled connections idle this long are closed before the next GET: a store closes idle ones on
+   * its side (S3 after about 20 s), and a GET sent on such a one fails and costs a retry.
+   */
+  private static final TimeValue MAX_IDLE = TimeValue.ofSeconds(4);
+
+  private static final long SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final HttpRequester http;
+  private final Timeout leaseTimeout;
+  private final S3GetSigner signer;
+  private final HttpHost target;
   private final String protocol;
   private final String host;
   private final int port;
 
+  /** The Host header, as signed and as sent: the port only where it is not the scheme's. */
+  private final String hostHeader;
+
   /** The encoded path of the bucket's keys, up to the key itself. */
   private final String keyPath;
+
+  private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
+
+  /** False where a proxy is configured: every GET then goes through the SDK, which uses it. */
+  private final boolean direct;
 
   /**
    * @param sdk the mount's SDK client, whose endpoint rules (region, endpoint, path style) place
    *     the bucket
    */
   S3ObjectGets(
-      S3Client sdk,
-      SdkHttpClient http,
-      AwsCredentialsProvider credentials,
-      String region,
-      String bucket) {
-    this.http = http;
-    this.credentials = credentials;
-    this.region = region;
+      S3Client sdk, S3Settings settings, AwsCredentialsProvider credentials, String bucket) {
+    this.signer = new S3GetSigner(credentials, settings.region());
     URL probe = sdk.utilities().getUrl(b -> b.bucket(bucket).key(PROBE));
     String path = probe.getPath();
     if (!path.endsWith("/" + PROBE)) {
@@ -65,7 +95,52 @@ final class S3ObjectGets {
     this.protocol = probe.getProtocol();
     this.host = probe.getHost();
     this.port = probe.getPort() < 0 ? probe.getDefaultPort() : probe.getPort();
+    this.hostHeader = probe.getPort() < 0 ? host : host + ":" + port;
     this.keyPath = path.substring(0, path.length() - PROBE.length());
+    this.target = new HttpHost(protocol, host, port);
+    this.leaseTimeout = Timeout.of(settings.requestTimeout());
+    this.http = requester(settings);
+    this.direct = !proxied(probe, System.getenv());
+  }
+
+  /**
+   * Whether the JVM's proxy settings or the environment's (as the SDK's HTTP client reads them)
+   * send requests to {@code url} through a proxy. NO_PROXY is left to the SDK.
+   */
+  static boolean proxied(URL url, Map<String, String> env) {
+    try {
+      if (ProxySelector.getDefault().select(url.toURI()).stream()
+          .anyMatch(p -> p.type() != Proxy.Type.DIRECT)) {
+        return true;
+      }
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      return true;
+    }
+    String variable = url.getProtocol() + "_proxy";
+    return env.containsKey(variable) || env.containsKey(variable.toUpperCase(Locale.ROOT));
+  }
+
+  private static HttpRequester requester(S3Settings s) {
+    SSLContext tls;
+    try {
+      tls = SSLContext.getDefault();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("no TLS in this JVM", e);
+    }
+    return RequesterBootstrap.bootstrap()
+        .setHttpProcessor(HttpProcessors.client("strata"))
+        .setSocketConfig(
+            SocketConfig.custom()
+                .setSoTimeout(Timeout.of(s.requestTimeout()))
+                .setTcpNoDelay(true)
+                .build())
+        .setSslContext(tls)
+        // HttpCore checks no host names itself: the TLS handshake does, as a browser would.
+        .setSslSetupHandler(p -> p.setEndpointIdentificationAlgorithm("HTTPS"))
+        .setMaxTotal(s.maxConnections())
+        .setDefaultMaxPerRoute(s.maxConnections())
+        .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
+        .create();
   }
 
   /**
@@ -74,23 +149,48 @@ final class S3ObjectGets {
    * end and close (closing it early drops its connection), or empty if the SDK must be asked.
    */
   Optional<InputStream> open(String key, long from, long length, long objectLength, String etag) {
-    HttpExecuteResponse answer;
-    try {
-      answer =
-          http.prepareRequest(
-                  HttpExecuteRequest.builder()
-                      .request(sign(request(key, from, length, objectLength, etag), null))
-                      .build())
-              .call();
-    } catch (IOException | RuntimeException e) {
+    if (!direct) {
       return Optional.empty();
     }
-    Optional<AbortableInputStream> body = answer.responseBody();
-    if (body.isPresent() && isTheRange(answer.httpResponse(), from, length, etag)) {
-      return Optional.of(new Body(body.get(), length));
+    sweepIdle();
+    SdkHttpRequest signed = sign(request(key, from, length, objectLength, etag), null);
+    BasicClassicHttpRequest get =
+        new BasicClassicHttpRequest(Method.GET, target, signed.encodedPath());
+    for (Map.Entry<String, List<String>> h : signed.headers().entrySet()) {
+      for (String value : h.getValue()) {
+        get.addHeader(h.getKey(), value);
+      }
     }
-    body.ifPresent(AbortableInputStream::abort);
+    ClassicHttpResponse answer;
+    try {
+      answer = http.execute(target, get, leaseTimeout, HttpCoreContext.create());
+    } catch (IOException | HttpException | RuntimeException e) {
+      return Optional.empty();
+    }
+    HttpEntity entity = answer.getEntity();
+    try {
+      InputStream body = entity == null ? null : entity.getContent();
+      if (body instanceof EofSensorInputStream sensed) {
+        if (isTheRange(answer, from, length, etag)) {
+          return Optional.of(new Body(sensed, length));
+        }
+        // Not the bytes asked for: the connection goes, rather than be read to the answer's end.
+        sensed.abort();
+      }
+      answer.close();
+    } catch (IOException e) {
+      // Its connection is discarded: nothing more to do.
+    }
     return Optional.empty();
+  }
+
+  /** Closes pooled connections idle past {@link #MAX_IDLE}, at most once a second. */
+  private void sweepIdle() {
+    long now = System.nanoTime();
+    long last = lastSweep.get();
+    if (now - last > SWEEP_NANOS && lastSweep.compareAndSet(last, now)) {
+      http.closeIdle(MAX_IDLE);
+    }
   }
 
   /**
@@ -106,6 +206,7 @@ final class S3ObjectGets {
             .host(host)
             .port(port)
             .encodedPath(keyPath + SdkHttpUtils.urlEncodeIgnoreSlashes(key))
+            .putHeader("Host", hostHeader)
             .putHeader("If-Match", etag);
     if (from != 0 || length != objectLength) {
       b.putHeader("Range", "bytes=" + from + "-" + (from + length - 1));
@@ -113,47 +214,39 @@ final class S3ObjectGets {
     return b.build();
   }
 
-  /**
-   * Signed as the SDK signs S3 requests: no double encoding or normalization of the key's path, the
-   * payload unsigned ({@code clock} null: the system's).
-   */
+  /** Signed as the SDK signs S3 requests ({@code clock} null: the system's). */
   SdkHttpRequest sign(SdkHttpRequest request, Clock clock) {
-    return signer
-        .sign(
-            r -> {
-              r.identity(credentials.resolveCredentials())
-                  .request(request)
-                  .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
-                  .putProperty(AwsV4HttpSigner.REGION_NAME, region)
-                  .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
-                  .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
-                  .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false);
-              if (clock != null) {
-                r.putProperty(HttpSigner.SIGNING_CLOCK, clock);
-              }
-            })
-        .request();
+    return signer.sign(request, clock);
   }
 
   /**
    * 206 with the asked range, or 200 with the whole object when that is the range; and the tag
    * asked for, for stores that ignore If-Match.
    */
-  private static boolean isTheRange(SdkHttpResponse r, long from, long length, String etag) {
-    long size = r.firstMatchingHeader("Content-Length").map(S3ObjectGets::length).orElse(-1L);
-    String tag = r.firstMatchingHeader("ETag").orElse(null);
+  private static boolean isTheRange(ClassicHttpResponse r, long from, long length, String etag) {
+    long size = length(header(r, "Content-Length"));
+    String tag = header(r, "ETag");
     if (size != length || !S3Reader.unquoted(etag).equals(S3Reader.unquoted(tag))) {
       return false;
     }
-    if (r.statusCode() == 200) {
+    if (r.getCode() == 200) {
       return from == 0;
     }
-    String expected = "bytes " + from + "-" + (from + length - 1) + "/";
-    return r.statusCode() == 206
-        && r.firstMatchingHeader("Content-Range").filter(c -> c.startsWith(expected)).isPresent();
+    String range = header(r, "Content-Range");
+    return r.getCode() == 206
+        && range != null
+        && range.startsWith("bytes " + from + "-" + (from + length - 1) + "/");
+  }
+
+  private static String header(ClassicHttpResponse r, String name) {
+    Header h = r.getFirstHeader(name);
+    return h == null ? null : h.getValue();
   }
 
   private static long length(String header) {
+    if (header == null) {
+      return -1;
+    }
     try {
       return Long.parseLong(header.trim());
     } catch (NumberFormatException e) {
@@ -163,10 +256,10 @@ final class S3ObjectGets {
 
   /** A body that hands its connection back only when read to its end, and drops it otherwise. */
   private static final class Body extends FilterInputStream {
-    private final AbortableInputStream body;
+    private final EofSensorInputStream body;
     private long left;
 
-    Body(AbortableInputStream body, long length) {
+    Body(EofSensorInputStream body, long length) {
       super(body);
       this.body = body;
       this.left = length;
@@ -197,5 +290,10 @@ final class S3ObjectGets {
       }
       body.close();
     }
+  }
+
+  @Override
+  public void close() {
+    http.close(CloseMode.GRACEFUL);
   }
 }

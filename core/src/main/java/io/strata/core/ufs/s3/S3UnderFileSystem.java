@@ -57,7 +57,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     this.http = S3Clients.http(settings).build();
     this.credentials = S3Clients.credentials(settings);
     this.s3 = S3Clients.build(settings, http, credentials);
-    this.gets = new S3ObjectGets(s3, http, credentials, settings.region(), location.bucket());
+    this.gets = new S3ObjectGets(s3, settings, credentials, location.bucket());
     this.label = location.uri() + (settings.endpoint() == null ? "" : " at " + settings.endpoint());
     this.bucket = new S3Bucket(s3, location.bucket(), label, settings.partSize() * 64);
     this.metadata = new S3MetadataWrites(location, bucket);
@@ -352,6 +352,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
 
   @Override
   public void close() {
+    gets.close();
     s3.close();
     http.close();
     if (credentials instanceof SdkAutoCloseable c) {

@@ -7,6 +7,7 @@ import io.strata.core.path.StrataPath;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UfsReader;
+import java.net.URL;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -75,8 +76,8 @@ class S3ObjectGetsTest {
     var credentials = S3Clients.credentials(settings);
     try (SdkHttpClient http = S3Clients.http(settings).build();
         S3Client sdk =
-            withInterceptor(S3Clients.builder(settings, credentials).httpClient(http), catcher)) {
-      S3ObjectGets gets = new S3ObjectGets(sdk, http, credentials, "eu-west-3", "my-bucket");
+            withInterceptor(S3Clients.builder(settings, credentials).httpClient(http), catcher);
+        S3ObjectGets gets = new S3ObjectGets(sdk, settings, credentials, "my-bucket")) {
       for (String key : List.of("plain", "a b/c+d%e&f=g", "ünï/çødé ✓", "x//y/./z", "t~*'()!")) {
         assertThatThrownBy(
                 () ->
@@ -89,6 +90,10 @@ class S3ObjectGetsTest {
         assertThat(ours.firstMatchingHeader("Range")).isEqualTo(sdks.firstMatchingHeader("Range"));
         assertThat(ours.firstMatchingHeader("If-Match"))
             .isEqualTo(sdks.firstMatchingHeader("If-Match"));
+        assertThat(ours.firstMatchingHeader("Host"))
+            .as("the Host header signed and sent")
+            .isEqualTo(sdks.firstMatchingHeader("Host"))
+            .isPresent();
 
         // The SDK's request signed again our way, at the SDK's time, must carry its signature.
         String date = sdks.firstMatchingHeader("X-Amz-Date").orElseThrow();
@@ -105,6 +110,17 @@ class S3ObjectGetsTest {
           .as("a whole object is asked for as a download")
           .isEmpty();
     }
+  }
+
+  @Test
+  void aProxyForTheStore_sendsTheGetsThroughTheSdk() throws Exception {
+    URL https = new URL("https://bucket.s3.amazonaws.com/strata-probe");
+    URL http = new URL("http://127.0.0.1:9000/bucket/strata-probe");
+    assertThat(S3ObjectGets.proxied(https, Map.of())).isFalse();
+    assertThat(S3ObjectGets.proxied(https, Map.of("HTTPS_PROXY", "http://proxy:3128"))).isTrue();
+    assertThat(S3ObjectGets.proxied(https, Map.of("https_proxy", "http://proxy:3128"))).isTrue();
+    assertThat(S3ObjectGets.proxied(http, Map.of("https_proxy", "http://proxy:3128"))).isFalse();
+    assertThat(S3ObjectGets.proxied(http, Map.of("HTTP_PROXY", "http://proxy:3128"))).isTrue();
   }
 
   @Test
