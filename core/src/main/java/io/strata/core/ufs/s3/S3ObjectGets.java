@@ -153,16 +153,17 @@ final class S3ObjectGets implements AutoCloseable {
       return Optional.empty();
     }
     sweepIdle();
-    SdkHttpRequest signed = sign(request(key, from, length, objectLength, etag), null);
-    BasicClassicHttpRequest get =
-        new BasicClassicHttpRequest(Method.GET, target, signed.encodedPath());
-    for (Map.Entry<String, List<String>> h : signed.headers().entrySet()) {
-      for (String value : h.getValue()) {
-        get.addHeader(h.getKey(), value);
-      }
-    }
     ClassicHttpResponse answer;
     try {
+      // Credentials that cannot be resolved fail here too: the SDK then says why, in one line.
+      SdkHttpRequest signed = sign(request(key, from, length, objectLength, etag), null);
+      BasicClassicHttpRequest get =
+          new BasicClassicHttpRequest(Method.GET, target, signed.encodedPath());
+      for (Map.Entry<String, List<String>> h : signed.headers().entrySet()) {
+        for (String value : h.getValue()) {
+          get.addHeader(h.getKey(), value);
+        }
+      }
       answer = http.execute(target, get, leaseTimeout, HttpCoreContext.create());
     } catch (IOException | HttpException | RuntimeException e) {
       return Optional.empty();
