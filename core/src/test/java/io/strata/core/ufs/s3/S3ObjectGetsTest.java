@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -109,6 +111,19 @@ class S3ObjectGetsTest {
       assertThat(gets.request("k", 0, 1000, 1000, "\"e1\"").firstMatchingHeader("Range"))
           .as("a whole object is asked for as a download")
           .isEmpty();
+    }
+  }
+
+  @Test
+  void credentialsThatCannotBeResolved_leaveTheGetToTheSdk() {
+    S3Settings settings = S3Settings.of(LocalS3Store.options(store.port()));
+    AwsCredentialsProvider none =
+        () -> {
+          throw SdkClientException.create("no credentials here");
+        };
+    try (S3Client sdk = S3Clients.build(settings);
+        S3ObjectGets gets = new S3ObjectGets(sdk, settings, none, "gets")) {
+      assertThat(gets.open("one/any", 0, 10, 10, "\"e1\"")).isEmpty();
     }
   }
 
