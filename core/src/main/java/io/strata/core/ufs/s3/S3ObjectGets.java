@@ -7,6 +7,7 @@ import java.net.Proxy;
 import java.net.ProxySelector;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
@@ -64,9 +65,6 @@ final class S3ObjectGets implements AutoCloseable {
   private final Timeout leaseTimeout;
   private final S3GetSigner signer;
   private final HttpHost target;
-  private final String protocol;
-  private final String host;
-  private final int port;
 
   /** The Host header, as signed and as sent: the port only where it is not the scheme's. */
   private final String hostHeader;
@@ -92,12 +90,10 @@ final class S3ObjectGets implements AutoCloseable {
       throw new IllegalStateException(
           "the SDK addresses " + PROBE + " of " + bucket + " at " + probe);
     }
-    this.protocol = probe.getProtocol();
-    this.host = probe.getHost();
-    this.port = probe.getPort() < 0 ? probe.getDefaultPort() : probe.getPort();
-    this.hostHeader = probe.getPort() < 0 ? host : host + ":" + port;
+    int port = probe.getPort() < 0 ? probe.getDefaultPort() : probe.getPort();
+    this.hostHeader = probe.getPort() < 0 ? probe.getHost() : probe.getHost() + ":" + port;
     this.keyPath = path.substring(0, path.length() - PROBE.length());
-    this.target = new HttpHost(protocol, host, port);
+    this.target = new HttpHost(probe.getProtocol(), probe.getHost(), port);
     this.leaseTimeout = Timeout.of(settings.requestTimeout());
     this.http = requester(settings);
     this.direct = !proxied(probe, System.getenv());
@@ -124,7 +120,7 @@ final class S3ObjectGets implements AutoCloseable {
     SSLContext tls;
     try {
       tls = SSLContext.getDefault();
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("no TLS in this JVM", e);
     }
     return RequesterBootstrap.bootstrap()
@@ -203,9 +199,9 @@ final class S3ObjectGets implements AutoCloseable {
     SdkHttpFullRequest.Builder b =
         SdkHttpFullRequest.builder()
             .method(SdkHttpMethod.GET)
-            .protocol(protocol)
-            .host(host)
-            .port(port)
+            .protocol(target.getSchemeName())
+            .host(target.getHostName())
+            .port(target.getPort())
             .encodedPath(keyPath + SdkHttpUtils.urlEncodeIgnoreSlashes(key))
             .putHeader("Host", hostHeader)
             .putHeader("If-Match", etag);
