@@ -29,7 +29,8 @@ import java.util.function.BooleanSupplier;
  *       master answers, no live worker) counts as no candidates left.
  *   <li><b>Fallback</b>: when the candidates are spent, the caller's fallback (reading the
  *       under-storage itself) if it has one and {@code strata.user.ufs.fallback.enabled} is on;
- *       else the last failure.
+ *       else UNAVAILABLE naming the workers asked, with the last failure as its cause (or the
+ *       view's own error when no worker could be asked).
  * </ul>
  *
  * The async entry point never runs an attempt after the first on the thread that reported the
@@ -234,7 +235,21 @@ final class RingFailover {
       if (fallback != null && fallbackEnabled.getAsBoolean()) {
         return fallback.run(last);
       }
-      throw last != null ? last : StrataException.unavailable("no worker can serve " + path, null);
+      if (asked.isEmpty()) {
+        throw last != null
+            ? last
+            : StrataException.unavailable("no worker can serve " + path, null);
+      }
+      // One code for "every candidate failed", however the last one failed (refused at once or
+      // silent past its timeout): a script must not branch on how slowly a worker died.
+      throw StrataException.unavailable(
+          "no worker could serve "
+              + path
+              + " (asked "
+              + String.join(", ", asked)
+              + "): "
+              + last.getMessage(),
+          last);
     }
   }
 }

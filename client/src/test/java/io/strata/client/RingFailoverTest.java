@@ -101,13 +101,17 @@ class RingFailoverTest {
   }
 
   @Test
-  void atMostThreeWorkersAreAsked_thenTheLastFailureIsThrown() {
+  void atMostThreeWorkersAreAsked_thenUnavailable_withTheLastFailureAsCause() {
     failures.put("a", StatusCode.UNAVAILABLE);
     failures.put("b", StatusCode.UNAVAILABLE);
     failures.put("c", StatusCode.DEADLINE_EXCEEDED);
     fallbackEnabled.set(false);
     assertThatThrownBy(() -> failover.call("/f", this::answer, last -> "fallback"))
-        .hasMessageContaining("scripted DEADLINE_EXCEEDED from c");
+        .isInstanceOf(StrataException.class)
+        .hasMessage("no worker could serve /f (asked a, b, c): scripted DEADLINE_EXCEEDED from c")
+        .satisfies(e -> assertThat(((StrataException) e).code()).isEqualTo(StatusCode.UNAVAILABLE))
+        .cause()
+        .hasMessage("scripted DEADLINE_EXCEEDED from c");
     assertThat(asked).containsExactly("a#0", "b#1", "c#2");
   }
 
