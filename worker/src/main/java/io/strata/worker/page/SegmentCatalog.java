@@ -114,15 +114,29 @@ final class SegmentCatalog {
     return nextSegmentId;
   }
 
-  /** Seals {@code s} for good (a restart then trusts it without a scan). */
+  /**
+   * Seals {@code s} for good (a restart then trusts it without a scan), writing its pages' rows in
+   * the same batch as its sealed state. The rows of a segment being written wait for its seal:
+   * until then a restart reads the segment record by record and finds every page itself, so one
+   * batch per segment replaces one index write per page (a third of a loaded 64 KiB object's
+   * admission).
+   */
   void seal(Segment s) {
     s.seal();
-    index.put(KeyLayout.segmentKey(s.id), Segment.state(true, s.size()));
+    KvStore.Batch batch = new KvStore.Batch();
+    for (PageId id : s.pages) {
+      PageLocation loc = locations.get(id);
+      if (loc != null && loc.segment() == s.id) {
+        batch.put(KeyLayout.pageKey(id), loc.encode());
+      }
+    }
+    index.write(batch.put(KeyLayout.segmentKey(s.id), Segment.state(true, s.size())));
   }
 
   /**
    * Makes a page written in {@code seg} at {@code loc} findable; a record of the same page in
-   * another segment is no longer referenced, and that segment goes if it is left empty.
+   * another segment is no longer referenced, and that segment goes if it is left empty. The page's
+   * index row is written when {@code seg} is sealed (see {@link #seal}).
    */
   void publish(Segment seg, PageId id, PageLocation loc) {
     PageLocation before = locations.put(id, loc);
@@ -134,7 +148,10 @@ final class SegmentCatalog {
       }
     }
     seg.pages.add(id);
-    index.put(KeyLayout.pageKey(id), loc.encode());
+    if (seg.sealed()) {
+      // A write that finished after its segment was sealed: the seal's batch did not hold it.
+      index.put(KeyLayout.pageKey(id), loc.encode());
+    }
   }
 
   /**

@@ -358,6 +358,36 @@ class SsdTierTest {
   }
 
   @Test
+  void theOpenSegment_sPagesGetTheirRowsWithItsSeal_andACrashBeforeItLosesNone()
+      throws IOException {
+    KvStore index = new MemoryKvStore();
+    SsdTier crashed = open(1 << 20, 0, index);
+    for (int i = 0; i < 20; i++) {
+      write(crashed, i);
+    }
+    long first = crashed.locate(id(0)).orElseThrow().segment();
+    assertThat(crashed.locate(id(19)).orElseThrow().segment()).isNotEqualTo(first);
+    assertThat(index.get(io.strata.worker.kv.KeyLayout.pageKey(id(15))))
+        .as("a sealed segment's pages have their rows")
+        .isNotNull();
+    assertThat(index.get(io.strata.worker.kv.KeyLayout.pageKey(id(19))))
+        .as("the open segment's wait for its seal")
+        .isNull();
+
+    // Died without closing: the open segment is read back record by record.
+    try (SsdTier tier = open(1 << 20, 0, index)) {
+      assertThat(tier.pages()).isEqualTo(20);
+      for (int i = 0; i < 20; i++) {
+        assertPage(tier, i);
+      }
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+      assertThat(index.get(io.strata.worker.kv.KeyLayout.pageKey(id(19))))
+          .as("indexed by the recovery, which sealed the segment")
+          .isNotNull();
+    }
+  }
+
+  @Test
   void writersFillTheirPlacesSideBySide_andEveryPageReadsBackAndSurvivesARestart()
       throws Exception {
     int threads = 4;
