@@ -1,7 +1,9 @@
 package io.strata.bench;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Measurements repeated {@code --warmups} times untimed, then {@code --runs} times timed: run
@@ -43,6 +45,83 @@ public final class Runs {
   static final double QUIET_BUSY = 0.15;
 
   static final long QUIET_MAX_MS = 5_000;
+
+  /** Compilers busier than this share of a round's time: the round was not yet of warm code. */
+  static final double COMPILING = 0.05;
+
+  /**
+   * The rounds of one measurement: {@code min} warm-ups, then more while the JVMs' compilers took
+   * over {@value #COMPILING} of the last round's time, up to {@code max} warm-ups in all; then the
+   * timed runs. A worker in service compiled its paths long ago; a fixed count of warm-ups left the
+   * per-object paths of a load compiling through the timed runs (each of its 1,000-object rounds is
+   * under a second, and a method runs 5,000 to 15,000 times before C2 compiles it). Use as {@code
+   * for (int run = rounds.first(); run < runs; run = rounds.next(run))}; run numbers below 0 are
+   * warm-ups.
+   */
+  public static final class Rounds {
+    private final String name;
+    private final int min;
+    private final int max;
+    private final LongSupplier compilerMillis;
+    private int warmups;
+    private long cpuAtStart;
+    private long startNanos;
+
+    public Rounds(String name, int min, int max, Compilers compilers) {
+      this(name, min, max, compilers::cpuMillis);
+    }
+
+    /** {@code compilerMillis}: the compilers' CPU so far, negative where it cannot be known. */
+    Rounds(String name, int min, int max, LongSupplier compilerMillis) {
+      this.name = name;
+      this.min = min;
+      this.max = Math.max(min, max);
+      this.compilerMillis = compilerMillis;
+    }
+
+    public int first() {
+      warmups = min;
+      cpuAtStart = compilerMillis.getAsLong();
+      startNanos = System.nanoTime();
+      return -min;
+    }
+
+    /** The run after {@code run}, which just ended: one more warm-up if it was still compiling. */
+    public int next(int run) {
+      long cpu = compilerMillis.getAsLong();
+      long now = System.nanoTime();
+      double share =
+          cpu < 0 || cpuAtStart < 0
+              ? 0
+              : Math.max(0, cpu - cpuAtStart) / 1e3 / Math.max(1e-9, (now - startNanos) / 1e9);
+      cpuAtStart = cpu;
+      startNanos = now;
+      if (run == -1 && share > COMPILING && warmups < max) {
+        warmups++;
+        System.out.printf(
+            Locale.ROOT,
+            "%s: the compilers took %.0f %% of that warm-up, one more%n",
+            name,
+            share * 100);
+        return -1;
+      }
+      if (run == -1) {
+        System.out.printf(
+            Locale.ROOT,
+            "%s: %d warm-ups, the compilers at %.0f %% of the last%s%n",
+            name,
+            warmups,
+            share * 100,
+            share > COMPILING ? " (--max-warmups reached)" : "");
+      }
+      return run + 1;
+    }
+
+    /** Warm-ups run so far. */
+    public int warmups() {
+      return warmups;
+    }
+  }
 
   public static String label(int run) {
     return run < 0 ? "warm-up" : "run " + (run + 1);

@@ -1,5 +1,6 @@
 package io.strata.bench.ufs;
 
+import io.strata.bench.Compilers;
 import io.strata.bench.Json;
 import io.strata.bench.Runs;
 import io.strata.bench.Trees;
@@ -57,6 +58,18 @@ public final class UfsBench implements Callable<Integer> {
               + " first seconds compiling their paths (after 3 rounds, C2 still took a quarter of"
               + " this 2-core host's CPU in the timed runs), and a worker runs for days.")
   int warmups;
+
+  @Option(
+      names = "--max-warmups",
+      defaultValue = "40",
+      description =
+          "Warm-ups of the cold reads and of the load go on past --warmups while the JVMs'"
+              + " compilers (the worker's, the master's, this one's) take over 5% of a round,"
+              + " up to this many.")
+  int maxWarmups;
+
+  /** The compilers of every JVM of the run: the cluster's and this one (the SDK, the server). */
+  private Compilers compilers;
 
   @Option(names = "--objects", defaultValue = "4", description = "Large objects.")
   int objects;
@@ -133,6 +146,7 @@ public final class UfsBench implements Callable<Integer> {
           FileSystem fs = FileSystem.create(cluster.clientConf());
           MasterClient master = new MasterClient(cluster.clientConf())) {
         pageSize = ConfType.BYTES.parse(WorkerKeys.PAGE_SIZE.defaultValue());
+        compilers = Compilers.thisJvmAnd(cluster.master(0).pid(), cluster.worker(0).pid());
         System.out.println("writing the dataset into " + store + " and a local folder...");
         raw.createBucket();
         writeDataset(raw, cluster.ufsRoot(), size, smallBytes);
@@ -187,7 +201,9 @@ public final class UfsBench implements Callable<Integer> {
     int inFlight = (int) (ConfType.BYTES.parse(UserKeys.READ_AHEAD_MAX.defaultValue()) / pageSize);
     for (int readers : new int[] {1, 4}) {
       List<Double> ratios = new ArrayList<>();
-      for (int run = -warmups; run < runs; run++) {
+      Runs.Rounds rounds =
+          new Runs.Rounds("cold read, " + readers + " reader(s)", warmups, maxWarmups, compilers);
+      for (int run = rounds.first(); run < runs; run = rounds.next(run)) {
         fs.free("/s3/big");
         Runs.quiet();
         double strata;
@@ -209,6 +225,7 @@ public final class UfsBench implements Callable<Integer> {
             strata / direct);
       }
       Runs.report(out, "cold_read_" + readers + "_vs_raw", ratios, "x");
+      out.put("cold_read_" + readers + "_warmups", rounds.warmups());
     }
     out.put("cold_read_vs_raw", out.get("cold_read_4_vs_raw"));
   }
@@ -218,7 +235,8 @@ public final class UfsBench implements Callable<Integer> {
       throws Exception {
     int loadThreads = Integer.parseInt(WorkerKeys.LOAD_THREADS.defaultValue());
     List<Double> loads = new ArrayList<>();
-    for (int run = -warmups; run < runs; run++) {
+    Runs.Rounds rounds = new Runs.Rounds("load", warmups, maxWarmups, compilers);
+    for (int run = rounds.first(); run < runs; run = rounds.next(run)) {
       fs.free("/s3/small");
       Runs.quiet();
       LoadJob job = Loads.run(master, "/s3/small", 0);
@@ -242,6 +260,7 @@ public final class UfsBench implements Callable<Integer> {
           strata / direct);
     }
     Runs.report(out, "load_vs_raw", loads, "x");
+    out.put("load_warmups", rounds.warmups());
   }
 
   /**

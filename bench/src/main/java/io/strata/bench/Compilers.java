@@ -1,0 +1,81 @@
+package io.strata.bench;
+
+import com.google.common.base.Splitter;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The CPU time the JIT compiler threads ("C1 CompilerThread0", "C2 CompilerThread0", ...) of some
+ * JVMs on this host have used, from /proc (Linux): how much a measurement's processes are still
+ * compiling.
+ */
+public final class Compilers {
+  /** USER_HZ: the unit of /proc's CPU times, 100 on every Linux this runs on. */
+  private static final long MILLIS_PER_TICK = 10;
+
+  private final List<Long> pids;
+
+  private Compilers(List<Long> pids) {
+    this.pids = List.copyOf(pids);
+  }
+
+  /** The compilers of these processes. */
+  public static Compilers of(long... pids) {
+    return new Compilers(java.util.Arrays.stream(pids).boxed().toList());
+  }
+
+  /** The compilers of this JVM and of {@code others}. */
+  public static Compilers thisJvmAnd(long... others) {
+    long[] all = java.util.Arrays.copyOf(others, others.length + 1);
+    all[others.length] = ProcessHandle.current().pid();
+    return of(all);
+  }
+
+  /**
+   * Milliseconds of CPU the compiler threads of the processes have used, those that still run (the
+   * JVM stops compiler threads it no longer needs); -1 where /proc cannot be read.
+   */
+  public long cpuMillis() {
+    long ticks = 0;
+    for (long pid : pids) {
+      try (DirectoryStream<Path> tasks =
+          Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+        for (Path task : tasks) {
+          ticks += compilerTicks(task);
+        }
+      } catch (IOException | RuntimeException e) {
+        return -1;
+      }
+    }
+    return ticks * MILLIS_PER_TICK;
+  }
+
+  private static long compilerTicks(Path task) {
+    try {
+      if (!isCompiler(Files.readString(task.resolve("comm")))) {
+        return 0;
+      }
+      return ticks(Files.readString(task.resolve("stat")));
+    } catch (IOException e) {
+      return 0; // the thread ended meanwhile
+    }
+  }
+
+  static boolean isCompiler(String comm) {
+    return comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre");
+  }
+
+  /**
+   * utime + stime of a /proc/PID/task/TID/stat line, fields 14 and 15, counted after the command's
+   * closing parenthesis (a thread's name may hold spaces and parentheses).
+   */
+  static long ticks(String stat) {
+    List<String> f =
+        Splitter.on(' ').omitEmptyStrings().splitToList(stat.substring(stat.lastIndexOf(')') + 1));
+    // f.get(0) is field 3 (the state): utime is field 14, stime field 15.
+    return Long.parseLong(f.get(11)) + Long.parseLong(f.get(12));
+  }
+}
