@@ -41,6 +41,22 @@ public final class Runs {
     }
   }
 
+  /**
+   * Writes the host's dirty pages out ({@code sync}), so that the kernel's write-back of what a
+   * load just put in the cache's segment files (hundreds of MiB, flushed some 30 s later) does not
+   * land in a later timed read, of one side or the other at random.
+   */
+  public static void flushed() throws InterruptedException {
+    try {
+      Process sync = new ProcessBuilder("sync").inheritIO().start();
+      if (!sync.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+        sync.destroy();
+      }
+    } catch (java.io.IOException e) {
+      // No sync command: the reads run with write-back pending, as before.
+    }
+  }
+
   /** The share of the host's CPU time busy in a quiet tenth of a second. */
   static final double QUIET_BUSY = 0.15;
 

@@ -63,9 +63,9 @@ public final class UfsBench implements Callable<Integer> {
       names = "--max-warmups",
       defaultValue = "40",
       description =
-          "Warm-ups of the cold reads and of the load go on past --warmups while the JVMs'"
-              + " compilers (the worker's, the master's, this one's) take over 5% of a round,"
-              + " up to this many.")
+          "Warm-ups of the cold reads, the load and the warm reads go on past --warmups while"
+              + " the JVMs' compilers (the worker's, the master's, this one's) take over 5% of a"
+              + " round, up to this many.")
   int maxWarmups;
 
   /** The compilers of every JVM of the run: the cluster's and this one (the SDK, the server). */
@@ -272,7 +272,8 @@ public final class UfsBench implements Callable<Integer> {
   private void warmReads(Map<String, Object> out, MasterClient master, FileSystem fs)
       throws Exception {
     List<Double> warm = new ArrayList<>();
-    for (int run = -warmups; run < runs; run++) {
+    Runs.Rounds rounds = new Runs.Rounds("warm read", warmups, maxWarmups, compilers);
+    for (int run = rounds.first(); run < runs; run = rounds.next(run)) {
       // Each read follows one of the other mount's, the S3 mount's in the previous run: a read
       // right after one of its own mount ran up to 40 % faster (when the order alternated).
       double s3 = loadedRead(master, fs, "/s3/big");
@@ -287,12 +288,14 @@ public final class UfsBench implements Callable<Integer> {
           s3 / folder);
     }
     Runs.report(out, "warm_vs_local", warm, "x");
+    out.put("warm_warmups", rounds.warmups());
   }
 
   /** Frees {@code folder}, loads it again and reads it whole by 4 readers; MB/s. */
   private double loadedRead(MasterClient master, FileSystem fs, String folder) throws Exception {
     fs.free(folder);
     Loads.run(master, folder, 4);
+    Runs.flushed();
     Runs.quiet();
     return readAll(fs, folder, 4);
   }
