@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -24,12 +25,12 @@ public final class Compilers {
 
   /** The compilers of these processes. */
   public static Compilers of(long... pids) {
-    return new Compilers(java.util.Arrays.stream(pids).boxed().toList());
+    return new Compilers(Arrays.stream(pids).boxed().toList());
   }
 
   /** The compilers of this JVM and of {@code others}. */
   public static Compilers thisJvmAnd(long... others) {
-    long[] all = java.util.Arrays.copyOf(others, others.length + 1);
+    long[] all = Arrays.copyOf(others, others.length + 1);
     all[others.length] = ProcessHandle.current().pid();
     return of(all);
   }

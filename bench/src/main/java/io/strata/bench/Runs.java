@@ -1,13 +1,15 @@
 package io.strata.bench;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Measurements repeated {@code --warmups} times untimed, then {@code --runs} times timed: run
- * numbers below 0 are warm-ups, printed but not kept.
+ * Measurements repeated {@code --warmups} times untimed (or more: {@link Rounds}), then {@code
+ * --runs} times timed: run numbers below 0 are warm-ups, printed but not kept.
  */
 public final class Runs {
   private Runs() {}
@@ -49,10 +51,10 @@ public final class Runs {
   public static void flushed() throws InterruptedException {
     try {
       Process sync = new ProcessBuilder("sync").inheritIO().start();
-      if (!sync.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!sync.waitFor(60, TimeUnit.SECONDS)) {
         sync.destroy();
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // No sync command: the reads run with write-back pending, as before.
     }
   }
