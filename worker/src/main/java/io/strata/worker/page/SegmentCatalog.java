@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What one cache folder holds, in memory and in the index alike (the rows of an open segment's
  * pages reach the index with its seal): where each page lies, the segments and their states, the
- * bytes their files take, and the files kept for a reader's pin after the index forgot them. Every change is made under the owning {@link SsdTier}'s lock; look-ups take
- * none.
+ * bytes their files take, and the files kept for a reader's pin after the index forgot them. Every
+ * change is made under the owning {@link SsdTier}'s lock; look-ups take none.
  */
 final class SegmentCatalog {
   private static final Logger LOG = LoggerFactory.getLogger(SegmentCatalog.class);
