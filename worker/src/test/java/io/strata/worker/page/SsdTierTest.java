@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.FileRegion;
 import io.strata.worker.WorkerMetrics;
+import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import io.strata.worker.kv.MemoryKvStore;
 import io.strata.worker.kv.RocksKvStore;
@@ -339,7 +340,7 @@ class SsdTierTest {
     // Died mid-append: half a record at the end of the open segment, and a page the index missed.
     Path open = Segment.pathOf(dir, crashed.locate(id(20)).orElseThrow().segment());
     Files.write(open, new byte[] {0x53, 0x54, 0x50, 0x47, 1, 2, 3}, StandardOpenOption.APPEND);
-    index.delete(io.strata.worker.kv.KeyLayout.pageKey(id(20)));
+    index.delete(KeyLayout.pageKey(id(20)));
     Path orphan = Segment.pathOf(dir, 999);
     Files.createDirectories(orphan.getParent());
     Files.write(orphan, new byte[100]);
@@ -367,10 +368,10 @@ class SsdTierTest {
     }
     long first = crashed.locate(id(0)).orElseThrow().segment();
     assertThat(crashed.locate(id(19)).orElseThrow().segment()).isNotEqualTo(first);
-    assertThat(index.get(io.strata.worker.kv.KeyLayout.pageKey(id(15))))
+    assertThat(index.get(KeyLayout.pageKey(id(15))))
         .as("a sealed segment's pages have their rows")
         .isNotNull();
-    assertThat(index.get(io.strata.worker.kv.KeyLayout.pageKey(id(19))))
+    assertThat(index.get(KeyLayout.pageKey(id(19))))
         .as("the open segment's wait for its seal")
         .isNull();
 
@@ -381,7 +382,7 @@ class SsdTierTest {
         assertPage(tier, i);
       }
       assertThat(tier.used()).isEqualTo(bytesOnDisk());
-      assertThat(index.get(io.strata.worker.kv.KeyLayout.pageKey(id(19))))
+      assertThat(index.get(KeyLayout.pageKey(id(19))))
           .as("indexed by the recovery, which sealed the segment")
           .isNotNull();
     }
