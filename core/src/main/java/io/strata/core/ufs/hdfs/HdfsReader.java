@@ -18,7 +18,7 @@ final class HdfsReader implements UfsReader {
       ThreadLocal.withInitial(() -> new byte[64 << 10]);
 
   private final OpenStreams.Shared stream;
-  private final OpenStreams.Opener ownStream;
+  private final Runs runs;
   private final long length;
   private final FingerprintSource now;
   private long readEndedNanos = System.nanoTime();
@@ -29,10 +29,18 @@ final class HdfsReader implements UfsReader {
     String get() throws IOException;
   }
 
-  HdfsReader(
-      OpenStreams.Shared stream, OpenStreams.Opener ownStream, long length, FingerprintSource now) {
+  /** Streams of this version for runs read in order: continued where the last run ended. */
+  interface Runs {
+    /** A stream positioned at {@code position}: the one parked there, or one opened. */
+    FSDataInputStream resume(long position) throws IOException;
+
+    /** Keeps {@code in}, positioned at {@code position}, for the next run. */
+    void park(long position, FSDataInputStream in);
+  }
+
+  HdfsReader(OpenStreams.Shared stream, Runs runs, long length, FingerprintSource now) {
     this.stream = stream;
-    this.ownStream = ownStream;
+    this.runs = runs;
     this.length = length;
     this.now = now;
   }
@@ -71,7 +79,9 @@ final class HdfsReader implements UfsReader {
   /**
    * Several buffers in one DataNode read operation: a stream of their own, read in order from
    * {@code position} (a pread per buffer would start an operation each, and copying one large pread
-   * into the buffers would cost a copy of every byte). The open costs one NameNode call per run.
+   * into the buffers would cost a copy of every byte). The stream the run before left parked where
+   * this one starts is continued; else one is opened (a NameNode call). Left parked at the end for
+   * the next run.
    */
   @Override
   public long readFully(long position, ByteBuffer[] dsts) throws IOException {
@@ -83,38 +93,53 @@ final class HdfsReader implements UfsReader {
       wanted += d.remaining();
     }
     long want = Math.min(wanted, Math.max(0, length - position));
+    FSDataInputStream in = runs.resume(position);
     long done = 0;
-    try (FSDataInputStream in = ownStream.open()) {
-      in.seek(position);
-      boolean direct = in.hasCapability(StreamCapabilities.READBYTEBUFFER);
-      for (ByteBuffer dst : dsts) {
-        while (dst.hasRemaining() && done < want) {
-          int n;
-          if (direct) {
-            ByteBuffer slice = dst.duplicate();
-            slice.limit((int) Math.min(slice.limit(), slice.position() + want - done));
-            n = in.read(slice);
-            if (n > 0) {
-              dst.position(dst.position() + n);
-            }
-          } else {
-            byte[] chunk = CHUNKS.get();
-            n =
-                in.read(
-                    chunk, 0, (int) Math.min(Math.min(chunk.length, dst.remaining()), want - done));
-            if (n > 0) {
-              dst.put(chunk, 0, n);
-            }
-          }
-          if (n <= 0) {
-            readEndedNanos = System.nanoTime();
-            return done; // the end of the file as the stream knows it
-          }
-          done += n;
-        }
+    boolean whole = false;
+    try {
+      done = readInOrder(in, dsts, want);
+      whole = done == want;
+    } finally {
+      readEndedNanos = System.nanoTime();
+      if (whole && position + done < length) {
+        runs.park(position + done, in);
+      } else {
+        ParkedStreams.closeQuietly(in);
       }
     }
-    readEndedNanos = System.nanoTime();
+    return done;
+  }
+
+  /** Reads up to {@code want} bytes from {@code in} into {@code dsts}, in order, as they fill. */
+  private static long readInOrder(FSDataInputStream in, ByteBuffer[] dsts, long want)
+      throws IOException {
+    boolean direct = in.hasCapability(StreamCapabilities.READBYTEBUFFER);
+    long done = 0;
+    for (ByteBuffer dst : dsts) {
+      while (dst.hasRemaining() && done < want) {
+        int n;
+        if (direct) {
+          ByteBuffer slice = dst.duplicate();
+          slice.limit((int) Math.min(slice.limit(), slice.position() + want - done));
+          n = in.read(slice);
+          if (n > 0) {
+            dst.position(dst.position() + n);
+          }
+        } else {
+          byte[] chunk = CHUNKS.get();
+          n =
+              in.read(
+                  chunk, 0, (int) Math.min(Math.min(chunk.length, dst.remaining()), want - done));
+          if (n > 0) {
+            dst.put(chunk, 0, n);
+          }
+        }
+        if (n <= 0) {
+          return done; // the end of the file as the stream knows it
+        }
+        done += n;
+      }
+    }
     return done;
   }
 

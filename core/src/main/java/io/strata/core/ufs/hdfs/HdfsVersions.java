@@ -31,6 +31,7 @@ final class HdfsVersions implements AutoCloseable {
   private final boolean checksum;
   private final String mount;
   private final OpenStreams streams = new OpenStreams();
+  private final ParkedStreams parked = new ParkedStreams(ParkedStreams.IDLE);
 
   HdfsVersions(FileSystem fs, boolean checksum, String mount) {
     this.fs = fs;
@@ -63,11 +64,32 @@ final class HdfsVersions implements AutoCloseable {
   /** A reader of the version {@code fingerprint} of {@code file}. */
   HdfsReader open(StrataPath path, Path file, String fingerprint) throws IOException {
     Fingerprint version = Fingerprint.parse(path, fingerprint);
-    OpenStreams.Shared stream =
-        streams.hold(file + "\n" + fingerprint, () -> openStream(file, version));
+    String key = file + "\n" + fingerprint;
+    OpenStreams.Shared stream = streams.hold(key, () -> openStream(file, version));
     return new HdfsReader(
         stream,
-        () -> openStream(file, version),
+        new HdfsReader.Runs() {
+          @Override
+          public FSDataInputStream resume(long position) throws IOException {
+            FSDataInputStream in = parked.take(key, position);
+            if (in != null) {
+              return in;
+            }
+            FSDataInputStream opened = openStream(file, version);
+            try {
+              opened.seek(position);
+            } catch (IOException | RuntimeException e) {
+              ParkedStreams.closeQuietly(opened);
+              throw e;
+            }
+            return opened;
+          }
+
+          @Override
+          public void park(long position, FSDataInputStream in) {
+            parked.park(key, position, in);
+          }
+        },
         version.length(),
         () -> fingerprint(fs.getFileStatus(file)));
   }
@@ -93,5 +115,6 @@ final class HdfsVersions implements AutoCloseable {
   @Override
   public void close() {
     streams.close();
+    parked.close();
   }
 }
