@@ -66,6 +66,17 @@ public interface UnderFileSystem extends Closeable {
   default void willNeed(StrataPath path, long length) {}
 
   /**
+   * Whether a file's consecutive runs of pages ({@link UfsReader#readFully(long,
+   * java.nio.ByteBuffer[])}) are best read one after another, each continuing where the one before
+   * stopped: a store whose reads cost most at their start and that keeps a stream going between
+   * runs (HDFS: a DataNode read operation). Readers then read a file's runs in order, one at a
+   * time, instead of several at once. This default: no, runs are independent requests.
+   */
+  default boolean continuesRuns() {
+    return false;
+  }
+
+  /**
    * A reader of the version {@code fingerprint} names, for reading pages of it: a store that can
    * name a version in each read (S3's ETag) needs no look-up first; others open the file as it is
    * and leave the caller to compare {@link UfsReader#currentFingerprint} after reading.

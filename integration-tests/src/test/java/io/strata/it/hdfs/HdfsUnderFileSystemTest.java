@@ -111,6 +111,39 @@ class HdfsUnderFileSystemTest {
     }
   }
 
+  private static long readRun(UnderFileSystem ufs, String version, long at, byte[] data)
+      throws Exception {
+    try (UfsReader r = ufs.openVersion(p("/runs"), version)) {
+      ByteBuffer[] pages = {ByteBuffer.allocateDirect(1 << 20), ByteBuffer.allocateDirect(1 << 20)};
+      long n = r.readFully(at, pages);
+      for (int k = 0; k < pages.length; k++) {
+        byte[] got = new byte[pages[k].flip().remaining()];
+        pages[k].get(got);
+        int from = (int) at + (k << 20);
+        assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(data, from, from + got.length));
+      }
+      assertThat(r.currentFingerprint()).isEqualTo(version);
+      return n;
+    }
+  }
+
+  @Test
+  void runsReadInOrder_andRunsElsewhere_readTheirOwnBytes() throws Exception {
+    try (UnderFileSystem ufs = mount("/seq", Map.of())) {
+      assertThat(ufs.continuesRuns()).isTrue();
+      byte[] data = new byte[8 << 20];
+      new java.util.Random(2).nextBytes(data);
+      try (UfsOutputStream out = ufs.create(p("/runs"), new CreateOptions(false, true, 0))) {
+        out.write(data);
+      }
+      String version = ufs.getStatus(p("/runs")).fingerprint();
+      // Each run on the DataNode stream the one before left (see HdfsVersionsTest), or its own.
+      for (long at : new long[] {0, 2 << 20, 4 << 20, 1 << 20, 3 << 20, 6 << 20}) {
+        assertThat(readRun(ufs, version, at, data)).isEqualTo(2 << 20);
+      }
+    }
+  }
+
   @Test
   void aWritersTemporaryFile_isHidden_andDiscardedByItsTokenOnly() throws Exception {
     try (UnderFileSystem ufs = mount("/tmpfiles", Map.of())) {

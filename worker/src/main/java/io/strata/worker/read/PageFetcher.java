@@ -104,6 +104,7 @@ public final class PageFetcher {
   private final Counter hits;
   private final Counter misses;
   private final ReadAhead readAhead;
+  private final InOrderRuns<PageId, Run> inOrder;
 
   /** Told of a file found changed in the UFS while being read (to drop its cached status). */
   public void whenFileChanges(Consumer<StrataPath> listener) {
@@ -147,6 +148,8 @@ public final class PageFetcher {
             .description("Page look-ups, by whether the cache held the page")
             .register(registry);
     this.ufsReads = new UfsPageReads(pageSize, allocator, registry);
+    this.inOrder =
+        new InOrderRuns<>(ufsExecutor, this::read, (run, e) -> finish(run, new ByteBuf[0], e));
     this.readAhead =
         new ReadAhead(
             readAheadBytes,
@@ -368,31 +371,40 @@ public final class PageFetcher {
     if (loads.isEmpty()) {
       return;
     }
-    long runFirst = first;
+    Run run = new Run(target, first, loads);
+    if (target.file().ufs().continuesRuns()) {
+      inOrder.submit(target.key().page(first), target.key().page(first + loads.size()), run);
+      return;
+    }
     try {
-      ufsExecutor.execute(() -> runRun(target, runFirst, loads));
+      ufsExecutor.execute(() -> read(run));
     } catch (RejectedExecutionException e) {
-      finishRun(target, runFirst, loads, new ByteBuf[0], e);
+      finish(run, new ByteBuf[0], e);
     }
   }
 
-  private void runRun(Target target, long first, List<PageLoad> loads) {
+  /** Consecutive pages of a file asked of the UFS in one request, each a load readers wait for. */
+  private record Run(Target target, long first, List<PageLoad> loads) {}
+
+  private void read(Run run) {
     ByteBuf[] pages = new ByteBuf[0];
     Throwable error = null;
     try {
-      pages = ufsReads.read(target, first, loads.size());
+      pages = ufsReads.read(run.target(), run.first(), run.loads().size());
       for (int k = 0; k < pages.length; k++) {
-        admit(target, target.key().page(first + k), pages[k]);
+        admit(run.target(), run.target().key().page(run.first() + k), pages[k]);
       }
     } catch (Throwable t) {
       error = t;
     }
-    finishRun(target, first, loads, pages, error);
+    finish(run, pages, error);
   }
 
   /** Hands each load of a run its page, or the run's error (past the file's end: that one). */
-  private void finishRun(
-      Target target, long first, List<PageLoad> loads, ByteBuf[] pages, Throwable error) {
+  private void finish(Run run, ByteBuf[] pages, Throwable error) {
+    Target target = run.target();
+    long first = run.first();
+    List<PageLoad> loads = run.loads();
     for (int k = 0; k < loads.size(); k++) {
       ByteBuf page = k < pages.length ? pages[k] : null;
       inflight.remove(target.key().page(first + k), loads.get(k));

@@ -129,6 +129,12 @@ public final class HdfsUnderFileSystem implements UnderFileSystem {
     return openVersion(path, st.fingerprint());
   }
 
+  /** A run continues the DataNode stream of the run before ({@link ParkedStreams}). */
+  @Override
+  public boolean continuesRuns() {
+    return true;
+  }
+
   @Override
   public UfsReader openVersion(StrataPath path, String fingerprint) {
     try {
