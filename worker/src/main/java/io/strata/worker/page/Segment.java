@@ -80,6 +80,11 @@ final class Segment {
     }
   }
 
+  /** When its pin runs out (meaningless unless {@link #pinnedAt} some time). */
+  long pinnedUntilNanos() {
+    return pinnedUntilNanos;
+  }
+
   boolean pinnedAt(long nowNanos) {
     return leased && pinnedUntilNanos - nowNanos > 0;
   }
