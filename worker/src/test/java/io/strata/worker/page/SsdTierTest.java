@@ -261,6 +261,33 @@ class SsdTierTest {
   }
 
   @Test
+  void retiredSegments_goEachWhenItsOwnPinRunsOut() throws IOException {
+    try (SsdTier tier = open(4 * SEGMENT, 0, new MemoryKvStore())) {
+      for (int i = 0; i < 40; i++) {
+        write(tier, i);
+      }
+      SsdTier.Pinned early = tier.pin(id(3), clock.get() + 1_000_000).orElseThrow();
+      SsdTier.Pinned late = tier.pin(id(20), clock.get() + 3_000_000).orElseThrow();
+      assertThat(late.segment()).isNotEqualTo(early.segment());
+      for (int i = 0; i < 40; i++) {
+        tier.remove(id(i));
+      }
+      assertThat(Files.exists(early.segment())).isTrue();
+      assertThat(Files.exists(late.segment())).isTrue();
+
+      clock.addAndGet(2_000_000);
+      write(tier, 1000);
+      assertThat(Files.exists(early.segment())).as("its pin ran out").isFalse();
+      assertThat(Files.exists(late.segment())).as("its pin runs still").isTrue();
+
+      clock.addAndGet(2_000_000);
+      write(tier, 1001);
+      assertThat(Files.exists(late.segment())).isFalse();
+      assertThat(tier.used()).isEqualTo(bytesOnDisk());
+    }
+  }
+
+  @Test
   void aSegmentDroppedWhilePinned_doesNotComeBackAfterACrash() throws IOException {
     KvStore index = new MemoryKvStore();
     SsdTier crashed = open(1 << 20, 0, index);
