@@ -1,8 +1,10 @@
 package io.strata.bench.hadoop;
 
+import io.strata.bench.Compilers;
 import io.strata.bench.Json;
 import io.strata.bench.Runs;
 import io.strata.bench.Trees;
+import io.strata.bench.WorkerSettings;
 import io.strata.bench.load.Loads;
 import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.ConfType;
@@ -21,12 +23,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -54,6 +58,15 @@ public final class HadoopBench implements Callable<Integer> {
               + " compilers took a quarter of the CPU in the timed runs after 2.")
   int warmups;
 
+  @Option(
+      names = "--max-warmups",
+      defaultValue = "40",
+      description =
+          "Warm-ups of each measurement go on past --warmups while the JVMs' compilers (the"
+              + " worker's, the master's, this one's: HDFS's) take over 5% of a round, up to this"
+              + " many.")
+  int maxWarmups;
+
   @Option(names = "--files", defaultValue = "4", description = "Large files.")
   int files;
 
@@ -69,25 +82,46 @@ public final class HadoopBench implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "4", description = "Readers (tasks) at once.")
   int threads;
 
+  @Option(
+      names = "--only",
+      split = ",",
+      description =
+          "Run only these measurements, of large, small, cold (default: all); the JSON then holds"
+              + " only theirs.")
+  Set<String> only;
+
+  @Mixin WorkerSettings workerSettings = new WorkerSettings();
+
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
+  /** The compilers of every JVM of the run: the cluster's and this one (HDFS, the readers). */
+  private Compilers compilers;
+
   @Override
   public Integer call() throws Exception {
+    if (only != null && !Set.of("large", "small", "cold").containsAll(only)) {
+      throw new IllegalArgumentException("--only takes large, small and cold, not " + only);
+    }
     long size = ConfType.BYTES.parse(fileSize);
     int smallBytes = Math.toIntExact(ConfType.BYTES.parse(smallSize));
     Path work = Trees.temporary("strata-bench-hadoop");
     Map<String, Object> out = new LinkedHashMap<>();
     try (MiniHdfs hdfs = new MiniHdfs(work.resolve("hdfs"));
         ForkedCluster cluster =
-            ForkedCluster.builder()
-                .masters(1)
-                .workers(1)
-                .dir(work.resolve("cluster"))
-                .domainSockets()
-                .ssd((((files * size * 2 + (long) small * smallBytes) * 2) >> 20) + 256 + "MiB")
-                .property(WorkerKeys.MEM_SIZE, System.getProperty("bench.mem", "256MiB"))
-                .jvmOptions(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g"))
+            workerSettings
+                .applyTo(
+                    ForkedCluster.builder()
+                        .masters(1)
+                        .workers(1)
+                        .dir(work.resolve("cluster"))
+                        .domainSockets()
+                        .ssd(
+                            (((files * size * 2 + (long) small * smallBytes) * 2) >> 20)
+                                + 256
+                                + "MiB")
+                        .property(WorkerKeys.MEM_SIZE, System.getProperty("bench.mem", "256MiB"))
+                        .jvmOptions(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g")))
                 .start();
         MasterClient master = new MasterClient(cluster.clientConf());
         io.strata.client.FileSystem client =
@@ -96,12 +130,17 @@ public final class HadoopBench implements Callable<Integer> {
       writeDataset(cluster.ufsRoot(), hdfs.client(), size, smallBytes);
       mount(master, hdfs.uri() + "/cold");
       Configuration conf = new Configuration();
+      compilers = Compilers.thisJvmAnd(cluster.master(0).pid(), cluster.worker(0).pid());
       cluster.clientConf().explicitSettings().forEach((k, v) -> conf.set(k, v.value()));
       String masters = String.join(",", cluster.clientConf().get(CommonKeys.MASTER_RPC_ADDRESSES));
       try (FileSystem strata = FileSystem.newInstance(URI.create("strata://" + masters), conf);
           FileSystem local = FileSystem.newInstance(URI.create("file:///"), conf)) {
-        Loads.run(master, "/large", 4);
-        Loads.run(master, "/small", 100);
+        if (wanted("large")) {
+          Loads.run(master, "/large", 4);
+        }
+        if (wanted("small")) {
+          Loads.run(master, "/small", 100);
+        }
         measure(out, cluster, hdfs, client, strata, local);
       }
     } finally {
@@ -126,26 +165,51 @@ public final class HadoopBench implements Callable<Integer> {
       FileSystem strata,
       FileSystem local)
       throws Exception {
+    if (wanted("large")) {
+      warmLarge(out, cluster, strata, local);
+    }
+    if (wanted("small")) {
+      warmSmall(out, cluster, strata, local);
+    }
+    if (wanted("cold")) {
+      cold(out, hdfs, client, strata);
+    }
+  }
+
+  private boolean wanted(String measure) {
+    return only == null || only.contains(measure);
+  }
+
+  private void warmLarge(
+      Map<String, Object> out, ForkedCluster cluster, FileSystem strata, FileSystem local)
+      throws Exception {
     List<FileStatus> large = HadoopReads.files(strata, new org.apache.hadoop.fs.Path("/large"));
     List<FileStatus> largeLocal =
         HadoopReads.files(
             local, new org.apache.hadoop.fs.Path(cluster.ufsRoot().resolve("large").toUri()));
     List<Double> ratios = new ArrayList<>();
-    for (int run = -warmups; run < runs; run++) {
+    Runs.Rounds rounds = new Runs.Rounds("warm large files", warmups, maxWarmups, compilers);
+    for (int run = rounds.first(); run < runs; run = rounds.next(run)) {
       double s = HadoopReads.streamed(strata, large, threads);
       double l = HadoopReads.streamed(local, largeLocal, threads);
       Runs.keep(ratios, run, s / l);
       print("warm large files", run, s, l, "MB/s", "file://");
     }
     Runs.report(out, "strata_vs_local_large", ratios, "x");
+    out.put("large_warmups", rounds.warmups());
+  }
 
+  private void warmSmall(
+      Map<String, Object> out, ForkedCluster cluster, FileSystem strata, FileSystem local)
+      throws Exception {
     List<FileStatus> smalls = HadoopReads.files(strata, new org.apache.hadoop.fs.Path("/small"));
     List<FileStatus> smallsLocal =
         HadoopReads.files(
             local, new org.apache.hadoop.fs.Path(cluster.ufsRoot().resolve("small").toUri()));
     List<Double> perSecond = new ArrayList<>();
     List<Double> smallRatios = new ArrayList<>();
-    for (int run = -warmups; run < runs; run++) {
+    Runs.Rounds rounds = new Runs.Rounds("warm small files", warmups, maxWarmups, compilers);
+    for (int run = rounds.first(); run < runs; run = rounds.next(run)) {
       double s = HadoopReads.opened(strata, smalls, threads);
       double l = HadoopReads.opened(local, smallsLocal, threads);
       Runs.keep(perSecond, run, s);
@@ -154,12 +218,18 @@ public final class HadoopBench implements Callable<Integer> {
     }
     Runs.report(out, "small_files_per_s", perSecond, "files/s");
     Runs.report(out, "small_vs_local", smallRatios, "x");
+    out.put("small_warmups", rounds.warmups());
+  }
 
+  private void cold(
+      Map<String, Object> out, MiniHdfs hdfs, io.strata.client.FileSystem client, FileSystem strata)
+      throws Exception {
     FileSystem direct = hdfs.client();
     List<FileStatus> cold = HadoopReads.files(strata, new org.apache.hadoop.fs.Path("/hdfs"));
     List<FileStatus> coldDirect = HadoopReads.files(direct, new org.apache.hadoop.fs.Path("/cold"));
     List<Double> coldRatios = new ArrayList<>();
-    for (int run = -warmups; run < runs; run++) {
+    Runs.Rounds rounds = new Runs.Rounds("cold HDFS reads", warmups, maxWarmups, compilers);
+    for (int run = rounds.first(); run < runs; run = rounds.next(run)) {
       client.free("/hdfs");
       double s;
       // A client of its own: one that read the pages before may still hold short-circuit leases
@@ -172,6 +242,7 @@ public final class HadoopBench implements Callable<Integer> {
       print("cold HDFS reads", run, s, h, "MB/s", "hdfs://");
     }
     Runs.report(out, "hdfs_cold_vs_raw", coldRatios, "x");
+    out.put("cold_warmups", rounds.warmups());
   }
 
   private static void print(
