@@ -104,11 +104,6 @@ final class OpenStreams implements AutoCloseable {
     return new Shared(opener.open());
   }
 
-  /** Forgets the streams of a file whose version has changed, or that was deleted. */
-  void forget(String version) {
-    streams.invalidate(version);
-  }
-
   @Override
   public void close() {
     streams.invalidateAll();
