@@ -279,6 +279,9 @@ final class StrataFileSystem implements FileSystem {
     if (options.gid() >= 0) {
       header.setGid((int) options.gid());
     }
+    if (options.createdAtMs() >= 0) {
+      header.setCreatedAtMs(options.createdAtMs());
+    }
     return new FileOutStream(
         workers.async(owner),
         owner.getId(),

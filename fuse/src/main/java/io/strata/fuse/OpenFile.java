@@ -68,7 +68,10 @@ abstract class OpenFile {
   static final class Writer extends OpenFile {
     private Function<NewEntry, FileOutStream> opener;
     private FileOutStream out;
-    final long createdMs = System.currentTimeMillis();
+
+    /** When it began: its times while it is written, and, given to the UFS, once published. */
+    final long createdMs;
+
     long written;
 
     /** Published (closed, fsynced): only its release is to come, unless it writes anew. */
@@ -95,17 +98,19 @@ abstract class OpenFile {
     final Map<String, byte[]> xattrs = new TreeMap<>();
 
     /**
-     * {@code opener} begins the write with the entry as it is then: now, unless {@code atFirstByte}
-     * (a chmod or chown before the first byte, the kernel's removal of setuid bits included, is
-     * then kept).
+     * {@code opener} begins the write, at {@code createdMs}, with the entry as it is then: now,
+     * unless {@code atFirstByte} (a chmod or chown before the first byte, the kernel's removal of
+     * setuid bits included, is then kept).
      */
     Writer(
         String path,
+        long createdMs,
         Function<NewEntry, FileOutStream> opener,
         boolean atFirstByte,
         boolean isNew,
         NewEntry entry) {
       super(path);
+      this.createdMs = createdMs;
       this.opener = opener;
       this.isNew = isNew;
       this.entry = entry;

@@ -148,8 +148,10 @@ final class Writes {
       return Errno.refuse(
           LOG, Errno.EBUSY, "open {}: the file is being written by another open file", p);
     }
+    long now = System.currentTimeMillis();
     OpenFile.Writer w =
-        new OpenFile.Writer(p, e -> create(p, overwrite, e), atFirstByte, !overwrite, entry);
+        new OpenFile.Writer(
+            p, now, e -> create(p, overwrite, e, now), atFirstByte, !overwrite, entry);
     if (!open.addWriter(w)) {
       w.cancel();
       return Errno.refuse(
@@ -160,8 +162,12 @@ final class Writes {
     return 0;
   }
 
-  private FileOutStream create(String p, boolean overwrite, NewEntry e) {
-    return fs.create(p, options(overwrite, e));
+  /**
+   * The UFS file of a writer begun at {@code createdMs}: getattr showed that time while it was
+   * written, and the kernel may keep what it showed at the create past the close.
+   */
+  private FileOutStream create(String p, boolean overwrite, NewEntry e, long createdMs) {
+    return fs.create(p, options(overwrite, e).createdAt(createdMs));
   }
 
   /** A write through a writer's descriptor {@code handle}. */
@@ -179,7 +185,7 @@ final class Writes {
   private int writeOn(OpenFile.Writer w, Pointer buf, int size, long offset) {
     synchronized (w) {
       if (w.committed && w.written == 0 && offset == 0 && open.addWriter(w)) {
-        w.reopen(e -> create(w.path, true, e));
+        w.reopen(e -> create(w.path, true, e, w.createdMs));
         kernel.changing(w.path);
       }
       if (w.committed) {

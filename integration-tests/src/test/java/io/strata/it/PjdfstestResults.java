@@ -64,6 +64,24 @@ record PjdfstestResults(int checks, Map<String, Set<Integer>> failures) {
     return new PjdfstestResults(checks + unrun, failures);
   }
 
+  /**
+   * The failed checks' own lines, which prove prints with {@code --failures} ({@code not ok 53 -
+   * tried ...}), each after the script it belongs to.
+   */
+  static List<String> failedLines(String proveOutput) {
+    List<String> out = new ArrayList<>();
+    String script = "";
+    for (String line : proveOutput.lines().toList()) {
+      int end = line.indexOf(".t ..");
+      if (end >= 0) {
+        script = line.substring(0, end + 2).strip();
+      } else if (line.startsWith("not ok")) {
+        out.add(script + ": " + line);
+      }
+    }
+    return out;
+  }
+
   /** {@code "4, 7-8"} or {@code "4,7-8"} as {4, 7, 8}. */
   static List<Integer> ranges(String text) {
     List<Integer> out = new ArrayList<>();

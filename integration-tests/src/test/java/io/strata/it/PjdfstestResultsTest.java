@@ -43,4 +43,26 @@ class PjdfstestResultsTest {
     assertThat(r.checks()).isEqualTo(8792 + 6);
     assertThat(r.failedChecks()).isEqualTo(6 + 1 + 5 + 6);
   }
+
+  @Test
+  void theFailedChecksOwnLines_nameTheirScript() {
+    String output =
+        """
+        /b/tests/unlink/00.t .......
+        not ok 53
+        Failed 1/112 subtests
+        /b/tests/chmod/00.t ........ ok
+        /b/tests/chown/00.t ........
+        not ok 291 - tried '-u 65534 chown x 65534 -1', expected EPERM, got 0
+        Failed 1/1280 subtests
+        """;
+
+    assertThat(PjdfstestResults.failedLines(output))
+        .containsExactly(
+            "/b/tests/unlink/00.t: not ok 53",
+            "/b/tests/chown/00.t: not ok 291 - tried '-u 65534 chown x 65534 -1', expected EPERM,"
+                + " got 0");
+    assertThat(PjdfstestResults.parse(output + SUMMARY).failures())
+        .doesNotContainKey("unlink/00.t");
+  }
 }

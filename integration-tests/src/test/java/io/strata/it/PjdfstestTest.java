@@ -135,8 +135,11 @@ class PjdfstestTest {
     try (FuseProcess fuse = new FuseProcess(cluster.clientConf(), mnt, root, false)) {
       fuse.start();
       await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
+      // --failures: the failed checks' own lines too ("not ok 53 - tried ..., got ..."), so that a
+      // failure beyond the listed ones says what it was.
       List<String> cmd =
-          new java.util.ArrayList<>(List.of("prove", "-r", "-j", String.valueOf(jobs)));
+          new java.util.ArrayList<>(
+              List.of("prove", "--failures", "-r", "-j", String.valueOf(jobs)));
       scripts.forEach(t -> cmd.add(build.resolve(t).toString()));
       return run(mnt, Duration.ofMinutes(20), cmd.toArray(String[]::new));
     }
@@ -181,7 +184,7 @@ class PjdfstestTest {
       System.out.printf(
           "pjdfstest: %d checks failed beyond the listed ones (at most %d may): %s%n",
           stray, budget, unexpected);
-      output.lines().filter(l -> l.startsWith("not ok")).limit(60).forEach(System.out::println);
+      PjdfstestResults.failedLines(output).stream().limit(100).forEach(System.out::println);
     }
     assertThat(stray)
         .as("failures not in %s: %s", knownFile.getFileName(), unexpected)

@@ -23,6 +23,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
@@ -310,6 +311,7 @@ class S3MountTest {
         assertThat(Files.readAllBytes(mnt.resolve("s3/sub/b.bin"))).isEqualTo(big);
         assertThat(Files.readString(mnt.resolve("s3/many/07/o0007"))).isEqualTo("ds/many/07/o0007");
         ownersModesTimesAndLinks_inTheMetadataS3fsUses();
+        aFileMadeThroughTheMount_keepsItsTimesOnceInTheBucket();
         filesOpenedForUpdate_throughALocalCopyPublishedWhole();
       } finally {
         fuse.stop();
@@ -412,6 +414,22 @@ class S3MountTest {
         .containsEntry("uid", "0")
         .containsKey("mode");
     assertThat(Files.isDirectory(mnt.resolve("s3/folder"))).isTrue();
+  }
+
+  /**
+   * A file made and closed shows, once the kernel asks again, the times it showed while being made
+   * (pjdfstest compares a ctime taken right after a creat(2) with one taken a second later, in
+   * unlink/00.t and elsewhere). The kernel keeps the attributes getattr gave at the create.
+   */
+  private void aFileMadeThroughTheMount_keepsItsTimesOnceInTheBucket() throws Exception {
+    Path made = mnt.resolve("s3/made-empty.txt");
+    Files.newByteChannel(made, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+    Object ctime = Files.getAttribute(made, "unix:ctime");
+    FileTime mtime = Files.getLastModifiedTime(made);
+    // Past the kernel's attribute timeout (1 s), and the client's metadata TTL (2 s).
+    Thread.sleep(2_500);
+    assertThat(Files.getAttribute(made, "unix:ctime")).isEqualTo(ctime);
+    assertThat(Files.getLastModifiedTime(made)).isEqualTo(mtime);
   }
 
   /**

@@ -10,6 +10,8 @@ package io.strata.core.ufs;
  * @param gid likewise its group
  * @param inPlace rewrite an existing file itself where the store can (see {@link
  *     UnderFileSystem#create})
+ * @param createdAtMs the new file's times (ms since the epoch) where the store keeps times it is
+ *     given (S3's metadata; a file system's own clock sets them otherwise); -1: now
  */
 public record CreateOptions(
     boolean overwrite,
@@ -18,7 +20,8 @@ public record CreateOptions(
     boolean sync,
     long uid,
     long gid,
-    boolean inPlace) {
+    boolean inPlace,
+    long createdAtMs) {
   public static final CreateOptions DEFAULT = new CreateOptions(false, true, 0, true);
 
   public CreateOptions(boolean overwrite, boolean createParents, int mode) {
@@ -32,5 +35,16 @@ public record CreateOptions(
   public CreateOptions(
       boolean overwrite, boolean createParents, int mode, boolean sync, long uid, long gid) {
     this(overwrite, createParents, mode, sync, uid, gid, false);
+  }
+
+  public CreateOptions(
+      boolean overwrite,
+      boolean createParents,
+      int mode,
+      boolean sync,
+      long uid,
+      long gid,
+      boolean inPlace) {
+    this(overwrite, createParents, mode, sync, uid, gid, inPlace, -1);
   }
 }

@@ -136,9 +136,22 @@ public final class WriteSessions {
                       sync.getAsBoolean(),
                       h.hasUid() ? h.getUid() : -1,
                       h.hasGid() ? h.getGid() : -1,
-                      h.getInPlace()));
+                      h.getInPlace(),
+                      createdAtMs(h)));
       // Noted before the first byte, which is when the under-storage gets a temporary name.
       marker = unfinished.begun(file.mount(), stream.token());
+    }
+
+    /** The time the writer says it began the file at (any it likes, as utimensat(2) allows). */
+    private static long createdAtMs(WriteHeader h) {
+      if (!h.hasCreatedAtMs()) {
+        return -1;
+      }
+      if (h.getCreatedAtMs() < 0) {
+        throw StrataException.invalidArgument(
+            "a file's creation time is not negative: " + h.getCreatedAtMs());
+      }
+      return h.getCreatedAtMs();
     }
 
     /** Copies written bytes into page-sized direct buffers, while they fit in the cache. */

@@ -130,6 +130,30 @@ class WriteSessionsTest {
     assertThat(restarted.discardUnfinished()).isZero();
   }
 
+  @Test
+  void aNegativeCreationTime_isRefused_andNothingIsWritten() throws Exception {
+    UfsManager ufs = new UfsManager();
+    ufs.update(
+        new MountTable(List.of(new Mount(StrataPath.ROOT, root.toUri().toString(), false)), 1));
+    WriteSessions sessions =
+        new WriteSessions(
+            ufs, null, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
+    CompletableFuture<WriteResponse> done = new CompletableFuture<>();
+    StreamObserver<WriteRequest> in = sessions.open(observer(done));
+    in.onNext(
+        WriteRequest.newBuilder()
+            .setHeader(WriteHeader.newBuilder().setPath("/when").setCreatedAtMs(-5))
+            .build());
+
+    assertThat(done)
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableThat()
+        .withMessageContaining("creation time");
+    try (Stream<Path> left = Files.list(root)) {
+      assertThat(left).isEmpty();
+    }
+  }
+
   private static byte[] filled(char c) {
     byte[] b = new byte[PAGE];
     Arrays.fill(b, (byte) c);

@@ -41,10 +41,12 @@ final class S3Metadata {
 
   /**
    * The metadata of a new entry of type bits {@code type}: its mode (permission bits 0: {@code
-   * defaultPerm}), owner and group where known (-1: not), and its times now. A plain write (mode 0,
-   * no owner) gets none: objects written by S3 tools through Strata stay as they would be.
+   * defaultPerm}), owner and group where known (-1: not), and its times {@code timesNs} (-1: now).
+   * A plain write (mode 0, no owner) gets none: objects written by S3 tools through Strata stay as
+   * they would be.
    */
-  static Map<String, String> ofNew(int type, int perm, long uid, long gid, int defaultPerm) {
+  static Map<String, String> ofNew(
+      int type, int perm, long uid, long gid, int defaultPerm, long timesNs) {
     Map<String, String> m = new HashMap<>();
     if (perm == 0 && uid < 0 && gid < 0) {
       return m;
@@ -56,9 +58,9 @@ final class S3Metadata {
     if (gid >= 0) {
       m.put(GID, Long.toString(gid));
     }
-    String now = seconds(nowNs());
-    m.put(MTIME, now);
-    m.put(CTIME, now);
+    String times = seconds(timesNs < 0 ? nowNs() : timesNs);
+    m.put(MTIME, times);
+    m.put(CTIME, times);
     return m;
   }
 

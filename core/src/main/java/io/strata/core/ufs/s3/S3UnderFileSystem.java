@@ -170,7 +170,12 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
     Map<String, String> metadata =
         S3Metadata.ofNew(
-            S3Metadata.S_IFREG, options.mode(), options.uid(), options.gid(), S3Bucket.FILE_MODE);
+            S3Metadata.S_IFREG,
+            options.mode(),
+            options.uid(),
+            options.gid(),
+            S3Bucket.FILE_MODE,
+            options.createdAtMs() < 0 ? -1 : options.createdAtMs() * 1_000_000);
     if (options.overwrite()) {
       // A file written anew keeps the attributes it has now, as a truncate and write would.
       metadata = S3Xattrs.carriedOver(bucket.head(key), metadata);

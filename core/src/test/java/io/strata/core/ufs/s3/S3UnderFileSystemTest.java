@@ -218,6 +218,15 @@ class S3UnderFileSystemTest {
       assertThat(made).containsEntry("mode", "33184").containsEntry("uid", "7");
       assertThat(made).containsEntry("gid", "8").containsKey("mtime");
 
+      // A writer that says when it began the file (a mount showed that time meanwhile) gets it.
+      StrataPath begun = StrataPath.of("/begun.txt");
+      ufs.create(begun, new CreateOptions(false, true, 0600, true, 7, 8, false, 1_600_000_000_170L))
+          .close();
+      assertThat(metadata("kept/begun.txt"))
+          .containsEntry("mtime", "1600000000.170000000")
+          .containsEntry("ctime", "1600000000.170000000");
+      assertThat(ufs.getStatus(begun).posix().getCtimeNs()).isEqualTo(1_600_000_000_170_000_000L);
+
       ufs.setAttributes(f, 04755, "", "");
       assertThat(metadata("kept/f.txt")).containsEntry("mode", String.valueOf(0104755));
       // A new owner clears setuid, as Linux's chown does.
