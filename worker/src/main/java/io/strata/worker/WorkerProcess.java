@@ -301,7 +301,7 @@ public final class WorkerProcess implements Service {
   private void dropCacheOf(Mount mount) {
     int files = metadata.forgetUfs(mount.ufsUri()).size();
     List<CachedVersions.Version> versions = store.versions().under(mount.ufsUri());
-    long bytes = fetcher.free(versions);
+    long bytes = fetcher.files().free(versions);
     store.versions().forget(versions);
     LOG.info(
         "dropped {} statuses and {} bytes of pages ({} file versions) of {}",

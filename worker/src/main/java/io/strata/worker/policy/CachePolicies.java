@@ -142,10 +142,7 @@ public final class CachePolicies implements PagePins {
           expired.add(v);
         }
       }
-      long bytes = 0;
-      for (CachedVersions.Version v : expired) {
-        bytes += fetcher.free(v.ufsUri(), v.fingerprint(), v.length());
-      }
+      long bytes = fetcher.files().free(expired);
       store.versions().forget(expired);
       if (bytes > 0) {
         LOG.info(
@@ -187,7 +184,7 @@ public final class CachePolicies implements PagePins {
     long over = 0;
     Set<PageId.FileKey> keep = ConcurrentHashMap.newKeySet();
     for (Map.Entry<PageId.FileKey, CachedVersions.Version> f : files.entrySet()) {
-      long bytes = cachedBytes(f.getKey(), f.getValue().length());
+      long bytes = fetcher.files().cachedBytes(f.getKey(), f.getValue().length());
       if (pinned + bytes <= capacity) {
         pinned += bytes;
         keep.add(f.getKey());
@@ -221,18 +218,7 @@ public final class CachePolicies implements PagePins {
   }
 
   private PageId.FileKey key(CachedVersions.Version v) {
-    return PageId.FileKey.of(v.ufsUri(), v.fingerprint(), fetcher.pageSize());
-  }
-
-  private long cachedBytes(PageId.FileKey key, long length) {
-    long pageSize = fetcher.pageSize();
-    long bytes = 0;
-    for (long i = 0; i * pageSize < length; i++) {
-      if (store.contains(key.page(i))) {
-        bytes += Math.min(pageSize, length - i * pageSize);
-      }
-    }
-    return bytes;
+    return fetcher.files().key(v.ufsUri(), v.fingerprint());
   }
 
   private static boolean under(String fileUri, String ruleUri) {

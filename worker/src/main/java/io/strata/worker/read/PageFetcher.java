@@ -8,8 +8,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.strata.core.path.StrataPath;
 import io.strata.core.status.StrataException;
 import io.strata.worker.WorkerMetrics;
-import io.strata.worker.page.CachedVersions;
 import io.strata.worker.page.DiskPage;
+import io.strata.worker.page.FilePages;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.page.ShmArena;
@@ -97,6 +97,7 @@ public final class PageFetcher {
 
   private final PageStore store;
   private final long pageSize;
+  private final FilePages files;
   private final Executor ufsExecutor;
   private final UfsPageReads ufsReads;
   private final Map<PageId, PageLoad> inflight = new ConcurrentHashMap<>();
@@ -136,6 +137,7 @@ public final class PageFetcher {
       LongSupplier runBytes) {
     this.store = store;
     this.pageSize = pageSize;
+    this.files = new FilePages(store, pageSize);
     this.ufsExecutor = ufsExecutor;
     this.hits =
         Counter.builder(WorkerMetrics.PAGE_REQUESTS)
@@ -246,53 +248,9 @@ public final class PageFetcher {
     return store.pinOnDisk(target.key().page(index), untilNanos, allowed);
   }
 
-  /** Bytes of this file version held in the store. */
-  public long cachedBytes(Target target) {
-    long pages = (target.fileLength() + pageSize - 1) / pageSize;
-    long bytes = 0;
-    for (long i = 0; i < pages; i++) {
-      if (store.contains(target.key().page(i))) {
-        bytes += Math.min(pageSize, target.fileLength() - i * pageSize);
-      }
-    }
-    return bytes;
-  }
-
-  /** Drops every cached page of this file version; returns the bytes dropped. */
-  public long free(Target target) {
-    return free(target.key(), target.fileLength());
-  }
-
-  /** Drops the cached pages of every version of every file at or below {@code ufsUri}. */
-  public long freeUnder(String ufsUri) {
-    return free(store.versions().under(ufsUri));
-  }
-
-  /** Drops the cached pages of these file versions; returns the bytes dropped. */
-  public long free(List<CachedVersions.Version> versions) {
-    long bytes = 0;
-    for (CachedVersions.Version v : versions) {
-      bytes += free(v.ufsUri(), v.fingerprint(), v.length());
-    }
-    return bytes;
-  }
-
-  /** Drops the cached pages of the version {@code fingerprint} of the file at {@code ufsUri}. */
-  public long free(String ufsUri, String fingerprint, long fileLength) {
-    return free(PageId.FileKey.of(ufsUri, fingerprint, pageSize), fileLength);
-  }
-
-  private long free(PageId.FileKey key, long fileLength) {
-    long pages = (fileLength + pageSize - 1) / pageSize;
-    long bytes = 0;
-    for (long i = 0; i < pages; i++) {
-      PageId id = key.page(i);
-      if (store.contains(id)) {
-        store.remove(id);
-        bytes += Math.min(pageSize, fileLength - i * pageSize);
-      }
-    }
-    return bytes;
+  /** What the store holds of whole file versions, as this fetcher's pages cut them. */
+  public FilePages files() {
+    return files;
   }
 
   private void start(Target target, long index, PageId id, PageLoad load) {

@@ -109,9 +109,9 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
                   path, syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs()));
           if (req.getIncludeCacheInfo() && !status.getDirectory()) {
             UfsManager.Resolved file = ufs.resolve(path);
-            long cached =
-                fetcher.cachedBytes(
-                    fetcher.target(file, status.getFingerprint(), status.getLength()));
+            PageFetcher.Target version =
+                fetcher.target(file, status.getFingerprint(), status.getLength());
+            long cached = fetcher.files().cachedBytes(version.key(), version.fileLength());
             status = status.toBuilder().setCachedBytes(cached).build();
           }
           return GetStatusResponse.newBuilder().setStatus(status).build();
@@ -428,13 +428,14 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
             }
             long freed = 0;
             for (String ufsUri : ufs.ufsUrisUnder(path)) {
-              freed += fetcher.freeUnder(ufsUri);
+              freed += fetcher.files().freeUnder(ufsUri);
             }
             return FreeResponse.newBuilder().setFreedBytes(freed).build();
           }
           UfsManager.Resolved file = ufs.resolve(path);
-          long freed =
-              fetcher.free(fetcher.target(file, status.getFingerprint(), status.getLength()));
+          PageFetcher.Target version =
+              fetcher.target(file, status.getFingerprint(), status.getLength());
+          long freed = fetcher.files().free(version.key(), version.fileLength());
           return FreeResponse.newBuilder().setFreedBytes(freed).build();
         });
   }

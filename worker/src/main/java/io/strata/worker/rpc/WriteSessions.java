@@ -142,16 +142,20 @@ public final class WriteSessions {
       marker = unfinished.begun(file.mount(), stream.token());
     }
 
-    /** The time the writer says it began the file at (any it likes, as utimensat(2) allows). */
+    /**
+     * The time the writer says it began the file at: any it likes, as utimensat(2) allows, that
+     * times in ns since the epoch can hold.
+     */
     private static long createdAtMs(WriteHeader h) {
       if (!h.hasCreatedAtMs()) {
         return -1;
       }
-      if (h.getCreatedAtMs() < 0) {
+      long ms = h.getCreatedAtMs();
+      if (ms < 0 || ms > Long.MAX_VALUE / 1_000_000) {
         throw StrataException.invalidArgument(
-            "a file's creation time is not negative: " + h.getCreatedAtMs());
+            "a file's creation time is 0 to " + Long.MAX_VALUE / 1_000_000 + " ms, not " + ms);
       }
-      return h.getCreatedAtMs();
+      return ms;
     }
 
     /** Copies written bytes into page-sized direct buffers, while they fit in the cache. */

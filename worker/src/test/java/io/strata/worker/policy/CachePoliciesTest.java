@@ -52,6 +52,10 @@ class CachePoliciesTest {
   }
 
   /** Writes a file of {@link #FILE} bytes and reads every page of it through the cache. */
+  private long cachedBytes(PageFetcher.Target t) {
+    return fetcher.files().cachedBytes(t.key(), t.fileLength());
+  }
+
   private PageFetcher.Target cache(String path) throws Exception {
     Path f = root.resolve(path.substring(1));
     if (!Files.exists(f)) {
@@ -86,8 +90,8 @@ class CachePoliciesTest {
     for (int i = 0; i < 16; i++) {
       cache("/stream/" + i);
     }
-    assertThat(fetcher.cachedBytes(kept)).as("pinned").isEqualTo(FILE);
-    assertThat(fetcher.cachedBytes(cold)).as("as old, not pinned").isZero();
+    assertThat(cachedBytes(kept)).as("pinned").isEqualTo(FILE);
+    assertThat(cachedBytes(cold)).as("as old, not pinned").isZero();
     policies.check();
     assertThat(policies.usage().pinnedBytes()).isEqualTo(FILE);
     assertThat(policies.usage().capacityBytes()).isEqualTo(store.capacityBytes() / 2);
@@ -96,7 +100,7 @@ class CachePoliciesTest {
     for (int i = 0; i < 16; i++) {
       cache("/stream/again/" + i);
     }
-    assertThat(fetcher.cachedBytes(kept)).as("unpinned, then cold").isZero();
+    assertThat(cachedBytes(kept)).as("unpinned, then cold").isZero();
   }
 
   @Test
@@ -110,9 +114,9 @@ class CachePoliciesTest {
     for (int i = 0; i < 32; i++) {
       cache("/stream/" + i);
     }
-    assertThat(fetcher.cachedBytes(a)).isEqualTo(FILE);
-    assertThat(fetcher.cachedBytes(b)).isEqualTo(FILE);
-    assertThat(fetcher.cachedBytes(cold)).isZero();
+    assertThat(cachedBytes(a)).isEqualTo(FILE);
+    assertThat(cachedBytes(b)).isEqualTo(FILE);
+    assertThat(cachedBytes(cold)).isZero();
   }
 
   @Test
@@ -127,7 +131,7 @@ class CachePoliciesTest {
     for (int i = 0; i < 16; i++) {
       cache("/stream/" + i);
     }
-    assertThat(fetcher.cachedBytes(kept)).isZero();
+    assertThat(cachedBytes(kept)).isZero();
   }
 
   @Test
@@ -139,8 +143,8 @@ class CachePoliciesTest {
     for (int i = 0; i < 16; i++) {
       cache("/stream/" + i);
     }
-    assertThat(fetcher.cachedBytes(kept)).isEqualTo(FILE);
-    assertThat(fetcher.cachedBytes(sibling)).as("a pin on one file only").isZero();
+    assertThat(cachedBytes(kept)).isEqualTo(FILE);
+    assertThat(cachedBytes(sibling)).as("a pin on one file only").isZero();
   }
 
   @Test
@@ -151,13 +155,13 @@ class CachePoliciesTest {
     PageFetcher.Target longLived = cache("/tmp/long/b");
     PageFetcher.Target elsewhere = cache("/data/c");
     policies.check();
-    assertThat(fetcher.cachedBytes(shortLived)).as("not yet").isEqualTo(FILE);
+    assertThat(cachedBytes(shortLived)).as("not yet").isEqualTo(FILE);
 
     skewMs.set(61_000);
     policies.check();
-    assertThat(fetcher.cachedBytes(shortLived)).isZero();
-    assertThat(fetcher.cachedBytes(longLived)).isEqualTo(FILE);
-    assertThat(fetcher.cachedBytes(elsewhere)).isEqualTo(FILE);
+    assertThat(cachedBytes(shortLived)).isZero();
+    assertThat(cachedBytes(longLived)).isEqualTo(FILE);
+    assertThat(cachedBytes(elsewhere)).isEqualTo(FILE);
     assertThat(Files.exists(root.resolve("tmp/a"))).as("freed, never deleted").isTrue();
 
     assertThat(store.versions().under(shortLived.file().ufsUri()))

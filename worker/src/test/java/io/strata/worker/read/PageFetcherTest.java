@@ -127,7 +127,7 @@ class PageFetcherTest {
       }
       CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
       assertThat(ufsReads()).isEqualTo(4);
-      assertThat(fetcher.cachedBytes(t)).isEqualTo(data.length);
+      assertThat(fetcher.files().cachedBytes(t.key(), t.fileLength())).isEqualTo(data.length);
     } finally {
       pool.shutdownNow();
       callers.shutdownNow();
