@@ -7,13 +7,13 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** The host's CPU time so far, from the first line of /proc/stat (Linux). */
-final class HostCpu {
+public final class HostCpu {
   private static final Path STAT = Path.of("/proc/stat");
 
   private HostCpu() {}
 
   /** {busy, total} clock ticks of all CPUs since boot; null where /proc/stat cannot be read. */
-  static long[] ticks() {
+  public static long[] ticks() {
     try {
       List<String> lines = Files.readAllLines(STAT);
       return parse(lines.isEmpty() ? "" : lines.get(0));
@@ -37,6 +37,15 @@ final class HostCpu {
     }
     long notBusy = Long.parseLong(f.get(4)) + Long.parseLong(f.get(5));
     return new long[] {total - notBusy, total};
+  }
+
+  /**
+   * The share of the host's CPU time busy since {@code before} (a {@link #ticks()}); NaN where
+   * either is unknown.
+   */
+  public static double busySince(long[] before) {
+    long[] now = ticks();
+    return before == null || now == null ? Double.NaN : busyShare(before, now);
   }
 
   /** The share of CPU time busy between two {@link #ticks()}. */

@@ -1,6 +1,7 @@
 package io.strata.bench.hadoop;
 
 import io.strata.bench.Compilers;
+import io.strata.bench.HostCpu;
 import io.strata.bench.Json;
 import io.strata.bench.Runs;
 import io.strata.bench.Trees;
@@ -228,20 +229,40 @@ public final class HadoopBench implements Callable<Integer> {
     List<FileStatus> cold = HadoopReads.files(strata, new org.apache.hadoop.fs.Path("/hdfs"));
     List<FileStatus> coldDirect = HadoopReads.files(direct, new org.apache.hadoop.fs.Path("/cold"));
     List<Double> coldRatios = new ArrayList<>();
+    List<Double> strataBusy = new ArrayList<>();
+    List<Double> rawBusy = new ArrayList<>();
     Runs.Rounds rounds = new Runs.Rounds("cold HDFS reads", warmups, maxWarmups, compilers);
     for (int run = rounds.first(); run < runs; run = rounds.next(run)) {
       client.free("/hdfs");
       double s;
+      long[] start = HostCpu.ticks();
       // A client of its own: one that read the pages before may still hold short-circuit leases
       // on them, and read them warm from the worker's files whatever free dropped.
       try (FileSystem fresh = FileSystem.newInstance(strata.getUri(), strata.getConf())) {
         s = HadoopReads.streamed(fresh, cold, threads);
       }
+      double sBusy = HostCpu.busySince(start);
+      start = HostCpu.ticks();
       double h = HadoopReads.streamed(direct, coldDirect, threads);
+      double hBusy = HostCpu.busySince(start);
       Runs.keep(coldRatios, run, s / h);
       print("cold HDFS reads", run, s, h, "MB/s", "hdfs://");
+      // Whether a side was bound by the host's CPU (all of it busy) or waited on something.
+      System.out.printf(
+          Locale.ROOT,
+          "  host CPU busy: %.0f %% reading strata://, %.0f %% hdfs://%n",
+          sBusy * 100,
+          hBusy * 100);
+      if (!Double.isNaN(sBusy) && !Double.isNaN(hBusy)) {
+        Runs.keep(strataBusy, run, sBusy);
+        Runs.keep(rawBusy, run, hBusy);
+      }
     }
     Runs.report(out, "hdfs_cold_vs_raw", coldRatios, "x");
+    if (!strataBusy.isEmpty()) {
+      Runs.report(out, "cold_host_cpu_busy", strataBusy, "share");
+      Runs.report(out, "raw_host_cpu_busy", rawBusy, "share");
+    }
     out.put("cold_warmups", rounds.warmups());
   }
 
