@@ -34,17 +34,6 @@ public record CreateOptions(
 
   public CreateOptions(
       boolean overwrite, boolean createParents, int mode, boolean sync, long uid, long gid) {
-    this(overwrite, createParents, mode, sync, uid, gid, false);
-  }
-
-  public CreateOptions(
-      boolean overwrite,
-      boolean createParents,
-      int mode,
-      boolean sync,
-      long uid,
-      long gid,
-      boolean inPlace) {
-    this(overwrite, createParents, mode, sync, uid, gid, inPlace, -1);
+    this(overwrite, createParents, mode, sync, uid, gid, false, -1);
   }
 }

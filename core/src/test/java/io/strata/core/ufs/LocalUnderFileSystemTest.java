@@ -327,7 +327,7 @@ class LocalUnderFileSystemTest {
     String before = ufs.getStatus(p("/db")).fingerprint();
 
     UfsOutputStream out =
-        ufs.create(p("/db"), new CreateOptions(true, false, 0, true, -1, -1, true));
+        ufs.create(p("/db"), new CreateOptions(true, false, 0, true, -1, -1, true, -1));
     ufs.discard(out.token());
     out.write("second".getBytes(StandardCharsets.UTF_8));
     out.close();
@@ -341,7 +341,7 @@ class LocalUnderFileSystemTest {
         .isEqualTo(ufs.getStatus(p("/db")).fingerprint());
     // A file that is not there is made whole, as any write.
     try (UfsOutputStream fresh =
-        ufs.create(p("/new"), new CreateOptions(true, false, 0, true, -1, -1, true))) {
+        ufs.create(p("/new"), new CreateOptions(true, false, 0, true, -1, -1, true, -1))) {
       fresh.write(1);
     }
     assertThat(root.resolve("new")).hasSize(1);

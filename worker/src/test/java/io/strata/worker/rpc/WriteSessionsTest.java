@@ -106,12 +106,8 @@ class WriteSessionsTest {
 
   @Test
   void aWriteCutShortByAKilledWorker_leavesNothing_afterItsNextStart() throws Exception {
-    UfsManager ufs = new UfsManager();
-    ufs.update(
-        new MountTable(List.of(new Mount(StrataPath.ROOT, root.toUri().toString(), false)), 1));
-    WriteSessions killed =
-        new WriteSessions(
-            ufs, null, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
+    UfsManager ufs = rootMounted();
+    WriteSessions killed = sessions(ufs);
     StreamObserver<WriteRequest> in = killed.open(observer(new CompletableFuture<>()));
     in.onNext(
         WriteRequest.newBuilder().setHeader(WriteHeader.newBuilder().setPath("/d/half")).build());
@@ -120,9 +116,7 @@ class WriteSessionsTest {
     try (Stream<Path> left = Files.list(root.resolve("d"))) {
       assertThat(left).hasSize(1);
     }
-    WriteSessions restarted =
-        new WriteSessions(
-            ufs, null, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
+    WriteSessions restarted = sessions(ufs);
     assertThat(restarted.discardUnfinished()).isEqualTo(1);
     try (Stream<Path> left = Files.list(root.resolve("d"))) {
       assertThat(left).isEmpty();
@@ -132,14 +126,8 @@ class WriteSessionsTest {
 
   @Test
   void aNegativeCreationTime_isRefused_andNothingIsWritten() throws Exception {
-    UfsManager ufs = new UfsManager();
-    ufs.update(
-        new MountTable(List.of(new Mount(StrataPath.ROOT, root.toUri().toString(), false)), 1));
-    WriteSessions sessions =
-        new WriteSessions(
-            ufs, null, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
     CompletableFuture<WriteResponse> done = new CompletableFuture<>();
-    StreamObserver<WriteRequest> in = sessions.open(observer(done));
+    StreamObserver<WriteRequest> in = sessions(rootMounted()).open(observer(done));
     in.onNext(
         WriteRequest.newBuilder()
             .setHeader(WriteHeader.newBuilder().setPath("/when").setCreatedAtMs(-5))
@@ -152,6 +140,20 @@ class WriteSessionsTest {
     try (Stream<Path> left = Files.list(root)) {
       assertThat(left).isEmpty();
     }
+  }
+
+  /** The test's folder mounted at the root. */
+  private UfsManager rootMounted() {
+    UfsManager ufs = new UfsManager();
+    ufs.update(
+        new MountTable(List.of(new Mount(StrataPath.ROOT, root.toUri().toString(), false)), 1));
+    return ufs;
+  }
+
+  /** Write sessions of a worker without a metadata service, keeping its state in {@link #state}. */
+  private WriteSessions sessions(UfsManager ufs) {
+    return new WriteSessions(
+        ufs, null, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
   }
 
   private static byte[] filled(char c) {
