@@ -1,6 +1,5 @@
 package io.strata.client;
 
-import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -13,7 +12,6 @@ import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.path.StrataPath;
-import io.strata.core.proto.CreateNodeRequest;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.FreeRequest;
@@ -22,9 +20,6 @@ import io.strata.core.proto.GetXattrsRequest;
 import io.strata.core.proto.ListStatusRequest;
 import io.strata.core.proto.ListStatusResponse;
 import io.strata.core.proto.MetadataOptions;
-import io.strata.core.proto.MkdirRequest;
-import io.strata.core.proto.SetAttributesRequest;
-import io.strata.core.proto.SetXattrRequest;
 import io.strata.core.proto.TimeChange;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
@@ -240,21 +235,26 @@ final class StrataFileSystem implements FileSystem {
     if (wanted != null && !wanted.fingerprint().equals(info.fingerprint())) {
       // The file changed since the caller looked: its bytes are not the wanted version's.
       head.release();
-      return new FileInStream(
+      return stream(
           wanted,
-          new ReadSource(route, () -> metadata.invalidate(p)),
-          PooledByteBufAllocator.DEFAULT,
-          conf.get(UserKeys.READ_AHEAD_MAX),
+          p,
+          route,
           PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS),
           0);
     }
+    return stream(info, p, route, head, opened.firstBytes());
+  }
+
+  /** A stream of {@code version}, {@code head} holding its first {@code headBytes}. */
+  private FileInStream stream(
+      FileInfo version, StrataPath p, ReadPath route, ByteBuf head, int headBytes) {
     return new FileInStream(
-        info,
+        version,
         new ReadSource(route, () -> metadata.invalidate(p)),
         PooledByteBufAllocator.DEFAULT,
         conf.get(UserKeys.READ_AHEAD_MAX),
         head,
-        opened.firstBytes());
+        headBytes);
   }
 
   @Override
@@ -318,53 +318,22 @@ final class StrataFileSystem implements FileSystem {
 
   @Override
   public void mkdir(String path, boolean parents, NewEntry entry) {
-    MkdirRequest.Builder req =
-        MkdirRequest.newBuilder().setPath(StrataPath.of(path).toString()).setParents(parents);
-    if (entry.mode() >= 0) {
-      req.setMode(entry.mode() & 07777);
-    }
-    if (entry.uid() >= 0) {
-      req.setUid((int) entry.uid());
-    }
-    if (entry.gid() >= 0) {
-      req.setGid((int) entry.gid());
-    }
-    changes.mkdir(req.build());
+    changes.mkdir(ChangeRequests.mkdir(path, parents, entry));
   }
 
   @Override
   public void createSymlink(String path, String target, NewEntry entry) {
-    changes.createNode(
-        entry
-            .applyTo(
-                CreateNodeRequest.newBuilder()
-                    .setPath(StrataPath.of(path).toString())
-                    .setType(FileType.SYMLINK)
-                    .setSymlinkTarget(target))
-            .build());
+    changes.createNode(ChangeRequests.symlink(path, target, entry));
   }
 
   @Override
   public void createHardLink(String existing, String path) {
-    changes.createNode(
-        CreateNodeRequest.newBuilder()
-            .setPath(StrataPath.of(path).toString())
-            .setType(FileType.REGULAR)
-            .setLinkTo(StrataPath.of(existing).toString())
-            .build());
+    changes.createNode(ChangeRequests.hardLink(existing, path));
   }
 
   @Override
   public void createSpecial(String path, FileType type, long rdev, NewEntry entry) {
-    changes.createNode(
-        entry
-            .applyTo(
-                CreateNodeRequest.newBuilder()
-                    .setPath(StrataPath.of(path).toString())
-                    .setType(type)
-                    .setRdev(rdev))
-            .setMode(Math.max(entry.mode(), 0) & 07777)
-            .build());
+    changes.createNode(ChangeRequests.special(path, type, rdev, entry));
   }
 
   @Override
@@ -397,56 +366,27 @@ final class StrataFileSystem implements FileSystem {
 
   @Override
   public void setMode(String path, int mode) {
-    changes.setAttributes(
-        SetAttributesRequest.newBuilder()
-            .setPath(StrataPath.of(path).toString())
-            .setMode(mode & 07777)
-            .build());
+    changes.setAttributes(ChangeRequests.mode(path, mode));
   }
 
   @Override
   public void setOwnerIds(String path, long uid, long gid) {
-    SetAttributesRequest.Builder req =
-        SetAttributesRequest.newBuilder().setPath(StrataPath.of(path).toString());
-    if (uid >= 0) {
-      req.setUid((int) uid);
-    }
-    if (gid >= 0) {
-      req.setGid((int) gid);
-    }
-    changes.setAttributes(req.build());
+    changes.setAttributes(ChangeRequests.ownerIds(path, uid, gid));
   }
 
   @Override
   public void setTimes(String path, TimeChange atime, TimeChange mtime) {
-    SetAttributesRequest.Builder req =
-        SetAttributesRequest.newBuilder().setPath(StrataPath.of(path).toString());
-    if (atime.getValueCase() != TimeChange.ValueCase.VALUE_NOT_SET) {
-      req.setAtime(atime);
-    }
-    if (mtime.getValueCase() != TimeChange.ValueCase.VALUE_NOT_SET) {
-      req.setMtime(mtime);
-    }
-    changes.setAttributes(req.build());
+    changes.setAttributes(ChangeRequests.times(path, atime, mtime));
   }
 
   @Override
   public void setModificationTime(String path, long epochMs) {
-    changes.setAttributes(
-        SetAttributesRequest.newBuilder()
-            .setPath(StrataPath.of(path).toString())
-            .setMtimeMs(epochMs)
-            .build());
+    changes.setAttributes(ChangeRequests.modificationTime(path, epochMs));
   }
 
   @Override
   public void setOwner(String path, String owner, String group) {
-    changes.setAttributes(
-        SetAttributesRequest.newBuilder()
-            .setPath(StrataPath.of(path).toString())
-            .setOwner(owner)
-            .setGroup(group)
-            .build());
+    changes.setAttributes(ChangeRequests.owner(path, owner, group));
   }
 
   @Override
@@ -461,12 +401,7 @@ final class StrataFileSystem implements FileSystem {
 
   @Override
   public void setXattr(String path, String name, byte[] value) {
-    SetXattrRequest.Builder req =
-        SetXattrRequest.newBuilder().setPath(StrataPath.of(path).toString()).setName(name);
-    if (value != null) {
-      req.setValue(ByteString.copyFrom(value));
-    }
-    changes.setXattr(req.build());
+    changes.setXattr(ChangeRequests.xattr(path, name, value));
   }
 
   /** Runs an idempotent operation on the path's owner, then on the next workers if it fails. */
