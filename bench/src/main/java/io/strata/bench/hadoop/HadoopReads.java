@@ -1,5 +1,6 @@
 package io.strata.bench.hadoop;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -35,22 +36,7 @@ final class HadoopReads {
 
   /** Reads {@code files} whole in 1 MiB reads, {@code threads} at a time; MB/s. */
   static double streamed(FileSystem fs, List<FileStatus> files, int threads) throws Exception {
-    long bytes = files.stream().mapToLong(FileStatus::getLen).sum();
-    return bytes
-        / seconds(
-            files,
-            threads,
-            f -> {
-              byte[] buf = new byte[1 << 20];
-              long n = 0;
-              try (FSDataInputStream in = fs.open(f.getPath())) {
-                for (int got; (got = in.read(buf, 0, buf.length)) > 0; ) {
-                  n += got;
-                }
-              }
-              return n;
-            })
-        / 1e6;
+    return megabytesPerSecond(files, threads, f -> readWhole(fs, f, (buf, n, at) -> {}));
   }
 
   /**
@@ -62,39 +48,57 @@ final class HadoopReads {
   static double streamedAndKept(
       FileSystem fs, List<FileStatus> files, int threads, java.nio.file.Path folder)
       throws Exception {
-    long bytes = files.stream().mapToLong(FileStatus::getLen).sum();
-    return bytes
-        / seconds(
-            files,
-            threads,
-            f -> {
-              byte[] buf = new byte[1 << 20];
-              ByteBuffer wrapped = ByteBuffer.wrap(buf);
-              CRC32C crc = new CRC32C();
-              java.nio.file.Path kept = folder.resolve(f.getPath().getName());
-              long n = 0;
-              try (FSDataInputStream in = fs.open(f.getPath());
-                  FileChannel out =
-                      FileChannel.open(
-                          kept,
-                          StandardOpenOption.CREATE,
-                          StandardOpenOption.TRUNCATE_EXISTING,
-                          StandardOpenOption.WRITE)) {
-                for (int got; (got = in.read(buf, 0, buf.length)) > 0; ) {
+    return megabytesPerSecond(
+        files,
+        threads,
+        f -> {
+          CRC32C crc = new CRC32C();
+          java.nio.file.Path kept = folder.resolve(f.getPath().getName());
+          try (FileChannel out =
+              FileChannel.open(
+                  kept,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.TRUNCATE_EXISTING,
+                  StandardOpenOption.WRITE)) {
+            return readWhole(
+                fs,
+                f,
+                (buf, n, at) -> {
                   crc.reset();
-                  crc.update(buf, 0, got);
-                  wrapped.clear().limit(got);
-                  while (wrapped.hasRemaining()) {
-                    out.write(wrapped, n + wrapped.position());
+                  crc.update(buf, 0, n);
+                  ByteBuffer chunk = ByteBuffer.wrap(buf, 0, n);
+                  while (chunk.hasRemaining()) {
+                    out.write(chunk, at + chunk.position());
                   }
-                  n += got;
-                }
-              } finally {
-                Files.deleteIfExists(kept);
-              }
-              return n;
-            })
-        / 1e6;
+                });
+          } finally {
+            Files.deleteIfExists(kept);
+          }
+        });
+  }
+
+  /** What is done with each read: {@code n} bytes of {@code buf}, read at {@code at}. */
+  private interface Chunk {
+    void accept(byte[] buf, int n, long at) throws IOException;
+  }
+
+  /** Reads {@code f} whole from {@code fs} in 1 MiB reads, each given to {@code each}; bytes. */
+  private static long readWhole(FileSystem fs, FileStatus f, Chunk each) throws IOException {
+    byte[] buf = new byte[1 << 20];
+    long n = 0;
+    try (FSDataInputStream in = fs.open(f.getPath())) {
+      for (int got; (got = in.read(buf, 0, buf.length)) > 0; ) {
+        each.accept(buf, got, n);
+        n += got;
+      }
+    }
+    return n;
+  }
+
+  private static double megabytesPerSecond(List<FileStatus> files, int threads, Read read)
+      throws Exception {
+    long bytes = files.stream().mapToLong(FileStatus::getLen).sum();
+    return bytes / seconds(files, threads, read) / 1e6;
   }
 
   /** Opens, reads whole and closes each of {@code files}, {@code threads} at a time; files/s. */
