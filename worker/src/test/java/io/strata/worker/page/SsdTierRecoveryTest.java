@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import io.strata.worker.kv.MemoryKvStore;
@@ -254,8 +255,7 @@ class SsdTierRecoveryTest extends SsdTierFixture {
   void aMillionPages_allComeBackAfterARestart() throws IOException {
     // Not followed by the tests' paranoid leak detection, which would record a stack trace at each
     // of the million writes (25 s of this test's 27).
-    ByteBuf tiny =
-        new io.netty.buffer.UnpooledByteBufAllocator(true, true).directBuffer(64).writeZero(64);
+    ByteBuf tiny = new UnpooledByteBufAllocator(true, true).directBuffer(64).writeZero(64);
     long pages = 1_000_000;
     try (SsdTier tier =
         SsdTier.open(
