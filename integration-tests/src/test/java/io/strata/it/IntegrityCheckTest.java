@@ -8,11 +8,17 @@ import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.ForkedProcess;
 import io.strata.testkit.integrity.Chaos;
 import io.strata.testkit.integrity.IntegrityChecker;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,6 +71,9 @@ class IntegrityCheckTest {
         Chaos chaos = new Chaos(cluster, fs, checker.paths(), () -> 1500);
         IntegrityChecker.Report report = checker.run(chaos);
         System.out.println("integrity seed " + seed + ": " + report.json());
+        if (report.violations() > 0 && fuse != null) {
+          printMountLines(fuse, report.firstViolations());
+        }
         assertThat(report.violations())
             .as("seed %d, violations %s", seed, report.firstViolations())
             .isZero();
@@ -91,6 +100,36 @@ class IntegrityCheckTest {
                 }
               });
     }
+  }
+
+  private static final Pattern VIOLATED_PATH = Pattern.compile("(/integrity/f\\d+) at ");
+
+  /**
+   * The mount's warnings and its lines naming the files read wrong: where a post-mortem of a bad
+   * read through the mount starts (a run with {@code io.strata.fuse.KernelView} at DEBUG in
+   * log4j2-test.xml also has every version the mount told the kernel and opened).
+   */
+  private static void printMountLines(ForkedProcess fuse, List<String> violations)
+      throws IOException {
+    Set<String> paths = new LinkedHashSet<>();
+    for (String v : violations) {
+      Matcher m = VIOLATED_PATH.matcher(v);
+      if (m.find()) {
+        paths.add(m.group(1));
+      }
+    }
+    Pattern named =
+        Pattern.compile(
+            paths.stream().map(Pattern::quote).collect(Collectors.joining("|", "(", ")(?![0-9])")));
+    List<String> lines =
+        fuse.outputLines(
+            l ->
+                l.contains(" WARN ")
+                    || l.contains(" ERROR ")
+                    || (!paths.isEmpty() && named.matcher(l).find()),
+            300);
+    System.out.println(
+        "the FUSE mount's warnings and lines naming " + paths + ":\n" + String.join("\n", lines));
   }
 
   /** A FUSE mount of the cluster's root at {@link #mnt}, or null if asked to leave it out. */

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * One Strata process in its own JVM: started with its configuration as -D properties, ready when it
@@ -152,6 +154,17 @@ public final class ForkedProcess {
   /** Exit code of a process that ended. */
   public int exitValue() {
     return process.exitValue();
+  }
+
+  /** The last {@code max} lines of what the process printed that {@code which} accepts. */
+  public List<String> outputLines(Predicate<String> which, int max) throws IOException {
+    if (!Files.exists(output)) {
+      return List.of();
+    }
+    try (Stream<String> lines = Files.lines(output)) {
+      List<String> kept = lines.filter(which).toList();
+      return kept.subList(Math.max(0, kept.size() - max), kept.size());
+    }
   }
 
   /** The last lines the process printed. */

@@ -18,12 +18,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A randomized, seeded check of Strata's first promise: a read returns the bytes of exactly one
@@ -319,7 +324,10 @@ public final class IntegrityChecker {
             + reader
             + ")";
     if (v == null) {
-      report.violation(where + ": bytes of no version of this file, or of several");
+      report.violation(
+          where
+              + ": bytes of no version of this file, or of several: "
+              + mixture(file, offset, bytes, n));
     } else if (v.begunNanos() - System.nanoTime() > 0) {
       report.violation(where + ": a version written after the read");
     } else if (v.length() != length) {
@@ -336,6 +344,40 @@ public final class IntegrityChecker {
     } else if (whole && n != length) {
       report.violation(where + ": a whole read of " + length + " bytes returned " + n);
     }
+  }
+
+  /** Labels of {@link SelfDescribing#describe} naming a version of the file read. */
+  private static final Pattern VERSION_RUN = Pattern.compile("\\) version (\\d+)");
+
+  /**
+   * What a read of no one version holds, run by run, and each version of it named: its length, its
+   * writer, and how long before this check its writing began.
+   */
+  private String mixture(int file, long offset, byte[] bytes, int n) {
+    String runs = SelfDescribing.describe(file, offset, bytes, n, 8);
+    StringBuilder out = new StringBuilder(runs);
+    Matcher m = VERSION_RUN.matcher(runs);
+    Set<Long> named = new LinkedHashSet<>();
+    while (m.find()) {
+      named.add(Long.parseLong(m.group(1)));
+    }
+    long now = System.nanoTime();
+    for (long number : named) {
+      Version v = versions.get(number);
+      out.append("; version ").append(number);
+      if (v == null) {
+        out.append(" was never written");
+      } else {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                " is %d bytes, written through %s, begun %d ms before",
+                v.length(),
+                v.how(),
+                TimeUnit.NANOSECONDS.toMillis(now - v.begunNanos())));
+      }
+    }
+    return out.toString();
   }
 
   /**
@@ -403,7 +445,7 @@ public final class IntegrityChecker {
     /** One JSON object, as {@code strata bench integrity} prints it last. */
     public String json() {
       return String.format(
-          java.util.Locale.ROOT,
+          Locale.ROOT,
           "{\"reads_checked\":%d,\"writes\":%d,\"errors\":%d,\"chaos_steps\":%d,\"violations\":%d}",
           readsChecked(),
           writes(),

@@ -57,6 +57,107 @@ final class SelfDescribing {
   }
 
   /**
+   * What {@code bytes[0, n)}, read at {@code offset} of file {@code file}, hold, as runs of 32-byte
+   * blocks: "[0, 65536) version 17, [65536, 69632) zeros, [69632, 2442608) version 15". For a
+   * violation's report: which versions a mixed read mixed, and where it changed from one to the
+   * next. At most {@code maxRuns} runs are named.
+   */
+  static String describe(int file, long offset, byte[] bytes, int n, int maxRuns) {
+    Read read = new Read(file, offset, bytes, n);
+    StringBuilder out = new StringBuilder();
+    String label = null;
+    long runStart = offset;
+    int runs = 0;
+    for (int i = 0; i < n; i = read.blockEnd(i)) {
+      String here = read.label(i, label);
+      if (!here.equals(label)) {
+        if (label != null && runs++ < maxRuns) {
+          appendRun(out, runStart, offset + i, label);
+        }
+        label = here;
+        runStart = offset + i;
+      }
+    }
+    if (label != null && runs++ < maxRuns) {
+      appendRun(out, runStart, offset + n, label);
+    }
+    if (runs > maxRuns) {
+      out.append(", and ").append(runs - maxRuns).append(" more runs");
+    }
+    return out.toString();
+  }
+
+  private static void appendRun(StringBuilder out, long start, long end, String label) {
+    if (out.length() > 0) {
+      out.append(", ");
+    }
+    out.append('[').append(start).append(", ").append(end).append(") ").append(label);
+  }
+
+  /**
+   * Bytes {@code [0, n)} read at {@code offset} of file {@code file}, told apart block by block.
+   */
+  private static final class Read {
+    private final int file;
+    private final long offset;
+    private final byte[] bytes;
+    private final int n;
+
+    Read(int file, long offset, byte[] bytes, int n) {
+      this.file = file;
+      this.offset = offset;
+      this.bytes = bytes;
+      this.n = n;
+    }
+
+    /** Where the block holding {@code bytes[i]} ends in {@code bytes}. */
+    int blockEnd(int i) {
+      return (int) Math.min(n, i + BLOCK - (offset + i) % BLOCK);
+    }
+
+    /**
+     * What the piece of a block at {@code bytes[i]} holds: a version of this file, of another,
+     * zeros, or other bytes. A piece too short to name its version is tried as the run before it
+     * ({@code before}), else as the block after it.
+     */
+    String label(int i, String before) {
+      int end = blockEnd(i);
+      int inBlock = (int) ((offset + i) % BLOCK);
+      boolean zeros = true;
+      for (int k = i; k < end; k++) {
+        zeros &= bytes[k] == 0;
+      }
+      if (zeros) {
+        return "zeros";
+      }
+      int claimedFile;
+      long claimed;
+      if (inBlock <= 4 && end - i + inBlock >= 16) {
+        claimedFile = ByteBuffer.wrap(bytes, i + 4 - inBlock, 4).getInt();
+        claimed = ByteBuffer.wrap(bytes, i + 8 - inBlock, 8).getLong();
+      } else if (before != null && before.startsWith("version ")) {
+        claimedFile = file;
+        claimed = Long.parseLong(before.substring("version ".length()));
+      } else if (end + 16 <= n) {
+        claimedFile = ByteBuffer.wrap(bytes, end + 4, 4).getInt();
+        claimed = ByteBuffer.wrap(bytes, end + 8, 8).getLong();
+      } else {
+        return "other bytes";
+      }
+      ByteBuffer expected = ByteBuffer.allocate(BLOCK);
+      fill(expected, claimedFile, claimed, (offset + i) / BLOCK);
+      for (int k = i; k < end; k++) {
+        if (bytes[k] != expected.get(inBlock + k - i)) {
+          return "other bytes";
+        }
+      }
+      return claimedFile == file
+          ? "version " + claimed
+          : "file " + claimedFile + " version " + claimed;
+    }
+  }
+
+  /**
    * The version a block claims, read from its version field when the read covers it; else from a
    * following block's. -1 if no version field is covered (a read of under 16 bytes, say): then the
    * caller cannot tell, and such reads are not made.
