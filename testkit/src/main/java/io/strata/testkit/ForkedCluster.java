@@ -279,8 +279,10 @@ public final class ForkedCluster implements AutoCloseable {
     } catch (IllegalStateException e) {
       // Closed by another shutdown hook while the JVM goes down: the guard runs anyway.
     }
+    processes.forEach(ForkedProcess::retire);
     workers.forEach(ForkedCluster::stopQuietly);
     masters.forEach(ForkedCluster::stopQuietly);
+    processes.forEach(ForkedCluster::stopQuietly);
     synchronized (channels) {
       channels.values().forEach(Channels::close);
       channels.clear();

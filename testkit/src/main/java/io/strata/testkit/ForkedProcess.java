@@ -20,7 +20,8 @@ public final class ForkedProcess {
   private final List<String> command;
   private final Path readyFile;
   private final Path output;
-  private Process process;
+  private volatile Process process;
+  private boolean retired;
 
   ForkedProcess(
       String name,
@@ -63,7 +64,12 @@ public final class ForkedProcess {
   }
 
   /** Starts the JVM; returns at once (see {@link #awaitReady}). */
-  public void start() throws IOException {
+  public synchronized void start() throws IOException {
+    if (retired) {
+      // A restart racing the cluster's close (a fault step at a test's time limit) would leave a
+      // JVM behind that nothing stops.
+      throw new IllegalStateException(name + " belongs to a closed cluster");
+    }
     if (isAlive()) {
       throw new IllegalStateException(name + " is already running");
     }
@@ -90,6 +96,11 @@ public final class ForkedProcess {
       }
       Thread.sleep(20);
     }
+  }
+
+  /** From now on the process is not started again; the caller stops it. */
+  synchronized void retire() {
+    retired = true;
   }
 
   public boolean isAlive() {
