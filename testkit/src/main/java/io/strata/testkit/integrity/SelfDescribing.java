@@ -132,7 +132,19 @@ final class SelfDescribing {
       }
       int claimedFile;
       long claimed;
-      if (inBlock <= 4 && end - i + inBlock >= 16) {
+      long index = (offset + i) / BLOCK;
+      if (inBlock <= 4 && end - i + inBlock >= 24) {
+        claimedFile = ByteBuffer.wrap(bytes, i + 4 - inBlock, 4).getInt();
+        claimed = ByteBuffer.wrap(bytes, i + 8 - inBlock, 8).getLong();
+        long claimedIndex = ByteBuffer.wrap(bytes, i + 16 - inBlock, 8).getLong();
+        if (claimedIndex != index && holds(claimedFile, claimed, claimedIndex, i, end, inBlock)) {
+          // Bytes of the right kind from the wrong place: an offset mixed up on the way.
+          return name(claimedFile, claimed)
+              + " shifted by "
+              + (index - claimedIndex) * BLOCK
+              + " bytes";
+        }
+      } else if (inBlock <= 4 && end - i + inBlock >= 16) {
         claimedFile = ByteBuffer.wrap(bytes, i + 4 - inBlock, 4).getInt();
         claimed = ByteBuffer.wrap(bytes, i + 8 - inBlock, 8).getLong();
       } else if (before != null && before.startsWith("version ")) {
@@ -144,16 +156,25 @@ final class SelfDescribing {
       } else {
         return "other bytes";
       }
+      return holds(claimedFile, claimed, index, i, end, inBlock)
+          ? name(claimedFile, claimed)
+          : "other bytes";
+    }
+
+    /** Whether {@code bytes[i, end)} are those of block {@code index} of that version. */
+    private boolean holds(int f, long version, long index, int i, int end, int inBlock) {
       ByteBuffer expected = ByteBuffer.allocate(BLOCK);
-      fill(expected, claimedFile, claimed, (offset + i) / BLOCK);
+      fill(expected, f, version, index);
       for (int k = i; k < end; k++) {
         if (bytes[k] != expected.get(inBlock + k - i)) {
-          return "other bytes";
+          return false;
         }
       }
-      return claimedFile == file
-          ? "version " + claimed
-          : "file " + claimedFile + " version " + claimed;
+      return true;
+    }
+
+    private String name(int f, long version) {
+      return f == file ? "version " + version : "file " + f + " version " + version;
     }
   }
 

@@ -48,6 +48,19 @@ class SelfDescribingTest {
   }
 
   @Test
+  void bytesOfTheRightVersionFromTheWrongOffsetAreNamedWithTheirShift() {
+    byte[] v3 = SelfDescribing.content(2, 3, 1 << 20);
+    byte[] read = Arrays.copyOf(v3, 256 << 10);
+    System.arraycopy(v3, 655_360, read, 131_072, 65_536);
+
+    assertThat(SelfDescribing.versionOf(2, 0, read, read.length)).isEqualTo(-1);
+    assertThat(SelfDescribing.describe(2, 0, read, read.length, 8))
+        .isEqualTo(
+            "[0, 131072) version 3, [131072, 196608) version 3 shifted by -524288 bytes,"
+                + " [196608, 262144) version 3");
+  }
+
+  @Test
   void onlyTheFirstRunsAreNamed() {
     byte[] read = new byte[32 * 6];
     for (int b = 0; b < 6; b++) {
