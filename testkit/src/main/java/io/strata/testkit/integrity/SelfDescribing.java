@@ -149,7 +149,9 @@ final class SelfDescribing {
         claimed = ByteBuffer.wrap(bytes, i + 8 - inBlock, 8).getLong();
       } else if (before != null && before.startsWith("version ")) {
         claimedFile = file;
-        claimed = Long.parseLong(before.substring("version ".length()));
+        String rest = before.substring("version ".length());
+        int space = rest.indexOf(' ');
+        claimed = Long.parseLong(space < 0 ? rest : rest.substring(0, space));
       } else if (end + 16 <= n) {
         claimedFile = ByteBuffer.wrap(bytes, end + 4, 4).getInt();
         claimed = ByteBuffer.wrap(bytes, end + 8, 8).getLong();

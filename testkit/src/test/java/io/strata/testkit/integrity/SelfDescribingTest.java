@@ -61,6 +61,17 @@ class SelfDescribingTest {
   }
 
   @Test
+  void aPieceOfABlockAfterAShiftedRunIsTriedAsItsVersionInPlace() {
+    byte[] v3 = SelfDescribing.content(2, 3, 4096);
+    byte[] read = Arrays.copyOf(v3, 74);
+    System.arraycopy(v3, 1024, read, 32, 32);
+
+    assertThat(SelfDescribing.describe(2, 0, read, read.length, 8))
+        .isEqualTo(
+            "[0, 32) version 3, [32, 64) version 3 shifted by -992 bytes, [64, 74) version 3");
+  }
+
+  @Test
   void onlyTheFirstRunsAreNamed() {
     byte[] read = new byte[32 * 6];
     for (int b = 0; b < 6; b++) {
