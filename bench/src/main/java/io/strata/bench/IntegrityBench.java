@@ -5,6 +5,7 @@ import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.ForkedProcess;
 import io.strata.testkit.integrity.Chaos;
 import io.strata.testkit.integrity.IntegrityChecker;
+import io.strata.testkit.integrity.Report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +69,7 @@ final class IntegrityBench implements Callable<Integer> {
     long s = seed != null ? seed : System.nanoTime();
     Duration run = Duration.ofMillis((long) (minutes * 60_000));
     System.out.printf("Starting 1 master and 2 workers; checking for %s, seed %d...%n", run, s);
-    IntegrityChecker.Report report;
+    Report report;
     try (ForkedCluster cluster = IntegrityChecker.cluster().start()) {
       List<FileSystem> clients = IntegrityChecker.clientsOf(cluster);
       Path mnt = Files.createDirectories(cluster.dir().resolve("mnt"));

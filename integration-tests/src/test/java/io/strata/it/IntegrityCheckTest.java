@@ -8,6 +8,7 @@ import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.ForkedProcess;
 import io.strata.testkit.integrity.Chaos;
 import io.strata.testkit.integrity.IntegrityChecker;
+import io.strata.testkit.integrity.Report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +70,7 @@ class IntegrityCheckTest {
                 cluster.ufsRoot(),
                 new IntegrityChecker.Options(seed, RUN, 12, 3, 4, fuse == null ? null : mnt));
         Chaos chaos = new Chaos(cluster, fs, checker.paths(), () -> 1500);
-        IntegrityChecker.Report report = checker.run(chaos);
+        Report report = checker.run(chaos);
         System.out.println("integrity seed " + seed + ": " + report.json());
         if (report.violations() > 0 && fuse != null) {
           printMountLines(fuse, report.firstViolations());

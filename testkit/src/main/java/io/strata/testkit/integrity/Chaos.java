@@ -36,7 +36,7 @@ public final class Chaos {
     this.pauseMillis = pauseMillis;
   }
 
-  void step(Random r, IntegrityChecker.Report report) throws Exception {
+  void step(Random r, Report report) throws Exception {
     Thread.sleep(pauseMillis.getAsInt());
     String path = paths.get(r.nextInt(paths.size()));
     switch (r.nextInt(6)) {
