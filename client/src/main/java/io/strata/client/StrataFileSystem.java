@@ -15,6 +15,7 @@ import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.FreeRequest;
+import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.GetXattrsRequest;
 import io.strata.core.proto.ListStatusRequest;
@@ -73,7 +74,10 @@ final class StrataFileSystem implements FileSystem {
     this.confSync = new ClientConfSync(this.conf, master);
     this.view =
         new ClusterViewCache(
-            master,
+            () ->
+                master.call(
+                    "getClusterView",
+                    stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance())),
             () -> this.conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
             this.conf.get(CommonKeys.RING_VIRTUAL_NODES),
             System::nanoTime,
@@ -440,6 +444,7 @@ final class StrataFileSystem implements FileSystem {
       }
     }
     failoverThreads.shutdown();
+    view.close();
     ufs.close();
     confSync.close();
     workers.close();

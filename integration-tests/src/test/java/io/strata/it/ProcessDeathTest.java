@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -146,6 +147,44 @@ class ProcessDeathTest {
         .findFirst()
         .orElseThrow()
         .getState();
+  }
+
+  /**
+   * The master is out of the read path: with it killed, a client whose cluster view has gone stale
+   * reads on from the workers of that view, and when one of them dies too the ring failover takes
+   * the next. The client's master calls retry for ten minutes here: one that waited for the master
+   * would hold this test past its time limit.
+   */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void masterKilled_readsGoOnFromTheWorkersOfTheLastView_pastAWorkerKilledToo() throws Exception {
+    cluster = ForkedCluster.builder().masters(1).workers(2).dir(dir).start();
+    Files.createDirectories(cluster.ufsRoot().resolve("data"));
+    for (int i = 0; i < 8; i++) {
+      Files.write(cluster.ufsRoot().resolve("data/f" + i), content(i));
+    }
+    var conf = cluster.clientConf();
+    conf.set(UserKeys.CLUSTER_VIEW_REFRESH, "1ms");
+    conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "10min");
+    try (FileSystem fs = FileSystem.create(conf)) {
+      readEach(fs, 8);
+      cluster.master(0).kill();
+      readEach(fs, 8);
+      cluster.worker(1).kill();
+      for (int round = 0; round < 3; round++) {
+        readEach(fs, 8);
+      }
+    }
+  }
+
+  /** Looks up and reads whole each of the first {@code files} files, checking every byte. */
+  private static void readEach(FileSystem fs, int files) throws java.io.IOException {
+    for (int i = 0; i < files; i++) {
+      assertThat(fs.getStatus("/data/f" + i).length()).isEqualTo(SIZE);
+      try (FileInStream in = fs.open("/data/f" + i)) {
+        assertThat(in.readAllBytes()).isEqualTo(content(i));
+      }
+    }
   }
 
   @Test
