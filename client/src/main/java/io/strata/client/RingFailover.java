@@ -25,9 +25,9 @@ import java.util.function.BooleanSupplier;
  *       past its timeout, or answering nonsense) moves on; an answer about the request (not found,
  *       changed, refused, cancelled) is the answer.
  *   <li><b>The view</b>: a worker failure marks the cluster view suspect, and a fresh one (which
- *       soon leaves a dead worker out) is fetched in the background; the next candidate comes
- *       from the view there is, so a master that is down holds no request. A view that cannot be
- *       had (no view yet and no master answers, or no live worker) counts as no candidates left.
+ *       soon leaves a dead worker out) is fetched in the background; the next candidate comes from
+ *       the view there is, so a master that is down holds no request. A view that cannot be had (no
+ *       view yet and no master answers, or no live worker) counts as no candidates left.
  *   <li><b>Fallback</b>: when the candidates are spent, the caller's fallback (reading the
  *       under-storage itself) if it has one and {@code strata.user.ufs.fallback.enabled} is on;
  *       else UNAVAILABLE naming the workers asked, with the last failure as its cause (or the

@@ -15,7 +15,6 @@ import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.FreeRequest;
-import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.GetXattrsRequest;
 import io.strata.core.proto.ListStatusRequest;
@@ -74,10 +73,7 @@ final class StrataFileSystem implements FileSystem {
     this.confSync = new ClientConfSync(this.conf, master);
     this.view =
         new ClusterViewCache(
-            () ->
-                master.call(
-                    "getClusterView",
-                    stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance())),
+            ClusterViewCache.askingThe(master),
             () -> this.conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
             this.conf.get(CommonKeys.RING_VIRTUAL_NODES),
             System::nanoTime,

@@ -1,9 +1,11 @@
 package io.strata.client.cluster;
 
 import io.strata.core.proto.ClusterView;
+import io.strata.core.proto.GetClusterViewRequest;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.ring.HashRing;
+import io.strata.core.rpc.MasterClient;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.DaemonThreads;
@@ -86,6 +88,14 @@ public final class ClusterViewCache implements AutoCloseable {
     this.refreshInterval = refreshInterval;
     this.virtualNodes = virtualNodes;
     this.nanoTime = nanoTime;
+  }
+
+  /** The fetch of a view from {@code master}'s leader, retrying within the client's budget. */
+  public static Supplier<ClusterView> askingThe(MasterClient master) {
+    return () ->
+        master.call(
+            "getClusterView",
+            stub -> stub.getClusterView(GetClusterViewRequest.getDefaultInstance()));
   }
 
   /**
