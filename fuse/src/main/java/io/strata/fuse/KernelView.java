@@ -34,7 +34,10 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  * kernel's size, and its look-up here may be slow), opens of it are unsure: they read with
  * direct_io, which the kernel does not cut at its size, and leave no trace here. So are opens of a
  * path getattr told two versions of lately (a file replaced behind the mount while it was looked
- * at): the kernel may hold either size. Thread-safe.
+ * at): the kernel may hold either size; and opens of a path getattr told nothing of lately: the
+ * kernel looks a path up again once its attributes expire, so such an open waited in the kernel's
+ * queue (every FUSE thread busy, reads held by a restarting worker, say) past the window of the
+ * look-up that gave the kernel its size. Thread-safe.
  */
 final class KernelView {
   /** At DEBUG, every version told and opened: what a post-mortem of a mixed read needs. */
@@ -177,10 +180,12 @@ final class KernelView {
       r = reading.get(path);
       // A getattr may have told the kernel another version since the candidate was chosen.
       FileInfo t = told.getIfPresent(path);
+      // With nothing told lately, the open was queued behind busy FUSE threads past the window of
+      // the look-up that fixed the kernel's size: which size that was is not known here.
       sure =
           !unsureBefore
               && !unsure(path)
-              && (r != null || t == null || t.fingerprint().equals(chosen.fingerprint()));
+              && (r != null || (t != null && t.fingerprint().equals(chosen.fingerprint())));
       if (!sure) {
         r = new Reading(path, chosen);
       } else if (r == null) {

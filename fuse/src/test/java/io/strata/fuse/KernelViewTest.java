@@ -95,12 +95,37 @@ class KernelViewTest {
     assertThat(flags(fi) & 1).as("direct_io").isEqualTo(1);
 
     FuseFileInfo later = fileInfo();
+    slow.attributes(PATH, () -> NEW);
     slow.open(PATH, () -> NEW, later);
     assertThat(flags(later) & 1).as("direct_io once the window has passed").isZero();
   }
 
+  /**
+   * The kernel looked the path up (and took its size) a while ago, and the open then waited in the
+   * kernel's queue behind busy FUSE threads for longer than the kernel view keeps what getattr
+   * told: the version opened now may not be the one whose size the kernel holds.
+   */
+  @Test
+  void anOpenQueuedPastTheWindowOfItsLookUp_readsWithDirectIo() {
+    AtomicLong nanos = new AtomicLong();
+    KernelView queued = new KernelView(Duration.ofSeconds(1), true, nanos::get);
+    queued.attributes(PATH, () -> OLD);
+    nanos.addAndGet(TimeUnit.SECONDS.toNanos(3));
+
+    FuseFileInfo fi = fileInfo();
+    KernelView.Reading reading = queued.open(PATH, () -> NEW, fi);
+
+    assertThat(reading.version()).isEqualTo(NEW);
+    assertThat(flags(fi) & 1).as("direct_io").isEqualTo(1);
+    FuseFileInfo afterLookUp = fileInfo();
+    queued.attributes(PATH, () -> NEW);
+    queued.open(PATH, () -> NEW, afterLookUp);
+    assertThat(flags(afterLookUp) & 1).as("direct_io after a fresh look-up").isZero();
+  }
+
   @Test
   void aRenamedFileKeepsTheVersionItsReadersRead_untilTheyClose() {
+    view.attributes(PATH, () -> OLD);
     KernelView.Reading reading = view.open(PATH, () -> OLD, fileInfo());
     String hidden = "/d/.fuse_hidden0000000100000001";
 
@@ -114,6 +139,7 @@ class KernelViewTest {
 
   @Test
   void aFailedRenameMovesNothing() {
+    view.attributes(PATH, () -> OLD);
     KernelView.Reading reading = view.open(PATH, () -> OLD, fileInfo());
 
     KernelView.Reading moving = view.renaming(PATH, "/d/g");
