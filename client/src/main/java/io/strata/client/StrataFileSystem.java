@@ -57,6 +57,10 @@ final class StrataFileSystem implements FileSystem {
   private final ClientConfSync confSync;
   private final WorkerChannels workers;
   private final MetadataCache metadata;
+
+  /** The workers' invalidations, when this client keeps statuses as long as they would. */
+  private final MetadataWatch watch;
+
   private final ExecutorService failoverThreads =
       Executors.newCachedThreadPool(DaemonThreads.factory("read-failover"));
   private final RingFailover failover;
@@ -83,6 +87,13 @@ final class StrataFileSystem implements FileSystem {
         new MetadataCache(
             this.conf.get(UserKeys.METADATA_CACHE_TTL),
             this.conf.get(UserKeys.METADATA_CACHE_MAX_ENTRIES));
+    this.watch =
+        this.conf.get(UserKeys.METADATA_CACHE_WATCH)
+            ? new MetadataWatch(workers, metadata, System::nanoTime)
+            : null;
+    if (watch != null) {
+      metadata.watchedBy(watch);
+    }
     this.failover =
         new RingFailover(
             RingFailover.ring(view), () -> this.conf.get(UserKeys.UFS_FALLBACK), failoverThreads);
@@ -91,6 +102,9 @@ final class StrataFileSystem implements FileSystem {
   }
 
   private void onView(io.strata.core.proto.ClusterView v) {
+    if (watch != null) {
+      watch.onView(v);
+    }
     confSync.onView(v);
     confSync.start(view::refresh);
   }
@@ -103,7 +117,11 @@ final class StrataFileSystem implements FileSystem {
   @Override
   public FileInfo getStatus(String path) {
     StrataPath p = StrataPath.of(path);
-    return metadata.status(p.toString(), x -> FileInfo.fromProto(status(p, false)));
+    return metadata.status(p.toString(), x -> fresh(status(p, false)));
+  }
+
+  private static MetadataCache.Fresh<FileInfo> fresh(FileStatus s) {
+    return new MetadataCache.Fresh<>(FileInfo.fromProto(s), s.getFreshForMs());
   }
 
   @Override
@@ -156,6 +174,25 @@ final class StrataFileSystem implements FileSystem {
     return metadata.list(p.toString(), x -> listFromOwner(p));
   }
 
+  /** The whole listing, and how long its worker would serve it as it is. */
+  private MetadataCache.Fresh<List<FileInfo>> listFromOwner(StrataPath p) {
+    ListStatusRequest req =
+        ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build();
+    return onOwner(
+        p,
+        w -> {
+          List<FileInfo> children = new ArrayList<>();
+          long freshFor = Long.MAX_VALUE;
+          Iterator<ListStatusResponse> batches = w.listStatus(req);
+          while (batches.hasNext()) {
+            ListStatusResponse batch = batches.next();
+            batch.getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
+            freshFor = Math.min(freshFor, batch.getFreshForMs());
+          }
+          return new MetadataCache.Fresh<>(children, freshFor == Long.MAX_VALUE ? 0 : freshFor);
+        });
+  }
+
   @Override
   public Iterator<FileInfo> listStatusPaged(String path, int pageSize) {
     if (pageSize < 1) {
@@ -174,12 +211,6 @@ final class StrataFileSystem implements FileSystem {
                   .build();
           return listFromOwner(p, page);
         });
-  }
-
-  private List<FileInfo> listFromOwner(StrataPath p) {
-    return listFromOwner(
-        p,
-        ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build());
   }
 
   private List<FileInfo> listFromOwner(StrataPath p, ListStatusRequest req) {
@@ -217,6 +248,7 @@ final class StrataFileSystem implements FileSystem {
         PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
     FileInfo info;
     Opened opened;
+    MetadataCache.Token token = metadata.token();
     try {
       opened =
           route.open(
@@ -224,7 +256,7 @@ final class StrataFileSystem implements FileSystem {
               syncIntervalMs(),
               (int) (long) conf.get(UserKeys.OPEN_FIRST_BYTES),
               head);
-      info = metadata.remember(FileInfo.fromProto(opened.status()));
+      info = metadata.remember(token, fresh(opened.status()));
       if (info.directory()) {
         throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
       }
@@ -440,6 +472,9 @@ final class StrataFileSystem implements FileSystem {
       }
     }
     failoverThreads.shutdown();
+    if (watch != null) {
+      watch.close();
+    }
     view.close();
     ufs.close();
     confSync.close();

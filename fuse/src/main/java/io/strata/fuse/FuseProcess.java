@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.FuseKeys;
+import io.strata.core.conf.UserKeys;
 import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
 import io.strata.core.process.ProcessMain;
@@ -73,7 +74,7 @@ public final class FuseProcess implements Service {
   @Override
   public void start() {
     mountPoint.prepare();
-    fs = FileSystem.create(conf);
+    fs = FileSystem.create(clientConf(conf));
     if (!fs.getStatus(folder).directory()) {
       throw StrataException.invalidArgument(folder + " is a file; mount a folder");
     }
@@ -100,6 +101,17 @@ public final class FuseProcess implements Service {
         mountPoint.path(),
         String.join(",", options()),
         FuseLoop.threads(conf.get(FuseKeys.THREADS)));
+  }
+
+  /**
+   * The mount keeps statuses as long as the workers would, told of their drops, unless told not.
+   */
+  private static Configuration clientConf(Configuration conf) {
+    Configuration c = conf.copy();
+    if (conf.get(FuseKeys.METADATA_CACHE)) {
+      c.set(UserKeys.METADATA_CACHE_WATCH, "true");
+    }
+    return c;
   }
 
   /** A folder of this process's own, so that two mounts never share a spill file's name. */

@@ -37,10 +37,12 @@ import io.strata.worker.load.FileLoader;
 import io.strata.worker.master.MasterSync;
 import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
+import io.strata.worker.meta.MetadataWatchers;
 import io.strata.worker.page.CachedVersions;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.policy.CachePolicies;
 import io.strata.worker.read.PageFetcher;
+import io.strata.worker.rpc.MetadataWatchServiceImpl;
 import io.strata.worker.rpc.WorkerServiceImpl;
 import io.strata.worker.rpc.WriteSessions;
 import io.strata.worker.ufs.PageBuffers;
@@ -173,10 +175,10 @@ public final class WorkerProcess implements Service {
   private void followDynamicKeys() {
     conf.onChange(
         WorkerKeys.METADATA_TTL,
-        ttl -> metadataCache.setTtl(ttl, conf.get(WorkerKeys.METADATA_NEGATIVE_TTL)));
+        ttl -> metadata.setTtl(ttl, conf.get(WorkerKeys.METADATA_NEGATIVE_TTL)));
     conf.onChange(
         WorkerKeys.METADATA_NEGATIVE_TTL,
-        ttl -> metadataCache.setTtl(conf.get(WorkerKeys.METADATA_TTL), ttl));
+        ttl -> metadata.setTtl(conf.get(WorkerKeys.METADATA_TTL), ttl));
     conf.onChange(
         WorkerKeys.MEM_SIZE,
         size -> {
@@ -254,7 +256,9 @@ public final class WorkerProcess implements Service {
             bindHost,
             conf.get(WorkerKeys.RPC_PORT),
             rpcExecutor,
-            List.of(new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader, access)),
+            List.of(
+                new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader, access),
+                new MetadataWatchServiceImpl(metadata.watchers())),
             security,
             new RpcMetricsInterceptor(registry, System::nanoTime),
             new AuditInterceptor(conf));
@@ -295,6 +299,14 @@ public final class WorkerProcess implements Service {
     long check = conf.get(WorkerKeys.POLICY_CHECK_INTERVAL).toMillis();
     Periodic.every(
         scheduler, "pins and TTLs", check, check, TimeUnit.MILLISECONDS, policies::check);
+    long beat = MetadataWatchers.HEARTBEAT.toMillis();
+    Periodic.every(
+        scheduler,
+        "metadata watch heartbeat",
+        beat,
+        beat,
+        TimeUnit.MILLISECONDS,
+        metadata.watchers()::heartbeat);
   }
 
   /** A mount went: what this worker cached of it, metadata and pages of every version. */
@@ -376,6 +388,8 @@ public final class WorkerProcess implements Service {
     }
     closed = true;
     scheduler.shutdownNow();
+    // Watches never end on their own: a graceful stop of the server would wait for them.
+    metadata.watchers().close();
     GrpcServers.stop(rpcServer);
     if (dataServer != null) {
       dataServer.close();

@@ -2,6 +2,7 @@ package io.strata.client.cluster;
 
 import io.grpc.ManagedChannel;
 import io.strata.core.net.HostPort;
+import io.strata.core.proto.MetadataWatchServiceGrpc;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.rpc.Channels;
@@ -33,6 +34,11 @@ public final class WorkerChannels implements AutoCloseable {
 
   public WorkerServiceGrpc.WorkerServiceStub async(WorkerInfo w) {
     return WorkerServiceGrpc.newStub(channel(w));
+  }
+
+  /** For a stream that lasts as long as the client: no deadline. */
+  public MetadataWatchServiceGrpc.MetadataWatchServiceStub watch(WorkerInfo w) {
+    return MetadataWatchServiceGrpc.newStub(channel(w));
   }
 
   private ManagedChannel channel(WorkerInfo w) {

@@ -27,6 +27,18 @@ public final class FuseKeys {
                   + "measured 18 % slower); off, the mount answers EOPNOTSUPP. Applies at mount.")
           .build();
 
+  public static final ConfKey<Boolean> METADATA_CACHE =
+      ConfKey.bool("strata.fuse.metadata.cache.enabled")
+          .defaultValue("true")
+          .scope(Scope.CLIENT)
+          .description(
+              "Answer look-ups and getattr of files the mount has seen from its own memory, for as long "
+                  + "as the worker that told it would answer the same (strata.worker.metadata.cache.ttl); "
+                  + "every worker tells the mount at once of what it drops (a change through any client, "
+                  + "fs invalidate). Off, the mount keeps statuses for strata.user.metadata.cache.ttl "
+                  + "only. Applies at mount.")
+          .build();
+
   public static final ConfKey<Duration> ATTR_TIMEOUT =
       ConfKey.duration("strata.fuse.attr.timeout")
           .defaultValue("1s")

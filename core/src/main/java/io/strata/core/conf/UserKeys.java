@@ -49,6 +49,18 @@ public final class UserKeys {
                   + "drop the entries they touch at once, changes made elsewhere show within this time. 0 turns it off.")
           .build();
 
+  public static final ConfKey<Boolean> METADATA_CACHE_WATCH =
+      ConfKey.bool("strata.user.metadata.cache.watch")
+          .defaultValue("false")
+          .scope(Scope.CLIENT)
+          .description(
+              "Keep statuses and listings for as long as the worker that gave them would serve them "
+                  + "(strata.worker.metadata.cache.ttl), not only strata.user.metadata.cache.ttl: "
+                  + "the client then watches every worker, which tells it at once of each path whose "
+                  + "metadata it drops (a change through any client, fs invalidate). The FUSE process "
+                  + "turns it on (strata.fuse.metadata.cache.enabled). Applies when the client starts.")
+          .build();
+
   public static final ConfKey<Long> METADATA_CACHE_MAX_ENTRIES =
       ConfKey.longKey("strata.user.metadata.cache.max.entries")
           .defaultValue("100000")

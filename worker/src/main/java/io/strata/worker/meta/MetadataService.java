@@ -10,6 +10,7 @@ import io.strata.core.ufs.UfsStatus;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.ufs.UfsManager;
 import io.strata.worker.ufs.UfsManager.Resolved;
+import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -26,12 +27,19 @@ public final class MetadataService {
 
   private final UfsManager ufs;
   private final MetadataCache cache;
+  private final MetadataWatchers watchers;
   private final Counter hits;
   private final Counter misses;
 
   public MetadataService(UfsManager ufs, MetadataCache cache, MeterRegistry registry) {
+    this(ufs, cache, new MetadataWatchers(), registry);
+  }
+
+  public MetadataService(
+      UfsManager ufs, MetadataCache cache, MetadataWatchers watchers, MeterRegistry registry) {
     this.ufs = ufs;
     this.cache = cache;
+    this.watchers = watchers;
     this.hits =
         Counter.builder(WorkerMetrics.METADATA_REQUESTS)
             .tag("result", "hit")
@@ -58,14 +66,15 @@ public final class MetadataService {
       if (cached.status() == null) {
         throw StrataException.notFound(path + " does not exist");
       }
-      return cached.status();
+      return stamped(cached.status(), cached.loadedAtMs(), cache.ttlOf(cached), syncIntervalMs);
     }
     misses.increment();
     long loadedAt = cache.now();
     try {
       FileStatus status = r.ufs().getStatus(r.ufsPath()).toProto(path, r.ufsUri());
       cache.putStatus(r.ufsUri(), status, loadedAt);
-      return status;
+      // Just read: fresh for the whole positive TTL (which listings share).
+      return stamped(status, loadedAt, cache.listingTtl(), syncIntervalMs);
     } catch (StrataException e) {
       if (e.code() == StatusCode.NOT_FOUND) {
         cache.putStatus(r.ufsUri(), null, loadedAt);
@@ -89,38 +98,60 @@ public final class MetadataService {
     if (cached.status() == null) {
       throw StrataException.notFound(path + " does not exist");
     }
-    return java.util.Optional.of(cached.status());
+    return java.util.Optional.of(
+        stamped(cached.status(), cached.loadedAtMs(), cache.ttlOf(cached), syncIntervalMs));
   }
+
+  /** {@code s} with how much longer this worker would serve it as it is (fresh_for_ms). */
+  private FileStatus stamped(FileStatus s, long loadedAtMs, Duration ttl, long syncIntervalMs) {
+    return s.toBuilder().setFreshForMs(freshFor(loadedAtMs, ttl, syncIntervalMs)).build();
+  }
+
+  /** At least 1 ms: 0 would say nothing, and a worker that caches nothing still says so. */
+  private long freshFor(long loadedAtMs, Duration ttl, long syncIntervalMs) {
+    long limit = syncIntervalMs < 0 ? ttl.toMillis() : Math.min(ttl.toMillis(), syncIntervalMs);
+    return Math.max(1, limit - (cache.now() - loadedAtMs));
+  }
+
+  /**
+   * A folder's children and how much longer this worker would serve the listing as it is (the least
+   * of its own and of the mounts' in it).
+   */
+  public record Listing(List<FileStatus> children, long freshForMs) {}
 
   /**
    * The children of directory {@code path}, sorted by name: what its store lists, and the mounts
    * right below it (each as its store's root; a mount hides an entry of the same name).
    */
-  public List<FileStatus> list(StrataPath path, long syncIntervalMs) {
-    List<FileStatus> children = listStore(path, syncIntervalMs);
+  public Listing list(StrataPath path, long syncIntervalMs) {
+    Listing store = listStore(path, syncIntervalMs);
     List<StrataPath> points = ufs.mountPointsIn(path);
     if (points.isEmpty()) {
-      return children;
+      return store;
     }
+    long freshFor = store.freshForMs();
     TreeMap<String, FileStatus> byName = new TreeMap<>();
-    children.forEach(c -> byName.put(c.getName(), c));
+    store.children().forEach(c -> byName.put(c.getName(), c));
     for (StrataPath point : points) {
       try {
-        byName.put(point.name(), getStatus(point, syncIntervalMs));
+        FileStatus mount = getStatus(point, syncIntervalMs);
+        byName.put(point.name(), mount);
+        freshFor = Math.min(freshFor, mount.getFreshForMs());
       } catch (StrataException e) {
         // Its store cannot answer now: a look-up of the mount itself says why.
         LOG.debug("listing {}: mount {} left out: {}", path, point, e.oneLine());
       }
     }
-    return List.copyOf(byName.values());
+    return new Listing(List.copyOf(byName.values()), freshFor);
   }
 
-  private List<FileStatus> listStore(StrataPath path, long syncIntervalMs) {
+  private Listing listStore(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);
     MetadataCache.ListingEntry cached = cache.listing(r.ufsUri());
     if (cached != null && fresh(cached.loadedAtMs(), cache.listingTtl(), syncIntervalMs)) {
       hits.increment();
-      return cached.children();
+      return new Listing(
+          cached.children(), freshFor(cached.loadedAtMs(), cache.listingTtl(), syncIntervalMs));
     }
     misses.increment();
     long loadedAt = cache.now();
@@ -134,7 +165,7 @@ public final class MetadataService {
               .toList();
     }
     cache.putListing(r.ufsUri(), children, loadedAt);
-    return children;
+    return new Listing(children, freshFor(loadedAt, cache.listingTtl(), syncIntervalMs));
   }
 
   /**
@@ -156,6 +187,11 @@ public final class MetadataService {
 
   /** Forgets {@code path} and the listing of its parent, after a change to it. */
   public void invalidate(StrataPath path) {
+    forget(path);
+    watchers.dropped(List.of(path.toString()), false);
+  }
+
+  private void forget(StrataPath path) {
     cache.invalidate(ufs.resolve(path).ufsUri());
     if (!path.isRoot()) {
       cache.invalidate(ufs.resolve(path.parent()).ufsUri());
@@ -168,15 +204,19 @@ public final class MetadataService {
    * (or their folders' listings without them).
    */
   public void created(StrataPath path) {
-    invalidate(path);
+    List<String> dropped = new java.util.ArrayList<>();
+    forget(path);
+    dropped.add(path.toString());
     for (StrataPath a = path.parent(); !a.isRoot(); a = a.parent()) {
       String uri = ufs.resolve(a).ufsUri();
       MetadataCache.StatusEntry cached = cache.status(uri);
       if (cached != null && cached.status() != null) {
-        return;
+        break;
       }
-      invalidate(a);
+      forget(a);
+      dropped.add(a.toString());
     }
+    watchers.dropped(dropped, false);
   }
 
   /** Younger than the TTL now in force, and than the request's sync interval if it gave one. */
@@ -194,11 +234,31 @@ public final class MetadataService {
     if (!path.isRoot()) {
       cache.invalidate(ufs.resolve(path.parent()).ufsUri());
     }
+    watchers.dropped(List.of(path.toString()), true);
     return files;
   }
 
-  /** Forgets what is cached under the UFS URI {@code ufsUri}; the files it knew there. */
+  /**
+   * Forgets what is cached under the UFS URI {@code ufsUri} (a mount went); the files it knew
+   * there. Watchers forget everything: a mount's paths are not known here by their Strata names.
+   */
   public java.util.List<FileStatus> forgetUfs(String ufsUri) {
-    return cache.forgetUnder(ufsUri);
+    java.util.List<FileStatus> files = cache.forgetUnder(ufsUri);
+    watchers.droppedAll();
+    return files;
+  }
+
+  /**
+   * New TTLs apply at once; watchers forget everything, since they keep statuses for as long as the
+   * old TTL said.
+   */
+  public void setTtl(Duration positive, Duration negative) {
+    cache.setTtl(positive, negative);
+    watchers.droppedAll();
+  }
+
+  /** The clients watching this worker's invalidations. */
+  public MetadataWatchers watchers() {
+    return watchers;
   }
 }

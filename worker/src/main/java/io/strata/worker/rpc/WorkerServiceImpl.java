@@ -121,6 +121,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public void listStatus(ListStatusRequest req, StreamObserver<ListStatusResponse> out) {
     List<FileStatus> children;
+    long freshForMs = 0;
     try {
       StrataPath path = StrataPath.of(req.getPath());
       access.checkPath(Principal.current(), path, Permissions.READ, "list");
@@ -132,7 +133,9 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         children = metadata.listFiles(path, req.getStartAfter(), limit);
       } else {
         long sync = syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs());
-        children = page(metadata.list(path, sync), req.getStartAfter(), req.getLimit());
+        MetadataService.Listing listing = metadata.list(path, sync);
+        children = page(listing.children(), req.getStartAfter(), req.getLimit());
+        freshForMs = listing.freshForMs();
       }
     } catch (RuntimeException e) {
       Rpc.fail(out, "listStatus", e);
@@ -142,10 +145,11 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
       out.onNext(
           ListStatusResponse.newBuilder()
               .addAllChildren(children.subList(i, Math.min(children.size(), i + LIST_BATCH)))
+              .setFreshForMs(freshForMs)
               .build());
     }
     if (children.isEmpty()) {
-      out.onNext(ListStatusResponse.getDefaultInstance());
+      out.onNext(ListStatusResponse.newBuilder().setFreshForMs(freshForMs).build());
     }
     out.onCompleted();
   }

@@ -83,15 +83,35 @@ class MetadataServiceTest {
   void listing_isCached_untilInvalidatedByAChangeToAChild() throws Exception {
     Files.createDirectory(root.resolve("d"));
     Files.writeString(root.resolve("d/x"), "x");
-    assertThat(meta.list(StrataPath.of("/d"), -1))
+    assertThat(meta.list(StrataPath.of("/d"), -1).children())
         .extracting(FileStatus::getName)
         .containsExactly("x");
     Files.writeString(root.resolve("d/y"), "y");
-    assertThat(meta.list(StrataPath.of("/d"), -1)).hasSize(1);
+    assertThat(meta.list(StrataPath.of("/d"), -1).children()).hasSize(1);
     meta.invalidate(StrataPath.of("/d/y"));
-    assertThat(meta.list(StrataPath.of("/d"), -1))
+    assertThat(meta.list(StrataPath.of("/d"), -1).children())
         .extracting(FileStatus::getName)
         .containsExactly("x", "y");
-    assertThat(meta.list(StrataPath.of("/d"), -1).get(1).getPath()).isEqualTo("/d/y");
+    assertThat(meta.list(StrataPath.of("/d"), -1).children().get(1).getPath()).isEqualTo("/d/y");
+  }
+
+  @Test
+  void answers_sayHowMuchLongerTheWorkerWouldServeThem() throws Exception {
+    Files.createDirectory(root.resolve("d"));
+    Files.writeString(root.resolve("d/a"), "one");
+    assertThat(meta.getStatus(StrataPath.of("/d/a"), -1).getFreshForMs()).isEqualTo(60_000);
+    assertThat(meta.list(StrataPath.of("/d"), -1).freshForMs()).isEqualTo(60_000);
+    advance(Duration.ofSeconds(20));
+    assertThat(meta.getStatus(StrataPath.of("/d/a"), -1).getFreshForMs()).isEqualTo(40_000);
+    assertThat(meta.statusInMemory(StrataPath.of("/d/a"), -1).orElseThrow().getFreshForMs())
+        .isEqualTo(40_000);
+    assertThat(meta.list(StrataPath.of("/d"), -1).freshForMs()).isEqualTo(40_000);
+    assertThat(meta.getStatus(StrataPath.of("/d/a"), 30_000).getFreshForMs())
+        .as("a sync interval shorter than the TTL bounds it")
+        .isEqualTo(10_000);
+    meta.setTtl(Duration.ZERO, Duration.ZERO);
+    assertThat(meta.getStatus(StrataPath.of("/d/a"), -1).getFreshForMs())
+        .as("a worker that keeps nothing says so (1 ms), rather than nothing")
+        .isEqualTo(1);
   }
 }

@@ -1,0 +1,121 @@
+package io.strata.worker.meta;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.strata.core.proto.MetadataEvent;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The clients watching this worker's metadata invalidations (FUSE mounts that keep statuses for as
+ * long as this worker would serve them), and the events sent to them. An event is published after
+ * the cache dropped what it names, so a watcher that looks the path up again on hearing it gets
+ * what the cache has now.
+ *
+ * <p>A watcher that does not read its stream is cut off once {@link #MAX_UNREAD} events wait for it
+ * (gRPC would otherwise buffer them without bound): it hears RESOURCE_EXHAUSTED, forgets all it
+ * kept and watches again. Thread-safe: events may be published from any thread; each stream is
+ * written under its own lock.
+ */
+public final class MetadataWatchers {
+  private static final Logger LOG = LoggerFactory.getLogger(MetadataWatchers.class);
+
+  /** Events that may wait for a watcher whose transport is full before it is cut off. */
+  static final int MAX_UNREAD = 10_000;
+
+  /** How often watchers hear from this worker when nothing changes. */
+  public static final java.time.Duration HEARTBEAT = java.time.Duration.ofSeconds(5);
+
+  private static final MetadataEvent ALL = MetadataEvent.newBuilder().setAll(true).build();
+
+  private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
+
+  /** One watching stream and the events sent while its transport was full. */
+  private final class Watcher {
+    private final ServerCallStreamObserver<MetadataEvent> stream;
+    private int unread;
+    private boolean done;
+
+    Watcher(ServerCallStreamObserver<MetadataEvent> stream) {
+      this.stream = stream;
+    }
+
+    synchronized void send(MetadataEvent e) {
+      if (done) {
+        return;
+      }
+      unread = stream.isReady() ? 0 : unread + 1;
+      if (unread > MAX_UNREAD) {
+        done = true;
+        watchers.remove(this);
+        LOG.info("a metadata watcher fell {} events behind; cut off", MAX_UNREAD);
+        stream.onError(
+            Status.RESOURCE_EXHAUSTED
+                .withDescription("fell behind the worker's metadata events; watch again")
+                .asRuntimeException());
+        return;
+      }
+      stream.onNext(e);
+    }
+
+    synchronized void end() {
+      done = true;
+      watchers.remove(this);
+    }
+  }
+
+  /**
+   * Registers {@code stream}, tells it so (its first event), and keeps it until it is cancelled.
+   */
+  public void watch(ServerCallStreamObserver<MetadataEvent> stream) {
+    Watcher w = new Watcher(stream);
+    stream.setOnCancelHandler(w::end);
+    watchers.add(w);
+    w.send(MetadataEvent.newBuilder().setSubscribed(true).build());
+  }
+
+  /** Cached metadata of {@code paths} (and, {@code recursive}, of all below them) was dropped. */
+  void dropped(List<String> paths, boolean recursive) {
+    if (watchers.isEmpty()) {
+      return;
+    }
+    publish(MetadataEvent.newBuilder().addAllPaths(paths).setRecursive(recursive).build());
+  }
+
+  /** Everything cached may have changed meaning (a mount went, a TTL changed). */
+  void droppedAll() {
+    publish(ALL);
+  }
+
+  /** An empty event, so that a watcher can tell a quiet worker from a stream to a lost host. */
+  public void heartbeat() {
+    publish(MetadataEvent.getDefaultInstance());
+  }
+
+  private void publish(MetadataEvent e) {
+    for (Watcher w : watchers) {
+      w.send(e);
+    }
+  }
+
+  /** Ends every watch (the worker is stopping): watchers then forget what they kept. */
+  public void close() {
+    for (Watcher w : watchers) {
+      synchronized (w) {
+        if (!w.done) {
+          w.done = true;
+          w.stream.onError(
+              Status.UNAVAILABLE.withDescription("worker is stopping").asRuntimeException());
+        }
+      }
+    }
+    watchers.clear();
+  }
+
+  int count() {
+    return watchers.size();
+  }
+}
