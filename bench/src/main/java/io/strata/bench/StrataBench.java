@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       io.strata.bench.ufs.UfsBench.class,
       io.strata.bench.hadoop.HadoopBench.class,
       io.strata.bench.fuse.FuseBench.class,
+      io.strata.bench.loader.LoaderBench.class,
       io.strata.bench.small.SmallFilesBench.class,
       io.strata.bench.startup.StartupBench.class,
       IntegrityBench.class

@@ -10,14 +10,14 @@ import java.time.Duration;
 import java.util.List;
 
 /** bindfs mounts and the shell tools the benchmark times. */
-final class Mounts {
+public final class Mounts {
   private Mounts() {}
 
   /**
    * Mounts {@code source} on {@code target} with bindfs, multithreaded, kernel cache on (as
    * Strata's default).
    */
-  static void bindfs(Path source, Path target) {
+  public static void bindfs(Path source, Path target) {
     run(
         List.of(
             "bindfs",
@@ -29,7 +29,7 @@ final class Mounts {
         "bindfs (apt-get install bindfs)");
   }
 
-  static void unmount(Path target) {
+  public static void unmount(Path target) {
     run(List.of("umount", target.toString()), "umount");
   }
 

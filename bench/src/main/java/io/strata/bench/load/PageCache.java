@@ -5,17 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Dropping the kernel's page cache, for cold measurements (root only). */
-final class PageCache {
+public final class PageCache {
   private static final Path DROP = Path.of("/proc/sys/vm/drop_caches");
 
   private PageCache() {}
 
-  static boolean canDrop() {
+  public static boolean canDrop() {
     return Files.isWritable(DROP);
   }
 
   /** Writes back dirty pages, then drops clean ones; does nothing unless {@code really}. */
-  static void drop(boolean really) throws IOException, InterruptedException {
+  public static void drop(boolean really) throws IOException, InterruptedException {
     if (!really) {
       return;
     }

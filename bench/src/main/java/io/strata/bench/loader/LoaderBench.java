@@ -1,0 +1,314 @@
+package io.strata.bench.loader;
+
+import io.strata.bench.Json;
+import io.strata.bench.Scripts;
+import io.strata.bench.Stats;
+import io.strata.bench.Trees;
+import io.strata.bench.fuse.Mounts;
+import io.strata.bench.load.PageCache;
+import io.strata.core.conf.ConfType;
+import io.strata.core.status.StrataException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code strata bench loader}: the job Strata exists for — a training loader reading every sample
+ * of a data set through the FUSE mount, epoch after epoch, with several reader processes in a new
+ * shuffled order each epoch — beside the same loader on the folder itself and through {@code bindfs
+ * --multithreaded -o kernel_cache} over it, in the same run.
+ *
+ * <p>The cluster is what a new user gets: {@code bin/strata-start.sh local}, the data set's folder
+ * mounted live ({@code fs mount /data file://...}), {@code fuse mount}. Per process count and run:
+ * a cold epoch of each side (bindfs and the folder after dropping the page cache; Strata last, with
+ * its cache freed, its metadata forgotten, a fresh mount and the page cache dropped: metadata and
+ * bytes come from the folder through the cache, as bindfs's come from the folder), a warm epoch
+ * (the next one: everything in the page cache; bindfs's after an untimed epoch that put it there),
+ * and a loaded epoch ({@code fs distributedLoad}, a fresh mount, the page cache dropped: Strata
+ * reads its own cache files, bindfs the folder); then shards streamed front to back, cold and warm.
+ * Every sample is checked against a crc32 manifest: one mismatch fails the bench. Needs root
+ * (drop_caches), python3 and bindfs.
+ */
+@Command(
+    name = "loader",
+    mixinStandardHelpOptions = true,
+    description = "A training data loader through FUSE against the folder itself and bindfs.")
+public final class LoaderBench implements Callable<Integer> {
+  @Option(names = "--files", defaultValue = "20000", description = "Samples, one file each.")
+  int files;
+
+  @Option(names = "--mean-size", defaultValue = "120KiB", description = "Mean sample size.")
+  String meanSize;
+
+  @Option(names = "--classes", defaultValue = "100", description = "Class folders.")
+  int classes;
+
+  @Option(
+      names = "--processes",
+      defaultValue = "1,4,8,16",
+      split = ",",
+      description = "Reader process counts.")
+  List<Integer> processes;
+
+  @Option(names = "--shards", defaultValue = "32", description = "Shards; 0 leaves them out.")
+  int shards;
+
+  @Option(names = "--shard-size", defaultValue = "256MiB", description = "Bytes per shard.")
+  String shardSize;
+
+  @Option(names = "--shard-processes", defaultValue = "8", description = "Readers of the shards.")
+  int shardProcesses;
+
+  @Option(names = "--runs", defaultValue = "5", description = "Runs of each point.")
+  int runs;
+
+  @Option(names = "--json", description = "Print one JSON object on the last line.")
+  boolean json;
+
+  private Scripts scripts;
+  private Path strataMnt;
+  private int fuseWebPort;
+  private long seed;
+
+  @Override
+  public Integer call() throws Exception {
+    requireTools();
+    Path home = Path.of(System.getProperty("strata.home", ".")).toAbsolutePath();
+    Path work = Trees.temporary("strata-bench-loader");
+    Map<String, List<Double>> ratios = new LinkedHashMap<>();
+    Map<String, List<Double>> rates = new LinkedHashMap<>();
+    List<Double> getattrPerOpen = new ArrayList<>();
+    try {
+      scripts = new Scripts(home, work);
+      scripts.must("bin/strata-start.sh", "local");
+      Path data = Files.createDirectories(work.resolve("dataset"));
+      Path filesManifest =
+          Dataset.files(data.resolve("files"), files, ConfType.BYTES.parse(meanSize), classes);
+      Path shardManifest =
+          shards > 0
+              ? Dataset.shards(data.resolve("shards"), shards, ConfType.BYTES.parse(shardSize))
+              : null;
+      scripts.must("bin/strata", "fs", "mount", "/data", data.toUri().toString());
+      strataMnt = Files.createDirectories(work.resolve("mnt-strata"));
+      Path bindMnt = Files.createDirectories(work.resolve("mnt-bindfs"));
+      Mounts.bindfs(data, bindMnt);
+      Epoch epoch = Epoch.in(work);
+      try {
+        for (int p : processes) {
+          for (int run = 1; run <= runs; run++) {
+            Map<String, Double> m = new LinkedHashMap<>();
+            Sides files = new Sides(epoch, filesManifest, "files", data, bindMnt, p, false);
+            // Cold: each reads the folder's disk once, Strata through its cache; Strata last, so
+            // that no later drop of the page cache takes what its cold epoch left there.
+            m.put("bindfs_cold", files.bindfs(true));
+            m.put("raw_cold", files.raw(true));
+            freshStrata();
+            m.put("strata_cold", files.strata());
+            // Warm: a second epoch, everything in the page cache (bindfs's after an untimed one).
+            double[] before = getattrsAndOpens();
+            m.put("strata_warm", files.strata());
+            double[] after = getattrsAndOpens();
+            files.bindfs(false);
+            m.put("bindfs_warm", files.bindfs(false));
+            m.put("raw_warm", files.raw(false));
+            if (p == headline()) {
+              getattrPerOpen.add((after[0] - before[0]) / Math.max(1, after[1] - before[1]));
+            }
+            scripts.must("bin/strata", "fs", "distributedLoad", "/data/files");
+            remount();
+            m.put("strata_loaded", files.strata());
+            m.put("bindfs_loaded", files.bindfs(true));
+            System.out.println("processes " + p + ", run " + run + " (samples/s): " + m);
+            for (String kind : List.of("cold", "warm", "loaded")) {
+              double r = m.get("strata_" + kind) / m.get("bindfs_" + kind);
+              ratios.computeIfAbsent(kind + "_vs_bindfs_p" + p, k -> new ArrayList<>()).add(r);
+            }
+            m.forEach((k, v) -> rates.computeIfAbsent(k + "_p" + p, x -> new ArrayList<>()).add(v));
+          }
+        }
+        if (shardManifest != null) {
+          for (int run = 1; run <= runs; run++) {
+            Sides s =
+                new Sides(epoch, shardManifest, "shards", data, bindMnt, shardProcesses, true);
+            double bindfsCold = s.bindfs(true);
+            freshStrata();
+            double cold = s.strata() / bindfsCold;
+            double strataWarm = s.strata();
+            s.bindfs(false);
+            double warm = strataWarm / s.bindfs(false);
+            System.out.printf("shards, run %d: cold %.2fx, warm %.2fx bindfs%n", run, cold, warm);
+            ratios.computeIfAbsent("shards_cold_vs_bindfs", k -> new ArrayList<>()).add(cold);
+            ratios.computeIfAbsent("shards_warm_vs_bindfs", k -> new ArrayList<>()).add(warm);
+          }
+        }
+      } finally {
+        Mounts.unmount(bindMnt);
+        scripts.run("bin/strata", "fuse", "unmount", strataMnt.toString());
+      }
+    } finally {
+      if (scripts != null) {
+        scripts.run("bin/strata-stop.sh");
+      }
+      Trees.delete(work);
+    }
+    Map<String, Object> out = summarize(ratios, rates, getattrPerOpen);
+    if (json) {
+      System.out.println(Json.object(out));
+    }
+    return 0;
+  }
+
+  /** The process count the headline figures are of: 8, as the issue's aims are, when measured. */
+  private int headline() {
+    return processes.contains(8) ? 8 : processes.get(processes.size() - 1);
+  }
+
+  private Map<String, Object> summarize(
+      Map<String, List<Double>> ratios, Map<String, List<Double>> rates, List<Double> perOpen) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    int h = headline();
+    for (String kind : List.of("cold", "warm", "loaded")) {
+      out.put(kind + "_vs_bindfs", Stats.of(ratios.get(kind + "_vs_bindfs_p" + h)).median());
+    }
+    if (ratios.containsKey("shards_cold_vs_bindfs")) {
+      double cold = Stats.of(ratios.get("shards_cold_vs_bindfs")).median();
+      double warm = Stats.of(ratios.get("shards_warm_vs_bindfs")).median();
+      out.put("shards_vs_bindfs", Math.min(cold, warm));
+    }
+    out.put("getattr_per_open", Stats.of(perOpen).median());
+    double worst = Double.MAX_VALUE;
+    for (Map.Entry<String, List<Double>> e : ratios.entrySet()) {
+      Stats st = Stats.of(e.getValue());
+      System.out.println(e.getKey() + ": " + st.format("x"));
+      out.put(e.getKey(), st.median());
+      out.put(e.getKey() + "_min", st.min());
+      out.put(e.getKey() + "_max", st.max());
+      worst = Math.min(worst, st.median());
+    }
+    out.put("worst_point_vs_bindfs", worst);
+    rates.forEach(
+        (k, v) -> {
+          Stats st = Stats.of(v);
+          System.out.println(k + ": " + st.format("samples/s"));
+          out.put(k + "_samples_per_s", st.median());
+        });
+    return out;
+  }
+
+  /** One data set read three ways, each epoch in a new order. */
+  private final class Sides {
+    private final Epoch epoch;
+    private final Path manifest;
+    private final String folder;
+    private final Path raw;
+    private final Path bind;
+    private final int processes;
+    private final boolean stream;
+
+    Sides(Epoch e, Path manifest, String folder, Path raw, Path bind, int processes, boolean s) {
+      this.epoch = e;
+      this.manifest = manifest;
+      this.folder = folder;
+      this.raw = raw;
+      this.bind = bind;
+      this.processes = processes;
+      this.stream = s;
+    }
+
+    double strata() throws Exception {
+      return read(strataMnt.resolve(folder));
+    }
+
+    double bindfs(boolean cold) throws Exception {
+      PageCache.drop(cold);
+      return read(bind.resolve(folder));
+    }
+
+    double raw(boolean cold) throws Exception {
+      PageCache.drop(cold);
+      return read(raw.resolve(folder));
+    }
+
+    private double read(Path root) throws Exception {
+      Epoch.Result r = epoch.run(manifest, root, processes, ++seed, stream);
+      return stream ? r.mibPerSecond() : r.samplesPerSecond();
+    }
+  }
+
+  /** Nothing of the data set left in Strata or the kernel: its pages, its metadata, the mount's. */
+  private void freshStrata() throws Exception {
+    scripts.run("bin/strata", "fuse", "unmount", strataMnt.toString());
+    scripts.must("bin/strata", "fs", "free", "/data");
+    scripts.must("bin/strata", "fs", "invalidate", "-R", "/data");
+    mount();
+    PageCache.drop(true);
+  }
+
+  /** A fresh mount over what Strata caches, with the page cache dropped. */
+  private void remount() throws Exception {
+    scripts.run("bin/strata", "fuse", "unmount", strataMnt.toString());
+    mount();
+    PageCache.drop(true);
+  }
+
+  private void mount() throws Exception {
+    String out = scripts.must("bin/strata", "fuse", "mount", strataMnt.toString(), "/data").out();
+    Matcher m = Pattern.compile("web (\\d+)").matcher(out);
+    fuseWebPort = m.find() ? Integer.parseInt(m.group(1)) : 7720;
+  }
+
+  /** The mount's getattr and open counts so far. */
+  private double[] getattrsAndOpens() throws Exception {
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + fuseWebPort + "/metrics"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    return new double[] {count(r.body(), "getattr"), count(r.body(), "open")};
+  }
+
+  private static double count(String metrics, String op) {
+    Matcher m =
+        Pattern.compile(
+                "strata_fuse_requests_seconds_count\\{[^}]*op=\"" + op + "\"[^}]*\\} ([0-9.eE+]+)")
+            .matcher(metrics);
+    double sum = 0;
+    while (m.find()) {
+      sum += Double.parseDouble(m.group(1));
+    }
+    return sum;
+  }
+
+  private static void requireTools() {
+    if (!PageCache.canDrop()) {
+      throw StrataException.invalidArgument(
+          "bench loader drops the page cache for its cold epochs: run it as root");
+    }
+    for (String tool : List.of("python3", "bindfs")) {
+      if (!onPath(tool)) {
+        throw StrataException.invalidArgument(
+            "bench loader needs " + tool + " (apt-get install " + tool + ")");
+      }
+    }
+  }
+
+  private static boolean onPath(String tool) {
+    return List.of(System.getenv().getOrDefault("PATH", "").split(":")).stream()
+        .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool)));
+  }
+}
