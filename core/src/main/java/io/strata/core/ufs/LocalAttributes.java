@@ -7,17 +7,19 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.GroupPrincipal;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** A local entry's status as lstat(2) gives it: a symbolic link is described, never followed. */
 final class LocalAttributes {
+  /** lstat's fields: "unix:*" would also name the owner and group, a look-up each (OwnerNames). */
+  private static final String ATTRIBUTES =
+      "unix:mode,size,uid,gid,nlink,ino,rdev,lastAccessTime,lastModifiedTime,ctime,fileKey";
+
   private LocalAttributes() {}
 
   static UfsStatus status(String name, Path p) throws IOException {
-    Map<String, Object> a = Files.readAttributes(p, "unix:*", LinkOption.NOFOLLOW_LINKS);
+    Map<String, Object> a = Files.readAttributes(p, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
     int mode = (Integer) a.get("mode");
     FileType type = PosixModes.type(mode);
     boolean directory = type == FileType.DIRECTORY;
@@ -44,8 +46,8 @@ final class LocalAttributes {
         directory ? 0 : size,
         mtimeNs / 1_000_000,
         mode & 0777,
-        ((UserPrincipal) a.get("owner")).getName(),
-        ((GroupPrincipal) a.get("group")).getName(),
+        OwnerNames.user((Integer) a.get("uid"), p),
+        OwnerNames.group((Integer) a.get("gid"), p),
         fingerprint(size, mtimeNs, a.get("fileKey")),
         posix.build());
   }
