@@ -13,15 +13,16 @@
 #   strata-start.sh masters  a master on every host of $STRATA_CONF_DIR/masters (ssh for other hosts)
 #   strata-start.sh workers  a worker on every host of $STRATA_CONF_DIR/workers
 #   strata-start.sh all      masters, then workers
-#   strata-start.sh fuse MOUNT_POINT [STRATA_FOLDER] [--read-only]
+#   strata-start.sh fuse MOUNT_POINT [STRATA_FOLDER] [--read-only] [-o OPTIONS]
 #                            mounts STRATA_FOLDER (default /) of the cluster $STRATA_CONF_DIR names on
-#                            MOUNT_POINT (an empty folder) with a FUSE process of its own
+#                            MOUNT_POINT (an empty folder) with a FUSE process of its own; OPTIONS as
+#                            FUSE file systems take them (ro,attr_timeout=60,immutable,...)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/strata-process.sh"
 
 usage() {
   echo "usage: strata-start.sh local [--masters N] [--workers M] | master | worker | masters | workers | all" >&2
-  echo "       strata-start.sh fuse MOUNT_POINT [STRATA_FOLDER] [--read-only]" >&2
+  echo "       strata-start.sh fuse MOUNT_POINT [STRATA_FOLDER] [--read-only] [-o OPTIONS]" >&2
   exit 2
 }
 
@@ -29,7 +30,7 @@ usage() {
 what="$1"
 shift
 if [[ "$what" == fuse ]]; then
-  [[ $# -ge 1 && $# -le 3 ]] || usage
+  [[ $# -ge 1 && $# -le 8 ]] || usage
   strata_ensure_built
   mkdir -p "$STRATA_LOGS_DIR"
   name="$(strata_fuse_name "$1")"

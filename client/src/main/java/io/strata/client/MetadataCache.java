@@ -58,6 +58,7 @@ final class MetadataCache {
   private final Cache<String, Kept<List<FileInfo>>> listings;
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private volatile Watching watching = () -> false;
+  private volatile boolean untilDropped;
 
   /** Events that dropped entries so far. Counted under the write lock. */
   private final AtomicLong drops = new AtomicLong();
@@ -90,6 +91,14 @@ final class MetadataCache {
   /** From now on, entries fetched while {@code w} is healthy live as long as their worker says. */
   void watchedBy(Watching w) {
     this.watching = w;
+  }
+
+  /**
+   * From now on, entries are kept until a change through Strata or {@code fs invalidate} drops
+   * them, whatever their worker's TTL: for data sets that never change behind Strata's back.
+   */
+  void keepUntilDropped() {
+    this.untilDropped = true;
   }
 
   Token token() {
@@ -157,6 +166,9 @@ final class MetadataCache {
   private long lifeNanos(Token t, long freshForMs) {
     if (off) {
       return 0;
+    }
+    if (untilDropped) {
+      return Long.MAX_VALUE;
     }
     long ms;
     if (freshForMs <= 0) {

@@ -94,6 +94,9 @@ final class StrataFileSystem implements FileSystem {
     if (watch != null) {
       metadata.watchedBy(watch);
     }
+    if (this.conf.get(UserKeys.METADATA_CACHE_IMMUTABLE)) {
+      metadata.keepUntilDropped();
+    }
     this.failover =
         new RingFailover(
             RingFailover.ring(view), () -> this.conf.get(UserKeys.UFS_FALLBACK), failoverThreads);

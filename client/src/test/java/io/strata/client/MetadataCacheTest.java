@@ -189,4 +189,17 @@ class MetadataCacheTest {
     cache.status("/b", this::loadStatus);
     assertThat(statusCalls).as("an open's status is kept under the same rule").hasValue(4);
   }
+
+  @Test
+  void keptUntilDropped_outlivesItsWorkersTtl_butNotADrop() {
+    MetadataCache cache = new MetadataCache(Duration.ofSeconds(2), 1000, nanos::get);
+    cache.keepUntilDropped();
+    cache.status("/a", p -> freshFor(p, 500));
+    advance(Duration.ofHours(1));
+    cache.status("/a", this::loadStatus);
+    assertThat(statusCalls).as("an immutable data set is not asked again").hasValue(1);
+    cache.dropped(List.of("/a"), false);
+    cache.status("/a", this::loadStatus);
+    assertThat(statusCalls).as("fs invalidate still reaches it").hasValue(2);
+  }
 }

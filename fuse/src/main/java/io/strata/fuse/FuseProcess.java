@@ -34,12 +34,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class FuseProcess implements Service {
   private static final Logger LOG = LoggerFactory.getLogger(FuseProcess.class);
-  static final String USAGE = "MOUNT_POINT [STRATA_FOLDER] [--read-only]";
+  static final String USAGE = "MOUNT_POINT [STRATA_FOLDER] [--read-only] [-o OPTION[,OPTION...]]";
 
   private final Configuration conf;
   private final MountPoint mountPoint;
   private final String folder;
   private final boolean readOnly;
+  private final MountOptions.Parsed options;
   private final ExecutorService webExecutor =
       Executors.newSingleThreadExecutor(DaemonThreads.factory("fuse-web"));
   private PrometheusMeterRegistry registry;
@@ -52,23 +53,55 @@ public final class FuseProcess implements Service {
   private final Path spillDir;
 
   public FuseProcess(Configuration conf, Path mountPoint, String folder, boolean readOnly) {
-    this.conf = conf;
+    this(conf, mountPoint, folder, readOnly, "");
+  }
+
+  /**
+   * @param mountOptions as {@code -o} takes them ({@link MountOptions}), applied to a copy of
+   *     {@code conf}
+   */
+  public FuseProcess(
+      Configuration conf, Path mountPoint, String folder, boolean readOnly, String mountOptions) {
+    this.conf = conf.copy();
+    this.options = MountOptions.apply(mountOptions, this.conf);
+    if (options.allowOther() && !othersMayMount()) {
+      throw StrataException.invalidArgument(
+          "allow_other needs root, or user_allow_other in /etc/fuse.conf");
+    }
     this.mountPoint = new MountPoint(mountPoint);
     this.folder = folder;
-    this.readOnly = readOnly;
-    this.spillDir = spillDirOf(conf);
+    this.readOnly = readOnly || options.readOnly();
+    this.spillDir = spillDirOf(this.conf);
   }
 
   static FuseProcess fromArgs(Configuration conf, List<String> args) {
-    List<String> operands = new ArrayList<>(args);
-    boolean readOnly = operands.remove("--read-only");
-    if (operands.isEmpty()
-        || operands.size() > 2
-        || operands.stream().anyMatch(a -> a.startsWith("-"))) {
+    List<String> operands = new ArrayList<>();
+    List<String> mountOptions = new ArrayList<>();
+    boolean readOnly = false;
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--read-only")) {
+        readOnly = true;
+      } else if (a.equals("-o") && i + 1 < args.size()) {
+        mountOptions.add(args.get(++i));
+      } else if (a.startsWith("-o") && a.length() > 2) {
+        mountOptions.add(a.substring(2));
+      } else if (a.startsWith("-")) {
+        throw StrataException.invalidArgument(
+            "unknown flag " + a + "; usage: strata-fuse " + USAGE);
+      } else {
+        operands.add(a);
+      }
+    }
+    if (operands.isEmpty() || operands.size() > 2) {
       throw StrataException.invalidArgument("usage: strata-fuse " + USAGE);
     }
     return new FuseProcess(
-        conf, Path.of(operands.get(0)), operands.size() > 1 ? operands.get(1) : "/", readOnly);
+        conf,
+        Path.of(operands.get(0)),
+        operands.size() > 1 ? operands.get(1) : "/",
+        readOnly,
+        String.join(",", mountOptions));
   }
 
   @Override
@@ -174,6 +207,7 @@ public final class FuseProcess implements Service {
     if (othersMayMount()) {
       o.add("allow_other");
     }
+    o.addAll(options.kernel());
     return o;
   }
 

@@ -100,6 +100,36 @@ class FuseScriptsTest {
         .isEqualTo("strata: NOT_FOUND: " + mnt + " is not a Strata mount");
   }
 
+  /**
+   * mount(8)'s way in ({@code mount -t fuse.strata} runs the helper so), with FUSE options; and an
+   * unknown option refused in one line, by the helper and by {@code strata fuse mount} alike.
+   */
+  @Test
+  void theMountHelperAndDashO_takeOptionsAsFuseFileSystemsDo() throws Exception {
+    Scripts.Result helper =
+        scripts.run(
+            "bin/mount.fuse.strata",
+            "strata:/data",
+            mnt.toString(),
+            "-o",
+            "ro,attr_timeout=2,immutable,nosuid,_netdev");
+    assertThat(helper.code()).as(helper.out()).isZero();
+    assertThat(mnt.resolve("hello.txt")).hasContent("hello through the scripts");
+    assertThat(Files.readAllLines(Path.of("/proc/mounts")))
+        .anySatisfy(l -> assertThat(l).contains(" " + mnt + " fuse.strata ro,nosuid"));
+    assertThatThrownBy(() -> Files.writeString(mnt.resolve("new.txt"), "x"))
+        .hasMessageContaining("Read-only file system");
+    assertThat(scripts.run("bin/strata", "fuse", "unmount", mnt.toString()).code()).isZero();
+
+    Scripts.Result unknown =
+        scripts.run("bin/strata", "fuse", "mount", mnt.toString(), "/data", "-o", "ro,turbo");
+    assertThat(unknown.code()).isNotZero();
+    assertThat(unknown.out().strip())
+        .startsWith("strata: INVALID_ARGUMENT: unknown mount option 'turbo' (known: ro, rw,")
+        .doesNotContain("\n");
+    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
+  }
+
   /** A host without libfuse 2 (hidden here in a mount namespace of this test's own). */
   @Test
   void withoutLibfuse_mountSaysWhatToInstall() throws Exception {

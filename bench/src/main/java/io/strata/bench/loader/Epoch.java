@@ -18,7 +18,13 @@ import java.util.regex.Pattern;
 final class Epoch {
   /** What one epoch did. */
   record Result(
-      long samples, long bytes, double seconds, long mismatches, long errors, String bad) {
+      long samples,
+      long bytes,
+      double seconds,
+      double indexSeconds,
+      long mismatches,
+      long errors,
+      String bad) {
     double samplesPerSecond() {
       return samples / seconds;
     }
@@ -73,6 +79,7 @@ final class Epoch {
             number(out, "samples"),
             number(out, "bytes"),
             Double.parseDouble(field(out, "seconds")),
+            Double.parseDouble(field(out, "index_seconds")),
             number(out, "mismatches"),
             number(out, "errors"),
             field(out, "first_bad"));

@@ -32,14 +32,16 @@ import picocli.CommandLine.Option;
  * --multithreaded -o kernel_cache} over it, in the same run.
  *
  * <p>The cluster is what a new user gets: {@code bin/strata-start.sh local}, the data set's folder
- * mounted live ({@code fs mount /data file://...}), {@code fuse mount}. Per process count and run:
- * a cold epoch of each side (bindfs and the folder after dropping the page cache; Strata last, with
- * its cache freed, its metadata forgotten, a fresh mount and the page cache dropped: metadata and
- * bytes come from the folder through the cache, as bindfs's come from the folder), a warm epoch
- * (the next one: everything in the page cache; bindfs's after an untimed epoch that put it there),
- * and a loaded epoch ({@code fs distributedLoad}, a fresh mount, the page cache dropped: Strata
- * reads its own cache files, bindfs the folder); then shards streamed front to back, cold and warm.
- * Every sample is checked against a crc32 manifest: one mismatch fails the bench. Needs root
+ * mounted live ({@code fs mount /data file://...}), {@code fuse mount} (once: a job's mount lasts
+ * across its epochs; the first run pays the fresh processes' warm-up). Each epoch first indexes the
+ * data set as torchvision's ImageFolder does (a listing of every class folder, timed apart). Per
+ * process count and run: a cold epoch of each side (bindfs and the folder after dropping the page
+ * cache; Strata last, with its cache freed, its metadata forgotten and the page cache dropped:
+ * metadata and bytes come from the folder through the cache, as bindfs's come from the folder), a
+ * warm epoch (the next one: everything in the page cache; bindfs's after an untimed epoch that put
+ * it there), and a loaded epoch ({@code fs distributedLoad}, the page cache dropped: Strata reads
+ * its own cache files, bindfs the folder); then shards streamed front to back, cold and warm. Every
+ * sample is checked against a crc32 manifest: one mismatch fails the bench. Needs root
  * (drop_caches), python3 and bindfs.
  */
 @Command(
@@ -106,6 +108,7 @@ public final class LoaderBench implements Callable<Integer> {
       Path bindMnt = Files.createDirectories(work.resolve("mnt-bindfs"));
       Mounts.bindfs(data, bindMnt);
       Epoch epoch = Epoch.in(work);
+      mount();
       try {
         for (int p : processes) {
           for (int run = 1; run <= runs; run++) {
@@ -114,9 +117,11 @@ public final class LoaderBench implements Callable<Integer> {
             // Cold: each reads the folder's disk once, Strata through its cache; Strata last, so
             // that no later drop of the page cache takes what its cold epoch left there.
             m.put("bindfs_cold", files.bindfs(true));
+            m.put("bindfs_cold_index_s", files.indexSeconds);
             m.put("raw_cold", files.raw(true));
             freshStrata();
             m.put("strata_cold", files.strata());
+            m.put("strata_cold_index_s", files.indexSeconds);
             // Warm: a second epoch, everything in the page cache (bindfs's after an untimed one).
             double[] before = getattrsAndOpens();
             m.put("strata_warm", files.strata());
@@ -128,7 +133,7 @@ public final class LoaderBench implements Callable<Integer> {
               getattrPerOpen.add((after[0] - before[0]) / Math.max(1, after[1] - before[1]));
             }
             scripts.must("bin/strata", "fs", "distributedLoad", "/data/files");
-            remount();
+            PageCache.drop(true);
             m.put("strata_loaded", files.strata());
             m.put("bindfs_loaded", files.bindfs(true));
             System.out.println("processes " + p + ", run " + run + " (samples/s): " + m);
@@ -242,25 +247,24 @@ public final class LoaderBench implements Callable<Integer> {
       return read(raw.resolve(folder));
     }
 
+    /** Seconds the last epoch took to index the data set (list its folders). */
+    double indexSeconds;
+
     private double read(Path root) throws Exception {
       Epoch.Result r = epoch.run(manifest, root, processes, ++seed, stream);
+      indexSeconds = r.indexSeconds();
       return stream ? r.mibPerSecond() : r.samplesPerSecond();
     }
   }
 
-  /** Nothing of the data set left in Strata or the kernel: its pages, its metadata, the mount's. */
+  /**
+   * Nothing of the data set left in Strata or the kernel: its pages freed, its metadata forgotten
+   * by the workers and (told by them at once) by the mount, the page cache dropped. The mount
+   * stays, as a training job's does across its epochs.
+   */
   private void freshStrata() throws Exception {
-    scripts.run("bin/strata", "fuse", "unmount", strataMnt.toString());
     scripts.must("bin/strata", "fs", "free", "/data");
     scripts.must("bin/strata", "fs", "invalidate", "-R", "/data");
-    mount();
-    PageCache.drop(true);
-  }
-
-  /** A fresh mount over what Strata caches, with the page cache dropped. */
-  private void remount() throws Exception {
-    scripts.run("bin/strata", "fuse", "unmount", strataMnt.toString());
-    mount();
     PageCache.drop(true);
   }
 

@@ -2,7 +2,9 @@
 
 Usage: loader.py MANIFEST ROOT PROCESSES SEED [BATCH [whole|stream]]
 
-MANIFEST has a line per sample: "<relative path>\t<size>\t<crc32>". The samples are shuffled by
+MANIFEST has a line per sample: "<relative path>\t<size>\t<crc32>". First the data set is indexed
+as torchvision's ImageFolder does when it is made (a listing of ROOT, then of each folder in it;
+timed apart, as index_seconds: a job does it once, not per epoch). Then the samples are shuffled by
 SEED (a new order each epoch), cut into batches of BATCH (64), and the batches dealt round-robin to
 PROCESSES worker processes, as DataLoader's workers take them. Each sample is read whole (open,
 read to the end, close; "stream": in 1 MiB pieces front to back, as a WebDataset shard is read) and "decoded" by its crc32, which must match the manifest. Prints one JSON
@@ -56,6 +58,14 @@ def main():
         for line in f:
             rel, size, crc = line.rstrip("\n").split("\t")
             entries.append((rel, int(size), int(crc, 16)))
+    start = time.monotonic()
+    listed = 0
+    with os.scandir(root) as top:
+        folders = sorted(e.name for e in top if e.is_dir())
+    for folder in folders:
+        with os.scandir(os.path.join(root, folder)) as files:
+            listed += sum(1 for e in files if e.is_file())
+    index_seconds = time.monotonic() - start
     random.Random(seed).shuffle(entries)
     batches = [entries[i:i + batch] for i in range(0, len(entries), batch)]
     dealt = [batches[p::processes] for p in range(processes)]
@@ -72,6 +82,8 @@ def main():
         "samples": sum(r[0] for r in results),
         "bytes": sum(r[1] for r in results),
         "seconds": seconds,
+        "index_seconds": index_seconds,
+        "listed": listed,
         "mismatches": sum(r[2] for r in results),
         "errors": sum(r[3] for r in results),
         "first_bad": next((r[4] for r in results if r[4]), ""),

@@ -61,6 +61,18 @@ public final class UserKeys {
                   + "turns it on (strata.fuse.metadata.cache.enabled). Applies when the client starts.")
           .build();
 
+  public static final ConfKey<Boolean> METADATA_CACHE_IMMUTABLE =
+      ConfKey.bool("strata.user.metadata.cache.immutable")
+          .defaultValue("false")
+          .scope(Scope.CLIENT)
+          .description(
+              "Trust what the client was told of a file until a change through Strata or fs invalidate "
+                  + "drops it (watched: strata.user.metadata.cache.watch), never asking again when a TTL "
+                  + "ends: for data sets that never change behind Strata's back, where a change made in "
+                  + "the under-storage directly is not seen until invalidated. The FUSE option "
+                  + "'immutable' sets it. Applies when the client starts.")
+          .build();
+
   public static final ConfKey<Long> METADATA_CACHE_MAX_ENTRIES =
       ConfKey.longKey("strata.user.metadata.cache.max.entries")
           .defaultValue("100000")

@@ -105,6 +105,16 @@ public final class FuseCommand implements Runnable {
     @Option(names = "--read-only", description = "Refuse every change (EROFS).")
     boolean readOnly;
 
+    @Option(
+        names = "-o",
+        paramLabel = "OPTIONS",
+        description =
+            "Mount options, comma-separated, as FUSE file systems take them: ro, "
+                + "attr_timeout=SECONDS, entry_timeout=SECONDS, allow_other, immutable (trust "
+                + "attributes until a change through Strata or fs invalidate), threads=N, nosuid, "
+                + "nodev, noexec, noatime, or any client key as strata.KEY=VALUE.")
+    List<String> options = new ArrayList<>();
+
     MountCommand(ShellContext ctx) {
       this.ctx = ctx;
     }
@@ -114,6 +124,10 @@ public final class FuseCommand implements Runnable {
       List<String> args = new ArrayList<>(List.of("fuse", mountPoint.toString(), folder));
       if (readOnly) {
         args.add("--read-only");
+      }
+      if (!options.isEmpty()) {
+        args.add("-o");
+        args.add(String.join(",", options));
       }
       script(ctx, "strata-start.sh", args);
     }
