@@ -24,15 +24,7 @@ final class Epoch {
       double indexSeconds,
       long mismatches,
       long errors,
-      String bad) {
-    double samplesPerSecond() {
-      return samples / seconds;
-    }
-
-    double mibPerSecond() {
-      return bytes / seconds / (1 << 20);
-    }
-  }
+      String bad) {}
 
   private final Path script;
 
