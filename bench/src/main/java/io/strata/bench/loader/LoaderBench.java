@@ -209,8 +209,9 @@ public final class LoaderBench implements Callable<Integer> {
     rates.forEach(
         (k, v) -> {
           Stats st = Stats.of(v);
-          System.out.println(k + ": " + st.format("samples/s"));
-          out.put(k + "_samples_per_s", st.median());
+          boolean seconds = k.contains("_index_s");
+          System.out.println(k + ": " + st.format(seconds ? "s" : "samples/s"));
+          out.put(seconds ? k : k + "_samples_per_s", st.median());
         });
     return out;
   }
