@@ -179,21 +179,9 @@ final class StrataFileSystem implements FileSystem {
 
   /** The whole listing, and how long its worker would serve it as it is. */
   private MetadataCache.Fresh<List<FileInfo>> listFromOwner(StrataPath p) {
-    ListStatusRequest req =
-        ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build();
-    return onOwner(
+    return listFromOwner(
         p,
-        w -> {
-          List<FileInfo> children = new ArrayList<>();
-          long freshFor = Long.MAX_VALUE;
-          Iterator<ListStatusResponse> batches = w.listStatus(req);
-          while (batches.hasNext()) {
-            ListStatusResponse batch = batches.next();
-            batch.getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
-            freshFor = Math.min(freshFor, batch.getFreshForMs());
-          }
-          return new MetadataCache.Fresh<>(children, freshFor == Long.MAX_VALUE ? 0 : freshFor);
-        });
+        ListStatusRequest.newBuilder().setPath(p.toString()).setOptions(metadataOptions()).build());
   }
 
   @Override
@@ -212,20 +200,24 @@ final class StrataFileSystem implements FileSystem {
                   .setStartAfter(startAfter)
                   .setLimit(pageSize)
                   .build();
-          return listFromOwner(p, page);
+          return listFromOwner(p, page).value();
         });
   }
 
-  private List<FileInfo> listFromOwner(StrataPath p, ListStatusRequest req) {
+  /** The children {@code req} asks for, and the least time any batch says it stays fresh. */
+  private MetadataCache.Fresh<List<FileInfo>> listFromOwner(StrataPath p, ListStatusRequest req) {
     return onOwner(
         p,
         w -> {
           List<FileInfo> children = new ArrayList<>();
+          long freshFor = Long.MAX_VALUE;
           Iterator<ListStatusResponse> batches = w.listStatus(req);
           while (batches.hasNext()) {
-            batches.next().getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
+            ListStatusResponse batch = batches.next();
+            batch.getChildrenList().forEach(s -> children.add(FileInfo.fromProto(s)));
+            freshFor = Math.min(freshFor, batch.getFreshForMs());
           }
-          return children;
+          return new MetadataCache.Fresh<>(children, freshFor == Long.MAX_VALUE ? 0 : freshFor);
         });
   }
 
