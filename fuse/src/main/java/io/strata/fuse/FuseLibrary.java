@@ -2,9 +2,7 @@ package io.strata.fuse;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.strata.core.util.Commands;
 import java.util.function.Supplier;
 
 /**
@@ -21,7 +19,7 @@ final class FuseLibrary {
 
   /** Builds the file system, whose construction loads libfuse 2. */
   static <T> T load(Supplier<T> fileSystem) {
-    if (!"root".equals(System.getProperty("user.name")) && !onPath("fusermount")) {
+    if (!"root".equals(System.getProperty("user.name")) && !Commands.onPath("fusermount")) {
       throw new StrataException(
           StatusCode.FAILED_PRECONDITION, "fusermount (libfuse 2) is missing; " + INSTALL);
     }
@@ -37,18 +35,5 @@ final class FuseLibrary {
   /** jnr-ffi lists every place it tried, a line each. */
   private static String firstLine(String message) {
     return message == null ? "not found" : message.strip().lines().findFirst().orElse("not found");
-  }
-
-  private static boolean onPath(String program) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return false;
-    }
-    for (String dir : com.google.common.base.Splitter.on(File.pathSeparatorChar).split(path)) {
-      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
-        return true;
-      }
-    }
-    return false;
   }
 }

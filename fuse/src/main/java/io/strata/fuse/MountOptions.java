@@ -53,10 +53,13 @@ final class MountOptions {
       switch (name) {
         case "ro" -> readOnly = flag(o, value);
         case "allow_other" -> allowOther = flag(o, value);
-        case "immutable" -> set(conf, UserKeys.METADATA_CACHE_IMMUTABLE, "true", flag(o, value));
-        case "attr_timeout" -> set(conf, FuseKeys.ATTR_TIMEOUT, seconds(o, value), true);
-        case "entry_timeout" -> set(conf, FuseKeys.ENTRY_TIMEOUT, seconds(o, value), true);
-        case "threads" -> set(conf, FuseKeys.THREADS, required(o, value), true);
+        case "immutable" -> {
+          flag(o, value);
+          set(conf, UserKeys.METADATA_CACHE_IMMUTABLE, "true");
+        }
+        case "attr_timeout" -> set(conf, FuseKeys.ATTR_TIMEOUT, seconds(o, value));
+        case "entry_timeout" -> set(conf, FuseKeys.ENTRY_TIMEOUT, seconds(o, value));
+        case "threads" -> set(conf, FuseKeys.THREADS, required(o, value));
         default -> {
           if (KERNEL.contains(o)) {
             kernel.add(o);
@@ -71,7 +74,7 @@ final class MountOptions {
                       + " key; a mount reads only "
                       + "client keys");
             }
-            set(conf, key, value, true);
+            set(conf, key, value);
           } else {
             throw StrataException.invalidArgument(
                 "unknown mount option '" + o + "' (known: " + KNOWN + ")");
@@ -110,9 +113,7 @@ final class MountOptions {
     }
   }
 
-  private static void set(Configuration conf, ConfKey<?> key, String value, boolean really) {
-    if (really) {
-      conf.set(key, value, Source.RUNTIME, "mount option");
-    }
+  private static void set(Configuration conf, ConfKey<?> key, String value) {
+    conf.set(key, value, Source.RUNTIME, "mount option");
   }
 }

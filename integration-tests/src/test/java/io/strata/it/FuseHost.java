@@ -62,8 +62,7 @@ final class FuseHost {
   }
 
   static boolean onPath(String tool) {
-    return List.of(System.getenv("PATH").split(":")).stream()
-        .anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
+    return io.strata.core.util.Commands.onPath(tool);
   }
 
   /**

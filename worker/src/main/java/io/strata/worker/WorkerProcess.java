@@ -86,7 +86,6 @@ public final class WorkerProcess implements Service {
   private final PageStore store;
   private static final long METADATA_BLOCK_CACHE = 64 << 20;
 
-  private final MetadataCache metadataCache;
   private final KvStore metadataStore;
   private final AtomicLong appliedConfVersion = new AtomicLong();
   private final PageFetcher fetcher;
@@ -148,7 +147,7 @@ public final class WorkerProcess implements Service {
             Path.of(conf.get(WorkerKeys.STATE_FOLDER)).resolve("metadata"),
             METADATA_BLOCK_CACHE,
             (int) Math.min(Integer.MAX_VALUE, conf.get(WorkerKeys.METADATA_TTL).toSeconds()));
-    this.metadataCache =
+    MetadataCache metadataCache =
         new MetadataCache(
             conf.get(WorkerKeys.METADATA_MAX_ENTRIES),
             conf.get(WorkerKeys.METADATA_TTL),

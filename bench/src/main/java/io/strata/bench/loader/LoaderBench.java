@@ -8,6 +8,7 @@ import io.strata.bench.fuse.Mounts;
 import io.strata.bench.load.PageCache;
 import io.strata.core.conf.ConfType;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.Commands;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -313,15 +314,10 @@ public final class LoaderBench implements Callable<Integer> {
           "bench loader drops the page cache for its cold epochs: run it as root");
     }
     for (String tool : List.of("python3", "bindfs")) {
-      if (!onPath(tool)) {
+      if (!Commands.onPath(tool)) {
         throw StrataException.invalidArgument(
             "bench loader needs " + tool + " (apt-get install " + tool + ")");
       }
     }
-  }
-
-  private static boolean onPath(String tool) {
-    return List.of(System.getenv().getOrDefault("PATH", "").split(":")).stream()
-        .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool)));
   }
 }

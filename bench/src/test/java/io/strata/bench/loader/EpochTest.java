@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.strata.core.util.Commands;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,14 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 class EpochTest {
   @TempDir Path dir;
 
-  private static boolean onPath(String tool) {
-    return List.of(System.getenv().getOrDefault("PATH", "").split(":", -1)).stream()
-        .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool)));
-  }
-
   @Test
   void anEpochReadsEverySample_andFailsOnOneWrongByte() throws Exception {
-    assumeThat(onPath("python3")).as("needs python3 (apt-get install python3)").isTrue();
+    assumeThat(Commands.onPath("python3")).as("needs python3 (apt-get install python3)").isTrue();
     Path files = dir.resolve("files");
     Path manifest = Dataset.files(files, 40, 8 << 10, 4);
     Path shards = Dataset.shards(dir.resolve("shards"), 2, 3 << 20);

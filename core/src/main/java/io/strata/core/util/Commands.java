@@ -1,9 +1,13 @@
 package io.strata.core.util;
 
+import com.google.common.base.Splitter;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +23,20 @@ public final class Commands {
     public boolean ok() {
       return exitCode == 0;
     }
+  }
+
+  /** Whether {@code program} is an executable file in a folder of PATH. */
+  public static boolean onPath(String program) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return false;
+    }
+    for (String dir : Splitter.on(File.pathSeparatorChar).split(path)) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

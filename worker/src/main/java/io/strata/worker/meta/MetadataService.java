@@ -27,19 +27,13 @@ public final class MetadataService {
 
   private final UfsManager ufs;
   private final MetadataCache cache;
-  private final MetadataWatchers watchers;
+  private final MetadataWatchers watchers = new MetadataWatchers();
   private final Counter hits;
   private final Counter misses;
 
   public MetadataService(UfsManager ufs, MetadataCache cache, MeterRegistry registry) {
-    this(ufs, cache, new MetadataWatchers(), registry);
-  }
-
-  public MetadataService(
-      UfsManager ufs, MetadataCache cache, MetadataWatchers watchers, MeterRegistry registry) {
     this.ufs = ufs;
     this.cache = cache;
-    this.watchers = watchers;
     this.hits =
         Counter.builder(WorkerMetrics.METADATA_REQUESTS)
             .tag("result", "hit")
