@@ -2,11 +2,12 @@ package io.strata.core.ufs;
 
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileVisitResult;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
@@ -76,25 +77,36 @@ final class DeadWriters {
     }
   }
 
+  /**
+   * Deletes {@code dir} and all it holds. Each folder is opened beside its parent's descriptor and
+   * without following a link ({@link SecureDirectoryStream}), so that a folder a user swaps for a
+   * link while the tree is deleted cannot lead the deletion out of it.
+   */
   static void deleteTree(Path dir) throws IOException {
-    Files.walkFileTree(
-        dir,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.delete(file);
-            return FileVisitResult.CONTINUE;
-          }
+    try (DirectoryStream<Path> top = Files.newDirectoryStream(dir)) {
+      if (!(top instanceof SecureDirectoryStream<Path> secure)) {
+        throw new IOException("no descriptor-relative folder access here: " + dir);
+      }
+      deleteContents(secure);
+    }
+    Files.delete(dir);
+  }
 
-          @Override
-          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-            if (e != null) {
-              throw e;
-            }
-            Files.delete(d);
-            return FileVisitResult.CONTINUE;
-          }
-        });
+  private static void deleteContents(SecureDirectoryStream<Path> dir) throws IOException {
+    for (Path child : dir) {
+      Path name = child.getFileName();
+      BasicFileAttributes a =
+          dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+              .readAttributes();
+      if (a.isDirectory()) {
+        try (SecureDirectoryStream<Path> sub =
+            dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+          deleteContents(sub);
+        }
+        dir.deleteDirectory(name);
+      } else {
+        dir.deleteFile(name);
+      }
+    }
   }
 }

@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -58,7 +59,8 @@ final class LocalInPlaceStream extends UfsOutputStream {
     }
     if (channel == null) {
       // No CREATE: a file removed meanwhile is not made again under its name.
-      channel = FileChannel.open(target, StandardOpenOption.WRITE);
+      // NOFOLLOW: a link put in the file's place since the write began is refused, not written.
+      channel = FileChannel.open(target, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     }
     return channel;
   }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -60,7 +61,8 @@ final class LocalOutputStream extends UfsOutputStream {
   /**
    * @param target where the file goes, as the kernel takes it
    * @param path the same, relative to the under-storage root (its temporary file's token is too)
-   * @param held what keeps {@code target} usable (a long path's folder), closed when the write ends
+   * @param held what keeps {@code target} usable (its folder's descriptor), closed when the write
+   *     ends
    */
   static LocalOutputStream open(
       Path target, StrataPath path, CreateOptions options, Closeable held) {
@@ -141,10 +143,10 @@ final class LocalOutputStream extends UfsOutputStream {
       out.close();
       // Owner before mode: a chown clears the setuid and setgid bits.
       if (options.uid() >= 0) {
-        Files.setAttribute(temp, "unix:uid", (int) options.uid());
+        Files.setAttribute(temp, "unix:uid", (int) options.uid(), LinkOption.NOFOLLOW_LINKS);
       }
       if (options.gid() >= 0) {
-        Files.setAttribute(temp, "unix:gid", (int) options.gid());
+        Files.setAttribute(temp, "unix:gid", (int) options.gid(), LinkOption.NOFOLLOW_LINKS);
       }
       if (options.mode() != 0) {
         PosixCalls.chmod(temp, options.mode());

@@ -6,17 +6,33 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Where a local folder's paths lead: every path under the root, and the real location (after
- * symbolic links) of the path or its nearest existing ancestor still under the root's. A path too
- * long for the kernel whole is reached through its folder held open ({@link LongPath}), and none of
- * its components may be a link.
+ * Where a local folder's paths lead, resolved by the kernel so that no path leaves the root.
+ *
+ * <p>A user who may write one folder of the root can swap any folder or file of it for a symbolic
+ * link at any moment, and the worker acts as its own OS account. So a path is never checked and
+ * then handed to the kernel as a string (the kernel would follow whatever link stands there by
+ * then): its folder is opened with openat2 beneath a descriptor of the root (links followed only
+ * while they stay inside; {@link PosixCalls#openBeneath}), held open, and the entry is used as
+ * {@code /proc/self/fd/N/NAME}: the kernel starts from that very folder however the names above it
+ * change. The entry's own name is the caller's to follow or not (each caller opens with NOFOLLOW
+ * where a link must not be followed); {@link #target} resolves the entry itself beneath the root
+ * instead. A path longer than the kernel takes at once is resolved a part at a time, each part
+ * beneath the folder before it (a link there may not climb above its part).
  */
 final class LocalPaths {
+  /** Bytes of one openat2 path: below PATH_MAX (4096, its NUL included). */
+  private static final int MAX_PART_BYTES = 4000;
+
+  private static final Path FDS = Path.of("/proc/self/fd");
+
   private final Path root;
 
   LocalPaths(Path root) {
@@ -24,81 +40,206 @@ final class LocalPaths {
   }
 
   /**
-   * A path of the store, usable until {@link #close} (which lets a long path's folder go).
-   *
-   * @param path what the kernel is given
+   * A path of the store, usable until {@link #close} (which lets its folder's descriptor go):
+   * {@link #path} is what the kernel is given.
    */
-  record Located(Path path, LongPath held) implements Closeable {
+  static final class Located implements Closeable {
+    private final Path path;
+    private final int fd;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    Located(Path path, int fd) {
+      this.path = path;
+      this.fd = fd;
+    }
+
+    Path path() {
+      return path;
+    }
+
+    /** Once only: a descriptor number closed twice may by then be another thread's file. */
     @Override
     public void close() {
-      if (held != null) {
-        held.close();
+      if (fd >= 0 && closed.compareAndSet(false, true)) {
+        PosixCalls.close(fd);
       }
     }
   }
 
-  /** A path whose bytes are read: it must lie inside the root once every link is followed. */
+  /**
+   * The path itself, links in it (the last one too) followed while they stay inside the root: a
+   * folder to list, say. Not for a file to open for its bytes ({@link #entry}, opened with
+   * NOFOLLOW): {@code path()} is a link of /proc, which a NOFOLLOW open refuses.
+   */
   Located target(StrataPath path) {
-    return locate(path, false, false);
+    if (path.isRoot()) {
+      return new Located(root, -1);
+    }
+    int dir = openRoot(path);
+    try {
+      int fd = walk(dir, components(path), false, false, path);
+      return new Located(FDS.resolve(Integer.toString(fd)), fd);
+    } catch (IOException e) {
+      throw errorOf(e, path);
+    } finally {
+      PosixCalls.close(dir);
+    }
   }
 
   /**
-   * A path whose entry itself is looked at or changed (a symbolic link is not followed): its folder
-   * must lie inside the root.
+   * An entry looked at or changed itself: its folder resolved inside the root and held, its own
+   * name not followed by this (the caller opens it with NOFOLLOW where a link must not be).
    */
   Located entry(StrataPath path) {
-    return locate(path, true, false);
+    return locate(path, false);
   }
 
   /** A file about to be written, its missing folders made if {@code createFolders}. */
   Located newFile(StrataPath path, boolean createFolders) {
-    return locate(path, false, createFolders);
+    return locate(path, createFolders);
   }
 
-  private Located locate(StrataPath path, boolean entry, boolean createFolders) {
-    Path p = path.isRoot() ? root : root.resolve(path.toString().substring(1));
-    if (!LongPath.tooLong(p)) {
-      requireInside(entry && !path.isRoot() ? p.getParent() : p, path);
-      if (createFolders) {
-        try {
-          Files.createDirectories(p.getParent());
-        } catch (IOException e) {
-          throw IoErrors.toStrata(e, path.toString());
-        }
-      }
-      return new Located(p, null);
+  private Located locate(StrataPath path, boolean createFolders) {
+    if (path.isRoot()) {
+      // The root is the administrator's path, outside what users can rename.
+      return new Located(root, -1);
     }
-    LongPath held;
+    List<String> names = components(path);
+    List<String> folders = names.subList(0, names.size() - 1);
+    String name = names.get(names.size() - 1);
+    int dir = openRoot(path);
+    if (folders.isEmpty()) {
+      return new Located(FDS.resolve(Integer.toString(dir)).resolve(name), dir);
+    }
     try {
-      held = LongPath.open(root, root.relativize(p), createFolders);
+      int folder = openFolder(dir, folders, createFolders, path);
+      return new Located(FDS.resolve(Integer.toString(folder)).resolve(name), folder);
     } catch (IOException e) {
-      throw IoErrors.toStrata(e, path.toString());
+      throw errorOf(e, path);
+    } finally {
+      PosixCalls.close(dir);
     }
-    if (!entry && Files.isSymbolicLink(held.path())) {
-      held.close();
-      throw new StrataException(
-          StatusCode.PERMISSION_DENIED,
-          path + " is a symbolic link at a path too long to follow it safely");
-    }
-    return new Located(held.path(), held);
   }
 
-  private void requireInside(Path p, StrataPath path) {
-    Path existing = p;
-    while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-      existing = existing.getParent();
-    }
-    if (existing == null || !existing.startsWith(root)) {
+  /** The root's own descriptor (the root folder itself), which the caller closes. */
+  private int openRoot(StrataPath path) {
+    try {
+      return PosixCalls.openPlace(root);
+    } catch (NoSuchFileException e) {
       throw StrataException.notFound("under-storage folder " + root + " does not exist");
-    }
-    try {
-      Path realRoot = root.toRealPath();
-      if (!existing.toRealPath().startsWith(realRoot)) {
-        throw new StrataException(
-            StatusCode.PERMISSION_DENIED, path + " leads outside the mount's under-storage");
-      }
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }
+  }
+
+  /** A descriptor of its own for the folder {@code dir}. */
+  private int dup(int dir, StrataPath path) throws IOException {
+    return PosixCalls.openBeneath(dir, "", true, false, shown(path));
+  }
+
+  /** The folder {@code folders} beneath {@code dir}, missing ones made if {@code create}. */
+  private int openFolder(int dir, List<String> folders, boolean create, StrataPath path)
+      throws IOException {
+    try {
+      return walk(dir, folders, true, false, path);
+    } catch (NoSuchFileException missing) {
+      if (!create) {
+        throw missing;
+      }
+    }
+    // The deepest folder there is, then the rest made one at a time in the one before.
+    int have = folders.size() - 1;
+    int fd = -1;
+    while (fd < 0) {
+      if (have == 0) {
+        fd = dup(dir, path);
+        break;
+      }
+      try {
+        fd = walk(dir, folders.subList(0, have), true, false, path);
+      } catch (NoSuchFileException e) {
+        have--;
+      }
+    }
+    try {
+      for (int i = have; i < folders.size(); i++) {
+        String name = folders.get(i);
+        PosixCalls.mkdirAt(fd, name, shown(path));
+        int next = PosixCalls.openBeneath(fd, name, true, true, shown(path));
+        PosixCalls.close(fd);
+        fd = next;
+      }
+      return fd;
+    } catch (IOException | RuntimeException e) {
+      PosixCalls.close(fd);
+      throw e;
+    }
+  }
+
+  /**
+   * {@code names} beneath {@code dir} as one openat2 call, or as several (each beneath the last)
+   * when too long for one.
+   */
+  private int walk(int dir, List<String> names, boolean folder, boolean noFollow, StrataPath path)
+      throws IOException {
+    List<String> parts = parts(names);
+    int fd = dir;
+    try {
+      for (int i = 0; i < parts.size(); i++) {
+        boolean last = i == parts.size() - 1;
+        int next =
+            PosixCalls.openBeneath(
+                fd, parts.get(i), !last || folder, last && noFollow, shown(path));
+        if (fd != dir) {
+          PosixCalls.close(fd);
+        }
+        fd = next;
+      }
+      return fd;
+    } catch (IOException | RuntimeException e) {
+      if (fd != dir) {
+        PosixCalls.close(fd);
+      }
+      throw e;
+    }
+  }
+
+  /** {@code names} joined by slashes into parts the kernel takes whole. */
+  private static List<String> parts(List<String> names) {
+    List<String> parts = new ArrayList<>();
+    StringBuilder part = new StringBuilder();
+    int bytes = 0;
+    for (String name : names) {
+      int n = name.getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > 0 && bytes + 1 + n > MAX_PART_BYTES) {
+        parts.add(part.toString());
+        part.setLength(0);
+        bytes = 0;
+      }
+      if (bytes > 0) {
+        part.append('/');
+        bytes++;
+      }
+      part.append(name);
+      bytes += n;
+    }
+    parts.add(part.toString());
+    return parts;
+  }
+
+  private static List<String> components(StrataPath path) {
+    return List.of(path.toString().substring(1).split("/", -1));
+  }
+
+  private Path shown(StrataPath path) {
+    return Path.of(path.toString());
+  }
+
+  private static StrataException errorOf(IOException e, StrataPath path) {
+    if (e instanceof PosixCalls.LeadsOutside) {
+      return new StrataException(
+          StatusCode.PERMISSION_DENIED, path + " leads outside the mount's under-storage");
+    }
+    return IoErrors.toStrata(e, path.toString());
   }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,7 @@ final class LocalReader implements UfsReader {
   private static final int NOT_OPENED = -2;
 
   /**
-   * @param held what keeps {@code path} usable (a long path's folder), closed with the reader
+   * @param held what keeps {@code path} usable (its folder's descriptor), closed with the reader
    */
   LocalReader(Path path, FileChannel channel, Closeable held) {
     this.path = path;
@@ -52,7 +53,8 @@ final class LocalReader implements UfsReader {
 
   @Override
   public String currentFingerprint() throws IOException {
-    BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+    BasicFileAttributes a =
+        Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     return LocalAttributes.fingerprint(
         a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.fileKey());
   }

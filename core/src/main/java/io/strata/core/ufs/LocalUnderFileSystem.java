@@ -102,7 +102,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void willNeed(StrataPath path, long length) {
-    try (LocalPaths.Located l = paths.target(path)) {
+    try (LocalPaths.Located l = paths.entry(path)) {
       PosixCalls.willNeed(l.path(), 0, length);
     } catch (RuntimeException e) {
       // Only a hint: the read that follows reports what is wrong with the path.
@@ -111,13 +111,16 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public UfsReader openReader(StrataPath path) {
-    LocalPaths.Located l = paths.target(path);
+    LocalPaths.Located l = paths.entry(path);
     Path p = l.path();
     try {
       if (Files.isDirectory(p)) {
         throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
       }
       if (Files.isSymbolicLink(p)) {
+        if (!Files.exists(p)) {
+          throw StrataException.notFound(path + " is a dangling symbolic link");
+        }
         // Its status describes the link, not the target; a reader asks for the target's path.
         throw StrataException.invalidArgument(
             path + " is a symbolic link to " + Files.readSymbolicLink(p) + ": read its target");
@@ -126,7 +129,9 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         // A FIFO would block the reader until someone writes to it.
         throw StrataException.invalidArgument(path + " is not a regular file");
       }
-      return new LocalReader(p, FileChannel.open(p, StandardOpenOption.READ), l);
+      // NOFOLLOW: a link put in the file's place since the look above is refused, never followed.
+      return new LocalReader(
+          p, FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS), l);
     } catch (IOException e) {
       l.close();
       throw IoErrors.toStrata(e, path.toString());
@@ -304,13 +309,15 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         PosixCalls.chmod(p, mode);
       }
       var names = p.getFileSystem().getUserPrincipalLookupService();
+      // lchown: the entry itself, never what a link swapped in for it would lead to.
+      var view =
+          Files.getFileAttributeView(
+              p, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
       if (!owner.isEmpty()) {
-        Files.setOwner(p, lookUp(() -> names.lookupPrincipalByName(owner), "user", owner));
+        view.setOwner(lookUp(() -> names.lookupPrincipalByName(owner), "user", owner));
       }
       if (!group.isEmpty()) {
-        Files.getFileAttributeView(
-                p, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-            .setGroup(lookUp(() -> names.lookupPrincipalByGroupName(group), "group", group));
+        view.setGroup(lookUp(() -> names.lookupPrincipalByGroupName(group), "group", group));
       }
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
@@ -320,7 +327,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   @Override
   public void setModificationTime(StrataPath path, long epochMs) {
     try (LocalPaths.Located l = paths.entry(path)) {
-      Files.setLastModifiedTime(l.path(), java.nio.file.attribute.FileTime.fromMillis(epochMs));
+      // The entry's own time (utimensat without following a link).
+      PosixCalls.setTimes(l.path(), UnderFileSystem.TIME_OMIT, epochMs * 1_000_000L);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, path.toString());
     }

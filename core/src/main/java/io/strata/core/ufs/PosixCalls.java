@@ -5,6 +5,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import jnr.constants.platform.Errno;
 import jnr.constants.platform.OpenFlags;
@@ -16,8 +17,10 @@ import jnr.ffi.annotations.SaveError;
 /**
  * The POSIX calls a local folder needs and the JDK lacks: mknod (FIFOs, sockets, devices), chmod
  * with the setuid, setgid and sticky bits, symlink with the target as given, and utimensat
- * (nanoseconds, UTIME_NOW and UTIME_OMIT, a link's own times). Failures are the JDK's exceptions,
- * so that {@link io.strata.core.status.IoErrors} names them as it names the JDK's own.
+ * (nanoseconds, UTIME_NOW and UTIME_OMIT, a link's own times), openat2 (a path resolved by the
+ * kernel without leaving a folder) and fchmodat2 (a chmod that never follows a link). Failures are
+ * the JDK's exceptions, so that {@link io.strata.core.status.IoErrors} names them as it names the
+ * JDK's own.
  */
 final class PosixCalls {
   /** utimensat's "now" and "leave unchanged", in tv_nsec. */
@@ -51,6 +54,16 @@ final class PosixCalls {
     @SaveError
     int mkdirat(int dirfd, String path, int mode);
 
+    /**
+     * A system call by number: openat2 and fchmodat2 have no libc wrapper on older distributions.
+     * Only integer and pointer arguments are passed, which the variadic convention takes as given.
+     */
+    @SaveError
+    long syscall(long number, long a, String path, @In long[] how, long size);
+
+    @SaveError
+    long syscall(long number, long a, String path, long mode, long flags);
+
     int close(int fd);
 
     /** Returns 0 or the error number itself (posix_fadvise does not set errno). */
@@ -67,39 +80,84 @@ final class PosixCalls {
 
   private PosixCalls() {}
 
-  private static final int OPEN_FOLDER =
-      (int)
-          (OpenFlags.O_RDONLY.longValue()
-              | OpenFlags.O_DIRECTORY.longValue()
-              | OpenFlags.O_NOFOLLOW.longValue()
-              | OpenFlags.O_CLOEXEC.longValue());
+  // Linux's system call numbers, the same on x86-64 and arm64 (assigned after the tables merged).
+  private static final long SYS_OPENAT2 = 437;
+  private static final long SYS_FCHMODAT2 = 452;
+
+  /** O_PATH: a descriptor that names a place without opening it (asm-generic and x86 agree). */
+  private static final long O_PATH = 010000000;
+
+  /** openat2's RESOLVE_NO_MAGICLINKS and RESOLVE_BENEATH. */
+  private static final long RESOLVE_NO_MAGICLINKS = 0x02;
+
+  private static final long RESOLVE_BENEATH = 0x08;
 
   /**
-   * The folder {@code name} in the folder {@code dirfd} (a name, not a path), open; a symbolic link
-   * is refused, never followed. With {@code create}, made first if it is missing.
+   * {@code relative} (no "." or ".." of its own; may be empty for the folder itself) in the folder
+   * {@code dirfd}, resolved by the kernel without ever leaving that folder: a link is followed only
+   * while it stays beneath it (an absolute link, or ".." above it, fails with EXDEV, and so does a
+   * rename that moves a component out during the walk), never through /proc's magic links. A final
+   * link is followed unless {@code noFollow}. The result is an O_PATH descriptor: it names the
+   * place, and {@code /proc/self/fd/N} reaches it, whatever is renamed meanwhile.
    */
-  static int openFolderAt(int dirfd, String name, boolean create, Path shown) throws IOException {
-    int fd = Holder.C.openat(dirfd, name, OPEN_FOLDER, 0);
-    if (fd < 0 && create && lastError() == Errno.ENOENT) {
-      int made = Holder.C.mkdirat(dirfd, name, 0777);
-      if (made != 0 && lastError() != Errno.EEXIST) {
-        check(made, shown);
-      }
-      fd = Holder.C.openat(dirfd, name, OPEN_FOLDER, 0);
+  static int openBeneath(int dirfd, String relative, boolean folder, boolean noFollow, Path shown)
+      throws IOException {
+    long flags = O_PATH | OpenFlags.O_CLOEXEC.longValue();
+    if (folder) {
+      flags |= OpenFlags.O_DIRECTORY.longValue();
     }
+    if (noFollow) {
+      flags |= OpenFlags.O_NOFOLLOW.longValue();
+    }
+    long[] how = {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+    String path = relative.isEmpty() ? "." : relative;
+    long fd = Holder.C.syscall(SYS_OPENAT2, dirfd, path, how, (long) how.length * Long.BYTES);
     if (fd < 0) {
-      check(fd, shown);
+      Errno e = lastError();
+      if (e == Errno.EXDEV) {
+        throw new LeadsOutside(shown.toString());
+      }
+      if (e == Errno.ENOSYS) {
+        throw new FileSystemException(
+            shown.toString(), null, "this kernel lacks openat2 (Linux 5.6 or later is needed)");
+      }
+      fail(e, shown);
     }
-    return fd;
+    return (int) fd;
   }
 
-  /** A folder given by its path (short enough for the kernel), open. */
-  static int openFolder(Path p) throws IOException {
-    int fd = Holder.C.openat(AT_FDCWD, p.toString(), OPEN_FOLDER, 0);
+  /** A path that leads out of the folder it was resolved in. */
+  static final class LeadsOutside extends FileSystemException {
+    LeadsOutside(String path) {
+      super(path, null, "leads outside the folder");
+    }
+  }
+
+  /** The folder {@code p} itself (an administrator's path: links followed), as O_PATH. */
+  static int openPlace(Path p) throws IOException {
+    int fd =
+        Holder.C.openat(
+            AT_FDCWD,
+            p.toString(),
+            (int) (O_PATH | OpenFlags.O_DIRECTORY.longValue() | OpenFlags.O_CLOEXEC.longValue()),
+            0);
     if (fd < 0) {
       check(fd, p);
     }
     return fd;
+  }
+
+  /** Makes the folder {@code name} in {@code dirfd}; false if something is there already. */
+  static boolean mkdirAt(int dirfd, String name, Path shown) throws IOException {
+    if (Holder.C.mkdirat(dirfd, name, 0777) == 0) {
+      return true;
+    }
+    Errno e = lastError();
+    if (e == Errno.EEXIST) {
+      return false;
+    }
+    fail(e, shown);
+    return false;
   }
 
   static void close(int fd) {
@@ -154,7 +212,27 @@ final class PosixCalls {
     check(Holder.C.symlink(target, p.toString()), p);
   }
 
+  private static volatile boolean noFchmodat2;
+
+  /**
+   * chmod of {@code p} itself: a link is never followed (fchmodat2 refuses one), so that a name a
+   * user swaps for a link after the caller looked cannot turn this into a chmod of the link's
+   * target. Kernels before 6.6 lack it: there the caller's look must do.
+   */
   static void chmod(Path p, int mode) throws IOException {
+    if (!noFchmodat2) {
+      long r =
+          Holder.C.syscall(
+              SYS_FCHMODAT2, AT_FDCWD, p.toString(), mode & 07777, AT_SYMLINK_NOFOLLOW);
+      if (r == 0) {
+        return;
+      }
+      Errno e = lastError();
+      if (e != Errno.ENOSYS) {
+        fail(e, p);
+      }
+      noFchmodat2 = true;
+    }
     check(Holder.C.chmod(p.toString(), mode & 07777), p);
   }
 
@@ -185,7 +263,10 @@ final class PosixCalls {
     if (result >= 0) {
       return;
     }
-    Errno e = lastError();
+    fail(lastError(), p);
+  }
+
+  private static void fail(Errno e, Path p) throws IOException {
     if (e == Errno.ENOENT) {
       throw new NoSuchFileException(p.toString());
     }
@@ -194,6 +275,9 @@ final class PosixCalls {
     }
     if (e == Errno.EACCES) {
       throw new AccessDeniedException(p.toString());
+    }
+    if (e == Errno.ENOTDIR) {
+      throw new NotDirectoryException(p.toString());
     }
     throw new FileSystemException(p.toString(), null, e.description());
   }

@@ -64,7 +64,7 @@ class LocalLongPathTest {
 
   @Test
   void everyOperation_worksOnAPathLongerThanPathMax() throws IOException {
-    assertThat((root + DEEP).length()).isGreaterThan(LongPath.PATH_MAX);
+    assertThat((root + DEEP).length()).isGreaterThan(4096);
     ufs.mkdirs(p(DEEP), true);
     assertThat(ufs.getStatus(p(DEEP)).directory()).isTrue();
 
