@@ -351,6 +351,11 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   public void close() {}
 
   @Override
+  public boolean keepsNumericOwners() {
+    return true;
+  }
+
+  @Override
   public void setOwnerIds(StrataPath path, long uid, long gid) {
     try (LocalPaths.Located l = paths.entry(path)) {
       Path p = l.path();

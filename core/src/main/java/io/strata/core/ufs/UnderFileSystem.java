@@ -126,6 +126,14 @@ public interface UnderFileSystem extends Closeable {
    * Sets the numeric owner and group ({@code -1}: unchanged) of the entry itself, a symbolic link
    * included (lchown). Refused (NOT_PERMITTED) by stores without numeric owners.
    */
+  /**
+   * Whether the store keeps owners as numbers ({@link #setOwnerIds}): what a user makes there is
+   * given the user's own ids.
+   */
+  default boolean keepsNumericOwners() {
+    return false;
+  }
+
   default void setOwnerIds(StrataPath path, long uid, long gid) {
     throw notSupported("numeric owners", path);
   }

@@ -2,11 +2,14 @@ package io.strata.worker.auth;
 
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.FileType;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -29,6 +32,7 @@ public final class Permissions {
   private final BooleanSupplier enabled;
   private final Supplier<String> superuserGroup;
   private final Function<String, Set<String>> groups;
+  private final Function<String, Optional<OsAccounts.Ids>> accounts;
 
   /**
    * @param status a path's current status (the worker's metadata)
@@ -41,10 +45,23 @@ public final class Permissions {
       BooleanSupplier enabled,
       Supplier<String> superuserGroup,
       Function<String, Set<String>> groups) {
+    this(status, enabled, superuserGroup, groups, new OsAccounts());
+  }
+
+  /**
+   * @param accounts a user's ids on this host, if any
+   */
+  Permissions(
+      Function<StrataPath, FileStatus> status,
+      BooleanSupplier enabled,
+      Supplier<String> superuserGroup,
+      Function<String, Set<String>> groups,
+      Function<String, Optional<OsAccounts.Ids>> accounts) {
     this.status = status;
     this.enabled = enabled;
     this.superuserGroup = superuserGroup;
     this.groups = groups;
+    this.accounts = accounts;
   }
 
   /** With this host's groups. */
@@ -64,15 +81,30 @@ public final class Permissions {
     return supergroup.isEmpty() || !groups.apply(caller.user()).contains(supergroup);
   }
 
+  /**
+   * The ids a new entry {@code caller} makes gets in a store that keeps numeric owners: the
+   * caller's own, when the caller is checked (a user: the bits decide what they may do with it
+   * next, as HDFS makes a user's new entries theirs) and has an account on this host (or a numeric
+   * name); empty otherwise: the cluster's processes and superusers keep the worker's ids or give
+   * their own, and a user this host does not know gets the worker's, as before (a store of numbers
+   * cannot name them).
+   */
+  public Optional<OsAccounts.Ids> creatorIds(Principal caller) {
+    return checked(caller) ? accounts.apply(caller.user()) : Optional.empty();
+  }
+
   /** Search on the folders above {@code path}, then {@code access} (0: none) on it. */
   public void checkPath(Principal caller, StrataPath path, int access, String op) {
     if (!checked(caller)) {
       return;
     }
-    searchAbove(caller, path, op, path);
-    if (access != 0) {
-      check(caller, status.apply(path), access, op, path, path);
+    if (access == 0) {
+      resolve(caller, path, op, false);
+      return;
     }
+    // The bits of what the store reads: a link's target, not the link (whose own mode is 0777).
+    StrataPath real = resolve(caller, path, op, true);
+    check(caller, status.apply(real), access, op, path, real);
   }
 
   /**
@@ -99,6 +131,66 @@ public final class Permissions {
   }
 
   private static final int STICKY = 01000;
+  private static final int SETUID = 04000;
+  private static final int SETGID_EXEC = 02010;
+
+  /**
+   * Writing {@code path} anew (a write with overwrite, in place or not): {@code w} on the file
+   * itself when there is one, as open(2) with O_TRUNC needs; the folder's {@code wx} is {@link
+   * #checkParent}'s. Otherwise a hard link to a file one may not write, in one's own folder, would
+   * let one rewrite it.
+   */
+  public void checkOverwrite(Principal caller, StrataPath path, String op) {
+    FileStatus st = existing(caller, path, op);
+    if (st != null && !st.getDirectory()) {
+      check(caller, st, WRITE, op, path, path);
+    }
+  }
+
+  /**
+   * Renaming over {@code path}: in a sticky folder only the owner of what is replaced, or the
+   * folder's, may.
+   */
+  public void checkReplace(Principal caller, StrataPath path, String op) {
+    if (existing(caller, path, op) != null) {
+      checkRemove(caller, path, op);
+    }
+  }
+
+  /**
+   * Linking to {@code existing}, as link(2) allows it with fs.protected_hardlinks=1: its owner, or
+   * one who may read and write it, and never to another's set-id file.
+   */
+  public void checkHardLink(Principal caller, StrataPath existing, String op) {
+    if (!checked(caller)) {
+      return;
+    }
+    StrataPath real = resolve(caller, existing, op, false);
+    FileStatus st = status.apply(real);
+    if (st.getOwner().equals(caller.user())) {
+      return;
+    }
+    int mode = st.getMode();
+    if ((mode & SETUID) != 0 || (mode & SETGID_EXEC) == SETGID_EXEC) {
+      throw denied(caller, op, existing, real, st, "may not link a set-id file of another's");
+    }
+    check(caller, st, READ | WRITE, op, existing, real);
+  }
+
+  /** {@code path}'s status, its folders searched; null if absent or the caller is not checked. */
+  private FileStatus existing(Principal caller, StrataPath path, String op) {
+    if (!checked(caller)) {
+      return null;
+    }
+    try {
+      return status.apply(resolve(caller, path, op, false));
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.NOT_FOUND) {
+        return null;
+      }
+      throw e;
+    }
+  }
 
   /** The checked folder's status, or null when the caller is not checked. */
   private FileStatus parentOf(Principal caller, StrataPath path, String op) {
@@ -111,10 +203,12 @@ public final class Permissions {
           "permission denied: " + caller.user() + " may not " + op + " the root folder");
     }
     StrataPath parent = path.parent();
+    StrataPath real;
     FileStatus st;
     while (true) {
       try {
-        st = status.apply(parent);
+        real = resolve(caller, parent, op, true);
+        st = status.apply(real);
         break;
       } catch (StrataException e) {
         if (e.code() != StatusCode.NOT_FOUND || parent.isRoot()) {
@@ -123,8 +217,7 @@ public final class Permissions {
         parent = parent.parent();
       }
     }
-    searchAbove(caller, parent, op, path);
-    check(caller, st, WRITE | SEARCH, op, path, parent);
+    check(caller, st, WRITE | SEARCH, op, path, real);
     return st;
   }
 
@@ -133,8 +226,7 @@ public final class Permissions {
     if (!checked(caller)) {
       return;
     }
-    searchAbove(caller, path, op, path);
-    FileStatus st = status.apply(path);
+    FileStatus st = status.apply(resolve(caller, path, op, false));
     if (!st.getOwner().equals(caller.user())) {
       throw denied(caller, op, path, path, st, "is not its owner");
     }
@@ -155,20 +247,72 @@ public final class Permissions {
     }
   }
 
-  private void searchAbove(Principal caller, StrataPath path, String op, StrataPath target) {
-    if (path.isRoot()) {
-      return;
-    }
-    java.util.ArrayDeque<StrataPath> above = new java.util.ArrayDeque<>();
-    for (StrataPath p = path.parent(); ; p = p.parent()) {
-      above.push(p);
-      if (p.isRoot()) {
-        break;
+  /** Links followed in one path at most, as the kernel's ELOOP. */
+  private static final int MAX_LINKS = 40;
+
+  /**
+   * {@code path} as a local under-storage resolves it, with search checked on every folder on the
+   * way: a symbolic link on the way (its own mode is 0777) stands for where it leads, and those
+   * folders are checked instead; so is the last entry when {@code followLast}. Without this a link
+   * {@code /tmp/m/l -> ../../home/alice} would let anyone into alice's 0700 folder. A link to an
+   * absolute path, or above the root, is refused: the store does not follow it either.
+   */
+  private StrataPath resolve(Principal caller, StrataPath path, String op, boolean followLast) {
+    java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>(names(path.toString()));
+    StrataPath at = StrataPath.ROOT;
+    int links = 0;
+    while (!todo.isEmpty()) {
+      String name = todo.pollFirst();
+      if (name.isEmpty() || name.equals(".")) {
+        continue;
+      }
+      if (name.equals("..")) {
+        if (at.isRoot()) {
+          throw denied(caller, op, path, "leads above the root through a symbolic link");
+        }
+        at = at.parent();
+        continue;
+      }
+      check(caller, status.apply(at), SEARCH, op, path, at);
+      StrataPath next = at.child(name);
+      if (todo.isEmpty() && !followLast) {
+        return next;
+      }
+      FileStatus st;
+      try {
+        st = status.apply(next);
+      } catch (StrataException e) {
+        if (e.code() == StatusCode.NOT_FOUND && todo.isEmpty()) {
+          return next;
+        }
+        throw e;
+      }
+      if (!st.hasPosix() || st.getPosix().getType() != FileType.SYMLINK) {
+        at = next;
+        continue;
+      }
+      String target = st.getPosix().getSymlinkTarget();
+      if (++links > MAX_LINKS || target.startsWith("/")) {
+        throw denied(
+            caller, op, path, "passes through the symbolic link " + next + " -> " + target);
+      }
+      List<String> hops = names(target);
+      for (int k = hops.size() - 1; k >= 0; k--) {
+        todo.addFirst(hops.get(k));
       }
     }
-    for (StrataPath folder : above) {
-      check(caller, status.apply(folder), SEARCH, op, target, folder);
-    }
+    return at;
+  }
+
+  private static List<String> names(String path) {
+    return List.of(path.split("/", -1));
+  }
+
+  private static StrataException denied(
+      Principal caller, String op, StrataPath target, String why) {
+    return new StrataException(
+        StatusCode.PERMISSION_DENIED,
+        "permission denied: " + op + " " + target + ": " + caller.user() + "'s path " + why);
   }
 
   private void check(

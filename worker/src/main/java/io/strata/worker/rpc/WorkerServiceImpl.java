@@ -40,6 +40,7 @@ import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.Xattrs;
 import io.strata.core.util.Futures;
+import io.strata.worker.auth.OsAccounts;
 import io.strata.worker.auth.Permissions;
 import io.strata.worker.load.FileLoader;
 import io.strata.worker.meta.MetadataService;
@@ -187,9 +188,11 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           if (req.hasUid() || req.hasGid()) {
             access.checkSuperuser(caller, "give an owner to", r.path());
           }
+          OsAccounts.Ids owner =
+              newOwner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
           try {
             r.ufs().mkdirs(r.ufsPath(), req.getParents());
-            owned(r, req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1);
+            owned(r, owner.uid(), owner.gid());
             if (req.hasMode()) {
               r.ufs().setAttributes(r.ufsPath(), req.getMode() & 07777, "", "");
             }
@@ -308,6 +311,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           src.requireWritable();
           access.checkRemove(Principal.current(), src.path(), "rename");
           access.checkParent(Principal.current(), dst.path(), "rename");
+          access.checkReplace(Principal.current(), dst.path(), "rename");
           try {
             if (req.getReplace()) {
               src.ufs().renameReplacing(src.ufsPath(), dst.ufsPath());
@@ -337,8 +341,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
             access.checkSuperuser(caller, "give an owner to", r.path());
           }
           if (req.getType() == FileType.REGULAR) {
-            access.checkPath(caller, StrataPath.of(req.getLinkTo()), 0, "link");
+            access.checkHardLink(caller, StrataPath.of(req.getLinkTo()), "link");
           }
+          OsAccounts.Ids owner =
+              newOwner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
           try {
             switch (req.getType()) {
               case SYMLINK -> r.ufs().createSymlink(r.ufsPath(), req.getSymlinkTarget());
@@ -361,13 +367,27 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
                       "createNode: no such node type " + req.getType());
             }
             if (req.getType() != FileType.REGULAR) {
-              owned(r, req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1);
+              owned(r, owner.uid(), owner.gid());
             }
           } finally {
             metadata.invalidate(r.path());
           }
           return CreateNodeResponse.getDefaultInstance();
         });
+  }
+
+  private static final OsAccounts.Ids NO_OWNER = new OsAccounts.Ids(-1, -1);
+
+  /**
+   * The ids an entry {@code caller} is about to make gets: those the request gives (a superuser's,
+   * checked by then), else a checked user's own where the store keeps numeric owners; -1 for none.
+   */
+  private OsAccounts.Ids newOwner(
+      UfsManager.Resolved r, Principal caller, boolean hasUid, long uid, boolean hasGid, long gid) {
+    if (hasUid || hasGid || !r.ufs().keepsNumericOwners()) {
+      return new OsAccounts.Ids(hasUid ? uid : -1, hasGid ? gid : -1);
+    }
+    return access.creatorIds(caller).orElse(NO_OWNER);
   }
 
   /** Gives a new entry its creator's owner and group, where the under-storage keeps them. */
@@ -398,9 +418,17 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         h -> {
           StrataPath path = StrataPath.of(h.getPath());
           access.checkParent(caller, path, "write");
+          if (h.getOverwrite() || h.getInPlace()) {
+            access.checkOverwrite(caller, path, "write");
+          }
           if (h.hasUid() || h.hasGid()) {
             access.checkSuperuser(caller, "give an owner to", path);
+            return h;
           }
+          OsAccounts.Ids owner = newOwner(ufs.resolve(path), caller, false, 0, false, 0);
+          return owner.uid() < 0
+              ? h
+              : h.toBuilder().setUid((int) owner.uid()).setGid((int) owner.gid()).build();
         });
   }
 

@@ -253,6 +253,11 @@ public final class S3UnderFileSystem implements UnderFileSystem {
   }
 
   @Override
+  public boolean keepsNumericOwners() {
+    return true;
+  }
+
+  @Override
   public void setOwnerIds(StrataPath path, long uid, long gid) {
     metadata.change(path, (old, type, perm) -> S3Metadata.withOwner(old, type, perm, uid, gid));
   }

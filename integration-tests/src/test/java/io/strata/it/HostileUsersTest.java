@@ -1,0 +1,200 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.client.FileInStream;
+import io.strata.client.FileOutStream;
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.SecurityKeys;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.security.ClusterSecret;
+import io.strata.core.security.Role;
+import io.strata.core.security.SecretFiles;
+import io.strata.core.security.Tokens;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.testkit.MiniCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 54's attacks, as a cluster user would make them: a TOKEN-mode cluster on a local folder
+ * whose files belong to real numeric owners (alice is uid 4001, mallory 4002; tokens name them by
+ * uid, which the workers map to those ids), mallory attacking through the shell and the Java
+ * client. Each attack ends in a one-line refusal naming who and what, and leaves the under-storage
+ * as it was; alice is served throughout.
+ */
+class HostileUsersTest {
+  private static final String ALICE = "4001";
+  private static final String MALLORY = "4002";
+
+  @TempDir static Path dir;
+  private static MiniCluster cluster;
+  private static ClusterSecret secret;
+  private static Path ufs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path file = SecretFiles.write(dir.resolve("cluster"), SecretFiles.CLUSTER);
+    secret = ClusterSecret.load(file);
+    cluster =
+        MiniCluster.builder()
+            .workers(1)
+            .property(SecurityKeys.MODE, "TOKEN")
+            .property(SecurityKeys.SECRET_FILE, file.toString())
+            .start();
+    ufs = cluster.ufsRoot();
+    folder("home", 0, "rwxr-xr-x");
+    folder("home/ali", 4001, "rwx------");
+    file("home/ali/secret", 4001, "rw-------", "alice's own");
+    folder("tmp", 0, "rwxrwxrwt");
+    folder("tmp/m", 4002, "rwxr-xr-x");
+    // Put in mallory's folder by someone else: hers to remove, not to rewrite.
+    file("tmp/m/payroll.csv", 0, "rw-r--r--", "salaries");
+    folder("data", 0, "rwxr-xr-x");
+    file("data/table.csv", 0, "rw-r--r--", "rows");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Item 2: a link's own 0777 let anyone through into a 0700 folder. */
+  @Test
+  void aLinkIntoAnotherUsersFolder_opensNothing() throws Exception {
+    ShellRunner mallory = shellAs(MALLORY);
+    assertThat(mallory.run("fs", "ln", "-s", "../../home/ali", "/tmp/m/l").code()).isZero();
+    ShellRunner.Run cat = mallory.run("fs", "cat", "/tmp/m/l/secret");
+    assertThat(cat.code()).isNotZero();
+    assertOneLineRefusal(cat.err(), "PERMISSION_DENIED", "4002 lacks x on /home/ali");
+    assertThat(cat.out()).doesNotContain("alice's own");
+    ShellRunner.Run ls = mallory.run("fs", "ls", "/tmp/m/l");
+    assertOneLineRefusal(ls.err(), "PERMISSION_DENIED", "4002 lacks r on /home/ali");
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      assertThatThrownBy(() -> read(fs, "/tmp/m/l/secret"))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED));
+    }
+    try (FileSystem fs = FileSystem.create(as(ALICE))) {
+      assertThat(read(fs, "/tmp/m/l/secret")).as("alice may use the link").isEqualTo("alice's own");
+    }
+    assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
+  }
+
+  /** Confirmed from outside: a user who made a folder could not write into it. */
+  @Test
+  void whatAUserMakes_isTheirs() throws Exception {
+    ShellRunner mallory = shellAs(MALLORY);
+    assertThat(mallory.run("fs", "mkdir", "/tmp/m/own").code()).isZero();
+    Path local = Files.writeString(dir.resolve("local.txt"), "mine");
+    ShellRunner.Run copy = mallory.run("fs", "copyFromLocal", local.toString(), "/tmp/m/own/f");
+    assertThat(copy.code()).as(copy.err()).isZero();
+    assertThat(uid(ufs.resolve("tmp/m/own"))).isEqualTo(4002);
+    assertThat(uid(ufs.resolve("tmp/m/own/f"))).isEqualTo(4002);
+    assertThat(gid(ufs.resolve("tmp/m/own/f"))).isEqualTo(4002);
+    assertThat(mallory.run("fs", "chmod", "700", "/tmp/m/own").code()).isZero();
+    assertThat(Files.getPosixFilePermissions(ufs.resolve("tmp/m/own")))
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+  }
+
+  /** Item 3: an overwrite was checked against the folder only, and a hard link against nothing. */
+  @Test
+  void aFileOneMayNotWrite_cannotBeRewritten_norLinkedToBeRewritten() throws Exception {
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      assertThatThrownBy(() -> write(fs, "/tmp/m/payroll.csv", "mallory's figures"))
+          .isInstanceOf(StrataException.class)
+          .hasMessageContaining("4002 lacks w");
+    }
+    ShellRunner.Run link =
+        shellAs(MALLORY).run("fs", "ln", "/data/table.csv", "/tmp/m/table-link.csv");
+    assertOneLineRefusal(link.err(), "PERMISSION_DENIED", "4002 lacks rw");
+    assertThat(ufs.resolve("tmp/m/table-link.csv")).doesNotExist();
+    assertThat(Files.readString(ufs.resolve("tmp/m/payroll.csv"))).isEqualTo("salaries");
+    assertThat(Files.readString(ufs.resolve("data/table.csv"))).isEqualTo("rows");
+  }
+
+  private static void assertOneLineRefusal(String err, String code, String why) {
+    assertThat(err).contains(code, why).doesNotContain("\tat ", "Exception");
+    assertThat(err.strip().lines().count()).as(err).isEqualTo(1);
+  }
+
+  private static void folder(String rel, int uid, String mode) throws IOException {
+    Path p = Files.createDirectories(ufs.resolve(rel));
+    own(p, uid, mode);
+  }
+
+  private static void file(String rel, int uid, String mode, String content) throws IOException {
+    own(Files.writeString(ufs.resolve(rel), content), uid, mode);
+  }
+
+  private static void own(Path p, int uid, String mode) throws IOException {
+    Files.setAttribute(p, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+    Files.setAttribute(p, "unix:gid", uid, LinkOption.NOFOLLOW_LINKS);
+    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(mode.replace('t', 'x')));
+    if (mode.endsWith("t")) {
+      Files.setAttribute(p, "unix:mode", 01777);
+    }
+  }
+
+  private static int uid(Path p) throws IOException {
+    return (int) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+  }
+
+  private static int gid(Path p) throws IOException {
+    return (int) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS);
+  }
+
+  private static ShellRunner shellAs(String user) {
+    Configuration conf = as(user);
+    return new ShellRunner(() -> conf);
+  }
+
+  private static Configuration as(String user) {
+    Configuration conf = cluster.clientConf();
+    conf.set(SecurityKeys.SECRET_FILE, "");
+    conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "2s");
+    String token =
+        Tokens.issue(secret, user, Role.USER, Instant.now().plus(Duration.ofMinutes(10)));
+    try {
+      Path file = Files.createTempFile(dir, "token-", "");
+      Files.writeString(file, token + "\n");
+      conf.set(SecurityKeys.TOKEN_FILE, file.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return conf;
+  }
+
+  private static String read(FileSystem fs, String path) {
+    try (FileInStream in = fs.open(path)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void write(FileSystem fs, String path, String content) {
+    try (FileOutStream out =
+        fs.create(path, new WriteOptions(true, UserKeys.WriteType.THROUGH, 0))) {
+      out.write(content.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}

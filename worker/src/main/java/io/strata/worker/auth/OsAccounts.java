@@ -1,0 +1,66 @@
+package io.strata.worker.auth;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import io.strata.core.util.Caches;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A user's numeric ids on this host ({@code id}'s uid and primary gid), so that what a user makes
+ * in a store that keeps numeric owners (a local or NFS folder, S3 as s3fs keeps it) is that user's.
+ * A user name that is a number and no account's is that uid, in the group of the same number (a
+ * token may name users by uid where workers share no user database). Cached for a few minutes.
+ */
+public final class OsAccounts implements Function<String, Optional<OsAccounts.Ids>> {
+  /** A uid and a gid. */
+  public record Ids(long uid, long gid) {}
+
+  private static final Duration TTL = Duration.ofMinutes(5);
+  private static final long LOOKUP_TIMEOUT_MS = 2000;
+  private static final Pattern IDS = Pattern.compile("uid=(\\d+)\\S* gid=(\\d+)");
+  private static final Pattern NUMBER = Pattern.compile("\\d{1,9}");
+
+  private final Cache<String, Optional<Ids>> cache =
+      Caches.builder().expireAfterWrite(TTL).maximumSize(10_000).build();
+
+  @Override
+  public Optional<Ids> apply(String user) {
+    return cache.get(user, OsAccounts::lookUp);
+  }
+
+  private static Optional<Ids> lookUp(String user) {
+    Optional<Ids> account = ask(user);
+    if (account.isPresent() || !NUMBER.matcher(user).matches()) {
+      return account;
+    }
+    long id = Long.parseLong(user);
+    return Optional.of(new Ids(id, id));
+  }
+
+  private static Optional<Ids> ask(String user) {
+    try {
+      Process p = new ProcessBuilder("id", "--", user).start();
+      p.getOutputStream().close();
+      if (!p.waitFor(LOOKUP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly();
+        return Optional.empty();
+      }
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      Matcher m = IDS.matcher(out);
+      return p.exitValue() == 0 && m.find()
+          ? Optional.of(new Ids(Long.parseLong(m.group(1)), Long.parseLong(m.group(2))))
+          : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+}
