@@ -5,22 +5,23 @@ import com.google.common.hash.Hashing;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One page: a fixed-size slice of one version of one UFS file. The file key is a 128-bit hash of
- * the UFS URI, the file's fingerprint and the page size, so a changed file's pages get new ids, and
- * so do a file's pages cut to another size (a worker restarted with another page size over its SSD
- * cache): stale bytes are never found.
+ * One page: a fixed-size slice of one version of one UFS file. The file key is 128 bits of a
+ * SHA-256 of the UFS URI, the file's fingerprint and the page size (each length-prefixed), so a
+ * changed file's pages get new ids, and so do a file's pages cut to another size (a worker
+ * restarted with another page size over its SSD cache): stale bytes are never found. The hash must
+ * resist collisions: a client names the fingerprint, and one that made its own file's key equal
+ * another's (as is easy with a non-cryptographic hash such as murmur3) would be served that file's
+ * cached pages.
  */
 public record PageId(long keyHigh, long keyLow, long index) {
 
   /** The key of one version of one file. */
   public record FileKey(long high, long low) {
     public static FileKey of(String ufsUri, String fingerprint, long pageSize) {
-      Hasher h = Hashing.murmur3_128().newHasher();
-      h.putString(ufsUri, StandardCharsets.UTF_8)
-          .putByte((byte) 0)
-          .putString(fingerprint, StandardCharsets.UTF_8)
-          .putByte((byte) 0)
-          .putLong(pageSize);
+      Hasher h = Hashing.sha256().newHasher();
+      byte[] uri = ufsUri.getBytes(StandardCharsets.UTF_8);
+      byte[] fp = fingerprint.getBytes(StandardCharsets.UTF_8);
+      h.putInt(uri.length).putBytes(uri).putInt(fp.length).putBytes(fp).putLong(pageSize);
       byte[] b = h.hash().asBytes();
       return new FileKey(toLong(b, 0), toLong(b, 8));
     }

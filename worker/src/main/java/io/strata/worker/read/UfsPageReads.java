@@ -69,7 +69,11 @@ final class UfsPageReads {
     }
   }
 
-  /** Fails when the file is no longer the version the request names. */
+  /**
+   * Fails when the file is no longer the version the request names, or when the request claims
+   * another length for it: the length is noted as the version's (pins, frees and TTLs walk its
+   * pages), so a client's 2^60 would have the worker loop for good.
+   */
   private void checkVersion(Target target, UfsReader reader) throws IOException {
     if (!reader.currentFingerprint().equals(target.fingerprint())) {
       // The status the reader opened with is stale: the next open must see the new version.
@@ -77,6 +81,18 @@ final class UfsPageReads {
       throw new StrataException(
           StatusCode.FAILED_PRECONDITION,
           target.file().path() + " changed in the under-storage while being read; open it again");
+    }
+    if (reader.length() != target.fileLength()) {
+      throw StrataException.invalidArgument(
+          "the read names "
+              + target.fileLength()
+              + " bytes of "
+              + target.file().path()
+              + ", whose version "
+              + target.fingerprint()
+              + " is "
+              + reader.length()
+              + " bytes");
     }
   }
 }

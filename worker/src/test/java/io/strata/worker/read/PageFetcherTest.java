@@ -77,6 +77,30 @@ class PageFetcherTest {
     return registry.get(WorkerMetrics.UFS_PAGE_READS).counter().count();
   }
 
+  /** Issue 54, item 6: a READ's claimed length became the version's, walked page by page. */
+  @Test
+  void aClaimedLength_thatIsNotTheFilesOwn_isRefused_andNothingIsNoted() {
+    PageFetcher fetcher =
+        new PageFetcher(store, PAGE, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    PageFetcher.Target real = target();
+    PageFetcher.Target claimed =
+        new PageFetcher.Target(real.file(), real.fingerprint(), 1L << 60, real.key());
+    assertThatThrownBy(() -> fetcher.fetch(claimed, 0).join())
+        .hasRootCauseInstanceOf(StrataException.class)
+        .hasMessageContaining("the read names 1152921504606846976 bytes of /f");
+    assertThat(store.versions().under(real.file().ufsUri())).isEmpty();
+    assertThat(store.contains(real.key().page(0))).isFalse();
+  }
+
+  /** Issue 54, item 5: keys must not collide for a client's chosen fingerprint. */
+  @Test
+  void fileKeys_hashEveryFieldWhole() {
+    PageId.FileKey a = PageId.FileKey.of("file:///a", "b\0c", PAGE);
+    assertThat(PageId.FileKey.of("file:///a\0b", "c", PAGE)).isNotEqualTo(a);
+    assertThat(PageId.FileKey.of("file:///a", "b\0c", PAGE * 2)).isNotEqualTo(a);
+    assertThat(PageId.FileKey.of("file:///a", "b\0c", PAGE)).isEqualTo(a);
+  }
+
   @Test
   void concurrentMissesOfOnePage_shareOneUfsRead() {
     PageFetcher fetcher =
