@@ -206,11 +206,11 @@ class ReadHandlerTest {
   }
 
   @Test
-  void aReadClaimingAShorterFile_getsOnlyThat_andCachesNoShortPage() {
-    // The real fingerprint with a length of 1: the worker cuts pages by the file itself.
+  void aReadClaimingAnotherLength_isRefused_andCachesNoShortPage() {
+    // The real fingerprint with a length of 1: the length must be the version's own.
     Reply lie = send(new ReadRequest(5, "/f", fingerprint, 1, 0, PAGE));
-    assertThat(lie.code()).isEqualTo(StatusCode.OK);
-    assertThat(lie.bytes()).isEqualTo(Arrays.copyOf(data, 1));
+    assertThat(lie.code()).isEqualTo(StatusCode.INVALID_ARGUMENT);
+    assertThat(lie.message()).contains("the read names 1 bytes of /f");
     Reply honest = read("/f", 0, data.length);
     assertThat(honest.code()).isEqualTo(StatusCode.OK);
     assertThat(honest.bytes()).isEqualTo(data);
