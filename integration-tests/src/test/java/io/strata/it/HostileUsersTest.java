@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
+import io.strata.client.NewEntry;
 import io.strata.client.WriteOptions;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
+import io.strata.core.proto.FileType;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Role;
 import io.strata.core.security.SecretFiles;
@@ -129,6 +131,30 @@ class HostileUsersTest {
     assertThat(ufs.resolve("tmp/m/table-link.csv")).doesNotExist();
     assertThat(Files.readString(ufs.resolve("tmp/m/payroll.csv"))).isEqualTo("salaries");
     assertThat(Files.readString(ufs.resolve("data/table.csv"))).isEqualTo("rows");
+  }
+
+  /** Item 9: modes were masked with 07777 and any user could make a device node. */
+  @Test
+  void noSetIdFileNorDeviceNode_forAUser() throws Exception {
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      fs.mkdir("/tmp/m/bin", true);
+      write(fs, "/tmp/m/bin/tool", "#!/bin/sh");
+      assertThatThrownBy(() -> fs.setMode("/tmp/m/bin/tool", 04755))
+          .isInstanceOf(StrataException.class)
+          .hasMessageContaining("4002 may not set the set-id bits of mode 4755");
+      assertThatThrownBy(
+              () ->
+                  fs.createSpecial(
+                      "/tmp/m/bin/mem",
+                      FileType.CHAR_DEVICE,
+                      (1L << 8) | 1,
+                      new NewEntry(0666, -1, -1)))
+          .isInstanceOf(StrataException.class)
+          .hasMessageContaining("superuser only");
+    }
+    assertThat((int) Files.getAttribute(ufs.resolve("tmp/m/bin/tool"), "unix:mode") & 07000)
+        .isZero();
+    assertThat(ufs.resolve("tmp/m/bin/mem")).doesNotExist();
   }
 
   private static void assertOneLineRefusal(String err, String code, String why) {

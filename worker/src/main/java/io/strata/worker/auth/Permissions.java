@@ -232,6 +232,28 @@ public final class Permissions {
     }
   }
 
+  /**
+   * A mode {@code caller} gives: a user may not set the setuid or setgid bits of a file (they would
+   * run as the worker's account, or its owner's), nor setuid on a folder (setgid there only passes
+   * the group on).
+   */
+  public void checkModeBits(
+      Principal caller, StrataPath path, String op, int mode, boolean directory) {
+    int forbidden = directory ? SETUID : SETUID | 02000;
+    if ((mode & forbidden) != 0 && checked(caller)) {
+      throw new StrataException(
+          StatusCode.PERMISSION_DENIED,
+          String.format(
+              Locale.ROOT,
+              "permission denied: %s %s: %s may not set the set-id bits of mode %04o"
+                  + " (superuser only)",
+              op,
+              path,
+              caller.user(),
+              mode & 07777));
+    }
+  }
+
   /** What only a superuser may do (give an entry an owner or a group). */
   public void checkSuperuser(Principal caller, String op, StrataPath path) {
     if (checked(caller)) {

@@ -188,6 +188,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           if (req.hasUid() || req.hasGid()) {
             access.checkSuperuser(caller, "give an owner to", r.path());
           }
+          access.checkModeBits(caller, r.path(), "mkdir", req.getMode(), true);
           OsAccounts.Ids owner =
               newOwner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
           try {
@@ -343,6 +344,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           if (req.getType() == FileType.REGULAR) {
             access.checkHardLink(caller, StrataPath.of(req.getLinkTo()), "link");
           }
+          if (req.getType() == FileType.CHAR_DEVICE || req.getType() == FileType.BLOCK_DEVICE) {
+            access.checkSuperuser(caller, "make a device node at", r.path());
+          }
+          access.checkModeBits(caller, r.path(), "create", req.getMode(), false);
           OsAccounts.Ids owner =
               newOwner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
           try {
@@ -421,6 +426,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           if (h.getOverwrite() || h.getInPlace()) {
             access.checkOverwrite(caller, path, "write");
           }
+          access.checkModeBits(caller, path, "write", h.getMode(), false);
           if (h.hasUid() || h.hasGid()) {
             access.checkSuperuser(caller, "give an owner to", path);
             return h;
@@ -442,6 +448,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
       access.checkSuperuser(caller, "change the owner of", path);
     }
     access.checkOwner(caller, path, "setattr");
+    if (req.hasMode() && (req.getMode() & 06000) != 0) {
+      boolean folder = metadata.getStatus(path, -1).getDirectory();
+      access.checkModeBits(caller, path, "chmod", req.getMode(), folder);
+    }
   }
 
   @Override
