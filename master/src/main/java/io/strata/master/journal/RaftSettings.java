@@ -81,12 +81,27 @@ public final class RaftSettings {
   }
 
   /**
-   * Refuses, in one line, a TOKEN-mode master whose Raft port others can reach without TLS: Ratis
-   * authenticates its peers by mutual TLS only (it has no hook for a token on its own calls), so
-   * anyone on the network could otherwise join the group or remove its members.
+   * Refuses, in one line, a master whose Raft port others can reach with TLS but no CA file of the
+   * cluster's, and a TOKEN-mode one they can reach without TLS: Ratis authenticates its peers by
+   * mutual TLS only (it has no hook for a token on its own calls), so anyone on the network could
+   * otherwise join the group or remove its members.
    */
   public static void requireAuthenticatedRaft(Configuration conf, Security security) {
     String host = conf.get(MasterKeys.BIND_HOST);
+    if (conf.get(SecurityKeys.TLS_ENABLED)
+        && conf.get(SecurityKeys.TLS_CA_FILE).isEmpty()
+        && !Security.isLoopback(host)) {
+      // Without a CA file the JDK's trust store decides: every certificate any public authority
+      // signed would pass the Raft port's mutual TLS, and with it join the group.
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
+          "masters on "
+              + host
+              + " with TLS need "
+              + SecurityKeys.TLS_CA_FILE.name()
+              + ": without it the Raft port would trust every certificate a public authority"
+              + " signed; set it to the authority that signs the cluster's certificates");
+    }
     if (security.mode() == SecurityMode.TOKEN
         && security.tls().isEmpty()
         && !Security.isLoopback(host)) {
