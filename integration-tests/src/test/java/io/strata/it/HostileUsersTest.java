@@ -3,6 +3,8 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.robothy.s3.rest.LocalS3;
+import com.robothy.s3.rest.bootstrap.LocalS3Mode;
 import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
@@ -11,7 +13,13 @@ import io.strata.client.WriteOptions;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
+import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.FileType;
+import io.strata.core.proto.GetClusterViewRequest;
+import io.strata.core.proto.MountPoint;
+import io.strata.core.proto.MountRequest;
+import io.strata.core.proto.UnmountRequest;
+import io.strata.core.rpc.MasterClient;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Role;
 import io.strata.core.security.SecretFiles;
@@ -21,6 +29,9 @@ import io.strata.core.status.StrataException;
 import io.strata.testkit.MiniCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -32,6 +43,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Issue 54's attacks, as a cluster user would make them: a TOKEN-mode cluster on a local folder
@@ -157,6 +172,60 @@ class HostileUsersTest {
     assertThat(ufs.resolve("tmp/m/bin/mem")).doesNotExist();
   }
 
+  /** Item 4: every user's cluster view carried the mounts' S3 credentials. */
+  @Test
+  void aUsersClusterView_carriesNoCredentials() throws Exception {
+    String secretKey = "s3-secret-of-the-cluster";
+    int port;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    LocalS3 s3 = LocalS3.builder().port(port).mode(LocalS3Mode.IN_MEMORY).build();
+    s3.start();
+    try (S3Client store =
+            S3Client.builder()
+                .endpointOverride(URI.create("http://127.0.0.1:" + port))
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(
+                    StaticCredentialsProvider.create(AwsBasicCredentials.create("AK", secretKey)))
+                .build();
+        MasterClient master = new MasterClient(cluster.clientConf())) {
+      store.createBucket(r -> r.bucket("data"));
+      master.call(
+          "mount",
+          m ->
+              m.mount(
+                  MountRequest.newBuilder()
+                      .setMount(
+                          MountPoint.newBuilder()
+                              .setPath("/s3")
+                              .setUfsUri("s3://data")
+                              .putOptions("s3.endpoint", "http://127.0.0.1:" + port)
+                              .putOptions("s3.path.style.access", "true")
+                              .putOptions("s3.access.key", "AK")
+                              .putOptions("s3.secret.key", secretKey))
+                      .build()));
+      try {
+        assertThat(view(as(MALLORY)).toString()).contains("s3.endpoint").doesNotContain(secretKey);
+        assertThat(view(cluster.clientConf()).toString())
+            .as("the cluster's own processes still get them")
+            .contains(secretKey);
+      } finally {
+        master.call("unmount", m -> m.unmount(UnmountRequest.newBuilder().setPath("/s3").build()));
+      }
+    } finally {
+      s3.shutdown();
+    }
+  }
+
+  private static ClusterView view(Configuration conf) {
+    try (MasterClient master = new MasterClient(conf)) {
+      return master.call(
+          "getClusterView", s -> s.getClusterView(GetClusterViewRequest.getDefaultInstance()));
+    }
+  }
+
   private static void assertOneLineRefusal(String err, String code, String why) {
     assertThat(err).contains(code, why).doesNotContain("\tat ", "Exception");
     assertThat(err.strip().lines().count()).as(err).isEqualTo(1);
@@ -194,11 +263,14 @@ class HostileUsersTest {
   }
 
   private static Configuration as(String user) {
+    return as(user, Role.USER);
+  }
+
+  private static Configuration as(String user, Role role) {
     Configuration conf = cluster.clientConf();
     conf.set(SecurityKeys.SECRET_FILE, "");
     conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "2s");
-    String token =
-        Tokens.issue(secret, user, Role.USER, Instant.now().plus(Duration.ofMinutes(10)));
+    String token = Tokens.issue(secret, user, role, Instant.now().plus(Duration.ofMinutes(10)));
     try {
       Path file = Files.createTempFile(dir, "token-", "");
       Files.writeString(file, token + "\n");

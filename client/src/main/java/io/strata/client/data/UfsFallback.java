@@ -66,10 +66,24 @@ public final class UfsFallback implements AutoCloseable {
     return MountTable.fromProto(v.getMountsList(), v.getMountTableVersion()).resolve(path);
   }
 
+  /**
+   * A user's view of the mount table carries no credentials ({@link Mount#REDACTED}): the store is
+   * then reached with this process's own (the SDK's default chain), never with the cluster's.
+   */
   private UnderFileSystem ufs(MountTable.Resolution r) {
     return open.computeIfAbsent(
         r.mount(),
-        m -> UfsFactory.open(m.ufsUri(), m.options(), LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE));
+        m ->
+            UfsFactory.open(
+                m.ufsUri(),
+                ownCredentials(m.options()),
+                LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE));
+  }
+
+  private static Map<String, String> ownCredentials(Map<String, String> options) {
+    Map<String, String> kept = new java.util.HashMap<>(options);
+    kept.values().removeIf(Mount.REDACTED::equals);
+    return kept;
   }
 
   @Override

@@ -53,6 +53,7 @@ import io.strata.core.proto.WorkerReport;
 import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.Rpc;
 import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import io.strata.core.security.Security;
 import io.strata.core.security.SecurityMode;
 import io.strata.core.status.StatusCode;
@@ -184,7 +185,16 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "getClusterView",
         () -> {
           journal.requireLeader();
-          return journal.readView();
+          ClusterView view = journal.readView();
+          Principal caller = Principal.current();
+          if (caller == null || caller.role() != Role.USER) {
+            return view;
+          }
+          // A user's client needs the table to route, not the store's credentials (issue 54).
+          return view.toBuilder()
+              .clearMounts()
+              .addAllMounts(MountControl.redacted(view.getMountsList()))
+              .build();
         });
   }
 
