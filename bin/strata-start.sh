@@ -7,7 +7,8 @@
 #                            $STRATA_LOCAL_PORT_BASE + 1000*i, and journals under $STRATA_LOCAL_DATA_DIR,
 #                            default local/ in the install); each worker caches in memory and on disk
 #                            under $STRATA_LOCAL_CACHE_DIR (default cache/ in the install) and serves
-#                            clients of this host over a domain socket in $STRATA_LOCAL_DATA_DIR
+#                            clients of this host over a domain socket in $STRATA_LOCAL_DATA_DIR;
+#                            TOKEN mode with a secret only this account reads, unless configured
 #   strata-start.sh master   the master of this host, as $STRATA_CONF_DIR configures it
 #   strata-start.sh worker   the worker of this host
 #   strata-start.sh masters  a master on every host of $STRATA_CONF_DIR/masters (ssh for other hosts)
@@ -106,6 +107,26 @@ strata_local_worker_cache() {
   fi
 }
 
+# Local mode on a shared host (a GPU node has many accounts): unless the configuration names a
+# security mode, the cluster runs in TOKEN mode with a secret only the starting account can read,
+# kept in $STRATA_LOCAL_DATA_DIR. That account's shells and mounts find it through
+# local-cluster.env; another account's get UNAUTHENTICATED until an admin gives them a token
+# (fsadmin token create). STRATA_SECURITY_MODE=NONE keeps the single-user cluster of old.
+strata_local_security() {
+  local dir="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}" secret
+  : > "$STRATA_LOGS_DIR/local-cluster.env"
+  strata_configured strata.security.mode && return 0
+  secret="$dir/secret"
+  mkdir -p "$dir"
+  if [[ ! -s "$secret" ]]; then
+    (umask 077 && head -c 48 /dev/urandom | base64 -w0 > "$secret.$$" && mv "$secret.$$" "$secret")
+  fi
+  chmod 600 "$secret"
+  export STRATA_SECURITY_MODE=TOKEN STRATA_SECURITY_SECRET_FILE="$secret"
+  printf 'export STRATA_SECURITY_MODE=TOKEN STRATA_SECURITY_SECRET_FILE=%q\n' "$secret" \
+    >> "$STRATA_LOGS_DIR/local-cluster.env"
+}
+
 # An HA cluster on this host: every instance gets its own ports and folders through the environment.
 start_local_group() {
   local base="${STRATA_LOCAL_PORT_BASE:-7700}" i rpcs="" journals=""
@@ -113,7 +134,7 @@ start_local_group() {
     rpcs+="${rpcs:+,}localhost:$((base + 1000 * i))"
     journals+="${journals:+,}localhost:$((base + 1000 * i + 1))"
   done
-  echo "export STRATA_MASTER_RPC_ADDRESSES=$rpcs" > "$STRATA_LOGS_DIR/local-cluster.env"
+  echo "export STRATA_MASTER_RPC_ADDRESSES=$rpcs" >> "$STRATA_LOGS_DIR/local-cluster.env"
   export STRATA_MASTER_RPC_ADDRESSES="$rpcs"
   for ((i = 0; i < masters; i++)); do
     STRATA_MASTER_HOSTNAME=localhost STRATA_MASTER_RPC_PORT=$((base + 1000 * i)) \
@@ -140,7 +161,8 @@ start_local_group() {
 
 case "$what" in
   local)
-    mkdir -p "$STRATA_HOME/underFSStorage"
+    mkdir -p "$STRATA_HOME/underFSStorage" "$STRATA_LOGS_DIR"
+    strata_local_security
     if (( masters == 1 && workers == 1 )); then
       strata_start master
       (strata_local_worker_cache 0 && strata_start worker)

@@ -30,6 +30,11 @@ public final class Scripts {
     return site.workerWebPort();
   }
 
+  /** The Authorization header for the worker's /metrics (null when none is needed yet). */
+  public String metricsAuthorization() {
+    return site.metricsAuthorization();
+  }
+
   public Path ufsRoot() {
     return site.ufsRoot();
   }

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -33,6 +34,7 @@ class ScriptsTest {
   private static final Path ROOT = Scripts.ROOT;
 
   @TempDir Path work;
+  private ScriptConf site;
   private Path conf;
   private Path logs;
   private int workerWebPort;
@@ -40,7 +42,7 @@ class ScriptsTest {
 
   @BeforeEach
   void configure() throws IOException {
-    ScriptConf site = ScriptConf.create(ROOT, work, "strata.worker.page.store.mem.size=64MiB");
+    site = ScriptConf.create(ROOT, work, "strata.worker.page.store.mem.size=64MiB");
     conf = site.conf();
     logs = site.logs();
     workerWebPort = site.workerWebPort();
@@ -88,6 +90,23 @@ class ScriptsTest {
             metric(
                 "strata_worker_data_connections_total{process=\"worker\",transport=\"domain_socket\"}"))
         .isPositive();
+
+    // Issue 54, item 10: another account of the host is not the cluster (local mode's TOKEN
+    // secret is this account's only), and cannot mount root's files.
+    Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
+    for (String[] call :
+        List.of(
+            new String[] {"fs", "ls", "/"},
+            new String[] {"fs", "mount", "/evil", "file:///root"})) {
+      List<String> asNobody =
+          new ArrayList<>(
+              List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bin/strata"));
+      asNobody.addAll(List.of(call));
+      Scripts.Result other = run(asNobody.toArray(String[]::new));
+      assertThat(other.code()).as(other.out()).isNotZero();
+      assertThat(other.out().strip()).startsWith("strata: UNAUTHENTICATED: no token");
+    }
+    assertThat(run("bin/strata", "fs", "ls", "/evil").out()).contains("NOT_FOUND");
 
     Scripts.Result missing = run("bin/strata", "fs", "cat", "/missing");
     assertThat(missing.code()).isEqualTo(1);
@@ -270,13 +289,14 @@ class ScriptsTest {
   }
 
   private double metric(String series) throws Exception {
+    HttpRequest.Builder get =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + workerWebPort + "/metrics"));
+    String authorization = site.metricsAuthorization();
+    if (authorization != null) {
+      get.header("Authorization", authorization);
+    }
     String body =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + workerWebPort + "/metrics"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
+        HttpClient.newHttpClient().send(get.build(), HttpResponse.BodyHandlers.ofString()).body();
     return body.lines()
         .filter(l -> l.startsWith(series + " "))
         .findFirst()

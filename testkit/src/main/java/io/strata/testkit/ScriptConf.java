@@ -1,10 +1,15 @@
 package io.strata.testkit;
 
+import io.strata.core.security.ClusterSecret;
+import io.strata.core.security.Role;
+import io.strata.core.security.Tokens;
 import io.strata.testkit.ClusterLayout.MasterPorts;
 import io.strata.testkit.ClusterLayout.WorkerPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +39,24 @@ public record ScriptConf(Path conf, Path logs, int workerWebPort) {
     lines.add("");
     Files.writeString(conf.resolve("strata-site.properties"), String.join("\n", lines));
     return new ScriptConf(conf, work.resolve("logs"), worker.web());
+  }
+
+  /**
+   * What a scraper of this local cluster's {@code /metrics} sends as its Authorization header:
+   * local mode runs in TOKEN mode with a secret in its data folder (bin/strata-start.sh), so a
+   * service token signed with it; null before the cluster made one.
+   */
+  public String metricsAuthorization() {
+    Path secret = conf.getParent().resolve("local/secret");
+    if (!Files.isReadable(secret)) {
+      return null;
+    }
+    return "Bearer "
+        + Tokens.issue(
+            ClusterSecret.load(secret),
+            "scraper",
+            Role.SERVICE,
+            Instant.now().plus(Duration.ofMinutes(10)));
   }
 
   /** The folder mounted at / (local mode's under-storage). */

@@ -163,7 +163,7 @@ public final class StartupBench implements Callable<Integer> {
       System.out.println(
           "no FUSE here (/dev/fuse or fusermount missing): the footprint leaves the mount out");
     }
-    long memTier = memTierBytes(scripts.workerWebPort());
+    long memTier = memTierBytes(scripts.workerWebPort(), scripts.metricsAuthorization());
     long total = 0;
     for (String name :
         fuseName == null ? List.of("master", "worker") : List.of("master", "worker", fuseName)) {
@@ -184,14 +184,14 @@ public final class StartupBench implements Callable<Integer> {
         (total - memTier) >> 20);
   }
 
-  private static long memTierBytes(int webPort) throws Exception {
+  private static long memTierBytes(int webPort, String authorization) throws Exception {
+    HttpRequest.Builder get =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webPort + "/metrics"));
+    if (authorization != null) {
+      get.header("Authorization", authorization);
+    }
     String body =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webPort + "/metrics"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
+        HttpClient.newHttpClient().send(get.build(), HttpResponse.BodyHandlers.ofString()).body();
     return (long)
         body.lines()
             .filter(
