@@ -3,6 +3,7 @@ package io.strata.master.state;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.PathPolicy;
 import io.strata.core.status.StatusCode;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeMap;
@@ -16,8 +17,18 @@ public final class PathPolicies {
   /** Policies are set on a dataset's folders, not file by file. */
   public static final int MAX = 10_000;
 
+  /**
+   * The bytes of all policies' paths: every cluster view carries them (a view is capped at 8 MiB),
+   * and 10,000 paths of 16 KiB each would let any user make every view too large to fetch.
+   */
+  public static final int MAX_BYTES = 1 << 20;
+
+  /** The longest path a policy is set on: a folder of a dataset, as the kernel takes one. */
+  public static final int MAX_PATH_BYTES = 4096;
+
   private final TreeMap<StrataPath, PathPolicy> policies = new TreeMap<>();
   private long version;
+  private long bytes;
 
   /**
    * Sets {@code pinned} and {@code ttlMs} of {@code path} where not null (a TTL of 0 removes it).
@@ -48,13 +59,31 @@ public final class PathPolicies {
     if (updated.equals(old) && policies.containsKey(p)) {
       return ApplyResult.OK;
     }
+    int size = p.toString().getBytes(StandardCharsets.UTF_8).length;
     if (!updated.getPinned() && updated.getTtlMs() == 0) {
-      policies.remove(p);
+      if (policies.remove(p) != null) {
+        bytes -= size;
+      }
     } else {
-      if (!policies.containsKey(p) && policies.size() >= MAX) {
-        return ApplyResult.refused(
-            StatusCode.RESOURCE_EXHAUSTED,
-            "the cluster holds " + MAX + " pins and TTLs already; set them on a parent folder");
+      if (!policies.containsKey(p)) {
+        if (size > MAX_PATH_BYTES) {
+          return ApplyResult.refused(
+              StatusCode.INVALID_ARGUMENT,
+              "a pin or TTL is set on a folder of at most "
+                  + MAX_PATH_BYTES
+                  + " bytes, not "
+                  + size);
+        }
+        if (policies.size() >= MAX || bytes + size > MAX_BYTES) {
+          return ApplyResult.refused(
+              StatusCode.RESOURCE_EXHAUSTED,
+              "the cluster holds "
+                  + policies.size()
+                  + " pins and TTLs ("
+                  + bytes
+                  + " bytes of paths) already, the most it keeps; set them on a parent folder");
+        }
+        bytes += size;
       }
       policies.put(p, updated);
     }
@@ -89,6 +118,10 @@ public final class PathPolicies {
   void restore(List<PathPolicy> restored, long restoredVersion) {
     policies.clear();
     restored.forEach(p -> policies.put(StrataPath.of(p.getPath()), p));
+    bytes =
+        policies.keySet().stream()
+            .mapToLong(p -> p.toString().getBytes(StandardCharsets.UTF_8).length)
+            .sum();
     version = restoredVersion;
   }
 }

@@ -183,6 +183,27 @@ class ApplierScenarioTest {
         .build();
   }
 
+  /** Issue 54, item 7: ~520 policies of 16 KiB paths made every cluster view too large. */
+  @Test
+  void pathPolicies_areBoundedInBytes_notOnlyInNumber() throws Exception {
+    ClusterState s = new ClusterState();
+    String longFolder = "/" + "d".repeat(4000);
+    int accepted = 0;
+    ApplyResult last = ApplyResult.OK;
+    for (int i = 0; i < 600 && last.ok(); i++) {
+      last = apply(s, new SetPathPolicy(longFolder + i, true, null));
+      accepted += last.ok() ? 1 : 0;
+    }
+    assertThat(last.code()).isEqualTo(io.strata.core.status.StatusCode.RESOURCE_EXHAUSTED);
+    assertThat(accepted).isLessThan(300);
+    assertThat(s.view().getSerializedSize()).isLessThan(2 << 20);
+    var tooLong = apply(s, new SetPathPolicy("/" + "x".repeat(5000), true, null));
+    assertThat(tooLong.code()).isEqualTo(io.strata.core.status.StatusCode.INVALID_ARGUMENT);
+    // Room again once one goes.
+    assertThat(apply(s, new SetPathPolicy(longFolder + 0, false, null)).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/short", true, null)).ok()).isTrue();
+  }
+
   @Test
   void loadJobs_runningAtOnce_areBounded_andOneEndingMakesRoom() throws Exception {
     ClusterState s = new ClusterState();
