@@ -147,11 +147,14 @@ public final class FuseProcess implements Service {
     return c;
   }
 
-  /** A folder of this process's own, so that two mounts never share a spill file's name. */
+  /**
+   * A folder of this process's own, so that two mounts never share a spill file's name, and no
+   * other account can guess it ({@link SpillFolder}).
+   */
   private static Path spillDirOf(Configuration conf) {
     String dir = conf.get(FuseKeys.SPILL_DIR);
     Path base = Path.of(dir.isEmpty() ? System.getProperty("java.io.tmpdir") : dir);
-    return base.resolve("strata-fuse-spill-" + ProcessHandle.current().pid());
+    return SpillFolder.under(base);
   }
 
   /** On the configured port, or on a free one if a mount started earlier holds it. */

@@ -147,7 +147,7 @@ final class Update extends OpenFile {
     if (spill != null) {
       return spill;
     }
-    Files.createDirectories(spillDir);
+    SpillFolder.ensure(spillDir);
     Path p = Files.createTempFile(spillDir, "update-", ".spill");
     FileChannel c =
         FileChannel.open(

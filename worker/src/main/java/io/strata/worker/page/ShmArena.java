@@ -12,9 +12,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -83,12 +85,14 @@ public final class ShmArena implements AutoCloseable {
     FileChannel ch = null;
     HugePageCollapse huge = null;
     try {
+      // Owner-only from its creation: in the moment before the unlink below, another account
+      // must not open the cached pages of every user (issue 54).
       ch =
           FileChannel.open(
               path,
-              StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.READ,
-              StandardOpenOption.WRITE);
+              Set.of(
+                  StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       huge = hugePages ? HugePageCollapse.open(path) : null;
       Files.delete(path);
       return new ShmArena(ch, slotSize, huge);
