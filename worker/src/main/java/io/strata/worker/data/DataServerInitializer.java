@@ -38,6 +38,9 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
   private final Limits limits;
   private final AtomicInteger open = new AtomicInteger();
 
+  /** A quarter of the places at most go to connections that have not yet proved a token. */
+  private final Gatekeeper.Waiting unauthenticated;
+
   DataServerInitializer(Supplier<ReadHandler> handlers, DataServerMetrics metrics) {
     this(handlers, metrics, Limits.NONE);
   }
@@ -46,6 +49,7 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
     this.handlers = handlers;
     this.metrics = metrics;
     this.limits = limits;
+    this.unauthenticated = new Gatekeeper.Waiting(Math.max(16, limits.maxConnections() / 4));
   }
 
   @Override
@@ -75,7 +79,10 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
     }
     ch.pipeline()
         .addLast("frames", Frames.requestFrameDecoder())
-        .addLast("gate", new Gatekeeper(limits.security(), Clock.systemUTC()))
+        .addLast(
+            "gate",
+            new Gatekeeper(
+                limits.security(), Clock.systemUTC(), Gatekeeper.AUTH_DEADLINE, unauthenticated))
         .addLast("requests", new RequestDecoder())
         .addLast("reads", handlers.get());
   }

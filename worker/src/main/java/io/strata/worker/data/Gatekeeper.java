@@ -16,6 +16,10 @@ import io.strata.core.transport.Frames;
 import io.strata.core.transport.Handshake;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The server's side of the data plane's {@link Handshake}, first in each connection's pipeline
@@ -32,13 +36,95 @@ final class Gatekeeper extends ChannelInboundHandlerAdapter {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /**
+   * How long a TOKEN-mode connection has to prove its token. Without it, connections that never
+   * authenticate (or trickle a frame in now and then) would hold the port's places for good.
+   */
+  static final Duration AUTH_DEADLINE = Duration.ofSeconds(10);
+
+  /**
+   * The connections still to authenticate, at most {@code max} at once: the rest of the port's
+   * places stay for callers who have. Thread-safe.
+   */
+  static final class Waiting {
+    static final Waiting UNBOUNDED = new Waiting(Integer.MAX_VALUE);
+
+    private final int max;
+    private final AtomicInteger count = new AtomicInteger();
+
+    Waiting(int max) {
+      this.max = max;
+    }
+
+    boolean enter() {
+      if (count.incrementAndGet() > max) {
+        count.decrementAndGet();
+        return false;
+      }
+      return true;
+    }
+
+    void leave() {
+      count.decrementAndGet();
+    }
+
+    int count() {
+      return count.get();
+    }
+  }
+
   private final Security security;
   private final Clock clock;
+  private final Duration deadline;
+  private final Waiting waiting;
   private byte[] nonce;
+  private boolean counted;
+  private ScheduledFuture<?> timeout;
 
   Gatekeeper(Security security, Clock clock) {
+    this(security, clock, AUTH_DEADLINE, Waiting.UNBOUNDED);
+  }
+
+  Gatekeeper(Security security, Clock clock, Duration deadline, Waiting waiting) {
     this.security = security;
     this.clock = clock;
+    this.deadline = deadline;
+    this.waiting = waiting;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    if (security.mode() != SecurityMode.TOKEN) {
+      return;
+    }
+    if (!waiting.enter()) {
+      ctx.close();
+      return;
+    }
+    counted = true;
+    timeout =
+        ctx.executor()
+            .schedule(
+                () ->
+                    refuse(
+                        ctx,
+                        0,
+                        "no token proved within "
+                            + deadline.toSeconds()
+                            + " s of connecting: the data port closes the connection"),
+                deadline.toMillis(),
+                TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void handlerRemoved(ChannelHandlerContext ctx) {
+    if (timeout != null) {
+      timeout.cancel(false);
+    }
+    if (counted) {
+      counted = false;
+      waiting.leave();
+    }
   }
 
   @Override

@@ -23,9 +23,11 @@ import io.strata.core.transport.ResponseDecoder;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,6 +140,50 @@ class GatekeeperTest {
     } finally {
       ch.finishAndReleaseAll();
     }
+  }
+
+  /** Issue 54: AUTH had no deadline, so connections that never authenticate held the port. */
+  @Test
+  void aConnectionThatProvesNoTokenInTime_isClosed() throws Exception {
+    Security token = Security.token(secret("a", SecretFiles.CLUSTER));
+    channel =
+        new EmbeddedChannel(
+            Frames.requestFrameDecoder(),
+            new Gatekeeper(
+                token, Clock.systemUTC(), Duration.ofSeconds(1), Gatekeeper.Waiting.UNBOUNDED));
+    assertThat(channel.isOpen()).isTrue();
+    channel.advanceTimeBy(2, TimeUnit.SECONDS);
+    channel.runScheduledPendingTasks();
+    Response.End end = end(channel.readOutbound());
+    assertThat(end.code()).isEqualTo(StatusCode.UNAUTHENTICATED);
+    assertThat(end.message()).contains("no token proved within 1 s");
+    assertThat(channel.isOpen()).isFalse();
+  }
+
+  @Test
+  void connectionsStillToAuthenticate_takeOnlyTheirShareOfThePort() throws Exception {
+    Security token = Security.token(secret("a", SecretFiles.CLUSTER));
+    Gatekeeper.Waiting waiting = new Gatekeeper.Waiting(2);
+    List<EmbeddedChannel> chans = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      chans.add(
+          new EmbeddedChannel(
+              Frames.requestFrameDecoder(),
+              new Gatekeeper(token, Clock.systemUTC(), Duration.ofSeconds(10), waiting)));
+    }
+    assertThat(chans.get(0).isOpen()).isTrue();
+    assertThat(chans.get(1).isOpen()).isTrue();
+    assertThat(chans.get(2).isOpen()).as("a third waits for no place").isFalse();
+    var unused = chans.get(0).close();
+    assertThat(waiting.count()).isEqualTo(1);
+    EmbeddedChannel next =
+        new EmbeddedChannel(
+            Frames.requestFrameDecoder(),
+            new Gatekeeper(token, Clock.systemUTC(), Duration.ofSeconds(10), waiting));
+    assertThat(next.isOpen()).isTrue();
+    chans.add(next);
+    chans.forEach(EmbeddedChannel::finishAndReleaseAll);
+    assertThat(waiting.count()).isZero();
   }
 
   private static EmbeddedChannel gate(Security security) {
