@@ -91,6 +91,21 @@ class ScriptsTest {
                 "strata_worker_data_connections_total{process=\"worker\",transport=\"domain_socket\"}"))
         .isPositive();
 
+    // Issue 54: logs, the processes' output and the journal are this account's only.
+    for (String f : List.of("master.log", "worker.log", "master.out", "audit-master.log")) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(logs.resolve(f))))
+          .as(f)
+          .isEqualTo("rw-------");
+    }
+    String journal =
+        Files.readAllLines(conf.resolve("strata-site.properties")).stream()
+            .filter(l -> l.startsWith("strata.master.journal.folder="))
+            .findFirst()
+            .orElseThrow()
+            .split("=", 2)[1];
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(journal))))
+        .isEqualTo("rwx------");
+
     // Issue 54, item 10: another account of the host is not the cluster (local mode's TOKEN
     // secret is this account's only), and cannot mount root's files.
     Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,6 +142,8 @@ public final class MasterJournal implements AutoCloseable {
 
   public void start() throws IOException {
     Files.createDirectories(folder);
+    // The journal holds the mount table's credentials and every path policy: its account's only.
+    Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
     server.start();
   }
 
