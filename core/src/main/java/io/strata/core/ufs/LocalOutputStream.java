@@ -15,6 +15,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -108,7 +110,12 @@ final class LocalOutputStream extends UfsOutputStream {
       throw new IOException(displayPath + ": the write has ended");
     }
     if (channel == null) {
-      channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      // Owner-only while it is written: its mode comes at close ({@link #finalMode}).
+      channel =
+          FileChannel.open(
+              temp,
+              Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     }
     return channel;
   }
@@ -148,9 +155,7 @@ final class LocalOutputStream extends UfsOutputStream {
       if (options.gid() >= 0) {
         Files.setAttribute(temp, "unix:gid", (int) options.gid(), LinkOption.NOFOLLOW_LINKS);
       }
-      if (options.mode() != 0) {
-        PosixCalls.chmod(temp, options.mode());
-      }
+      PosixCalls.chmod(temp, finalMode());
       // A rename keeps the file's inode, length and times: this is the published version.
       UfsStatus status = LocalAttributes.status(target.getFileName().toString(), temp);
       if (options.overwrite()) {
@@ -173,6 +178,21 @@ final class LocalOutputStream extends UfsOutputStream {
       deleteTemp();
       throw e instanceof IOException io ? IoErrors.toStrata(io, displayPath) : (RuntimeException) e;
     }
+  }
+
+  /**
+   * The mode the published file gets: the one asked for; else, over an existing file, that file's
+   * (a 0600 file rewritten stays 0600, as a truncate and write would leave it); else what a new
+   * file gets from this process's umask.
+   */
+  private int finalMode() throws IOException {
+    if (options.mode() != 0) {
+      return options.mode();
+    }
+    if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+      return (int) Files.getAttribute(target, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0777;
+    }
+    return 0666 & ~Umask.current();
   }
 
   @Override

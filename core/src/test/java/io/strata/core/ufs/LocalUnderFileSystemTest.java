@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -232,6 +233,27 @@ class LocalUnderFileSystemTest {
     assertThat(ufs.getStatus(p("/x/y")).directory()).isTrue();
     assertThat(codeOf(() -> ufs.mkdirs(p("/x/y"), true))).isEqualTo(StatusCode.ALREADY_EXISTS);
     assertThat(codeOf(() -> ufs.list(p("/x/y/../y")))).isEqualTo(StatusCode.OK);
+  }
+
+  /** Issue 54: the temporary file was 0644 until close; an overwrite with mode 0 reset 0600. */
+  @Test
+  void aFileBeingWritten_isOwnerOnly_andAnOverwriteKeepsTheOldMode() throws IOException {
+    try (UfsOutputStream out = ufs.create(p("/new"), new CreateOptions(false, true, 0))) {
+      out.write("secret".getBytes(StandardCharsets.UTF_8));
+      try (Stream<Path> files = Files.list(root)) {
+        Path temp = files.filter(f -> !f.getFileName().toString().equals("new")).findFirst().get();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp)))
+            .isEqualTo("rw-------");
+      }
+    }
+    assertThat((int) Files.getAttribute(root.resolve("new"), "unix:mode") & 0777)
+        .as("a new file's mode comes from the umask")
+        .isEqualTo(0666 & ~Umask.current());
+    Files.setPosixFilePermissions(
+        root.resolve("new"), PosixFilePermissions.fromString("rw-------"));
+    write("/new", "rewritten", true);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("new"))))
+        .isEqualTo("rw-------");
   }
 
   @Test
