@@ -1,13 +1,18 @@
 package io.strata.core.ufs;
 
 import io.strata.core.status.IoErrors;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
 
 /**
  * A new version of an existing local file written into the file itself: its inode, links, mode and
@@ -26,6 +31,10 @@ final class LocalInPlaceStream extends UfsOutputStream {
   private final boolean sync;
   private final Closeable held;
   private FileChannel channel;
+
+  /** The identity (device, inode) of the file the channel opened. */
+  private Object opened;
+
   private long written;
   private boolean finished;
   private UfsStatus published;
@@ -61,6 +70,7 @@ final class LocalInPlaceStream extends UfsOutputStream {
       // No CREATE: a file removed meanwhile is not made again under its name.
       // NOFOLLOW: a link put in the file's place since the write began is refused, not written.
       channel = FileChannel.open(target, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+      opened = fileKey();
     }
     return channel;
   }
@@ -88,11 +98,25 @@ final class LocalInPlaceStream extends UfsOutputStream {
         if (sync) {
           out.force(true);
         }
+        // Looked at while the channel still holds the inode: a file another writer renamed over
+        // this one meanwhile is not the version written here, and its status must not name
+        // these bytes (they would be cached under its fingerprint).
+        UfsStatus now = LocalAttributes.status(target.getFileName().toString(), target);
+        if (!Objects.equals(fileKey(), opened) || now.length() != written) {
+          throw new StrataException(
+              StatusCode.FAILED_PRECONDITION,
+              displayPath + " was replaced by another writer while written in place");
+        }
+        published = now;
       }
-      published = LocalAttributes.status(target.getFileName().toString(), target);
     } catch (IOException e) {
       throw IoErrors.toStrata(e, displayPath);
     }
+  }
+
+  private Object fileKey() throws IOException {
+    return Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+        .fileKey();
   }
 
   @Override

@@ -340,6 +340,32 @@ class LocalUnderFileSystemTest {
     assertThat(dir).doesNotExist();
   }
 
+  /**
+   * Issue 54: an in-place write closed after another writer renamed a new file over its file took
+   * that file's status, so its bytes were cached under the other version's fingerprint.
+   */
+  @Test
+  void anInPlaceWrite_whoseFileWasReplacedMeanwhile_publishesNothing() throws IOException {
+    write("/db", "first", false);
+    UfsOutputStream out =
+        ufs.create(p("/db"), new CreateOptions(true, false, 0, true, -1, -1, true, -1));
+    out.write("mine".getBytes(StandardCharsets.UTF_8));
+    Files.writeString(root.resolve("other"), "theirs");
+    Files.move(
+        root.resolve("other"), root.resolve("db"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    assertThat(
+            codeOf(
+                () -> {
+                  try {
+                    out.close();
+                  } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                }))
+        .isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(Files.readString(root.resolve("db"))).isEqualTo("theirs");
+  }
+
   @Test
   void anInPlaceRewrite_keepsTheFileItself_itsInodeLinksAndMode() throws IOException {
     write("/db", "the first, longer version", false);
