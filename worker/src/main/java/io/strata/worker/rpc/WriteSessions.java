@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.internal.PlatformDependent;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.WriteHeader;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +49,15 @@ public final class WriteSessions {
   private final UnfinishedWrites unfinished;
 
   /**
+   * Direct memory all CACHE_THROUGH writes may hold their pages in until they publish: a quarter of
+   * the process's. Past it (or past half the cache for one write) a write goes on uncached: one 2
+   * GiB write would otherwise take the direct memory reads need.
+   */
+  private final long bufferBudget;
+
+  private final AtomicLong buffered = new AtomicLong();
+
+  /**
    * Writes through {@code ufs}, admitting CACHE_THROUGH pages into {@code store}.
    *
    * @param sync whether bytes are made durable before publication; read at each write
@@ -60,6 +71,27 @@ public final class WriteSessions {
       ByteBufAllocator allocator,
       BooleanSupplier sync,
       Path stateFolder) {
+    this(
+        ufs,
+        metadata,
+        store,
+        pageSize,
+        allocator,
+        sync,
+        stateFolder,
+        PlatformDependent.maxDirectMemory() / 4);
+  }
+
+  WriteSessions(
+      UfsManager ufs,
+      MetadataService metadata,
+      PageStore store,
+      long pageSize,
+      ByteBufAllocator allocator,
+      BooleanSupplier sync,
+      Path stateFolder,
+      long bufferBudget) {
+    this.bufferBudget = bufferBudget;
     this.ufs = ufs;
     this.metadata = metadata;
     this.store = store;
@@ -75,6 +107,11 @@ public final class WriteSessions {
    */
   public int discardUnfinished() {
     return unfinished.discardAll(ufs);
+  }
+
+  /** Bytes CACHE_THROUGH writes hold now, for their pages. */
+  long bufferedBytes() {
+    return buffered.get();
   }
 
   StreamObserver<WriteRequest> open(StreamObserver<WriteResponse> out) {
@@ -164,7 +201,7 @@ public final class WriteSessions {
       while (at < chunk.size()) {
         ByteBuf last = pages.isEmpty() ? null : pages.get(pages.size() - 1);
         if (last == null || !last.isWritable()) {
-          if ((pages.size() + 1) * pageSize > store.capacityBytes() / 2) {
+          if ((pages.size() + 1) * pageSize > store.capacityBytes() / 2 || !reservePage()) {
             cacheThrough = false;
             releasePages();
             return;
@@ -226,8 +263,17 @@ public final class WriteSessions {
       releasePages();
     }
 
+    private boolean reservePage() {
+      if (buffered.addAndGet(pageSize) > bufferBudget) {
+        buffered.addAndGet(-pageSize);
+        return false;
+      }
+      return true;
+    }
+
     private void releasePages() {
       pages.forEach(ByteBuf::release);
+      buffered.addAndGet(-pageSize * pages.size());
       pages.clear();
     }
 

@@ -143,6 +143,64 @@ class WriteSessionsTest {
   }
 
   /** The test's folder mounted at the root. */
+  /** Issue 54: one CACHE_THROUGH write could hold half the SSD's capacity in direct memory. */
+  @Test
+  void cacheThroughWrites_holdNoMoreDirectMemoryThanTheirBudget() throws Exception {
+    UfsManager ufs = rootMounted();
+    MetadataService metadata =
+        new MetadataService(
+            ufs,
+            new MetadataCache(
+                100,
+                Duration.ofMinutes(1),
+                Duration.ofSeconds(5),
+                System::currentTimeMillis,
+                new MemoryKvStore()),
+            registry);
+    WriteSessions sessions =
+        new WriteSessions(
+            ufs,
+            metadata,
+            store,
+            PAGE,
+            PooledByteBufAllocator.DEFAULT,
+            () -> true,
+            state,
+            2L * PAGE);
+    CompletableFuture<WriteResponse> first = new CompletableFuture<>();
+    CompletableFuture<WriteResponse> second = new CompletableFuture<>();
+    StreamObserver<WriteRequest> a = cacheThrough(sessions, "/a", first);
+    StreamObserver<WriteRequest> b = cacheThrough(sessions, "/b", second);
+    a.onNext(chunk(filled('A')));
+    a.onNext(chunk(filled('A')));
+    b.onNext(chunk(filled('B')));
+    assertThat(sessions.bufferedBytes()).isEqualTo(2L * PAGE);
+    a.onCompleted();
+    b.onCompleted();
+    first.join();
+    second.join();
+    assertThat(sessions.bufferedBytes()).isZero();
+    assertThat(Files.size(root.resolve("b"))).as("the write itself goes on").isEqualTo(PAGE);
+  }
+
+  private StreamObserver<WriteRequest> cacheThrough(
+      WriteSessions sessions, String path, CompletableFuture<WriteResponse> done) {
+    StreamObserver<WriteRequest> in = sessions.open(observer(done));
+    in.onNext(
+        WriteRequest.newBuilder()
+            .setHeader(
+                WriteHeader.newBuilder()
+                    .setPath(path)
+                    .setOverwrite(true)
+                    .setWriteType(WriteType.CACHE_THROUGH))
+            .build());
+    return in;
+  }
+
+  private static WriteRequest chunk(byte[] bytes) {
+    return WriteRequest.newBuilder().setChunk(ByteString.copyFrom(bytes)).build();
+  }
+
   private UfsManager rootMounted() {
     UfsManager ufs = new UfsManager();
     ufs.update(
