@@ -7,10 +7,13 @@ import io.strata.core.status.StrataException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -75,14 +78,11 @@ final class LocalPaths {
     if (path.isRoot()) {
       return new Located(root, -1);
     }
-    int dir = openRoot(path);
     try {
-      int fd = walk(dir, components(path), false, false, path);
+      int fd = withRoot(path, dir -> walk(dir, components(path), false, false, path));
       return new Located(FDS.resolve(Integer.toString(fd)), fd);
     } catch (IOException e) {
       throw errorOf(e, path);
-    } finally {
-      PosixCalls.close(dir);
     }
   }
 
@@ -107,28 +107,95 @@ final class LocalPaths {
     List<String> names = components(path);
     List<String> folders = names.subList(0, names.size() - 1);
     String name = names.get(names.size() - 1);
-    int dir = openRoot(path);
     if (folders.isEmpty()) {
-      return new Located(FDS.resolve(Integer.toString(dir)).resolve(name), dir);
+      // Straight in the root: no folder a user could swap lies above it.
+      requireRoot();
+      return new Located(root.resolve(name), -1);
     }
     try {
-      int folder = openFolder(dir, folders, createFolders, path);
+      int folder = withRoot(path, dir -> openFolder(dir, folders, createFolders, path));
       return new Located(FDS.resolve(Integer.toString(folder)).resolve(name), folder);
     } catch (IOException e) {
       throw errorOf(e, path);
-    } finally {
-      PosixCalls.close(dir);
     }
   }
 
-  /** The root's own descriptor (the root folder itself), which the caller closes. */
-  private int openRoot(StrataPath path) {
+  /** A walk from the root's descriptor. */
+  private interface Walk {
+    int from(int rootFd) throws IOException;
+  }
+
+  /**
+   * {@code walk} from the root's descriptor, held for this store's life (one open and close less
+   * per call). If the walk finds nothing and the root folder was replaced since (an administrator
+   * recreated it), the new one is opened and the walk made again; the old descriptor stays open,
+   * for a call under way may still use it.
+   */
+  private int withRoot(StrataPath path, Walk walk) throws IOException {
+    int fd = rootFd(path);
     try {
-      return PosixCalls.openPlace(root);
+      return walk.from(fd);
     } catch (NoSuchFileException e) {
-      throw StrataException.notFound("under-storage folder " + root + " does not exist");
+      if (!rootReplaced(fd)) {
+        throw e;
+      }
+      synchronized (this) {
+        if (rootFd == fd) {
+          rootFd = -1;
+        }
+      }
+      return walk.from(rootFd(path));
+    }
+  }
+
+  private volatile int rootFd = -1;
+
+  private int rootFd(StrataPath path) {
+    int fd = rootFd;
+    if (fd >= 0) {
+      return fd;
+    }
+    synchronized (this) {
+      if (rootFd < 0) {
+        try {
+          rootFd = PosixCalls.openPlace(root);
+        } catch (NoSuchFileException e) {
+          throw missingRoot();
+        } catch (IOException e) {
+          throw IoErrors.toStrata(e, path.toString());
+        }
+      }
+      return rootFd;
+    }
+  }
+
+  private boolean rootReplaced(int fd) {
+    try {
+      Object held =
+          Files.readAttributes(FDS.resolve(Integer.toString(fd)), BasicFileAttributes.class)
+              .fileKey();
+      Object now = Files.readAttributes(root, BasicFileAttributes.class).fileKey();
+      return !Objects.equals(held, now);
     } catch (IOException e) {
-      throw IoErrors.toStrata(e, path.toString());
+      return true;
+    }
+  }
+
+  private void requireRoot() {
+    if (!Files.isDirectory(root)) {
+      throw missingRoot();
+    }
+  }
+
+  private StrataException missingRoot() {
+    return StrataException.notFound("under-storage folder " + root + " does not exist");
+  }
+
+  /** Lets the root's descriptor go (the store is closed). */
+  synchronized void close() {
+    if (rootFd >= 0) {
+      PosixCalls.close(rootFd);
+      rootFd = -1;
     }
   }
 

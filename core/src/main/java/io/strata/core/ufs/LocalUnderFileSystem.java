@@ -16,6 +16,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -114,10 +115,13 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     LocalPaths.Located l = paths.entry(path);
     Path p = l.path();
     try {
-      if (Files.isDirectory(p)) {
+      // One look at the entry itself: each look through /proc/self/fd costs a procfs walk.
+      BasicFileAttributes a =
+          Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (a.isDirectory() || (a.isSymbolicLink() && Files.isDirectory(p))) {
         throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
       }
-      if (Files.isSymbolicLink(p)) {
+      if (a.isSymbolicLink()) {
         if (!Files.exists(p)) {
           throw StrataException.notFound(path + " is a dangling symbolic link");
         }
@@ -125,7 +129,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         throw StrataException.invalidArgument(
             path + " is a symbolic link to " + Files.readSymbolicLink(p) + ": read its target");
       }
-      if (Files.exists(p) && !Files.isRegularFile(p)) {
+      if (!a.isRegularFile()) {
         // A FIFO would block the reader until someone writes to it.
         throw StrataException.invalidArgument(path + " is not a regular file");
       }
@@ -348,7 +352,9 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    paths.close();
+  }
 
   @Override
   public boolean keepsNumericOwners() {

@@ -256,6 +256,20 @@ class LocalUnderFileSystemTest {
         .isEqualTo("rw-------");
   }
 
+  /** The root's descriptor is held: a root folder recreated under its name is found again. */
+  @Test
+  void aRootRecreatedUnderItsName_isUsedAgain() throws IOException {
+    Files.createDirectories(root.resolve("d"));
+    write("/d/f", "old", false);
+    assertThat(ufs.getStatus(p("/d/f")).length()).isEqualTo(3);
+    DeadWriters.deleteTree(root);
+    Files.createDirectories(root.resolve("d"));
+    Files.writeString(root.resolve("d/f"), "new!");
+    assertThat(ufs.getStatus(p("/d/f")).length()).isEqualTo(4);
+    write("/d/g", "x", false);
+    assertThat(root.resolve("d/g")).exists();
+  }
+
   @Test
   void symlinkOutOfTheRoot_isRefused() throws IOException {
     Files.writeString(outside.resolve("secret"), "secret");
