@@ -114,6 +114,8 @@ class HostileUsersTest {
       assertThat(read(fs, "/tmp/m/l/secret")).as("alice may use the link").isEqualTo("alice's own");
     }
     assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
+    ShellRunner.Run invalidate = mallory.run("fs", "invalidate", "/home/ali/secret");
+    assertOneLineRefusal(invalidate.err(), "PERMISSION_DENIED", "4002 lacks x on /home/ali");
   }
 
   /** Confirmed from outside: a user who made a folder could not write into it. */

@@ -489,6 +489,11 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         out,
         "invalidateMetadata",
         () -> {
+          Principal caller = Principal.current();
+          for (String p : req.getPathsList()) {
+            // A user may only make the worker look again at what they could look at themselves.
+            access.checkPath(caller, StrataPath.of(p), 0, "invalidate");
+          }
           for (String p : req.getPathsList()) {
             if (req.getRecursive()) {
               metadata.invalidateTree(StrataPath.of(p));
