@@ -60,16 +60,7 @@ class WriteSessionsTest {
     UfsManager ufs = new UfsManager(m -> new RacedUfs(new LocalUnderFileSystem(root), theirs));
     ufs.update(
         new MountTable(List.of(new Mount(StrataPath.ROOT, root.toUri().toString(), false)), 1));
-    MetadataService metadata =
-        new MetadataService(
-            ufs,
-            new MetadataCache(
-                100,
-                Duration.ofMinutes(1),
-                Duration.ofSeconds(5),
-                System::currentTimeMillis,
-                new MemoryKvStore()),
-            registry);
+    MetadataService metadata = metadata(ufs);
     WriteSessions sessions =
         new WriteSessions(
             ufs, metadata, store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
@@ -147,16 +138,7 @@ class WriteSessionsTest {
   @Test
   void cacheThroughWrites_holdNoMoreDirectMemoryThanTheirBudget() throws Exception {
     UfsManager ufs = rootMounted();
-    MetadataService metadata =
-        new MetadataService(
-            ufs,
-            new MetadataCache(
-                100,
-                Duration.ofMinutes(1),
-                Duration.ofSeconds(5),
-                System::currentTimeMillis,
-                new MemoryKvStore()),
-            registry);
+    MetadataService metadata = metadata(ufs);
     WriteSessions sessions =
         new WriteSessions(
             ufs,
@@ -199,6 +181,18 @@ class WriteSessionsTest {
 
   private static WriteRequest chunk(byte[] bytes) {
     return WriteRequest.newBuilder().setChunk(ByteString.copyFrom(bytes)).build();
+  }
+
+  private MetadataService metadata(UfsManager ufs) {
+    return new MetadataService(
+        ufs,
+        new MetadataCache(
+            100,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(5),
+            System::currentTimeMillis,
+            new MemoryKvStore()),
+        registry);
   }
 
   private UfsManager rootMounted() {
