@@ -64,6 +64,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
   private final WriteSessions writes;
   private final FileLoader loader;
   private final Permissions access;
+  private final NewEntries entries;
 
   public WorkerServiceImpl(
       UfsManager ufs,
@@ -73,6 +74,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
       FileLoader loader,
       Permissions access) {
     this.access = access;
+    this.entries = new NewEntries(access, ufs);
     this.ufs = ufs;
     this.metadata = metadata;
     this.fetcher = fetcher;
@@ -190,10 +192,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           }
           access.checkModeBits(caller, r.path(), "mkdir", req.getMode(), true);
           OsAccounts.Ids owner =
-              newOwner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
+              entries.owner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
           try {
             r.ufs().mkdirs(r.ufsPath(), req.getParents());
-            owned(r, owner.uid(), owner.gid());
+            NewEntries.give(r, owner);
             if (req.hasMode()) {
               r.ufs().setAttributes(r.ufsPath(), req.getMode() & 07777, "", "");
             }
@@ -239,7 +241,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           checkAttributeChange(req, r.path());
           try {
             // Owner before mode: a chown clears the setuid and setgid bits.
-            owned(r, req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1);
+            NewEntries.give(
+                r,
+                new OsAccounts.Ids(
+                    req.hasUid() ? req.getUid() : -1, req.hasGid() ? req.getGid() : -1));
             r.ufs()
                 .setAttributes(
                     r.ufsPath(),
@@ -349,7 +354,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           }
           access.checkModeBits(caller, r.path(), "create", req.getMode(), false);
           OsAccounts.Ids owner =
-              newOwner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
+              entries.owner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
           try {
             switch (req.getType()) {
               case SYMLINK -> r.ufs().createSymlink(r.ufsPath(), req.getSymlinkTarget());
@@ -372,34 +377,13 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
                       "createNode: no such node type " + req.getType());
             }
             if (req.getType() != FileType.REGULAR) {
-              owned(r, owner.uid(), owner.gid());
+              NewEntries.give(r, owner);
             }
           } finally {
             metadata.invalidate(r.path());
           }
           return CreateNodeResponse.getDefaultInstance();
         });
-  }
-
-  private static final OsAccounts.Ids NO_OWNER = new OsAccounts.Ids(-1, -1);
-
-  /**
-   * The ids an entry {@code caller} is about to make gets: those the request gives (a superuser's,
-   * checked by then), else a checked user's own where the store keeps numeric owners; -1 for none.
-   */
-  private OsAccounts.Ids newOwner(
-      UfsManager.Resolved r, Principal caller, boolean hasUid, long uid, boolean hasGid, long gid) {
-    if (hasUid || hasGid || !r.ufs().keepsNumericOwners()) {
-      return new OsAccounts.Ids(hasUid ? uid : -1, hasGid ? gid : -1);
-    }
-    return access.creatorIds(caller).orElse(NO_OWNER);
-  }
-
-  /** Gives a new entry its creator's owner and group, where the under-storage keeps them. */
-  private static void owned(UfsManager.Resolved r, long uid, long gid) {
-    if (uid >= 0 || gid >= 0) {
-      r.ufs().setOwnerIds(r.ufsPath(), uid, gid);
-    }
   }
 
   private static long time(TimeChange t) {
@@ -417,25 +401,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
     if (!access.checked(caller)) {
       return session;
     }
-    return new CheckedWrite(
-        session,
-        out,
-        h -> {
-          StrataPath path = StrataPath.of(h.getPath());
-          access.checkParent(caller, path, "write");
-          if (h.getOverwrite() || h.getInPlace()) {
-            access.checkOverwrite(caller, path, "write");
-          }
-          access.checkModeBits(caller, path, "write", h.getMode(), false);
-          if (h.hasUid() || h.hasGid()) {
-            access.checkSuperuser(caller, "give an owner to", path);
-            return h;
-          }
-          OsAccounts.Ids owner = newOwner(ufs.resolve(path), caller, false, 0, false, 0);
-          return owner.uid() < 0
-              ? h
-              : h.toBuilder().setUid((int) owner.uid()).setGid((int) owner.gid()).build();
-        });
+    return new CheckedWrite(session, out, h -> entries.checkWrite(caller, h));
   }
 
   /**
