@@ -7,6 +7,7 @@ import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -103,8 +104,8 @@ public final class Permissions {
       return;
     }
     // The bits of what the store reads: a link's target, not the link (whose own mode is 0777).
-    StrataPath real = resolve(caller, path, op, true);
-    check(caller, status.apply(real), access, op, path, real);
+    Place real = walk(caller, path, op, true);
+    check(caller, real.status(status), access, op, path, real.path());
   }
 
   /**
@@ -207,8 +208,9 @@ public final class Permissions {
     FileStatus st;
     while (true) {
       try {
-        real = resolve(caller, parent, op, true);
-        st = status.apply(real);
+        Place place = walk(caller, parent, op, true);
+        real = place.path();
+        st = place.status(status);
         break;
       } catch (StrataException e) {
         if (e.code() != StatusCode.NOT_FOUND || parent.isRoot()) {
@@ -280,8 +282,23 @@ public final class Permissions {
    * absolute path, or above the root, is refused: the store does not follow it either.
    */
   private StrataPath resolve(Principal caller, StrataPath path, String op, boolean followLast) {
-    java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>(names(path.toString()));
+    return walk(caller, path, op, followLast).path();
+  }
+
+  /** Where a walk ended, and that entry's status when the walk looked it up (else null). */
+  private record Place(StrataPath path, FileStatus status) {
+    /** The status, looked up now if the walk did not. */
+    FileStatus status(Function<StrataPath, FileStatus> lookUp) {
+      return status != null ? status : lookUp.apply(path);
+    }
+  }
+
+  private Place walk(Principal caller, StrataPath path, String op, boolean followLast) {
+    ArrayDeque<String> todo = new ArrayDeque<>(names(path.toString()));
     StrataPath at = StrataPath.ROOT;
+    // Carried forward: each entry's status serves both its link test and, as the next folder,
+    // its search check; one look-up per component.
+    FileStatus atStatus = null;
     int links = 0;
     while (!todo.isEmpty()) {
       String name = todo.pollFirst();
@@ -293,24 +310,29 @@ public final class Permissions {
           throw denied(caller, op, path, "leads above the root through a symbolic link");
         }
         at = at.parent();
+        atStatus = null;
         continue;
       }
-      check(caller, status.apply(at), SEARCH, op, path, at);
+      if (atStatus == null) {
+        atStatus = status.apply(at);
+      }
+      check(caller, atStatus, SEARCH, op, path, at);
       StrataPath next = at.child(name);
       if (todo.isEmpty() && !followLast) {
-        return next;
+        return new Place(next, null);
       }
       FileStatus st;
       try {
         st = status.apply(next);
       } catch (StrataException e) {
         if (e.code() == StatusCode.NOT_FOUND && todo.isEmpty()) {
-          return next;
+          return new Place(next, null);
         }
         throw e;
       }
       if (!st.hasPosix() || st.getPosix().getType() != FileType.SYMLINK) {
         at = next;
+        atStatus = st;
         continue;
       }
       String target = st.getPosix().getSymlinkTarget();
@@ -323,7 +345,7 @@ public final class Permissions {
         todo.addFirst(hops.get(k));
       }
     }
-    return at;
+    return new Place(at, atStatus);
   }
 
   private static List<String> names(String path) {
