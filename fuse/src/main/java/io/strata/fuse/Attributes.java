@@ -45,6 +45,21 @@ final class Attributes {
     time(stat.st_ctim, p.getCtimeNs());
   }
 
+  /**
+   * What a listing tells of each entry: its type, which the kernel passes on as the entry's d_type
+   * (so that a reader that only needs to tell files from folders, as scandir's is_file does, stats
+   * nothing), and its inode where the under-storage keeps one (libfuse's "unknown" otherwise, as
+   * with no attributes at all).
+   */
+  static void fillEntry(FileStat stat, FileInfo f) {
+    PosixAttributes p = f.posix();
+    stat.st_mode.set(typeBits(f.type()));
+    stat.st_ino.set(p != null ? p.getInode() : UNKNOWN_INODE);
+  }
+
+  /** libfuse's FUSE_UNKNOWN_INO. */
+  private static final long UNKNOWN_INODE = 0xffffffffL;
+
   private static int typeBits(FileType type) {
     return switch (type) {
       case DIRECTORY -> FileStat.S_IFDIR;
@@ -82,16 +97,16 @@ final class Attributes {
     }
   }
 
-  /**
-   * Nominal figures: the cache is not a disk with a size, the UFS behind it has none to tell, and
-   * summing the namespace would make every df (and every free-space probe) a scan of it.
-   */
   /** The size of a file changed through the mount and not published yet. */
   static void resize(FileStat stat, long size) {
     stat.st_size.set(size);
     stat.st_blocks.set((size + 511) / 512);
   }
 
+  /**
+   * Nominal figures: the cache is not a disk with a size, the UFS behind it has none to tell, and
+   * summing the namespace would make every df (and every free-space probe) a scan of it.
+   */
   static void fillStatfs(Statvfs stbuf) {
     long blocks = (1L << 50) / BLOCK;
     stbuf.f_bsize.set(BLOCK);

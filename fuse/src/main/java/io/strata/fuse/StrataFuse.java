@@ -8,7 +8,9 @@ import io.strata.core.status.StrataException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.IntSupplier;
+import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
+import jnr.ffi.Struct;
 import jnr.ffi.types.dev_t;
 import jnr.ffi.types.gid_t;
 import jnr.ffi.types.mode_t;
@@ -37,6 +39,7 @@ import ru.serce.jnrfuse.struct.Timespec;
 final class StrataFuse extends FuseStubFS {
   private static final Logger LOG = LoggerFactory.getLogger(StrataFuse.class);
   private static final int O_ACCMODE = 3;
+  private static final int STAT = Struct.size(new FileStat(jnr.ffi.Runtime.getSystemRuntime()));
 
   private final FileSystem fs;
   private final String root;
@@ -167,8 +170,12 @@ final class StrataFuse extends FuseStubFS {
           }
           filler.apply(buf, ".", null, 0);
           filler.apply(buf, "..", null, 0);
+          // One entry's attributes at a time: libfuse copies what it needs before the next.
+          FileStat entry =
+              FileStat.of(Memory.allocateDirect(jnr.ffi.Runtime.getSystemRuntime(), STAT));
           for (FileInfo child : fs.listStatus(p)) {
-            if (filler.apply(buf, child.name(), null, 0) != 0) {
+            Attributes.fillEntry(entry, child);
+            if (filler.apply(buf, child.name(), entry, 0) != 0) {
               break;
             }
           }

@@ -39,6 +39,10 @@ class FuseMetadataCacheTest {
     for (int i = 0; i < 20; i++) {
       Files.write(cluster.ufsRoot().resolve("data/class0/" + i + ".jpg"), new byte[1000 + i]);
     }
+    Files.createDirectories(cluster.ufsRoot().resolve("data/typed/folder"));
+    for (int i = 0; i < 30; i++) {
+      Files.write(cluster.ufsRoot().resolve("data/typed/" + i + ".bin"), new byte[10]);
+    }
     Configuration conf = cluster.clientConf();
     conf.set(UserKeys.METADATA_CACHE_TTL, "10min");
     // The kernel asks again after 0.2 s: each stat below past that reaches the mount.
@@ -65,6 +69,11 @@ class FuseMetadataCacheTest {
             cluster.worker(0), WorkerMetrics.METADATA_REQUESTS, "result", "miss");
   }
 
+  private static double kernelAsked(String op) throws Exception {
+    return Scrape.value(
+        fuse.webPort(), "strata_fuse_requests_seconds_count{op=\"" + op + "\",process=\"fuse\"}");
+  }
+
   private static long size(String name) throws Exception {
     return Files.size(mnt.resolve("class0/" + name));
   }
@@ -84,6 +93,26 @@ class FuseMetadataCacheTest {
     assertThat(workerLookUps())
         .as("30 look-ups of files the listing told of reach no worker")
         .isEqualTo(before);
+  }
+
+  /**
+   * A data set is indexed as torchvision's ImageFolder does it: scandir, then is_file / is_dir of
+   * each entry, which read the entry's type off the listing. Without the type, each was a stat, a
+   * look-up through the mount per file: 20,000 of them for the loader bench's index.
+   */
+  @Test
+  void aListingTellsEachEntrysType_soTellingFilesFromFoldersStatsNothing() throws Exception {
+    double before = kernelAsked("getattr");
+    String types =
+        FuseHost.python(
+            "import os, sys",
+            "with os.scandir('" + mnt.resolve("typed") + "') as d:",
+            "    e = list(d)",
+            "print(sum(x.is_file() for x in e), sum(x.is_dir() for x in e), len(e))");
+    assertThat(types.strip()).isEqualTo("30 1 31");
+    assertThat(kernelAsked("getattr") - before)
+        .as("stats of 31 entries (the folder's own look-up aside)")
+        .isLessThan(5);
   }
 
   @Test
