@@ -115,7 +115,17 @@ strata_local_worker_cache() {
 strata_local_security() {
   local dir="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}" secret
   : > "$STRATA_LOGS_DIR/local-cluster.env"
-  strata_configured strata.security.mode && return 0
+  if strata_configured strata.security.mode; then
+    # Set in this shell's environment (perhaps by an earlier cluster's local-cluster.env): later
+    # shells need it as much (from the site file, they read it themselves).
+    local var
+    for var in STRATA_SECURITY_MODE STRATA_SECURITY_SECRET_FILE STRATA_SECURITY_TOKEN_FILE; do
+      if [[ -n "${!var:-}" ]]; then
+        printf 'export %s=%q\n' "$var" "${!var}" >> "$STRATA_LOGS_DIR/local-cluster.env"
+      fi
+    done
+    return 0
+  fi
   secret="$dir/secret"
   mkdir -p "$dir"
   if [[ ! -s "$secret" ]]; then

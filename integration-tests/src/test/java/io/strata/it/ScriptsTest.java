@@ -192,12 +192,21 @@ class ScriptsTest {
 
   @Test
   void localHaCluster_threeMastersTwoWorkers_servesReadsAndStops() throws Exception {
+    // Started from a shell that sourced an earlier cluster's local-cluster.env: its security
+    // settings are in the environment, and later shells (the commands below) find them in the file.
+    Path secret = work.resolve("earlier-secret");
+    Files.writeString(secret, "s".repeat(48));
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
     Map<String, String> env =
         Map.of(
             "STRATA_LOCAL_PORT_BASE",
             String.valueOf(freePortBase()),
             "STRATA_LOCAL_DATA_DIR",
-            work.resolve("local").toString());
+            work.resolve("local").toString(),
+            "STRATA_SECURITY_MODE",
+            "TOKEN",
+            "STRATA_SECURITY_SECRET_FILE",
+            secret.toString());
     Scripts.Result start =
         run(env, "bin/strata-start.sh", "local", "--masters", "3", "--workers", "2");
     assertThat(start.code()).as(start.out()).isZero();
