@@ -109,6 +109,37 @@ public final class MetadataCache {
     }
   }
 
+  /**
+   * The entry named {@code name} in the cached listing of folder {@code parentUri}, stamped with
+   * when that listing was read (in memory only if {@code memoryOnly}); null when no listing is
+   * cached, it does not hold the name, or it holds only what the store lists of the entry ({@link
+   * FileStatus#getListedOnly}). Whatever changes an entry forgets its folder's listing too, so the
+   * listing is never older news than the entry's own status would be.
+   */
+  StatusEntry childOfListing(String parentUri, String name, boolean memoryOnly) {
+    ListingEntry l = memoryOnly ? listings.getIfPresent(parentUri) : listing(parentUri);
+    if (l == null) {
+      return null;
+    }
+    List<FileStatus> children = l.children();
+    int low = 0;
+    int high = children.size() - 1;
+    while (low <= high) { // sorted by name: see MetadataService.listStore
+      int mid = (low + high) >>> 1;
+      FileStatus child = children.get(mid);
+      int c = child.getName().compareTo(name);
+      if (c == 0) {
+        return child.getListedOnly() ? null : new StatusEntry(child, l.loadedAtMs());
+      }
+      if (c < 0) {
+        low = mid + 1;
+      } else {
+        high = mid - 1;
+      }
+    }
+    return null;
+  }
+
   ListingEntry listing(String ufsUri) {
     ListingEntry e = listings.getIfPresent(ufsUri);
     if (e == null) {

@@ -54,7 +54,7 @@ public final class MetadataService {
    */
   public FileStatus getStatus(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);
-    MetadataCache.StatusEntry cached = cache.status(r.ufsUri());
+    MetadataCache.StatusEntry cached = cached(path, r, syncIntervalMs, false);
     if (cached != null && fresh(cached.loadedAtMs(), cache.ttlOf(cached), syncIntervalMs)) {
       hits.increment();
       if (cached.status() == null) {
@@ -84,7 +84,7 @@ public final class MetadataService {
    */
   public java.util.Optional<FileStatus> statusInMemory(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);
-    MetadataCache.StatusEntry cached = cache.statusInMemory(r.ufsUri());
+    MetadataCache.StatusEntry cached = cached(path, r, syncIntervalMs, true);
     if (cached == null || !fresh(cached.loadedAtMs(), cache.ttlOf(cached), syncIntervalMs)) {
       return java.util.Optional.empty();
     }
@@ -94,6 +94,31 @@ public final class MetadataService {
     }
     return java.util.Optional.of(
         stamped(cached.status(), cached.loadedAtMs(), cache.ttlOf(cached), syncIntervalMs));
+  }
+
+  /**
+   * What is cached of {@code path}: its own entry when fresh, else its entry in its folder's fresh
+   * listing (a data set's files are listed, then each opened: the listing read their statuses
+   * already, and an open then costs no look-up in the UFS, no write to the store and no hand-off
+   * from the event loop), else its own entry, stale or null.
+   */
+  private MetadataCache.StatusEntry cached(
+      StrataPath path, Resolved r, long syncIntervalMs, boolean memoryOnly) {
+    MetadataCache.StatusEntry own =
+        memoryOnly ? cache.statusInMemory(r.ufsUri()) : cache.status(r.ufsUri());
+    if ((own != null && fresh(own.loadedAtMs(), cache.ttlOf(own), syncIntervalMs))
+        || path.isRoot()) {
+      return own;
+    }
+    Resolved folder = ufs.resolve(path.parent());
+    if (!r.ufsUri().equals(folder.ufsUri() + "/" + path.name())) {
+      return own; // a mount point: its folder's store lists what the mount hides
+    }
+    MetadataCache.StatusEntry listed =
+        cache.childOfListing(folder.ufsUri(), path.name(), memoryOnly);
+    return listed != null && fresh(listed.loadedAtMs(), cache.listingTtl(), syncIntervalMs)
+        ? listed
+        : own;
   }
 
   /** {@code s} with how much longer this worker would serve it as it is (fresh_for_ms). */

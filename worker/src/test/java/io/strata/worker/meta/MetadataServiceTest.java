@@ -96,6 +96,28 @@ class MetadataServiceTest {
   }
 
   @Test
+  void aListedFile_isAnsweredFromItsFoldersListing_untilEitherIsForgotten() throws Exception {
+    Files.createDirectory(root.resolve("d"));
+    Files.writeString(root.resolve("d/a"), "one");
+    meta.list(StrataPath.of("/d"), -1);
+    Files.writeString(root.resolve("d/a"), "three");
+    advance(Duration.ofSeconds(20));
+    assertThat(meta.statusInMemory(StrataPath.of("/d/a"), -1))
+        .as("from the listing's memory, on an event loop")
+        .hasValueSatisfying(s -> assertThat(s.getLength()).isEqualTo(3));
+    FileStatus listed = meta.getStatus(StrataPath.of("/d/a"), -1);
+    assertThat(listed.getLength()).as("no look-up in the UFS").isEqualTo(3);
+    assertThat(listed.getFreshForMs()).as("as fresh as the listing").isEqualTo(40_000);
+    assertThat(meta.getStatus(StrataPath.of("/d/a"), 10_000).getLength())
+        .as("a sync interval the listing is older than")
+        .isEqualTo(5);
+    Files.writeString(root.resolve("d/a"), "seven!!");
+    meta.invalidate(StrataPath.of("/d/a"));
+    assertThat(meta.statusInMemory(StrataPath.of("/d/a"), -1)).isEmpty();
+    assertThat(meta.getStatus(StrataPath.of("/d/a"), -1).getLength()).isEqualTo(7);
+  }
+
+  @Test
   void answers_sayHowMuchLongerTheWorkerWouldServeThem() throws Exception {
     Files.createDirectory(root.resolve("d"));
     Files.writeString(root.resolve("d/a"), "one");
