@@ -6,6 +6,8 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tls;
 import io.strata.core.security.Tokens;
@@ -26,8 +28,8 @@ import javax.net.ssl.SSLParameters;
  * A process's web port: {@code /metrics} (Prometheus text), {@code /health} (200 when the process
  * serves, 503 with the reason when not), {@code /stacks} (a thread dump). HTTPS when the process
  * has TLS, asking for clients' certificates with mutual TLS. In TOKEN mode {@code /metrics} asks
- * for a token ({@code Authorization: Bearer}, as Prometheus sends one); {@code /health} stays open
- * to probes, and {@code /stacks} to this host only.
+ * for a token ({@code Authorization: Bearer}, as Prometheus sends one) and {@code /stacks} for an
+ * administrator's; {@code /health} stays open to probes. {@code /stacks} is for this host only.
  */
 public final class WebServer implements AutoCloseable {
   /**
@@ -93,9 +95,7 @@ public final class WebServer implements AutoCloseable {
     server.createContext(
         "/stacks",
         ex -> {
-          if (servesStacksTo(ex.getRemoteAddress().getAddress())) {
-            respond(ex, 200, "text/plain; charset=utf-8", threadDump());
-          } else {
+          if (!servesStacksTo(ex.getRemoteAddress().getAddress())) {
             respond(
                 ex,
                 403,
@@ -103,24 +103,56 @@ public final class WebServer implements AutoCloseable {
                 "thread dumps are served to this host only: curl localhost:"
                     + port()
                     + "/stacks\n");
+            return;
           }
+          Optional<String> refused =
+              refusal(
+                  security,
+                  ex.getRequestHeaders().getFirst("Authorization"),
+                  Instant.now(),
+                  Role.ADMIN);
+          if (refused.isPresent()) {
+            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+            respond(ex, 401, "text/plain; charset=utf-8", refused.get() + "\n");
+            return;
+          }
+          respond(ex, 200, "text/plain; charset=utf-8", threadDump());
         });
     server.start();
   }
 
   /** Why a request with {@code authorization} is refused metrics, if it is. */
   static Optional<String> refusal(Security security, String authorization, Instant now) {
+    return refusal(security, authorization, now, Role.USER);
+  }
+
+  /**
+   * Why a request with {@code authorization} is refused what a token of role {@code needed} may
+   * see, if it is: in TOKEN mode, metrics ask for any of the cluster's tokens, thread dumps (every
+   * thread's paths and callers, other accounts' included) for an administrator's or a service's.
+   */
+  static Optional<String> refusal(
+      Security security, String authorization, Instant now, Role needed) {
     if (security.secret().isEmpty()) {
       return Optional.empty();
     }
+    String what = needed == Role.USER ? "metrics need a token" : "thread dumps need an admin token";
+    String mint = needed == Role.USER ? "" : " --admin";
     if (authorization == null || !authorization.startsWith(BEARER)) {
       return Optional.of(
-          "metrics need a token in TOKEN mode: send 'Authorization: Bearer TOKEN'"
-              + " (strata fsadmin token create)");
+          what
+              + " in TOKEN mode: send 'Authorization: Bearer TOKEN'"
+              + " (strata fsadmin token create USER"
+              + mint
+              + ")");
     }
     try {
-      Tokens.verify(security.secret().get(), authorization.substring(BEARER.length()).strip(), now);
-      return Optional.empty();
+      Principal caller =
+          Tokens.verify(
+              security.secret().get(), authorization.substring(BEARER.length()).strip(), now);
+      return caller.role().covers(needed)
+          ? Optional.empty()
+          : Optional.of(what + ": " + caller.user() + "'s token is a " + caller.role() + "'s");
     } catch (StrataException e) {
       return Optional.of(e.getMessage());
     }
@@ -147,7 +179,8 @@ public final class WebServer implements AutoCloseable {
 
   /**
    * Thread dumps show what every thread is doing, paths and callers included: for the host's own
-   * operators only, whatever the security mode (the web port has no authentication).
+   * operators only, whatever the security mode (and in TOKEN mode for administrators: every account
+   * of a shared host is on loopback).
    */
   static boolean servesStacksTo(java.net.InetAddress caller) {
     return caller != null && caller.isLoopbackAddress();

@@ -88,6 +88,20 @@ class WebServerTest {
       HttpResponse<String> alice =
           get(web, "/metrics", Tokens.issue(secret, "alice", Role.USER, later));
       assertThat(alice.statusCode()).isEqualTo(200);
+
+      // Every account of a shared host is on loopback: thread dumps are an administrator's.
+      HttpResponse<String> anyone = get(web, "/stacks", null);
+      assertThat(anyone.statusCode()).isEqualTo(401);
+      assertThat(anyone.body()).contains("admin token", "--admin").doesNotContain("\"main\"");
+      HttpResponse<String> user =
+          get(web, "/stacks", Tokens.issue(secret, "alice", Role.USER, later));
+      assertThat(user.statusCode()).isEqualTo(401);
+      assertThat(user.body())
+          .isEqualTo("thread dumps need an admin token: alice's token is a USER's\n");
+      HttpResponse<String> admin =
+          get(web, "/stacks", Tokens.issue(secret, "root", Role.ADMIN, later));
+      assertThat(admin.statusCode()).isEqualTo(200);
+      assertThat(admin.body()).contains("\"main\"");
     } finally {
       executor.shutdownNow();
     }
