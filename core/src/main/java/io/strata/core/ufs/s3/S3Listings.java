@@ -11,6 +11,8 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -22,6 +24,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * ("folder/" objects) are never files.
  */
 final class S3Listings {
+  private static final Logger LOG = LoggerFactory.getLogger(S3Listings.class);
+
   /** The most keys S3 returns in one listing. */
   private static final int MAX_KEYS = 1000;
 
@@ -86,8 +90,8 @@ final class S3Listings {
         throw error(e, folder);
       }
       for (S3Object o : r.contents()) {
-        if (!o.key().endsWith("/")) {
-          String name = o.key().substring(folder.length());
+        String name = o.key().substring(folder.length());
+        if (!o.key().endsWith("/") && pathFor(o.key(), name)) {
           files.add(S3Bucket.file(name, o.eTag(), o.size(), o.lastModified()));
         }
       }
@@ -99,10 +103,12 @@ final class S3Listings {
   private Stream<UfsStatus> children(String folder, ListObjectsV2Response page) {
     Stream<UfsStatus> folders =
         page.commonPrefixes().stream()
+            .filter(p -> pathFor(p.prefix(), S3Location.childName(folder, p.prefix())))
             .map(p -> S3Bucket.folder(S3Location.childName(folder, p.prefix())));
     Stream<UfsStatus> files =
         page.contents().stream()
             .filter(o -> !o.key().equals(folder) && !o.key().endsWith("/"))
+            .filter(o -> pathFor(o.key(), S3Location.childName(folder, o.key())))
             .map(
                 o ->
                     S3Bucket.file(
@@ -111,6 +117,21 @@ final class S3Listings {
                         o.size(),
                         o.lastModified()));
     return Stream.concat(folders, files);
+  }
+
+  /**
+   * Whether a listed key's {@code name} below its folder is a path; if not, the key is left out of
+   * the listing (one odd key must not make its folder unlistable, nor show as another path).
+   */
+  private boolean pathFor(String key, String name) {
+    if (S3Location.namesAPath(name)) {
+      return true;
+    }
+    LOG.debug(
+        "{}: key '{}' has no Strata path (empty, '.' or '..' component): left out",
+        location.uri(),
+        key);
+    return false;
   }
 
   /** An SDK failure as Strata's, naming the mount and the folder listed. */

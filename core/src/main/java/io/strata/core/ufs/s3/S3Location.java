@@ -54,4 +54,22 @@ record S3Location(String bucket, String prefix) {
     String name = keyOrPrefix.substring(folderPrefix.length());
     return name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
   }
+
+  /**
+   * Whether {@code relative} (a listed key below a folder's prefix) names a path under that folder:
+   * no empty, "." or ".." component, no NUL. A bucket may hold any key ("a//b", "a/../b"): such an
+   * object has no Strata path, and mapped onto one it would show as another file, or outside its
+   * mount.
+   */
+  static boolean namesAPath(String relative) {
+    if (relative.isEmpty() || relative.indexOf('\0') >= 0) {
+      return false;
+    }
+    for (String part : relative.split("/", -1)) {
+      if (part.isEmpty() || part.equals(".") || part.equals("..")) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

@@ -104,6 +104,34 @@ class S3UnderFileSystemTest {
     }
   }
 
+  /**
+   * Whoever writes to the bucket may make any key: one with an empty, "." or ".." component has no
+   * path under the mount, and is left out rather than failing its folder's listing or showing as
+   * another file (or, with "..", outside the mount).
+   */
+  @Test
+  void keysThatNameNoPath_areLeftOut_andTheirFoldersStillList() {
+    for (String key :
+        List.of("odd/ok", "odd/a//b", "odd/../up", "odd/./here", "odd/x/../y", "odd/x/fine")) {
+      store.admin().putObject(r -> r.bucket("bkt").key(key), RequestBody.fromString(key));
+    }
+    try (S3UnderFileSystem ufs = mount("s3://bkt/odd", options(store.port()))) {
+      try (Stream<UfsStatus> top = ufs.list(StrataPath.ROOT)) {
+        assertThat(top.map(c -> c.name() + (c.directory() ? "/" : "")).sorted().toList())
+            .containsExactly("a/", "ok", "x/");
+      }
+      for (String folder : List.of("/a", "/x")) {
+        try (Stream<UfsStatus> below = ufs.list(StrataPath.of(folder))) {
+          assertThat(below.map(UfsStatus::name).toList())
+              .as(folder)
+              .containsExactlyElementsOf(folder.equals("/a") ? List.of() : List.of("fine"));
+        }
+      }
+      assertThat(ufs.listFiles(StrataPath.ROOT, "", 100).stream().map(UfsStatus::name).toList())
+          .containsExactly("ok", "x/fine");
+    }
+  }
+
   @Test
   void anAbortedOrAbandonedUpload_leavesNoParts() throws Exception {
     byte[] sixMiB = new byte[6 << 20];
