@@ -4,11 +4,13 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.FuseKeys;
+import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
+import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tls;
 import io.strata.core.status.StrataException;
@@ -161,9 +163,9 @@ public final class FuseProcess implements Service {
   private WebServer startWebServer() {
     String host = conf.get(FuseKeys.BIND_HOST);
     int port = conf.get(FuseKeys.WEB_PORT);
-    // HTTPS when TLS is on and this mount has a certificate of its own to serve with. Its metrics
-    // ask for no token: the port is on loopback unless strata.fuse.bind.host says otherwise.
-    Security web = Security.none().withTls(Tls.forClient(conf).filter(t -> t.keyManager() != null));
+    // HTTPS when TLS is on and this mount has a certificate of its own to serve with.
+    Security web =
+        webSecurity(conf).withTls(Tls.forClient(conf).filter(t -> t.keyManager() != null));
     try {
       try {
         return new WebServer(host, port, registry, this::notReadyReason, webExecutor, web);
@@ -180,6 +182,20 @@ public final class FuseProcess implements Service {
       throw StrataException.unavailable(
           "cannot serve metrics on " + host + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A mount that holds the cluster secret (local mode: the account that started the cluster mounts
+   * with it) asks for tokens as the servers do: any of the cluster's for /metrics, an
+   * administrator's for /stacks, since every account of the host reaches its port on loopback.
+   * Without the secret it cannot tell tokens apart, and asks for none.
+   */
+  static Security webSecurity(Configuration conf) {
+    String file = conf.get(SecurityKeys.SECRET_FILE);
+    if (file.isEmpty() || !Files.isReadable(Path.of(file))) {
+      return Security.none();
+    }
+    return Security.token(ClusterSecret.load(Path.of(file)));
   }
 
   /** The port of /metrics, /health and /stacks. */

@@ -24,11 +24,12 @@ class FuseScriptsTest {
   private Scripts scripts;
   private Path mnt;
   private String name;
+  private ScriptConf site;
 
   @BeforeEach
   void startCluster() throws Exception {
     FuseHost.assumeMountable();
-    ScriptConf site =
+    site =
         ScriptConf.create(
             Scripts.ROOT,
             work,
@@ -60,6 +61,14 @@ class FuseScriptsTest {
     assertThat(mount.code()).as(mount.out()).isZero();
     assertThat(mount.out()).contains(name + " started", "strata:/data mounted on " + mnt);
     assertThat(mnt.resolve("hello.txt")).hasContent("hello through the scripts");
+    // Issue 54: local mode's mount holds the cluster secret; every account of the host reaches
+    // its web port on loopback, so thread dumps ask for an administrator's (or service's) token.
+    java.util.regex.Matcher web =
+        java.util.regex.Pattern.compile("web (\\d+)").matcher(mount.out());
+    assertThat(web.find()).as(mount.out()).isTrue();
+    assertThat(stacks(Integer.parseInt(web.group(1)), null).statusCode()).isEqualTo(401);
+    assertThat(stacks(Integer.parseInt(web.group(1)), site.metricsAuthorization()).body())
+        .contains("fuse-loop");
     assertThat(scripts.run("bin/strata", "fuse", "list").out())
         .containsPattern(mnt + " +strata:/data +rw +ok");
     Scripts.Result twice = scripts.run("bin/strata", "fuse", "mount", mnt.toString(), "/data");
@@ -98,6 +107,19 @@ class FuseScriptsTest {
     assertThat(notMounted.code()).isNotZero();
     assertThat(notMounted.out().strip())
         .isEqualTo("strata: NOT_FOUND: " + mnt + " is not a Strata mount");
+  }
+
+  private static java.net.http.HttpResponse<String> stacks(int port, String authorization)
+      throws Exception {
+    var get =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + port + "/stacks"))
+            .timeout(Duration.ofSeconds(10));
+    if (authorization != null) {
+      get.header("Authorization", authorization);
+    }
+    return java.net.http.HttpClient.newHttpClient()
+        .send(get.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
   /**

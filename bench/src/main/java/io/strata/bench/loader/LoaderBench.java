@@ -286,13 +286,20 @@ public final class LoaderBench implements Callable<Integer> {
 
   /** The mount's getattr and open counts so far. */
   private double[] getattrsAndOpens() throws Exception {
+    HttpRequest.Builder get =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + fuseWebPort + "/metrics"))
+            .timeout(Duration.ofSeconds(10));
+    // Local mode's mount holds the cluster secret, and asks for a token as the servers do.
+    String authorization = scripts.metricsAuthorization();
+    if (authorization != null) {
+      get.header("Authorization", authorization);
+    }
     HttpResponse<String> r =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + fuseWebPort + "/metrics"))
-                    .timeout(Duration.ofSeconds(10))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpClient.newHttpClient().send(get.build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException(
+          "the mount's /metrics answered " + r.statusCode() + ": " + r.body().strip());
+    }
     return new double[] {count(r.body(), "getattr"), count(r.body(), "open")};
   }
 
