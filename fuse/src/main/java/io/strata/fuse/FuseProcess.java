@@ -4,7 +4,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.FuseKeys;
-import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
@@ -191,11 +190,7 @@ public final class FuseProcess implements Service {
    * Without the secret it cannot tell tokens apart, and asks for none.
    */
   static Security webSecurity(Configuration conf) {
-    String file = conf.get(SecurityKeys.SECRET_FILE);
-    if (file.isEmpty() || !Files.isReadable(Path.of(file))) {
-      return Security.none();
-    }
-    return Security.token(ClusterSecret.load(Path.of(file)));
+    return ClusterSecret.readable(conf).map(Security::token).orElse(Security.none());
   }
 
   /** The port of /metrics, /health and /stacks. */

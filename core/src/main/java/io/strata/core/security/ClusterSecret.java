@@ -1,5 +1,7 @@
 package io.strata.core.security;
 
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.SecurityKeys;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Optional;
 import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -30,6 +33,17 @@ public final class ClusterSecret {
 
   ClusterSecret(byte[] secret) {
     this.key = new SecretKeySpec(secret, HMAC);
+  }
+
+  /**
+   * The secret {@code strata.security.secret.file} names, if it names one this process may read: a
+   * client or a mount started by the account that holds it (local mode) uses it; others do not.
+   */
+  public static Optional<ClusterSecret> readable(Configuration conf) {
+    String file = conf.get(SecurityKeys.SECRET_FILE);
+    return file.isEmpty() || !Files.isReadable(Path.of(file))
+        ? Optional.empty()
+        : Optional.of(load(Path.of(file)));
   }
 
   /** The secret in {@code file}; a one-line error naming the file if it is missing or unsafe. */

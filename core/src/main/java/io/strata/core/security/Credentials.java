@@ -80,9 +80,9 @@ public final class Credentials {
     if (!file.isEmpty()) {
       return ofToken(read(Path.of(file)));
     }
-    String secret = conf.get(SecurityKeys.SECRET_FILE);
-    if (!secret.isEmpty() && Files.isReadable(Path.of(secret))) {
-      return service(ClusterSecret.load(Path.of(secret)));
+    Optional<ClusterSecret> secret = ClusterSecret.readable(conf);
+    if (secret.isPresent()) {
+      return service(secret.get());
     }
     Path home = Path.of(System.getProperty("user.home", "/"), ".strata", "token");
     return Files.isReadable(home) ? ofToken(read(home)) : NONE;

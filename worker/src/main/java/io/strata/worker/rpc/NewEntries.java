@@ -29,10 +29,15 @@ final class NewEntries {
    */
   OsAccounts.Ids owner(
       UfsManager.Resolved r, Principal caller, boolean hasUid, long uid, boolean hasGid, long gid) {
-    if (hasUid || hasGid || !r.ufs().keepsNumericOwners()) {
+    if (hasUid || hasGid) {
       return new OsAccounts.Ids(hasUid ? uid : -1, hasGid ? gid : -1);
     }
-    return access.creatorIds(caller).orElse(NO_OWNER);
+    return creatorOwner(r, caller);
+  }
+
+  /** The caller's own ids, where the store at {@code r} keeps numeric owners; -1 for none. */
+  private OsAccounts.Ids creatorOwner(UfsManager.Resolved r, Principal caller) {
+    return r.ufs().keepsNumericOwners() ? access.creatorIds(caller).orElse(NO_OWNER) : NO_OWNER;
   }
 
   /** Gives a new entry its owner's ids, where the under-storage keeps them. */
@@ -57,7 +62,7 @@ final class NewEntries {
       access.checkSuperuser(caller, "give an owner to", path);
       return h;
     }
-    OsAccounts.Ids owner = owner(ufs.resolve(path), caller, false, 0, false, 0);
+    OsAccounts.Ids owner = creatorOwner(ufs.resolve(path), caller);
     return owner.uid() < 0
         ? h
         : h.toBuilder().setUid((int) owner.uid()).setGid((int) owner.gid()).build();

@@ -91,7 +91,7 @@ final class S3Listings {
       }
       for (S3Object o : r.contents()) {
         String name = o.key().substring(folder.length());
-        if (!o.key().endsWith("/") && pathFor(o.key(), name)) {
+        if (!o.key().endsWith("/") && pathFor(folder, name)) {
           files.add(S3Bucket.file(name, o.eTag(), o.size(), o.lastModified()));
         }
       }
@@ -103,34 +103,35 @@ final class S3Listings {
   private Stream<UfsStatus> children(String folder, ListObjectsV2Response page) {
     Stream<UfsStatus> folders =
         page.commonPrefixes().stream()
-            .filter(p -> pathFor(p.prefix(), S3Location.childName(folder, p.prefix())))
-            .map(p -> S3Bucket.folder(S3Location.childName(folder, p.prefix())));
+            .map(p -> S3Location.childName(folder, p.prefix()))
+            .filter(name -> pathFor(folder, name))
+            .map(S3Bucket::folder);
     Stream<UfsStatus> files =
         page.contents().stream()
             .filter(o -> !o.key().equals(folder) && !o.key().endsWith("/"))
-            .filter(o -> pathFor(o.key(), S3Location.childName(folder, o.key())))
-            .map(
-                o ->
-                    S3Bucket.file(
-                        S3Location.childName(folder, o.key()),
-                        o.eTag(),
-                        o.size(),
-                        o.lastModified()));
+            .flatMap(
+                o -> {
+                  String name = S3Location.childName(folder, o.key());
+                  return pathFor(folder, name)
+                      ? Stream.of(S3Bucket.file(name, o.eTag(), o.size(), o.lastModified()))
+                      : Stream.empty();
+                });
     return Stream.concat(folders, files);
   }
 
   /**
-   * Whether a listed key's {@code name} below its folder is a path; if not, the key is left out of
-   * the listing (one odd key must not make its folder unlistable, nor show as another path).
+   * Whether a listed key's {@code name} below {@code folder} is a path; if not, the key is left out
+   * of the listing (one odd key must not make its folder unlistable, nor show as another path).
    */
-  private boolean pathFor(String key, String name) {
+  private boolean pathFor(String folder, String name) {
     if (S3Location.namesAPath(name)) {
       return true;
     }
     LOG.debug(
-        "{}: key '{}' has no Strata path (empty, '.' or '..' component): left out",
+        "{}: key '{}{}' has no Strata path (empty, '.' or '..' component): left out",
         location.uri(),
-        key);
+        folder,
+        name);
     return false;
   }
 
