@@ -174,6 +174,26 @@ class HostileUsersTest {
     assertThat(ufs.resolve("tmp/m/bin/mem")).doesNotExist();
   }
 
+  /** Medium: a user could load any folder into the cache and stop anyone's load. */
+  @Test
+  void aUserLoadsOnlyWhatTheyMayList_andStopsOnlyTheirOwnJobs() throws Exception {
+    ShellRunner mallory = shellAs(MALLORY);
+    ShellRunner.Run load = mallory.run("fs", "distributedLoad", "--submit", "/home/ali");
+    assertOneLineRefusal(load.err(), "PERMISSION_DENIED", "list /home/ali: 4002 lacks r");
+    ShellRunner.Run jobs = shellAs(ALICE).run("job", "list");
+    assertThat(jobs.out()).as("mallory's refused load left no job").doesNotContain("/home/ali");
+
+    ShellRunner.Run alices = shellAs(ALICE).run("fs", "distributedLoad", "/home/ali", "--json");
+    assertThat(alices.code()).as(alices.err()).isZero();
+    assertThat(alices.out()).contains("\"owner\":\"4001\"", "\"files\":1");
+    long id = Long.parseLong(alices.out().replaceAll("(?s).*\"id\":(\\d+).*", "$1"));
+    ShellRunner.Run stop = mallory.run("job", "stop", Long.toString(id));
+    assertOneLineRefusal(
+        stop.err(), "PERMISSION_DENIED", "is 4001's; 4002 may stop only their own jobs");
+    ShellRunner.Run own = shellAs(ALICE).run("job", "stop", Long.toString(id));
+    assertOneLineRefusal(own.err(), "FAILED_PRECONDITION", "is not running");
+  }
+
   /** Item 4: every user's cluster view carried the mounts' S3 credentials. */
   @Test
   void aUsersClusterView_carriesNoCredentials() throws Exception {

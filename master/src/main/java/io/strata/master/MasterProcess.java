@@ -96,7 +96,8 @@ public final class MasterProcess implements Service {
     this.security = Security.forServer(conf, List.of(MasterKeys.BIND_HOST));
     RaftSettings.requireAuthenticatedRaft(conf, security);
     this.peerClients = new PeerClients(security.credentials());
-    this.workerStubs = new WorkerStubs(security.credentials());
+    this.workerStubs =
+        new WorkerStubs(security.credentials(), security.secret(), Clock.systemUTC());
     this.peers = MasterPeers.fromConf(conf);
     this.onRemoved = onRemoved != null ? onRemoved : this::close;
   }

@@ -19,6 +19,10 @@ final class CallerInterceptor implements ClientInterceptor {
   static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   static final String BEARER = "Bearer ";
+
+  /** A token this one call carries instead of the channel's (see {@link Channels#actingAs}). */
+  static final CallOptions.Key<String> ACTING_AS = CallOptions.Key.create("strata-acting-as");
+
   private static final String NAME = System.getProperty("user.name", "unknown");
 
   private final Credentials credentials;
@@ -34,7 +38,8 @@ final class CallerInterceptor implements ClientInterceptor {
       @Override
       public void start(Listener<R> listener, Metadata headers) {
         headers.put(USER, NAME);
-        String token = credentials.token();
+        String actingAs = options.getOption(ACTING_AS);
+        String token = actingAs != null ? actingAs : credentials.token();
         if (token != null) {
           headers.put(AUTHORIZATION, BEARER + token);
         }

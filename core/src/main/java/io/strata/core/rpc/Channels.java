@@ -8,6 +8,7 @@ import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import io.grpc.stub.AbstractStub;
 import io.strata.core.net.HostPort;
 import io.strata.core.security.Credentials;
 import io.strata.core.security.Tls;
@@ -44,6 +45,15 @@ public final class Channels {
         .maxInboundMessageSize(MAX_MESSAGE)
         .intercept(new CallerInterceptor(credentials))
         .build();
+  }
+
+  /**
+   * {@code stub}, whose calls carry {@code token} instead of the channel's own credentials: a
+   * cluster process asking a neighbour as the user it serves, so that the neighbour's own checks
+   * decide (the master checking that a user may list what they ask it to load).
+   */
+  public static <S extends AbstractStub<S>> S actingAs(S stub, String token) {
+    return stub.withOption(CallerInterceptor.ACTING_AS, token);
   }
 
   public static void close(ManagedChannel channel) {

@@ -9,6 +9,9 @@ import io.strata.core.proto.LoadOptions;
 import io.strata.core.proto.LoadState;
 import io.strata.core.proto.StopLoadRequest;
 import io.strata.core.proto.SubmitLoadRequest;
+import io.strata.core.proto.WorkerInfo;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.MountTable;
@@ -53,10 +56,16 @@ public final class LoadControl {
     if (journal.stateMachine().read(s -> s.loads().runningJobs().size()) >= LoadJobs.MAX_RUNNING) {
       throw new StrataException(StatusCode.RESOURCE_EXHAUSTED, LoadJobs.tooMany());
     }
-    FileStatus status = stubs.status(rings.owner(path), path);
+    WorkerInfo owner = rings.owner(path);
+    FileStatus status = stubs.status(owner, path);
     if (!status.getDirectory()) {
       throw new StrataException(
           StatusCode.NOT_A_DIRECTORY, path + " is a file; distributedLoad loads a folder");
+    }
+    Principal caller = Principal.current();
+    if (caller != null && caller.role() == Role.USER) {
+      // The job walks as the cluster: a user loads only a folder they could list themselves.
+      stubs.checkListable(owner, path, caller);
     }
     LoadOptions options =
         o.toBuilder()
@@ -72,6 +81,7 @@ public final class LoadControl {
             .setState(LoadState.LOAD_RUNNING)
             .setSubmittedMs(clock.millis())
             .setFlatWalk(listsFlat(StrataPath.of(path)))
+            .setOwner(caller == null ? "" : caller.user())
             .build();
     journal.submit(new MasterCommand.SubmitLoad(job)).orThrow();
     scheduler.lead();
@@ -107,6 +117,20 @@ public final class LoadControl {
 
   public LoadJob stop(StopLoadRequest req) {
     LoadJob job = find(req.getId(), req.getPath());
+    Principal caller = Principal.current();
+    if (caller != null && caller.role() == Role.USER && !caller.user().equals(job.getOwner())) {
+      throw new StrataException(
+          StatusCode.PERMISSION_DENIED,
+          "load job "
+              + job.getId()
+              + " of "
+              + job.getPath()
+              + " is "
+              + (job.getOwner().isEmpty() ? "the cluster's" : job.getOwner() + "'s")
+              + "; "
+              + caller.user()
+              + " may stop only their own jobs (an admin stops any)");
+    }
     if (job.getState() != LoadState.LOAD_RUNNING) {
       throw new StrataException(
           StatusCode.FAILED_PRECONDITION,

@@ -12,11 +12,18 @@ import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc;
 import io.strata.core.rpc.Channels;
 import io.strata.core.rpc.GrpcErrors;
+import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Credentials;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
+import io.strata.core.security.Tokens;
 import io.strata.core.status.StrataException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -26,12 +33,22 @@ public final class WorkerStubs implements AutoCloseable {
   private static final long METADATA_TIMEOUT_MS = 30_000;
   private static final long LOAD_TIMEOUT_MS = 30 * 60_000;
 
+  /** How long the token of a check made as a user lives: one call's worth. */
+  private static final Duration ACTING_AS_TTL = Duration.ofMinutes(1);
+
   private final Map<HostPort, ManagedChannel> channels = new ConcurrentHashMap<>();
   private final Credentials credentials;
+  private final Optional<ClusterSecret> secret;
+  private final Clock clock;
 
-  /** Calls carry {@code credentials}: the master's own, signed with the cluster secret. */
-  public WorkerStubs(Credentials credentials) {
+  /**
+   * Calls carry {@code credentials}: the master's own, signed with the cluster secret; checks made
+   * as a user carry a short-lived token of theirs signed with {@code secret} (none in NONE mode).
+   */
+  public WorkerStubs(Credentials credentials, Optional<ClusterSecret> secret, Clock clock) {
     this.credentials = credentials;
+    this.secret = secret;
+    this.clock = clock;
   }
 
   private ManagedChannel channel(WorkerInfo w) {
@@ -46,6 +63,27 @@ public final class WorkerStubs implements AutoCloseable {
           .withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
           .getStatus(GetStatusRequest.newBuilder().setPath(path).build())
           .getStatus();
+    } catch (StatusRuntimeException e) {
+      throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
+    }
+  }
+
+  /**
+   * Whether {@code user} may list the folder {@code path}, as the worker's own permission checks
+   * decide for a call made with their token: the way it answers a user's listing, or
+   * PERMISSION_DENIED naming who lacks what where.
+   */
+  public void checkListable(WorkerInfo w, String path, Principal user) {
+    if (secret.isEmpty()) {
+      return;
+    }
+    String token =
+        Tokens.issue(secret.get(), user.user(), Role.USER, clock.instant().plus(ACTING_AS_TTL));
+    try {
+      Channels.actingAs(WorkerServiceGrpc.newBlockingStub(channel(w)), token)
+          .withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .listStatus(ListStatusRequest.newBuilder().setPath(path).setLimit(1).build())
+          .forEachRemaining(page -> {});
     } catch (StatusRuntimeException e) {
       throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
     }

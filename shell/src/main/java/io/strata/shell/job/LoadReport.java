@@ -38,6 +38,9 @@ public final class LoadReport {
     if (!job.getMessage().isEmpty()) {
       out.println("  " + job.getMessage());
     }
+    if (!job.getOwner().isEmpty()) {
+      out.println("  owner:      " + job.getOwner());
+    }
     out.printf(Locale.ROOT, "  files:      %d done, %d failed%n", c.getFiles(), c.getFilesFailed());
     out.printf(
         Locale.ROOT,
@@ -72,6 +75,7 @@ public final class LoadReport {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", job.getId());
     m.put("path", job.getPath());
+    m.put("owner", job.getOwner());
     m.put("state", state(job.getState()));
     m.put("message", job.getMessage());
     // How the job listed its folder: "flat" (one paged listing of an object store), "folders".
