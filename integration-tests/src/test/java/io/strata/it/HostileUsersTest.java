@@ -82,6 +82,8 @@ class HostileUsersTest {
     folder("tmp/m", 4002, "rwxr-xr-x");
     // Put in mallory's folder by someone else: hers to remove, not to rewrite.
     file("tmp/m/payroll.csv", 0, "rw-r--r--", "salaries");
+    folder("pub", 4001, "rwxr-xr-x");
+    file("pub/draft", 4001, "rw-r--r--", "alice's draft");
     folder("data", 0, "rwxr-xr-x");
     file("data/table.csv", 0, "rw-r--r--", "rows");
   }
@@ -172,6 +174,24 @@ class HostileUsersTest {
     assertThat((int) Files.getAttribute(ufs.resolve("tmp/m/bin/tool"), "unix:mode") & 07000)
         .isZero();
     assertThat(ufs.resolve("tmp/m/bin/mem")).doesNotExist();
+  }
+
+  /**
+   * Medium: a connection that once read a file kept reading it after its owner took access away.
+   */
+  @Test
+  void aRevokedPermission_holdsOnAConnectionThatReadBefore() throws Exception {
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      assertThat(read(fs, "/pub/draft")).isEqualTo("alice's draft");
+      try (FileSystem alice = FileSystem.create(as(ALICE))) {
+        alice.setMode("/pub/draft", 0600);
+      }
+      assertThatThrownBy(() -> read(fs, "/pub/draft"))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+          .hasMessageContaining("4002 lacks r");
+    }
   }
 
   /** Medium: a user could load any folder into the cache and stop anyone's load. */

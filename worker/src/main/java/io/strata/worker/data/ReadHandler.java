@@ -16,12 +16,11 @@ import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
 import java.util.ArrayDeque;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +41,8 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
       DataServerMetrics metrics,
       LongSupplier nanoTime,
       Permissions access,
-      Executor metadataExecutor) {
+      Executor metadataExecutor,
+      Supplier<ReadGrants> grants) {
 
     static Responders of(
         UfsManager ufs,
@@ -80,14 +80,15 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
           metrics,
           nanoTime,
           access,
-          metadataExecutor);
+          metadataExecutor,
+          () ->
+              new ReadGrants(
+                  metadata::forgettings, () -> metadata.statusTtl().toNanos(), nanoTime));
     }
   }
 
   /** Files this connection's caller was found allowed to read (TOKEN mode's users). */
-  private final Set<String> allowed = new HashSet<>();
-
-  private static final int MAX_ALLOWED = 256;
+  private final ReadGrants grants;
 
   /**
    * How many bytes of READs waiting behind the one being answered may have their pages asked for
@@ -116,6 +117,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
 
   ReadHandler(Responders responders) {
     this.responders = responders;
+    this.grants = responders.grants().get();
   }
 
   /** A request and, for a READ asked for ahead, its pages and the bytes it claimed. */
@@ -187,7 +189,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
         new Exchange(
             ctx, request.requestId(), responders.metrics(), responders.nanoTime(), () -> next(ctx));
     Principal caller = caller(ctx);
-    if (caller != null && !allowed.contains(request.path())) {
+    if (caller != null && !grants.holds(request.path())) {
       check(ctx, caller, waiting);
       return;
     }
@@ -209,6 +211,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
   private void check(ChannelHandlerContext ctx, Principal caller, Waiting waiting) {
     Exchange x = current;
     String path = waiting.request().path();
+    long mark = grants.mark();
     CompletableFuture.runAsync(
             () ->
                 responders
@@ -230,10 +233,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
                                         "cannot check " + path + ": " + cause, cause));
                             return;
                           }
-                          if (allowed.size() >= MAX_ALLOWED) {
-                            allowed.clear();
-                          }
-                          allowed.add(path);
+                          grants.grant(path, mark);
                           answer(waiting);
                         }));
   }

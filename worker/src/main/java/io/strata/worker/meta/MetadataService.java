@@ -13,6 +13,7 @@ import io.strata.worker.ufs.UfsManager.Resolved;
 import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,7 @@ public final class MetadataService {
   private final UfsManager ufs;
   private final MetadataCache cache;
   private final MetadataWatchers watchers = new MetadataWatchers();
+  private final AtomicLong forgettings = new AtomicLong();
   private final Counter hits;
   private final Counter misses;
 
@@ -204,8 +206,22 @@ public final class MetadataService {
         .toList();
   }
 
+  /**
+   * How many times this worker forgot metadata that may have granted access (a change to a path, a
+   * tree, a mount, the TTLs): a permission found with an older count may rest on what it forgot.
+   */
+  public long forgettings() {
+    return forgettings.get();
+  }
+
+  /** How long a status read from the UFS is trusted: what a permission found from it rests on. */
+  public Duration statusTtl() {
+    return cache.listingTtl();
+  }
+
   /** Forgets {@code path} and the listing of its parent, after a change to it. */
   public void invalidate(StrataPath path) {
+    forgettings.incrementAndGet();
     forget(path);
     watchers.dropped(List.of(path.toString()), false);
   }
@@ -249,6 +265,7 @@ public final class MetadataService {
    * the UFS; returns the statuses of the files it knew there.
    */
   public java.util.List<FileStatus> invalidateTree(StrataPath path) {
+    forgettings.incrementAndGet();
     java.util.List<FileStatus> files = cache.forgetUnder(ufs.resolve(path).ufsUri());
     if (!path.isRoot()) {
       cache.invalidate(ufs.resolve(path.parent()).ufsUri());
@@ -262,6 +279,7 @@ public final class MetadataService {
    * there. Watchers forget everything: a mount's paths are not known here by their Strata names.
    */
   public java.util.List<FileStatus> forgetUfs(String ufsUri) {
+    forgettings.incrementAndGet();
     java.util.List<FileStatus> files = cache.forgetUnder(ufsUri);
     watchers.droppedAll();
     return files;
@@ -272,6 +290,7 @@ public final class MetadataService {
    * old TTL said.
    */
   public void setTtl(Duration positive, Duration negative) {
+    forgettings.incrementAndGet();
     cache.setTtl(positive, negative);
     watchers.droppedAll();
   }
