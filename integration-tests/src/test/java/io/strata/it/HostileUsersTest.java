@@ -199,7 +199,7 @@ class HostileUsersTest {
   void aUserLoadsOnlyWhatTheyMayList_andStopsOnlyTheirOwnJobs() throws Exception {
     ShellRunner mallory = shellAs(MALLORY);
     ShellRunner.Run load = mallory.run("fs", "distributedLoad", "--submit", "/home/ali");
-    assertOneLineRefusal(load.err(), "PERMISSION_DENIED", "list /home/ali: 4002 lacks r");
+    assertOneLineRefusal(load.err(), "PERMISSION_DENIED", "load /home/ali: 4002 lacks r");
     ShellRunner.Run jobs = shellAs(ALICE).run("job", "list");
     assertThat(jobs.out()).as("mallory's refused load left no job").doesNotContain("/home/ali");
 
@@ -212,6 +212,24 @@ class HostileUsersTest {
         stop.err(), "PERMISSION_DENIED", "is 4001's; 4002 may stop only their own jobs");
     ShellRunner.Run own = shellAs(ALICE).run("job", "stop", Long.toString(id));
     assertOneLineRefusal(own.err(), "FAILED_PRECONDITION", "is not running");
+  }
+
+  /** Item 7: any user could pin, or set a TTL on, what others cache. */
+  @Test
+  void aUserPinsAndSetsTtlsOnlyWhereTheyMayWrite() throws Exception {
+    ShellRunner mallory = shellAs(MALLORY);
+    ShellRunner.Run pin = mallory.run("fs", "pin", "/data/table.csv");
+    assertOneLineRefusal(pin.err(), "PERMISSION_DENIED", "pin /data/table.csv: 4002 lacks w");
+    ShellRunner.Run ttl = mallory.run("fs", "setTtl", "/home/ali", "1min");
+    assertOneLineRefusal(ttl.err(), "PERMISSION_DENIED", "set a TTL on /home/ali: 4002 lacks w");
+    ShellRunner.Run own = mallory.run("fs", "pin", "/tmp/m");
+    assertThat(own.code()).as(own.err()).isZero();
+    assertThat(mallory.run("fs", "unpin", "/tmp/m").code()).isZero();
+    ShellRunner.Run alices = shellAs(ALICE).run("fs", "pin", "/home/ali");
+    assertThat(alices.code()).as(alices.err()).isZero();
+    ShellRunner.Run unpin = mallory.run("fs", "unpin", "/home/ali");
+    assertOneLineRefusal(unpin.err(), "PERMISSION_DENIED", "unpin /home/ali: 4002 lacks w");
+    assertThat(shellAs(ALICE).run("fs", "unpin", "/home/ali").code()).isZero();
   }
 
   /** Item 4: every user's cluster view carried the mounts' S3 credentials. */

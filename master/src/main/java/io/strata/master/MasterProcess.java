@@ -28,6 +28,7 @@ import io.strata.master.journal.MasterStateMachine;
 import io.strata.master.journal.RaftSettings;
 import io.strata.master.load.LoadControl;
 import io.strata.master.load.LoadScheduler;
+import io.strata.master.load.PathAccess;
 import io.strata.master.load.WorkerStubs;
 import io.strata.master.service.LeaderDuties;
 import io.strata.master.service.MasterServiceImpl;
@@ -143,7 +144,9 @@ public final class MasterProcess implements Service {
     String bindHost = conf.get(MasterKeys.BIND_HOST);
     int virtualNodes = conf.get(CommonKeys.RING_VIRTUAL_NODES);
     loads = new LoadScheduler(journal, workerStubs, virtualNodes, clock, System::nanoTime);
-    LoadControl loadControl = new LoadControl(journal, workerStubs, loads, virtualNodes, clock);
+    PathAccess pathAccess = new PathAccess(journal, workerStubs, virtualNodes);
+    LoadControl loadControl =
+        new LoadControl(journal, workerStubs, loads, virtualNodes, pathAccess, clock);
     rpcServer =
         GrpcServers.start(
             bindHost,
@@ -151,7 +154,7 @@ public final class MasterProcess implements Service {
             rpcExecutor,
             List.of(
                 new MasterServiceImpl(
-                    journal, liveness, quorum, loadControl, clock, conf, security)),
+                    journal, liveness, quorum, loadControl, pathAccess, clock, conf, security)),
             security,
             new RpcMetricsInterceptor(registry, System::nanoTime),
             new AuditInterceptor(conf));

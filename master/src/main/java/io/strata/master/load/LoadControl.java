@@ -9,7 +9,6 @@ import io.strata.core.proto.LoadOptions;
 import io.strata.core.proto.LoadState;
 import io.strata.core.proto.StopLoadRequest;
 import io.strata.core.proto.SubmitLoadRequest;
-import io.strata.core.proto.WorkerInfo;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.status.StatusCode;
@@ -31,6 +30,7 @@ public final class LoadControl {
   private final WorkerStubs stubs;
   private final LoadScheduler scheduler;
   private final Rings rings;
+  private final PathAccess access;
   private final Clock clock;
 
   public LoadControl(
@@ -38,9 +38,11 @@ public final class LoadControl {
       WorkerStubs stubs,
       LoadScheduler scheduler,
       int virtualNodes,
+      PathAccess access,
       Clock clock) {
     this.journal = journal;
     this.stubs = stubs;
+    this.access = access;
     this.scheduler = scheduler;
     this.rings = new Rings(journal, virtualNodes);
     this.clock = clock;
@@ -56,17 +58,14 @@ public final class LoadControl {
     if (journal.stateMachine().read(s -> s.loads().runningJobs().size()) >= LoadJobs.MAX_RUNNING) {
       throw new StrataException(StatusCode.RESOURCE_EXHAUSTED, LoadJobs.tooMany());
     }
-    WorkerInfo owner = rings.owner(path);
-    FileStatus status = stubs.status(owner, path);
+    FileStatus status = stubs.status(rings.owner(path), path);
     if (!status.getDirectory()) {
       throw new StrataException(
           StatusCode.NOT_A_DIRECTORY, path + " is a file; distributedLoad loads a folder");
     }
+    // The job walks as the cluster: a user loads only a folder they could list themselves.
+    access.require(path, PathAccess.READ, "load");
     Principal caller = Principal.current();
-    if (caller != null && caller.role() == Role.USER) {
-      // The job walks as the cluster: a user loads only a folder they could list themselves.
-      stubs.checkListable(owner, path, caller);
-    }
     LoadOptions options =
         o.toBuilder()
             .setReplication(Math.max(1, o.getReplication()))

@@ -3,6 +3,7 @@ package io.strata.master.load;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.strata.core.net.HostPort;
+import io.strata.core.proto.CheckAccessRequest;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.ListStatusRequest;
@@ -69,11 +70,11 @@ public final class WorkerStubs implements AutoCloseable {
   }
 
   /**
-   * Whether {@code user} may list the folder {@code path}, as the worker's own permission checks
-   * decide for a call made with their token: the way it answers a user's listing, or
-   * PERMISSION_DENIED naming who lacks what where.
+   * Whether {@code user} may do {@code access} (bits of r 4, w 2, x 1) on {@code path}, as the
+   * worker's own permission checks decide for a call made with their token: returns, or throws
+   * PERMISSION_DENIED naming who lacks what where ({@code operation} says what for).
    */
-  public void checkListable(WorkerInfo w, String path, Principal user) {
+  public void checkAccess(WorkerInfo w, String path, Principal user, int access, String operation) {
     if (secret.isEmpty()) {
       return;
     }
@@ -82,8 +83,12 @@ public final class WorkerStubs implements AutoCloseable {
     try {
       Channels.actingAs(WorkerServiceGrpc.newBlockingStub(channel(w)), token)
           .withDeadlineAfter(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-          .listStatus(ListStatusRequest.newBuilder().setPath(path).setLimit(1).build())
-          .forEachRemaining(page -> {});
+          .checkAccess(
+              CheckAccessRequest.newBuilder()
+                  .setPath(path)
+                  .setAccess(access)
+                  .setOperation(operation)
+                  .build());
     } catch (StatusRuntimeException e) {
       throw GrpcErrors.fromGrpc(e, "worker " + w.getId());
     }

@@ -61,6 +61,7 @@ import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.load.LoadControl;
+import io.strata.master.load.PathAccess;
 import io.strata.master.state.Membership;
 import java.time.Clock;
 import java.util.List;
@@ -90,6 +91,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
       WorkerLiveness liveness,
       Quorum quorum,
       LoadControl loads,
+      PathAccess pathAccess,
       Clock clock,
       Configuration conf,
       Security security) {
@@ -104,7 +106,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
     this.clock = clock;
     Propagation propagation = new Propagation(journal, liveness);
     this.mounts = new MountControl(journal, propagation);
-    this.policies = new PolicyControl(journal, propagation);
+    this.policies = new PolicyControl(journal, propagation, pathAccess);
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.strata.worker.rpc;
 import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.CheckAccessRequest;
+import io.strata.core.proto.CheckAccessResponse;
 import io.strata.core.proto.CreateNodeRequest;
 import io.strata.core.proto.CreateNodeResponse;
 import io.strata.core.proto.DeleteRequest;
@@ -57,6 +59,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
 
   /** The most files a recursive listing returns at once: one store page. */
   static final int TREE_PAGE = 1000;
+
+  /** What a CheckAccess may name as its operation: it goes into the refusal's text. */
+  private static final java.util.regex.Pattern OPERATION =
+      java.util.regex.Pattern.compile("[A-Za-z ]{0,32}");
 
   private final UfsManager ufs;
   private final MetadataService metadata;
@@ -445,6 +451,29 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
               fetcher.target(file, status.getFingerprint(), status.getLength());
           long freed = fetcher.files().free(version.key(), version.fileLength());
           return FreeResponse.newBuilder().setFreedBytes(freed).build();
+        });
+  }
+
+  @Override
+  public void checkAccess(CheckAccessRequest req, StreamObserver<CheckAccessResponse> out) {
+    Rpc.unary(
+        out,
+        "checkAccess",
+        () -> {
+          if (req.getAccess() < 0 || req.getAccess() > 7) {
+            throw StrataException.invalidArgument(
+                "access is bits of r (4), w (2) and x (1), not " + req.getAccess());
+          }
+          if (!OPERATION.matcher(req.getOperation()).matches()) {
+            throw StrataException.invalidArgument(
+                "the operation is up to 32 letters and spaces, not \"" + req.getOperation() + "\"");
+          }
+          access.checkPath(
+              Principal.current(),
+              StrataPath.of(req.getPath()),
+              req.getAccess(),
+              req.getOperation().isEmpty() ? "access" : req.getOperation());
+          return CheckAccessResponse.getDefaultInstance();
         });
   }
 
