@@ -10,9 +10,11 @@ import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
 import io.strata.client.NewEntry;
 import io.strata.client.WriteOptions;
+import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
+import io.strata.core.net.HostPort;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.GetClusterViewRequest;
@@ -26,6 +28,8 @@ import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Tokens;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.master.journal.CommandCodec;
+import io.strata.master.journal.MasterCommand;
 import io.strata.testkit.MiniCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,6 +43,18 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.TimeDuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -230,6 +246,39 @@ class HostileUsersTest {
     ShellRunner.Run unpin = mallory.run("fs", "unpin", "/home/ali");
     assertOneLineRefusal(unpin.err(), "PERMISSION_DENIED", "unpin /home/ali: 4002 lacks w");
     assertThat(shellAs(ALICE).run("fs", "unpin", "/home/ali").code()).isZero();
+  }
+
+  /**
+   * Item 10: in TOKEN mode on loopback without TLS (local mode), any account of the host could send
+   * the Raft port a journal entry of its own, as a Ratis client needs no token.
+   */
+  @Test
+  void theRaftPort_takesNoEntryFromAClientWithoutTheClustersKey() throws Exception {
+    HostPort rpc =
+        HostPort.parse(cluster.clientConf().get(CommonKeys.MASTER_RPC_ADDRESSES).get(0), "master");
+    RaftPeer master =
+        RaftPeer.newBuilder()
+            .setId(rpc.host() + "_" + rpc.port())
+            .setAddress("127.0.0.1:" + cluster.journalPort(0))
+            .build();
+    RaftGroupId group =
+        RaftGroupId.valueOf(
+            UUID.nameUUIDFromBytes("strata-master-group".getBytes(StandardCharsets.UTF_8)));
+    RaftProperties props = new RaftProperties();
+    RaftClientConfigKeys.Rpc.setRequestTimeout(props, TimeDuration.valueOf(3, TimeUnit.SECONDS));
+    byte[] pin = CommandCodec.encode(new MasterCommand.SetPathPolicy("/data", true, null));
+    try (RaftClient raft =
+        RaftClient.newBuilder()
+            .setRaftGroup(RaftGroup.valueOf(group, master))
+            .setProperties(props)
+            .setRetryPolicy(RetryPolicies.noRetry())
+            .build()) {
+      assertThatThrownBy(() -> raft.io().send(Message.valueOf(ByteString.copyFrom(pin))))
+          .isInstanceOf(Exception.class);
+    }
+    assertThat(view(cluster.clientConf()).getPoliciesList())
+        .as("the journal took no entry")
+        .noneMatch(p -> p.getPath().equals("/data"));
   }
 
   /** Item 4: every user's cluster view carried the mounts' S3 credentials. */

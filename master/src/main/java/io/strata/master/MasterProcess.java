@@ -26,6 +26,7 @@ import io.strata.master.journal.MasterJournal;
 import io.strata.master.journal.MasterPeers;
 import io.strata.master.journal.MasterStateMachine;
 import io.strata.master.journal.RaftSettings;
+import io.strata.master.journal.RaftTls;
 import io.strata.master.load.LoadControl;
 import io.strata.master.load.LoadScheduler;
 import io.strata.master.load.PathAccess;
@@ -138,7 +139,7 @@ public final class MasterProcess implements Service {
           ClusterConf.apply(conf, view.getOverridesMap(), view.getVersion());
           appliedConfVersion.set(view.getVersion());
         });
-    journal = new MasterJournal(conf, peers, group, stateMachine, security.tls());
+    journal = new MasterJournal(conf, peers, group, stateMachine, RaftTls.of(conf, security));
     quorum = new Quorum(journal, peerClients, clock.millis());
     journal.start();
     String bindHost = conf.get(MasterKeys.BIND_HOST);

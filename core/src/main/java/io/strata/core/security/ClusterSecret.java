@@ -81,6 +81,14 @@ public final class ClusterSecret {
         StatusCode.FAILED_PRECONDITION, "the cluster secret file " + file + " " + why);
   }
 
+  /**
+   * A key for one purpose, derived from the secret ({@code purpose} names it): what a process of
+   * the cluster protects with it, only holders of the secret open.
+   */
+  public byte[] derive(byte[] purpose) {
+    return sign(purpose);
+  }
+
   /** HMAC-SHA256 of {@code data} under the secret. */
   byte[] sign(byte[] data) {
     return hmac(key, data);

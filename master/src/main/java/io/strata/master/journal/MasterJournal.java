@@ -6,7 +6,6 @@ import io.strata.core.conf.MasterKeys;
 import io.strata.core.proto.ClusterView;
 import io.strata.core.proto.journal.ApplyReply;
 import io.strata.core.proto.journal.StateQuery;
-import io.strata.core.security.Tls;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.state.ApplyResult;
@@ -89,7 +88,7 @@ public final class MasterJournal implements AutoCloseable {
       MasterPeers peers,
       List<MasterPeers.Peer> initialGroup,
       MasterStateMachine stateMachine,
-      Optional<Tls> tls)
+      Optional<RaftTls> tls)
       throws IOException {
     this.peers = peers;
     this.stateMachine = stateMachine;

@@ -5,7 +5,6 @@ import io.strata.core.conf.MasterKeys;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.security.Security;
 import io.strata.core.security.SecurityMode;
-import io.strata.core.security.Tls;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.nio.file.Path;
@@ -124,11 +123,11 @@ public final class RaftSettings {
    * Ratis has no hook for a header on its own calls, so a certificate is the one way to
    * authenticate them.
    */
-  static Parameters parameters(Optional<Tls> tls) {
+  static Parameters parameters(Optional<RaftTls> tls) {
     Parameters p = new Parameters();
     tls.ifPresent(
         t -> {
-          GrpcTlsConfig conf = new GrpcTlsConfig(t.keyManager(), t.peerTrust(), true);
+          GrpcTlsConfig conf = new GrpcTlsConfig(t.keys(), t.trust(), true);
           GrpcConfigKeys.TLS.setConf(p, conf);
           GrpcConfigKeys.Server.setTlsConf(p, conf);
           GrpcConfigKeys.Client.setTlsConf(p, conf);

@@ -1,0 +1,29 @@
+package io.strata.master.journal;
+
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.SecurityKeys;
+import io.strata.core.security.Security;
+import io.strata.core.security.SecurityMode;
+import java.nio.file.Path;
+import java.util.Optional;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.TrustManager;
+
+/**
+ * What the Raft port's mutual TLS presents and trusts: the cluster's certificates when it has TLS;
+ * in TOKEN mode without TLS (loopback only, as RaftSettings requires), a key pair kept beside the
+ * cluster secret ({@link RaftKeyStore}); nothing in NONE mode, whose callers are all trusted.
+ */
+public record RaftTls(KeyManager keys, TrustManager trust) {
+  public static Optional<RaftTls> of(Configuration conf, Security security) {
+    if (security.tls().isPresent()) {
+      return security.tls().map(t -> new RaftTls(t.keyManager(), t.peerTrust()));
+    }
+    if (security.mode() != SecurityMode.TOKEN) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        RaftKeyStore.loadOrCreate(
+            Path.of(conf.get(SecurityKeys.SECRET_FILE)), security.secret().orElseThrow()));
+  }
+}
