@@ -22,12 +22,23 @@ import org.slf4j.LoggerFactory;
  * The audit log: with strata.audit.log.enabled, one line per operation — user, client address,
  * operation, path (and destination), outcome — through the {@code strata.audit} logger, which
  * log4j2.xml writes to its own file through an asynchronous appender, so auditing never waits on
- * the disk. Internal traffic (heartbeats, status polls) is left out. Reads over the data plane are
- * not audited; their volume is in the metrics.
+ * the disk (refusals excepted: {@link #REFUSALS}). Internal traffic (heartbeats, status polls) is
+ * left out. Reads over the data plane are not audited; their volume is in the metrics.
  */
 public final class AuditInterceptor implements ServerInterceptor {
   public static final String LOGGER = "strata.audit";
+
+  /**
+   * Refusals (unauthenticated, not permitted): log4j2.xml queues them through a blocking appender,
+   * so that a flood of attempts slows the attempts, never loses their lines; the other lines may be
+   * dropped under a flood rather than slow the cluster's work.
+   */
+  public static final String REFUSALS = LOGGER + ".refusals";
+
   private static final Logger AUDIT = LoggerFactory.getLogger(LOGGER);
+  private static final Logger REFUSED = LoggerFactory.getLogger(REFUSALS);
+  private static final Set<String> REFUSAL_CODES =
+      Set.of(StatusCode.PERMISSION_DENIED.name(), StatusCode.UNAUTHENTICATED.name());
   private static final Set<String> INTERNAL =
       Set.of("WorkerHeartbeat", "RegisterWorker", "GetMasterStatus", "GetClusterView", "GetConfig");
 
@@ -54,14 +65,17 @@ public final class AuditInterceptor implements ServerInterceptor {
             new SimpleForwardingServerCall<>(call) {
               @Override
               public void close(Status status, Metadata trailers) {
-                String code = trailers.get(GrpcErrors.CODE);
-                AUDIT.info(
-                    "user={} ip={} op={} {} status={}",
-                    user == null ? "unknown" : escaped(user),
-                    remote,
-                    method,
-                    subject[0],
-                    code != null ? code : status.isOk() ? "OK" : status.getCode().name());
+                String given = trailers.get(GrpcErrors.CODE);
+                String code =
+                    given != null ? given : status.isOk() ? "OK" : status.getCode().name();
+                (REFUSAL_CODES.contains(code) ? REFUSED : AUDIT)
+                    .info(
+                        "user={} ip={} op={} {} status={}",
+                        user == null ? "unknown" : escaped(user),
+                        remote,
+                        method,
+                        subject[0],
+                        code);
                 super.close(status, trailers);
               }
             },
@@ -87,7 +101,7 @@ public final class AuditInterceptor implements ServerInterceptor {
       return;
     }
     String claimed = headers.get(CallerInterceptor.USER);
-    AUDIT.info(
+    REFUSED.info(
         "user=[{}] ip={} op={} status={}",
         claimed == null ? "unknown" : escaped(claimed),
         call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR),
