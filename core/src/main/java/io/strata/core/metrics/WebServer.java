@@ -1,11 +1,18 @@
 package io.strata.core.metrics;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
-import com.sun.net.httpserver.HttpsServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.security.Security;
@@ -13,16 +20,18 @@ import io.strata.core.security.Tls;
 import io.strata.core.security.Tokens;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import javax.net.ssl.SSLParameters;
 
 /**
  * A process's web port: {@code /metrics} (Prometheus text), {@code /health} (200 when the process
@@ -30,35 +39,35 @@ import javax.net.ssl.SSLParameters;
  * has TLS, asking for clients' certificates with mutual TLS. In TOKEN mode {@code /metrics} asks
  * for a token ({@code Authorization: Bearer}, as Prometheus sends one) and {@code /stacks} for an
  * administrator's; {@code /health} stays open to probes. {@code /stacks} is for this host only.
+ *
+ * <p>Served by Netty on one event loop of its own: a client that trickles a request in or reads an
+ * answer slowly holds no thread, {@code /health} is answered on the loop (never queued behind a
+ * scrape or a thread dump, which run on the executor given), and past {@link #MAX_CONNECTIONS}
+ * connections new ones are closed as they come.
  */
+// Closes and the close future's counting listener: nothing waits for them.
+@SuppressWarnings("FutureReturnValueIgnored")
 public final class WebServer implements AutoCloseable {
-  /**
-   * Seconds a request may take to arrive: the JDK's server then closes its connection, so a client
-   * that trickles a request in cannot hold one of the port's threads for long.
-   */
-  static final String MAX_REQUEST_SECONDS = "10";
+  /** How long a request may take to arrive whole (from the connection, or the last answer). */
+  static final Duration REQUEST_LIMIT = Duration.ofSeconds(10);
 
-  /** Seconds a response may take to leave, for the same reason. */
-  static final String MAX_RESPONSE_SECONDS = "30";
+  /** How long an answer may take to be made and leave. */
+  static final Duration RESPONSE_LIMIT = Duration.ofSeconds(30);
 
-  static {
-    // Read once, when the JDK's server first starts in this JVM; a value set by hand wins.
-    setIfAbsent("sun.net.httpserver.maxReqTime", MAX_REQUEST_SECONDS);
-    setIfAbsent("sun.net.httpserver.maxRspTime", MAX_RESPONSE_SECONDS);
-  }
+  /** Scrapers and probes are few; a flood of connections is refused past this. */
+  static final int MAX_CONNECTIONS = 256;
 
-  private static void setIfAbsent(String property, String value) {
-    if (System.getProperty(property) == null) {
-      System.setProperty(property, value);
-    }
-  }
+  /** A GET's line and headers; a body is refused (413) past it. */
+  private static final int MAX_REQUEST_BYTES = 16 << 10;
 
   private static final String BEARER = "Bearer ";
 
-  private final HttpServer server;
+  private final EventLoopGroup loop;
+  private final Channel channel;
 
   /**
    * @param health empty when healthy, else why not
+   * @param executor where the heavier routes (/metrics, /stacks) are answered
    */
   public WebServer(
       String bindHost,
@@ -68,57 +77,108 @@ public final class WebServer implements AutoCloseable {
       Executor executor,
       Security security)
       throws IOException {
-    server = create(new InetSocketAddress(bindHost, port), security.tls());
-    server.setExecutor(executor);
-    server.createContext(
-        "/metrics",
-        ex -> {
-          Optional<String> refused =
-              refusal(security, ex.getRequestHeaders().getFirst("Authorization"), Instant.now());
-          if (refused.isPresent()) {
-            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-            respond(ex, 401, "text/plain; charset=utf-8", refused.get() + "\n");
-            return;
-          }
-          respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
-        });
-    server.createContext(
-        "/health",
-        ex -> {
-          Optional<String> problem = health.get();
-          respond(
-              ex,
-              problem.isPresent() ? 503 : 200,
-              "text/plain; charset=utf-8",
-              problem.orElse("ok") + "\n");
-        });
-    server.createContext(
-        "/stacks",
-        ex -> {
-          if (!servesStacksTo(ex.getRemoteAddress().getAddress())) {
-            respond(
-                ex,
-                403,
-                "text/plain; charset=utf-8",
-                "thread dumps are served to this host only: curl localhost:"
-                    + port()
-                    + "/stacks\n");
-            return;
-          }
-          Optional<String> refused =
-              refusal(
-                  security,
-                  ex.getRequestHeaders().getFirst("Authorization"),
-                  Instant.now(),
-                  Role.ADMIN);
-          if (refused.isPresent()) {
-            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-            respond(ex, 401, "text/plain; charset=utf-8", refused.get() + "\n");
-            return;
-          }
-          respond(ex, 200, "text/plain; charset=utf-8", threadDump());
-        });
-    server.start();
+    this(bindHost, port, registry, health, executor, security, REQUEST_LIMIT, RESPONSE_LIMIT);
+  }
+
+  WebServer(
+      String bindHost,
+      int port,
+      PrometheusMeterRegistry registry,
+      Supplier<Optional<String>> health,
+      Executor executor,
+      Security security,
+      Duration requestLimit,
+      Duration responseLimit)
+      throws IOException {
+    Map<String, WebRoute> routes = new LinkedHashMap<>();
+    routes.put("/metrics", metrics(registry, security));
+    routes.put("/health", health(health));
+    routes.put("/stacks", stacks(security));
+    Map<String, WebRoute> fixed = Map.copyOf(routes);
+    Optional<Tls> tls = security.tls();
+    AtomicInteger open = new AtomicInteger();
+    loop =
+        new MultiThreadIoEventLoopGroup(
+            1, new DefaultThreadFactory("strata-web", true), NioIoHandler.newFactory());
+    try {
+      channel =
+          new ServerBootstrap()
+              .group(loop)
+              .channel(NioServerSocketChannel.class)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      if (open.incrementAndGet() > MAX_CONNECTIONS) {
+                        open.decrementAndGet();
+                        ch.close();
+                        return;
+                      }
+                      ch.closeFuture().addListener(f -> open.decrementAndGet());
+                      ChannelPipeline p = ch.pipeline();
+                      tls.ifPresent(t -> p.addLast(t.nettyServer().newHandler(ch.alloc())));
+                      p.addLast(new HttpServerCodec(4096, MAX_REQUEST_BYTES, 8192));
+                      p.addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES));
+                      p.addLast(new WebRequests(fixed, executor, requestLimit, responseLimit));
+                    }
+                  })
+              .bind(new InetSocketAddress(bindHost, port))
+              .syncUninterruptibly()
+              .channel();
+    } catch (RuntimeException e) {
+      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      throw new IOException("cannot serve the web port on " + bindHost + ":" + port + ": " + e, e);
+    }
+  }
+
+  private static WebRoute metrics(PrometheusMeterRegistry registry, Security security) {
+    return req -> {
+      Optional<String> refused = refusal(security, req.header("authorization"), Instant.now());
+      if (refused.isPresent()) {
+        return new WebRoute.Response(
+            401,
+            "text/plain; charset=utf-8",
+            refused.get() + "\n",
+            Map.of("WWW-Authenticate", "Bearer"));
+      }
+      return new WebRoute.Response(
+          200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape(), Map.of());
+    };
+  }
+
+  private static WebRoute health(Supplier<Optional<String>> health) {
+    return new WebRoute() {
+      @Override
+      public Response answer(Request request) {
+        Optional<String> problem = health.get();
+        return Response.text(problem.isPresent() ? 503 : 200, problem.orElse("ok") + "\n");
+      }
+
+      @Override
+      public boolean immediate() {
+        return true;
+      }
+    };
+  }
+
+  private WebRoute stacks(Security security) {
+    return req -> {
+      if (!servesStacksTo(req.remote())) {
+        return WebRoute.Response.text(
+            403,
+            "thread dumps are served to this host only: curl localhost:" + port() + "/stacks\n");
+      }
+      Optional<String> refused =
+          refusal(security, req.header("authorization"), Instant.now(), Role.ADMIN);
+      if (refused.isPresent()) {
+        return new WebRoute.Response(
+            401,
+            "text/plain; charset=utf-8",
+            refused.get() + "\n",
+            Map.of("WWW-Authenticate", "Bearer"));
+      }
+      return WebRoute.Response.text(200, threadDump());
+    };
   }
 
   /** Why a request with {@code authorization} is refused metrics, if it is. */
@@ -158,25 +218,6 @@ public final class WebServer implements AutoCloseable {
     }
   }
 
-  private static HttpServer create(InetSocketAddress address, Optional<Tls> tls)
-      throws IOException {
-    if (tls.isEmpty()) {
-      return HttpServer.create(address, 16);
-    }
-    HttpsServer https = HttpsServer.create(address, 16);
-    boolean mutual = tls.get().mutual();
-    https.setHttpsConfigurator(
-        new HttpsConfigurator(tls.get().jdkServer()) {
-          @Override
-          public void configure(HttpsParameters params) {
-            SSLParameters p = getSSLContext().getDefaultSSLParameters();
-            p.setNeedClientAuth(mutual);
-            params.setSSLParameters(p);
-          }
-        });
-    return https;
-  }
-
   /**
    * Thread dumps show what every thread is doing, paths and callers included: for the host's own
    * operators only, whatever the security mode (and in TOKEN mode for administrators: every account
@@ -187,22 +228,13 @@ public final class WebServer implements AutoCloseable {
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return ((InetSocketAddress) channel.localAddress()).getPort();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-  }
-
-  private static void respond(HttpExchange ex, int code, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", type);
-    ex.sendResponseHeaders(code, bytes.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(bytes);
-    }
+    channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 
   private static String threadDump() {

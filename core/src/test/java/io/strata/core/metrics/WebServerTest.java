@@ -1,5 +1,6 @@
 package io.strata.core.metrics;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -10,23 +11,28 @@ import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tokens;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The web port serves others while a client trickles a request, and drops that client. */
+/** The web port: who may see what, and slow or broken clients that hold nothing. */
 class WebServerTest {
   @Test
   void threadDumpsAreForThisHostOnly() throws Exception {
@@ -37,30 +43,114 @@ class WebServerTest {
   }
 
   @Test
-  void aRequestThatNeverEnds_isCutOff_andOthersAreServedMeanwhile() throws Exception {
+  void requestsThatNeverEnd_holdNoThread_andAreCutOff() throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    Duration limit = Duration.ofSeconds(2);
+    List<Socket> slow = new ArrayList<>();
+    try (WebServer web =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            Optional::empty,
+            executor,
+            Security.none(),
+            limit,
+            limit)) {
+      // More trickling clients than the port's executor has threads: the JDK's server gave each
+      // one a thread until its time ran out, and probes of /health waited behind them.
+      for (int i = 0; i < 8; i++) {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), web.port()), 2000);
+        s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n".getBytes(US_ASCII));
+        s.getOutputStream().flush();
+        slow.add(s);
+      }
+      for (String path : List.of("/health", "/metrics")) {
+        HttpResponse<String> other = get(web, path, null);
+        assertThat(other.statusCode()).as(path).isEqualTo(200);
+      }
+      assertThat(get(web, "/health", null).body()).isEqualTo("ok\n");
+
+      // Each trickling client's connection is closed once its time is up (with a margin).
+      for (Socket s : slow) {
+        s.setSoTimeout((int) limit.toMillis() + 5_000);
+        InputStream in = s.getInputStream();
+        assertThat(in.read()).as("closed, nothing answered").isEqualTo(-1);
+      }
+    } finally {
+      for (Socket s : slow) {
+        s.close();
+      }
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  void healthIsAnswered_whileEveryThreadOfThePortIsBusyScraping() throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    CountDownLatch scraping = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    // A meter that is slow to read (a stat of a slow disk, a lock held elsewhere).
+    registry.gauge(
+        "slow",
+        release,
+        r -> {
+          scraping.countDown();
+          try {
+            r.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return 1;
+        });
+    try (WebServer web =
+        new WebServer("127.0.0.1", 0, registry, Optional::empty, executor, Security.none())) {
+      HttpClient client = HttpClient.newHttpClient();
+      List<CompletableFuture<HttpResponse<String>>> scrapes = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        scrapes.add(
+            client.sendAsync(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + web.port() + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString()));
+      }
+      assertThat(scraping.await(10, TimeUnit.SECONDS)).as("both threads scraping").isTrue();
+      // The JDK's server ran /health on the same two threads: it waited for the scrapes.
+      assertThat(get(web, "/health", null).statusCode()).isEqualTo(200);
+      release.countDown();
+      for (CompletableFuture<HttpResponse<String>> f : scrapes) {
+        assertThat(f.get(10, TimeUnit.SECONDS).body()).contains("slow 1.0");
+      }
+    } finally {
+      release.countDown();
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  void badRequests_getOneLineAnswers() throws Exception {
     ExecutorService executor = Executors.newFixedThreadPool(2);
     try (WebServer web = start(executor, Security.none())) {
-      try (Socket slow = new Socket()) {
-        slow.connect(
-            new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), web.port()), 2000);
-        slow.getOutputStream()
-            .write("GET /health HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
-        slow.getOutputStream().flush();
-
-        HttpResponse<String> other =
-            HttpClient.newHttpClient()
-                .send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + web.port() + "/health"))
-                        .timeout(Duration.ofSeconds(5))
-                        .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        assertThat(other.statusCode()).isEqualTo(200);
-        assertThat(other.body()).isEqualTo("ok\n");
-
-        // The trickling client's connection is closed within the request limit (and a margin).
-        slow.setSoTimeout((Integer.parseInt(WebServer.MAX_REQUEST_SECONDS) + 20) * 1000);
-        InputStream in = slow.getInputStream();
-        assertThat(in.read()).as("closed, nothing answered").isEqualTo(-1);
+      HttpResponse<String> missing = get(web, "/nothing", null);
+      assertThat(missing.statusCode()).isEqualTo(404);
+      assertThat(missing.body()).contains("/health");
+      HttpResponse<String> post =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + web.port() + "/health"))
+                      .POST(HttpRequest.BodyPublishers.ofString("x"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(post.statusCode()).isEqualTo(405);
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), web.port()), 2000);
+        s.setSoTimeout(5_000);
+        s.getOutputStream().write("NOT HTTP AT ALL\r\n\r\n".getBytes(US_ASCII));
+        String answer = new String(s.getInputStream().readAllBytes(), US_ASCII);
+        assertThat(answer).startsWith("HTTP/1.1 400");
       }
     } finally {
       executor.shutdownNow();
