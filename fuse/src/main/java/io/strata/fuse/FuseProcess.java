@@ -9,7 +9,6 @@ import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
-import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tls;
 import io.strata.core.status.StrataException;
@@ -162,14 +161,18 @@ public final class FuseProcess implements Service {
   private WebServer startWebServer() {
     String host = conf.get(FuseKeys.BIND_HOST);
     int port = conf.get(FuseKeys.WEB_PORT);
+    WebAccess access = WebAccess.of(conf);
     // HTTPS when TLS is on and this mount has a certificate of its own to serve with.
     Security web =
-        webSecurity(conf).withTls(Tls.forClient(conf).filter(t -> t.keyManager() != null));
+        access.security().withTls(Tls.forClient(conf).filter(t -> t.keyManager() != null));
     try {
       try {
-        return new WebServer(host, port, registry, this::notReadyReason, webExecutor, web);
+        return new WebServer(
+            host, port, registry, this::notReadyReason, webExecutor, web, access.stacks());
       } catch (BindException e) {
-        WebServer free = new WebServer(host, 0, registry, this::notReadyReason, webExecutor, web);
+        WebServer free =
+            new WebServer(
+                host, 0, registry, this::notReadyReason, webExecutor, web, access.stacks());
         LOG.warn(
             "port {} is taken (another mount on this host?); metrics of {} are on port {}",
             port,
@@ -181,16 +184,6 @@ public final class FuseProcess implements Service {
       throw StrataException.unavailable(
           "cannot serve metrics on " + host + ": " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * A mount that holds the cluster secret (local mode: the account that started the cluster mounts
-   * with it) asks for tokens as the servers do: any of the cluster's for /metrics, an
-   * administrator's for /stacks, since every account of the host reaches its port on loopback.
-   * Without the secret it cannot tell tokens apart, and asks for none.
-   */
-  static Security webSecurity(Configuration conf) {
-    return ClusterSecret.readable(conf).map(Security::token).orElse(Security.none());
   }
 
   /** The port of /metrics, /health and /stacks. */

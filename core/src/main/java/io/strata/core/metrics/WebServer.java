@@ -77,7 +77,33 @@ public final class WebServer implements AutoCloseable {
       Executor executor,
       Security security)
       throws IOException {
-    this(bindHost, port, registry, health, executor, security, REQUEST_LIMIT, RESPONSE_LIMIT);
+    this(bindHost, port, registry, health, executor, security, true);
+  }
+
+  /**
+   * @param stacks whether /stacks serves thread dumps at all: not where the process cannot check an
+   *     administrator's token although the cluster asks for tokens (a FUSE mount with a user's
+   *     token only), since every account of the host reaches the port on loopback
+   */
+  public WebServer(
+      String bindHost,
+      int port,
+      PrometheusMeterRegistry registry,
+      Supplier<Optional<String>> health,
+      Executor executor,
+      Security security,
+      boolean stacks)
+      throws IOException {
+    this(
+        bindHost,
+        port,
+        registry,
+        health,
+        executor,
+        security,
+        stacks,
+        REQUEST_LIMIT,
+        RESPONSE_LIMIT);
   }
 
   WebServer(
@@ -87,13 +113,14 @@ public final class WebServer implements AutoCloseable {
       Supplier<Optional<String>> health,
       Executor executor,
       Security security,
+      boolean stacks,
       Duration requestLimit,
       Duration responseLimit)
       throws IOException {
     Map<String, WebRoute> routes = new LinkedHashMap<>();
     routes.put("/metrics", metrics(registry, security));
     routes.put("/health", health(health));
-    routes.put("/stacks", stacks(security));
+    routes.put("/stacks", stacks ? stacks(security) : noStacks());
     Map<String, WebRoute> fixed = Map.copyOf(routes);
     Optional<Tls> tls = security.tls();
     AtomicInteger open = new AtomicInteger();
@@ -159,6 +186,14 @@ public final class WebServer implements AutoCloseable {
         return true;
       }
     };
+  }
+
+  private static WebRoute noStacks() {
+    return req ->
+        WebRoute.Response.text(
+            403,
+            "thread dumps are not served here: this process cannot check an admin token (it"
+                + " holds no cluster secret); as its account, run jcmd PID Thread.print\n");
   }
 
   private WebRoute stacks(Security security) {

@@ -55,6 +55,7 @@ class WebServerTest {
             Optional::empty,
             executor,
             Security.none(),
+            true,
             limit,
             limit)) {
       // More trickling clients than the port's executor has threads: the JDK's server gave each
@@ -125,6 +126,27 @@ class WebServerTest {
       }
     } finally {
       release.countDown();
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  void withoutAWayToCheckAnAdmin_threadDumpsAreNotServed() throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    try (WebServer web =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            Optional::empty,
+            executor,
+            Security.none(),
+            false)) {
+      HttpResponse<String> stacks = get(web, "/stacks", null);
+      assertThat(stacks.statusCode()).isEqualTo(403);
+      assertThat(stacks.body()).contains("jcmd").doesNotContain("\"main\"");
+      assertThat(get(web, "/health", null).statusCode()).isEqualTo(200);
+    } finally {
       executor.shutdownNow();
     }
   }
