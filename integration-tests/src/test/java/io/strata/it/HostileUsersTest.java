@@ -43,6 +43,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
@@ -147,6 +148,17 @@ class HostileUsersTest {
     assertThat(uid(ufs.resolve("tmp/m/own"))).isEqualTo(4002);
     assertThat(uid(ufs.resolve("tmp/m/own/f"))).isEqualTo(4002);
     assertThat(gid(ufs.resolve("tmp/m/own/f"))).isEqualTo(4002);
+    // The folders made on the way are hers too, by a mkdir with parents or by a write.
+    ShellRunner.Run mkdir = mallory.run("fs", "mkdir", "/tmp/m/a/b/c");
+    assertThat(mkdir.code()).as(mkdir.err()).isZero();
+    ShellRunner.Run deep = mallory.run("fs", "copyFromLocal", local.toString(), "/tmp/m/x/y/f");
+    assertThat(deep.code()).as(deep.err()).isZero();
+    for (String made : List.of("tmp/m/a", "tmp/m/a/b", "tmp/m/a/b/c", "tmp/m/x", "tmp/m/x/y")) {
+      assertThat(uid(ufs.resolve(made))).as(made).isEqualTo(4002);
+      assertThat(gid(ufs.resolve(made))).as(made).isEqualTo(4002);
+    }
+    assertThat(uid(ufs.resolve("tmp/m"))).as("what was there stays as it was").isEqualTo(4002);
+    assertThat(mallory.run("fs", "mkdir", "/tmp/m/a/b/c2").code()).isZero();
     assertThat(mallory.run("fs", "chmod", "700", "/tmp/m/own").code()).isZero();
     assertThat(Files.getPosixFilePermissions(ufs.resolve("tmp/m/own")))
         .isEqualTo(PosixFilePermissions.fromString("rwx------"));

@@ -96,10 +96,33 @@ final class LocalPaths {
 
   /** A file about to be written, its missing folders made if {@code createFolders}. */
   Located newFile(StrataPath path, boolean createFolders) {
-    return locate(path, createFolders);
+    return newFile(path, createFolders, -1, -1);
+  }
+
+  /**
+   * As {@link #newFile(StrataPath, boolean)}, the folders it makes given the owner {@code uid} and
+   * group {@code gid} (-1: the process's): those this call made, never one that another made
+   * meanwhile, so that a user's {@code mkdir -p} or write makes their folders theirs and no one
+   * else's.
+   */
+  Located newFile(StrataPath path, boolean createFolders, long uid, long gid) {
+    return locate(path, createFolders, new Owner(uid, gid));
+  }
+
+  /** Who the folders a walk makes belong to (-1: the process's account). */
+  private record Owner(long uid, long gid) {
+    static final Owner PROCESS = new Owner(-1, -1);
+
+    boolean given() {
+      return uid >= 0 || gid >= 0;
+    }
   }
 
   private Located locate(StrataPath path, boolean createFolders) {
+    return locate(path, createFolders, Owner.PROCESS);
+  }
+
+  private Located locate(StrataPath path, boolean createFolders, Owner owner) {
     if (path.isRoot()) {
       // The root is the administrator's path, outside what users can rename.
       return new Located(root, -1);
@@ -113,7 +136,7 @@ final class LocalPaths {
       return new Located(root.resolve(name), -1);
     }
     try {
-      int folder = withRoot(path, dir -> openFolder(dir, folders, createFolders, path));
+      int folder = withRoot(path, dir -> openFolder(dir, folders, createFolders, owner, path));
       return new Located(FDS.resolve(Integer.toString(folder)).resolve(name), folder);
     } catch (IOException e) {
       throw errorOf(e, path);
@@ -205,7 +228,8 @@ final class LocalPaths {
   }
 
   /** The folder {@code folders} beneath {@code dir}, missing ones made if {@code create}. */
-  private int openFolder(int dir, List<String> folders, boolean create, StrataPath path)
+  private int openFolder(
+      int dir, List<String> folders, boolean create, Owner owner, StrataPath path)
       throws IOException {
     try {
       return walk(dir, folders, true, false, path);
@@ -231,10 +255,14 @@ final class LocalPaths {
     try {
       for (int i = have; i < folders.size(); i++) {
         String name = folders.get(i);
-        PosixCalls.mkdirAt(fd, name, shown(path));
+        boolean made = PosixCalls.mkdirAt(fd, name, shown(path));
         int next = PosixCalls.openBeneath(fd, name, true, true, shown(path));
         PosixCalls.close(fd);
         fd = next;
+        if (made && owner.given()) {
+          // On the folder as opened (no link followed): the one this call made.
+          PosixCalls.fchown(fd, owner.uid(), owner.gid(), shown(path));
+        }
       }
       return fd;
     } catch (IOException | RuntimeException e) {

@@ -150,7 +150,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     if (path.isRoot()) {
       throw new StrataException(StatusCode.IS_A_DIRECTORY, "/ is a directory");
     }
-    LocalPaths.Located l = paths.newFile(path, options.createParents());
+    LocalPaths.Located l =
+        paths.newFile(path, options.createParents(), options.uid(), options.gid());
     Path target = l.path();
     try {
       Path parent = target.getParent();
@@ -182,7 +183,12 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
 
   @Override
   public void mkdirs(StrataPath path, boolean parents) {
-    try (LocalPaths.Located l = parents ? paths.newFile(path, true) : paths.entry(path)) {
+    mkdirs(path, parents, -1, -1);
+  }
+
+  @Override
+  public void mkdirs(StrataPath path, boolean parents, long uid, long gid) {
+    try (LocalPaths.Located l = parents ? paths.newFile(path, true, uid, gid) : paths.entry(path)) {
       Path p = l.path();
       if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
         throw Files.isDirectory(p)

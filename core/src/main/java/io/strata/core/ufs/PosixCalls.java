@@ -54,6 +54,9 @@ final class PosixCalls {
     @SaveError
     int mkdirat(int dirfd, String path, int mode);
 
+    @SaveError
+    int fchownat(int dirfd, String path, int uid, int gid, int flags);
+
     /**
      * A system call by number: openat2 and fchmodat2 have no libc wrapper on older distributions.
      * Only integer and pointer arguments are passed, which the variadic convention takes as given.
@@ -158,6 +161,19 @@ final class PosixCalls {
     }
     fail(e, shown);
     return false;
+  }
+
+  /** fchownat's flag: {@code fd} itself (an O_PATH descriptor included), no name. */
+  private static final int AT_EMPTY_PATH = 0x1000;
+
+  /**
+   * Gives the open entry {@code fd} (an O_PATH descriptor too) the owner {@code uid} and group
+   * {@code gid} (-1: unchanged).
+   */
+  static void fchown(int fd, long uid, long gid, Path shown) throws IOException {
+    if (Holder.C.fchownat(fd, "", (int) uid, (int) gid, AT_EMPTY_PATH) != 0) {
+      fail(lastError(), shown);
+    }
   }
 
   static void close(int fd) {

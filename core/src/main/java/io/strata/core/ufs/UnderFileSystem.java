@@ -95,6 +95,15 @@ public interface UnderFileSystem extends Closeable {
 
   void mkdirs(StrataPath path, boolean parents);
 
+  /**
+   * As {@link #mkdirs(StrataPath, boolean)}; a store that keeps numeric owners gives the folders
+   * made above {@code path} the owner {@code uid} and group {@code gid} (-1: unchanged), those this
+   * call made only. The folder itself is the caller's to give ({@link #setOwnerIds}).
+   */
+  default void mkdirs(StrataPath path, boolean parents, long uid, long gid) {
+    mkdirs(path, parents);
+  }
+
   void delete(StrataPath path, boolean recursive);
 
   /**

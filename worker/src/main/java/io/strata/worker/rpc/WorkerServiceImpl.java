@@ -200,7 +200,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           OsAccounts.Ids owner =
               entries.owner(r, caller, req.hasUid(), req.getUid(), req.hasGid(), req.getGid());
           try {
-            r.ufs().mkdirs(r.ufsPath(), req.getParents());
+            r.ufs().mkdirs(r.ufsPath(), req.getParents(), owner.uid(), owner.gid());
             NewEntries.give(r, owner);
             if (req.hasMode()) {
               r.ufs().setAttributes(r.ufsPath(), req.getMode() & 07777, "", "");
