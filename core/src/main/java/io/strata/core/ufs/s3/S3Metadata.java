@@ -65,6 +65,15 @@ final class S3Metadata {
   }
 
   /**
+   * The metadata of a new folder's marker: its mode (0755, as s3fs writes it) and its times now to
+   * the nanosecond: without them its times would be the marker's Last-Modified, whole seconds,
+   * older than what was done in the folder's parent in the same second.
+   */
+  static Map<String, String> ofFolder() {
+    return ofNew(S_IFDIR, S3Bucket.FOLDER_MODE, -1, -1, S3Bucket.FOLDER_MODE, -1);
+  }
+
+  /**
    * The metadata of a new link, FIFO, socket or device ({@code type} bits): exactly {@code mode},
    * the device number {@code rdev} (0: none), and its times now.
    */

@@ -197,7 +197,11 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
     try {
       s3.putObject(
-          r -> r.bucket(location.bucket()).key(location.folderPrefix(path)), RequestBody.empty());
+          r ->
+              r.bucket(location.bucket())
+                  .key(location.folderPrefix(path))
+                  .metadata(S3Metadata.ofFolder()),
+          RequestBody.empty());
     } catch (SdkException e) {
       throw bucket.error(e, path.toString());
     }
