@@ -84,6 +84,19 @@ jexpect()
 	: $(( ntest += 1 ))
 }
 
+# Strata: a time in nanoseconds, "stamp stat|lstat PATH atime|mtime|ctime", so that checks that
+# a time moved need not sleep a whole second between two looks at it (see UPSTREAM).
+stamp()
+{
+	${fstest} ${1} ${2} ${3},${3}_ns | awk -F, '{ printf "%d%09d\n", $1, $2 }'
+}
+
+# Strata: what "sleep 1" was before a stamp: long enough for the kernel's coarse clock to tick.
+nap()
+{
+	sleep 0.05
+}
+
 test_check()
 {
 	if [ $* ] 2>/dev/null ; then

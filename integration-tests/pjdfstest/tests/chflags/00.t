@@ -113,10 +113,10 @@ for type in regular dir fifo block char socket symlink; do
 	if [ "${type}" != "symlink" ]; then
 		create_file ${type} ${n0}
 		for flag in `echo ${allflags},none | tr ',' ' '`; do
-			ctime1=`${fstest} stat ${n0} ctime`
-			sleep 1
+			ctime1=`stamp stat ${n0} ctime`
+			nap
 			expect 0 chflags ${n0} ${flag}
-			ctime2=`${fstest} stat ${n0} ctime`
+			ctime2=`stamp stat ${n0} ctime`
 			test_check $ctime1 -lt $ctime2
 		done
 		if [ "${type}" = "dir" ]; then
@@ -128,10 +128,10 @@ for type in regular dir fifo block char socket symlink; do
 
 	create_file ${type} ${n0}
 	for flag in `echo ${allflags},none | tr ',' ' '`; do
-		ctime1=`${fstest} lstat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp lstat ${n0} ctime`
+		nap
 		expect 0 lchflags ${n0} ${flag}
-		ctime2=`${fstest} lstat ${n0} ctime`
+		ctime2=`stamp lstat ${n0} ctime`
 		test_check $ctime1 -lt $ctime2
 	done
 	if [ "${type}" = "dir" ]; then
@@ -146,10 +146,10 @@ for type in regular dir fifo block char socket symlink; do
 	if [ "${type}" != "symlink" ]; then
 		create_file ${type} ${n0}
 		for flag in `echo ${allflags},none | tr ',' ' '`; do
-			ctime1=`${fstest} stat ${n0} ctime`
-			sleep 1
+			ctime1=`stamp stat ${n0} ctime`
+			nap
 			expect EPERM -u 65534 chflags ${n0} ${flag}
-			ctime2=`${fstest} stat ${n0} ctime`
+			ctime2=`stamp stat ${n0} ctime`
 			test_check $ctime1 -eq $ctime2
 		done
 		if [ "${type}" = "dir" ]; then
@@ -161,10 +161,10 @@ for type in regular dir fifo block char socket symlink; do
 
 	create_file ${type} ${n0}
 	for flag in `echo ${allflags},none | tr ',' ' '`; do
-		ctime1=`${fstest} lstat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp lstat ${n0} ctime`
+		nap
 		expect EPERM -u 65534 lchflags ${n0} ${flag}
-		ctime2=`${fstest} lstat ${n0} ctime`
+		ctime2=`stamp lstat ${n0} ctime`
 		test_check $ctime1 -eq $ctime2
 	done
 	if [ "${type}" = "dir" ]; then

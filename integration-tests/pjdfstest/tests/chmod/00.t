@@ -57,10 +57,10 @@ done
 for type in regular dir fifo block char socket symlink; do
 	if [ "${type}" != "symlink" ]; then
 		create_file ${type} ${n0}
-		ctime1=`${fstest} stat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n0} ctime`
+		nap
 		expect 0 chmod ${n0} 0111
-		ctime2=`${fstest} stat ${n0} ctime`
+		ctime2=`stamp stat ${n0} ctime`
 		test_check $ctime1 -lt $ctime2
 		if [ "${type}" = "dir" ]; then
 			expect 0 rmdir ${n0}
@@ -71,10 +71,10 @@ for type in regular dir fifo block char socket symlink; do
 
 	if supported lchmod; then
 		create_file ${type} ${n0}
-		ctime1=`${fstest} lstat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp lstat ${n0} ctime`
+		nap
 		expect 0 lchmod ${n0} 0111
-		ctime2=`${fstest} lstat ${n0} ctime`
+		ctime2=`stamp lstat ${n0} ctime`
 		test_check $ctime1 -lt $ctime2
 		if [ "${type}" = "dir" ]; then
 			expect 0 rmdir ${n0}
@@ -88,10 +88,10 @@ done
 for type in regular dir fifo block char socket symlink; do
 	if [ "${type}" != "symlink" ]; then
 		create_file ${type} ${n0}
-		ctime1=`${fstest} stat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n0} ctime`
+		nap
 		expect EPERM -u 65534 chmod ${n0} 0111
-		ctime2=`${fstest} stat ${n0} ctime`
+		ctime2=`stamp stat ${n0} ctime`
 		test_check $ctime1 -eq $ctime2
 		if [ "${type}" = "dir" ]; then
 			expect 0 rmdir ${n0}
@@ -102,10 +102,10 @@ for type in regular dir fifo block char socket symlink; do
 
 	if supported lchmod; then
 		create_file ${type} ${n0}
-		ctime1=`${fstest} lstat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp lstat ${n0} ctime`
+		nap
 		expect EPERM -u 65534 lchmod ${n0} 0321
-		ctime2=`${fstest} lstat ${n0} ctime`
+		ctime2=`stamp lstat ${n0} ctime`
 		test_check $ctime1 -eq $ctime2
 		if [ "${type}" = "dir" ]; then
 			expect 0 rmdir ${n0}

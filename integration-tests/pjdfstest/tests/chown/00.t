@@ -318,31 +318,31 @@ for type in regular dir fifo block char socket symlink; do
 	if [ "${type}" != "symlink" ]; then
 		create_file ${type} ${n0}
 
-		ctime1=`${fstest} stat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n0} ctime`
+		nap
 		expect 0 chown ${n0} 65534 65533
 		expect 65534,65533 stat ${n0} uid,gid
-		ctime2=`${fstest} stat ${n0} ctime`
+		ctime2=`stamp stat ${n0} ctime`
 		test_check $ctime1 -lt $ctime2
-		ctime1=`${fstest} stat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n0} ctime`
+		nap
 		expect 0 -u 65534 -g 65532 chown ${n0} 65534 65532
 		expect 65534,65532 stat ${n0} uid,gid
-		ctime2=`${fstest} stat ${n0} ctime`
+		ctime2=`stamp stat ${n0} ctime`
 		test_check $ctime1 -lt $ctime2
 
 		expect 0 symlink ${n0} ${n1}
-		ctime1=`${fstest} stat ${n1} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n1} ctime`
+		nap
 		expect 0 chown ${n1} 65533 65532
 		expect 65533,65532 stat ${n1} uid,gid
-		ctime2=`${fstest} stat ${n1} ctime`
+		ctime2=`stamp stat ${n1} ctime`
 		test_check $ctime1 -lt $ctime2
-		ctime1=`${fstest} stat ${n1} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n1} ctime`
+		nap
 		expect 0 -u 65533 -g 65531 chown ${n1} 65533 65531
 		expect 65533,65531 stat ${n1} uid,gid
-		ctime2=`${fstest} stat ${n1} ctime`
+		ctime2=`stamp stat ${n1} ctime`
 		test_check $ctime1 -lt $ctime2
 		expect 0 unlink ${n1}
 
@@ -355,17 +355,17 @@ for type in regular dir fifo block char socket symlink; do
 
 	create_file ${type} ${n0}
 
-	ctime1=`${fstest} lstat ${n0} ctime`
-	sleep 1
+	ctime1=`stamp lstat ${n0} ctime`
+	nap
 	expect 0 lchown ${n0} 65534 65533
 	expect 65534,65533 lstat ${n0} uid,gid
-	ctime2=`${fstest} lstat ${n0} ctime`
+	ctime2=`stamp lstat ${n0} ctime`
 	test_check $ctime1 -lt $ctime2
-	ctime1=`${fstest} lstat ${n0} ctime`
-	sleep 1
+	ctime1=`stamp lstat ${n0} ctime`
+	nap
 	expect 0 -u 65534 -g 65532 lchown ${n0} 65534 65532
 	expect 65534,65532 lstat ${n0} uid,gid
-	ctime2=`${fstest} lstat ${n0} ctime`
+	ctime2=`stamp lstat ${n0} ctime`
 	test_check $ctime1 -lt $ctime2
 
 	if [ "${type}" = "dir" ]; then
@@ -379,19 +379,19 @@ for type in regular dir fifo block char socket symlink; do
 	if [ "${type}" != "symlink" ]; then
 		create_file ${type} ${n0}
 
-		ctime1=`${fstest} stat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n0} ctime`
+		nap
 		expect 0 -- chown ${n0} -1 -1
-		ctime2=`${fstest} stat ${n0} ctime`
+		ctime2=`stamp stat ${n0} ctime`
 		todo Linux "According to POSIX: If both owner and group are -1, the times need not be updated."
 		test_check $ctime1 -eq $ctime2
 		expect 0,0 stat ${n0} uid,gid
 
 		expect 0 symlink ${n0} ${n1}
-		ctime1=`${fstest} stat ${n1} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n1} ctime`
+		nap
 		expect 0 -- chown ${n1} -1 -1
-		ctime2=`${fstest} stat ${n1} ctime`
+		ctime2=`stamp stat ${n1} ctime`
 		todo Linux "According to POSIX: If both owner and group are -1, the times need not be updated."
 		test_check $ctime1 -eq $ctime2
 		expect 0,0 stat ${n1} uid,gid
@@ -406,10 +406,10 @@ for type in regular dir fifo block char socket symlink; do
 
 	create_file ${type} ${n0}
 
-	ctime1=`${fstest} lstat ${n0} ctime`
-	sleep 1
+	ctime1=`stamp lstat ${n0} ctime`
+	nap
 	expect 0 -- lchown ${n0} -1 -1
-	ctime2=`${fstest} lstat ${n0} ctime`
+	ctime2=`stamp lstat ${n0} ctime`
 	todo Linux "According to POSIX: If both owner and group are -1, the times need not be updated."
 	test_check $ctime1 -eq $ctime2
 	expect 0,0 lstat ${n0} uid,gid
@@ -426,22 +426,22 @@ for type in regular dir fifo block char socket symlink; do
 	if [ "${type}" != "symlink" ]; then
 		create_file ${type} ${n0}
 
-		ctime1=`${fstest} stat ${n0} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n0} ctime`
+		nap
 		expect EPERM -u 65534 -- chown ${n0} 65534 -1
 		expect EPERM -u 65534 -g 65534 -- chown ${n0} -1 65534
 		expect EPERM -u 65534 -g 65534 chown ${n0} 65534 65534
-		ctime2=`${fstest} stat ${n0} ctime`
+		ctime2=`stamp stat ${n0} ctime`
 		test_check $ctime1 -eq $ctime2
 		expect 0,0 stat ${n0} uid,gid
 
 		expect 0 symlink ${n0} ${n1}
-		ctime1=`${fstest} stat ${n1} ctime`
-		sleep 1
+		ctime1=`stamp stat ${n1} ctime`
+		nap
 		expect EPERM -u 65534 -- chown ${n1} 65534 -1
 		expect EPERM -u 65534 -g 65534 -- chown ${n1} -1 65534
 		expect EPERM -u 65534 -g 65534 chown ${n1} 65534 65534
-		ctime2=`${fstest} stat ${n1} ctime`
+		ctime2=`stamp stat ${n1} ctime`
 		test_check $ctime1 -eq $ctime2
 		expect 0,0 stat ${n1} uid,gid
 		expect 0 unlink ${n1}
@@ -455,12 +455,12 @@ for type in regular dir fifo block char socket symlink; do
 
 	create_file ${type} ${n0}
 
-	ctime1=`${fstest} lstat ${n0} ctime`
-	sleep 1
+	ctime1=`stamp lstat ${n0} ctime`
+	nap
 	expect EPERM -u 65534 -- lchown ${n0} 65534 -1
 	expect EPERM -u 65534 -g 65534 -- lchown ${n0} -1 65534
 	expect EPERM -u 65534 -g 65534 lchown ${n0} 65534 65534
-	ctime2=`${fstest} lstat ${n0} ctime`
+	ctime2=`stamp lstat ${n0} ctime`
 	test_check $ctime1 -eq $ctime2
 	expect 0,0 lstat ${n0} uid,gid
 

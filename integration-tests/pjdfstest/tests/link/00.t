@@ -58,16 +58,16 @@ done
 # successful link(2) updates ctime.
 for type in regular fifo block char socket; do
 	create_file ${type} ${n0}
-	ctime1=`${fstest} stat ${n0} ctime`
-	dctime1=`${fstest} stat . ctime`
-	dmtime1=`${fstest} stat . mtime`
-	sleep 1
+	ctime1=`stamp stat ${n0} ctime`
+	dctime1=`stamp stat . ctime`
+	dmtime1=`stamp stat . mtime`
+	nap
 	expect 0 link ${n0} ${n1}
-	ctime2=`${fstest} stat ${n0} ctime`
+	ctime2=`stamp stat ${n0} ctime`
 	test_check $ctime1 -lt $ctime2
-	dctime2=`${fstest} stat . ctime`
+	dctime2=`stamp stat . ctime`
 	test_check $dctime1 -lt $dctime2
-	dmtime2=`${fstest} stat . mtime`
+	dmtime2=`stamp stat . mtime`
 	test_check $dctime1 -lt $dmtime2
 	expect 0 unlink ${n0}
 	expect 0 unlink ${n1}
@@ -77,16 +77,16 @@ done
 for type in regular fifo block char socket; do
 	create_file ${type} ${n0}
 	expect 0 -- chown ${n0} 65534 -1
-	ctime1=`${fstest} stat ${n0} ctime`
-	dctime1=`${fstest} stat . ctime`
-	dmtime1=`${fstest} stat . mtime`
-	sleep 1
+	ctime1=`stamp stat ${n0} ctime`
+	dctime1=`stamp stat . ctime`
+	dmtime1=`stamp stat . mtime`
+	nap
 	expect EACCES -u 65534 link ${n0} ${n1}
-	ctime2=`${fstest} stat ${n0} ctime`
+	ctime2=`stamp stat ${n0} ctime`
 	test_check $ctime1 -eq $ctime2
-	dctime2=`${fstest} stat . ctime`
+	dctime2=`stamp stat . ctime`
 	test_check $dctime1 -eq $dctime2
-	dmtime2=`${fstest} stat . mtime`
+	dmtime2=`stamp stat . mtime`
 	test_check $dctime1 -eq $dmtime2
 	expect 0 unlink ${n0}
 done

@@ -61,18 +61,18 @@ for type in c b; do
 	# st_mtime fields of the directory that contains the new entry shall be marked
 	# for update.
 	expect 0 chown . 0 0
-	time=`${fstest} stat . ctime`
-	sleep 1
+	time=`stamp stat . ctime`
+	nap
 	expect 0 mknod ${n0} ${type} 0755 1 2
-	atime=`${fstest} stat ${n0} atime`
+	atime=`stamp stat ${n0} atime`
 	test_check $time -lt $atime
-	mtime=`${fstest} stat ${n0} mtime`
+	mtime=`stamp stat ${n0} mtime`
 	test_check $time -lt $mtime
-	ctime=`${fstest} stat ${n0} ctime`
+	ctime=`stamp stat ${n0} ctime`
 	test_check $time -lt $ctime
-	mtime=`${fstest} stat . mtime`
+	mtime=`stamp stat . mtime`
 	test_check $time -lt $mtime
-	ctime=`${fstest} stat . ctime`
+	ctime=`stamp stat . ctime`
 	test_check $time -lt $ctime
 	expect 0 unlink ${n0}
 done

@@ -55,42 +55,42 @@ expect 0 unlink ${n0}
 
 # Update parent directory ctime/mtime if file didn't exist.
 expect 0 chown . 0 0
-time=`${fstest} stat . ctime`
-sleep 1
+time=`stamp stat . ctime`
+nap
 expect 0 open ${n0} O_CREAT,O_WRONLY 0644
-atime=`${fstest} stat ${n0} atime`
+atime=`stamp stat ${n0} atime`
 test_check $time -lt $atime
-mtime=`${fstest} stat ${n0} mtime`
+mtime=`stamp stat ${n0} mtime`
 test_check $time -lt $mtime
-ctime=`${fstest} stat ${n0} ctime`
+ctime=`stamp stat ${n0} ctime`
 test_check $time -lt $ctime
-mtime=`${fstest} stat . mtime`
+mtime=`stamp stat . mtime`
 test_check $time -lt $mtime
-ctime=`${fstest} stat . ctime`
+ctime=`stamp stat . ctime`
 test_check $time -lt $ctime
 expect 0 unlink ${n0}
 
 # Don't update parent directory ctime/mtime if file existed.
 expect 0 create ${n0} 0644
-dmtime=`${fstest} stat . mtime`
-dctime=`${fstest} stat . ctime`
-sleep 1
+dmtime=`stamp stat . mtime`
+dctime=`stamp stat . ctime`
+nap
 expect 0 open ${n0} O_CREAT,O_RDONLY 0644
-mtime=`${fstest} stat . mtime`
+mtime=`stamp stat . mtime`
 test_check $dmtime -eq $mtime
-ctime=`${fstest} stat . ctime`
+ctime=`stamp stat . ctime`
 test_check $dctime -eq $ctime
 expect 0 unlink ${n0}
 
 echo test > ${n0}
 expect 5 stat ${n0} size
-mtime1=`${fstest} stat ${n0} mtime`
-ctime1=`${fstest} stat ${n0} ctime`
-sleep 1
+mtime1=`stamp stat ${n0} mtime`
+ctime1=`stamp stat ${n0} ctime`
+nap
 expect 0 open ${n0} O_WRONLY,O_TRUNC
-mtime2=`${fstest} stat ${n0} mtime`
+mtime2=`stamp stat ${n0} mtime`
 test_check $mtime1 -lt $mtime2
-ctime2=`${fstest} stat ${n0} ctime`
+ctime2=`stamp stat ${n0} ctime`
 test_check $ctime1 -lt $ctime2
 expect 0 stat ${n0} size
 expect 0 unlink ${n0}

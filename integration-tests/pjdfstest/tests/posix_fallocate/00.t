@@ -29,19 +29,19 @@ expect 0 unlink ${n0}
 
 # successful posix_fallocate(2) updates ctime.
 expect 0 create ${n0} 0644
-ctime1=`${fstest} stat ${n0} ctime`
-sleep 1
+ctime1=`stamp stat ${n0} ctime`
+nap
 expect 0 open ${n0} O_RDWR : posix_fallocate 0 0 123
-ctime2=`${fstest} stat ${n0} ctime`
+ctime2=`stamp stat ${n0} ctime`
 test_check $ctime1 -lt $ctime2
 expect 0 unlink ${n0}
 
 # unsuccessful posix_fallocate(2) does not update ctime.
 expect 0 create ${n0} 0644
-ctime1=`${fstest} stat ${n0} ctime`
-sleep 1
+ctime1=`stamp stat ${n0} ctime`
+nap
 expect EINVAL open ${n0} O_WRONLY : posix_fallocate 0 0 0
-ctime2=`${fstest} stat ${n0} ctime`
+ctime2=`stamp stat ${n0} ctime`
 test_check $ctime1 -eq $ctime2
 expect 0 unlink ${n0}
 

@@ -60,10 +60,10 @@ expect 0 unlink ${n2}
 # unsuccessful link(2) does not update ctime.
 for type in regular dir fifo block char socket symlink; do
 	create_file ${type} ${n0}
-	ctime1=`${fstest} lstat ${n0} ctime`
-	sleep 1
+	ctime1=`stamp lstat ${n0} ctime`
+	nap
 	expect EACCES -u 65534 rename ${n0} ${n1}
-	ctime2=`${fstest} lstat ${n0} ctime`
+	ctime2=`stamp lstat ${n0} ctime`
 	test_check $ctime1 -eq $ctime2
 	if [ "${type}" = "dir" ]; then
 		expect 0 rmdir ${n0}

@@ -22,14 +22,14 @@ for type in regular fifo block char socket; do
 	create_file ${type} ${src}
 	create_file ${type} ${dst}
 	expect 0 link ${dst} ${dstlnk}
-	ctime1=`${fstest} lstat ${dstlnk} ctime`
-	sleep 1
+	ctime1=`stamp lstat ${dstlnk} ctime`
+	nap
 
 	expect 0 rename ${src} ${dst}
 
 	# destination inode should have reduced nlink and updated ctime
 	expect ${type},1 lstat ${dstlnk} type,nlink
-	ctime2=`${fstest} lstat ${dstlnk} ctime`
+	ctime2=`stamp lstat ${dstlnk} ctime`
 	test_check $ctime1 -lt $ctime2
 
 	expect 0 unlink ${dst}

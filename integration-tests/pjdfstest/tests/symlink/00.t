@@ -21,12 +21,12 @@ expect ENOENT stat ${n1} type,mode
 expect 0 unlink ${n1}
 
 expect 0 mkdir ${n0} 0755
-time=`${fstest} stat ${n0} ctime`
-sleep 1
+time=`stamp stat ${n0} ctime`
+nap
 expect 0 symlink test ${n0}/${n1}
-mtime=`${fstest} stat ${n0} mtime`
+mtime=`stamp stat ${n0} mtime`
 test_check $time -lt $mtime
-ctime=`${fstest} stat ${n0} ctime`
+ctime=`stamp stat ${n0} ctime`
 test_check $time -lt $ctime
 expect 0 unlink ${n0}/${n1}
 expect 0 rmdir ${n0}

@@ -31,19 +31,19 @@ expect 0 unlink ${n0}
 
 # successful truncate(2) updates ctime.
 expect 0 create ${n0} 0644
-ctime1=`${fstest} stat ${n0} ctime`
-sleep 1
+ctime1=`stamp stat ${n0} ctime`
+nap
 expect 0 truncate ${n0} 123
-ctime2=`${fstest} stat ${n0} ctime`
+ctime2=`stamp stat ${n0} ctime`
 test_check $ctime1 -lt $ctime2
 expect 0 unlink ${n0}
 
 # unsuccessful truncate(2) does not update ctime.
 expect 0 create ${n0} 0644
-ctime1=`${fstest} stat ${n0} ctime`
-sleep 1
+ctime1=`stamp stat ${n0} ctime`
+nap
 expect EACCES -u 65534 truncate ${n0} 123
-ctime2=`${fstest} stat ${n0} ctime`
+ctime2=`stamp stat ${n0} ctime`
 test_check $ctime1 -eq $ctime2
 expect 0 unlink ${n0}
 

@@ -65,7 +65,10 @@ class PjdfstestTest {
           "unlink/00.t",
           "utimensat/00.t");
 
-  @TempDir Path dir;
+  /** Where the suite is built, once for both runs: they share its binary and scripts. */
+  @TempDir static Path dir;
+
+  private static Path built;
 
   @Test
   @Timeout(value = 15, unit = TimeUnit.MINUTES)
@@ -138,7 +141,8 @@ class PjdfstestTest {
   private String proveIn(
       MiniCluster cluster, String root, Path build, List<String> scripts, int jobs)
       throws Exception {
-    Path mnt = Files.createDirectories(dir.resolve("mnt"));
+    // A mount point of each run's own: the two runs go at once.
+    Path mnt = Files.createTempDirectory(dir, "mnt-");
     try (FuseProcess fuse = new FuseProcess(cluster.clientConf(), mnt, root, false)) {
       fuse.start();
       await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
@@ -199,10 +203,11 @@ class PjdfstestTest {
   }
 
   /**
-   * Builds the vendored suite in a copy (autoreconf writes into its folder); skips where this host
-   * cannot mount or build it.
+   * Builds the vendored suite in a copy (autoreconf writes into its folder), once for both runs
+   * (the second to ask waits for the first's build); skips where this host cannot mount or build
+   * it.
    */
-  private Path buildSuite() throws Exception {
+  private static synchronized Path buildSuite() throws Exception {
     FuseHost.assumeMountable();
     for (String tool : List.of("autoreconf", "cc", "make", "prove")) {
       assumeThat(FuseHost.onPath(tool))
@@ -210,6 +215,9 @@ class PjdfstestTest {
           .isTrue();
     }
     assumeThat(System.getProperty("user.name")).as("pjdfstest runs as root").isEqualTo("root");
+    if (built != null) {
+      return built;
+    }
     Path build = dir.resolve("pjdfstest");
     try (Stream<Path> files = Files.walk(SOURCES)) {
       for (Path src : (Iterable<Path>) files::iterator) {
@@ -227,6 +235,7 @@ class PjdfstestTest {
         "sh",
         "-c",
         "autoreconf -ifs && ./configure && make pjdfstest");
+    built = build;
     return build;
   }
 
