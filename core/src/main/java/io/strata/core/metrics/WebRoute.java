@@ -17,6 +17,12 @@ interface WebRoute {
     static Response text(int status, String body) {
       return new Response(status, "text/plain; charset=utf-8", body, Map.of());
     }
+
+    /** 401, asking for a bearer token, with why this request's was refused. */
+    static Response unauthorized(String why) {
+      return new Response(
+          401, "text/plain; charset=utf-8", why + "\n", Map.of("WWW-Authenticate", "Bearer"));
+    }
   }
 
   Response answer(Request request);

@@ -162,11 +162,7 @@ public final class WebServer implements AutoCloseable {
     return req -> {
       Optional<String> refused = refusal(security, req.header("authorization"), Instant.now());
       if (refused.isPresent()) {
-        return new WebRoute.Response(
-            401,
-            "text/plain; charset=utf-8",
-            refused.get() + "\n",
-            Map.of("WWW-Authenticate", "Bearer"));
+        return WebRoute.Response.unauthorized(refused.get());
       }
       return new WebRoute.Response(
           200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape(), Map.of());
@@ -206,11 +202,7 @@ public final class WebServer implements AutoCloseable {
       Optional<String> refused =
           refusal(security, req.header("authorization"), Instant.now(), Role.ADMIN);
       if (refused.isPresent()) {
-        return new WebRoute.Response(
-            401,
-            "text/plain; charset=utf-8",
-            refused.get() + "\n",
-            Map.of("WWW-Authenticate", "Bearer"));
+        return WebRoute.Response.unauthorized(refused.get());
       }
       return WebRoute.Response.text(200, threadDump());
     };
