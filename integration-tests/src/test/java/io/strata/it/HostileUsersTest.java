@@ -46,6 +46,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
@@ -135,6 +136,48 @@ class HostileUsersTest {
     assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
     ShellRunner.Run invalidate = mallory.run("fs", "invalidate", "/home/ali/secret");
     assertOneLineRefusal(invalidate.err(), "PERMISSION_DENIED", "4002 lacks x on /home/ali");
+  }
+
+  /**
+   * Item 2, raced: the worker checks statuses (cached ones too), the kernel follows what stands at
+   * a name when it opens it. A folder the check saw as mallory's, swapped for a link into alice's
+   * folder before the store opens it, led the store there as the worker's account.
+   */
+  @Test
+  void aFolderSwappedForALinkAfterTheCheck_leadsNowhereTheUserMayNotGo() throws Exception {
+    ShellRunner mallory = shellAs(MALLORY);
+    assertThat(mallory.run("fs", "mkdir", "/tmp/m/d").code()).isZero();
+    ShellRunner.Run stat = mallory.run("fs", "stat", "/tmp/m/d");
+    assertThat(stat.code()).as(stat.err()).isZero();
+    // On the host, as her own account may: the folder the worker holds as hers becomes a link.
+    Path d = ufs.resolve("tmp/m/d");
+    Files.delete(d);
+    Files.createSymbolicLink(d, Path.of("../../home/ali"));
+    Files.setAttribute(d, "unix:uid", 4002, LinkOption.NOFOLLOW_LINKS);
+
+    ShellRunner.Run ls = mallory.run("fs", "ls", "/tmp/m/d");
+    assertOneLineRefusal(ls.err(), "PERMISSION_DENIED", "4002");
+    assertThat(ls.out()).doesNotContain("secret");
+    ShellRunner.Run rm = mallory.run("fs", "rm", "/tmp/m/d/secret");
+    assertOneLineRefusal(rm.err(), "PERMISSION_DENIED", "4002");
+    ShellRunner.Run mv = mallory.run("fs", "mv", "/tmp/m/d/secret", "/tmp/m/stolen");
+    assertOneLineRefusal(mv.err(), "PERMISSION_DENIED", "4002");
+    ShellRunner.Run mkdir = mallory.run("fs", "mkdir", "/tmp/m/d/planted");
+    assertOneLineRefusal(mkdir.err(), "PERMISSION_DENIED", "4002");
+    Path local = Files.writeString(dir.resolve("planted.txt"), "mallory's");
+    ShellRunner.Run put = mallory.run("fs", "copyFromLocal", local.toString(), "/tmp/m/d/planted");
+    assertOneLineRefusal(put.err(), "PERMISSION_DENIED", "4002");
+    ShellRunner.Run cat = mallory.run("fs", "cat", "/tmp/m/d/secret");
+    assertThat(cat.code()).isNotZero();
+    assertThat(cat.out()).doesNotContain("alice's own");
+
+    try (Stream<Path> left = Files.list(ufs.resolve("home/ali"))) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly("secret");
+    }
+    assertThat(ufs.resolve("tmp/m/stolen")).doesNotExist();
+    try (FileSystem fs = FileSystem.create(as(ALICE))) {
+      assertThat(read(fs, "/home/ali/secret")).isEqualTo("alice's own");
+    }
   }
 
   /** Confirmed from outside: a user who made a folder could not write into it. */

@@ -14,9 +14,11 @@ import io.strata.core.conf.WorkerKeys;
 import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
 import io.strata.core.net.NettyTransport;
+import io.strata.core.path.StrataPath;
 import io.strata.core.process.ProcessConf;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
+import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerUsage;
 import io.strata.core.rpc.AuditInterceptor;
@@ -24,10 +26,14 @@ import io.strata.core.rpc.GrpcServers;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.rpc.RpcMetricsInterceptor;
 import io.strata.core.security.Security;
+import io.strata.core.ufs.ActingUnderFileSystem;
+import io.strata.core.ufs.LocalUnderFileSystem;
 import io.strata.core.ufs.Mount;
 import io.strata.core.ufs.UfsFactory;
+import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.Periodic;
+import io.strata.worker.auth.CallerIdentity;
 import io.strata.worker.auth.Permissions;
 import io.strata.worker.data.DataServer;
 import io.strata.worker.data.DataServerMetrics;
@@ -91,6 +97,7 @@ public final class WorkerProcess implements Service {
   private final PageFetcher fetcher;
   private final CachePolicies policies;
   private final MetadataService metadata;
+  private final Permissions access;
   private final MasterClient masterClient;
   private DataServer dataServer;
   private Server rpcServer;
@@ -104,7 +111,21 @@ public final class WorkerProcess implements Service {
     this.security = Security.forServer(conf, List.of(WorkerKeys.BIND_HOST));
     DirectMemoryFit.require(conf.get(WorkerKeys.MEM_SIZE), PlatformDependent.maxDirectMemory());
     Duration tempMaxAge = conf.get(WorkerKeys.UFS_TEMP_MAX_AGE);
-    this.ufs = new UfsManager(m -> UfsFactory.open(m.ufsUri(), m.options(), tempMaxAge));
+    this.access =
+        Permissions.of(
+            this::cachedStatus,
+            () -> conf.get(SecurityKeys.PERMISSION_CHECK),
+            () -> conf.get(SecurityKeys.SUPERUSER_GROUP));
+    CallerIdentity caller = new CallerIdentity(access);
+    this.ufs =
+        new UfsManager(
+            m -> {
+              UnderFileSystem store = UfsFactory.open(m.ufsUri(), m.options(), tempMaxAge);
+              // A user's calls on a local folder act as that user: the kernel checks what opens.
+              return store instanceof LocalUnderFileSystem
+                  ? new ActingUnderFileSystem(store, caller)
+                  : store;
+            });
     this.eventLoops =
         transport.newGroup(
             dataIoThreads(conf.get(WorkerKeys.DATA_IO_THREADS)), DaemonThreads.factory("data-io"));
@@ -192,6 +213,11 @@ public final class WorkerProcess implements Service {
     ProcessConf.register(conf, registry, appliedConfVersion);
   }
 
+  /** A path's status as the worker holds it: what permission checks read. */
+  private FileStatus cachedStatus(StrataPath path) {
+    return metadata.getStatus(path, -1);
+  }
+
   public static void main(String[] args) {
     ProcessMain.run("worker", args, WorkerProcess::new);
   }
@@ -199,11 +225,6 @@ public final class WorkerProcess implements Service {
   @Override
   public void start() throws Exception {
     String bindHost = conf.get(WorkerKeys.BIND_HOST);
-    Permissions access =
-        Permissions.of(
-            p -> metadata.getStatus(p, -1),
-            () -> conf.get(SecurityKeys.PERMISSION_CHECK),
-            () -> conf.get(SecurityKeys.SUPERUSER_GROUP));
     dataServer =
         new DataServer(
             transport,

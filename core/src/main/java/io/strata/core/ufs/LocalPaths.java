@@ -76,7 +76,7 @@ final class LocalPaths {
    */
   Located target(StrataPath path) {
     if (path.isRoot()) {
-      return new Located(root, -1);
+      return theRoot(path);
     }
     try {
       int fd = withRoot(path, dir -> walk(dir, components(path), false, false, path));
@@ -124,23 +124,50 @@ final class LocalPaths {
 
   private Located locate(StrataPath path, boolean createFolders, Owner owner) {
     if (path.isRoot()) {
-      // The root is the administrator's path, outside what users can rename.
-      return new Located(root, -1);
+      return theRoot(path);
     }
     List<String> names = components(path);
     List<String> folders = names.subList(0, names.size() - 1);
     String name = names.get(names.size() - 1);
-    if (folders.isEmpty()) {
-      // Straight in the root: no folder a user could swap lies above it.
-      requireRoot();
-      return new Located(root.resolve(name), -1);
-    }
     try {
       int folder = withRoot(path, dir -> openFolder(dir, folders, createFolders, owner, path));
       return new Located(FDS.resolve(Integer.toString(folder)).resolve(name), folder);
     } catch (IOException e) {
       throw errorOf(e, path);
     }
+  }
+
+  /**
+   * The root folder by a descriptor of its own: a call acting as a user is never asked to search
+   * the folders above it, which are the administrator's.
+   */
+  private Located theRoot(StrataPath path) {
+    try {
+      int fd = withRoot(path, dir -> rootHere(dir, path));
+      // "." names the folder itself to a call that does not follow links (the descriptor's own
+      // /proc entry is a link).
+      return new Located(FDS.resolve(Integer.toString(fd)).resolve("."), fd);
+    } catch (IOException e) {
+      throw errorOf(e, path);
+    }
+  }
+
+  /** A descriptor of its own for the root {@code dir}, unless that folder was removed. */
+  private int rootHere(int dir, StrataPath path) throws IOException {
+    int fd = dup(dir, path);
+    Object links;
+    try {
+      links = Files.getAttribute(FDS.resolve(Integer.toString(fd)), "unix:nlink");
+    } catch (IOException | RuntimeException e) {
+      PosixCalls.close(fd);
+      throw e;
+    }
+    if (links instanceof Integer n && n == 0) {
+      // Removed (an administrator recreated it, say): withRoot opens the new one.
+      PosixCalls.close(fd);
+      throw new NoSuchFileException(root.toString());
+    }
+    return fd;
   }
 
   /** A walk from the root's descriptor. */
@@ -178,6 +205,11 @@ final class LocalPaths {
     if (fd >= 0) {
       return fd;
     }
+    // The root and the folders above it are the administrator's: opened as the worker.
+    return ActingAs.asProcess(() -> openRoot(path));
+  }
+
+  private int openRoot(StrataPath path) {
     synchronized (this) {
       if (rootFd < 0) {
         try {
@@ -193,6 +225,10 @@ final class LocalPaths {
   }
 
   private boolean rootReplaced(int fd) {
+    return ActingAs.asProcess(() -> rootReplacedBy(fd));
+  }
+
+  private boolean rootReplacedBy(int fd) {
     try {
       Object held =
           Files.readAttributes(FDS.resolve(Integer.toString(fd)), BasicFileAttributes.class)
@@ -201,12 +237,6 @@ final class LocalPaths {
       return !Objects.equals(held, now);
     } catch (IOException e) {
       return true;
-    }
-  }
-
-  private void requireRoot() {
-    if (!Files.isDirectory(root)) {
-      throw missingRoot();
     }
   }
 
@@ -231,6 +261,9 @@ final class LocalPaths {
   private int openFolder(
       int dir, List<String> folders, boolean create, Owner owner, StrataPath path)
       throws IOException {
+    if (folders.isEmpty()) {
+      return rootHere(dir, path);
+    }
     try {
       return walk(dir, folders, true, false, path);
     } catch (NoSuchFileException missing) {

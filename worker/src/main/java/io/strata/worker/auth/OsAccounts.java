@@ -5,6 +5,8 @@ import io.strata.core.util.Caches;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -12,18 +14,30 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A user's numeric ids on this host ({@code id}'s uid and primary gid), so that what a user makes
- * in a store that keeps numeric owners (a local or NFS folder, S3 as s3fs keeps it) is that user's.
- * A user name that is a number and no account's is that uid, in the group of the same number (a
- * token may name users by uid where workers share no user database). Cached for a few minutes.
+ * A user's numeric ids on this host ({@code id}'s uid, primary gid and groups), so that what a user
+ * makes in a store that keeps numeric owners (a local or NFS folder, S3 as s3fs keeps it) is that
+ * user's. A user name that is a number and no account's is that uid, in the group of the same
+ * number (a token may name users by uid where workers share no user database). Cached for a few
+ * minutes.
  */
 public final class OsAccounts implements Function<String, Optional<OsAccounts.Ids>> {
-  /** A uid and a gid. */
-  public record Ids(long uid, long gid) {}
+  /** A uid, a primary gid and the supplementary groups. */
+  public record Ids(long uid, long gid, List<Long> groups) {
+    public Ids {
+      groups = List.copyOf(groups);
+    }
+
+    /** Only the primary group. */
+    public Ids(long uid, long gid) {
+      this(uid, gid, List.of(gid));
+    }
+  }
 
   private static final Duration TTL = Duration.ofMinutes(5);
   private static final long LOOKUP_TIMEOUT_MS = 2000;
-  private static final Pattern IDS = Pattern.compile("uid=(\\d+)\\S* gid=(\\d+)");
+  private static final Pattern IDS =
+      Pattern.compile("uid=(\\d+)\\S* gid=(\\d+)\\S*(?: groups=(\\S+))?");
+  private static final Pattern GROUP = Pattern.compile("(\\d+)(?:\\([^)]*\\))?");
   private static final Pattern NUMBER = Pattern.compile("\\d{1,9}");
 
   private final Cache<String, Optional<Ids>> cache =
@@ -43,6 +57,16 @@ public final class OsAccounts implements Function<String, Optional<OsAccounts.Id
     return Optional.of(new Ids(id, id));
   }
 
+  /** {@code id}'s "1000(alice),27(sudo)". */
+  private static List<Long> groups(String list) {
+    List<Long> ids = new ArrayList<>();
+    Matcher m = GROUP.matcher(list);
+    while (m.find()) {
+      ids.add(Long.parseLong(m.group(1)));
+    }
+    return ids;
+  }
+
   private static Optional<Ids> ask(String user) {
     try {
       Process p = new ProcessBuilder("id", "--", user).start();
@@ -53,9 +77,12 @@ public final class OsAccounts implements Function<String, Optional<OsAccounts.Id
       }
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       Matcher m = IDS.matcher(out);
-      return p.exitValue() == 0 && m.find()
-          ? Optional.of(new Ids(Long.parseLong(m.group(1)), Long.parseLong(m.group(2))))
-          : Optional.empty();
+      if (p.exitValue() != 0 || !m.find()) {
+        return Optional.empty();
+      }
+      long uid = Long.parseLong(m.group(1));
+      long gid = Long.parseLong(m.group(2));
+      return Optional.of(new Ids(uid, gid, m.group(3) == null ? List.of(gid) : groups(m.group(3))));
     } catch (IOException e) {
       return Optional.empty();
     } catch (InterruptedException e) {

@@ -1,0 +1,264 @@
+package io.strata.core.ufs;
+
+import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileType;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * A local store whose calls act as the caller ({@link ActingAs}): the kernel checks what a user's
+ * call opens, on the very folders and files it opens, however the names changed since the worker's
+ * own check. A write acts as its caller for its whole life (its file is made at the first write and
+ * published at close). A reader, once open, reads bytes only: it acts as the worker, as page
+ * fetches shared by many callers must.
+ */
+public final class ActingUnderFileSystem implements UnderFileSystem {
+  private final UnderFileSystem store;
+  private final Supplier<ActingAs.Identity> caller;
+
+  /**
+   * @param caller who the call being served acts as (null: the worker itself)
+   */
+  public ActingUnderFileSystem(UnderFileSystem store, Supplier<ActingAs.Identity> caller) {
+    this.store = store;
+    this.caller = caller;
+  }
+
+  private <T> T acting(Supplier<T> op) {
+    ActingAs.Identity who = caller.get();
+    try {
+      return ActingAs.call(who, op);
+    } catch (StrataException e) {
+      if (who == null || e.code() != StatusCode.PERMISSION_DENIED) {
+        throw e;
+      }
+      // The kernel's refusal names no one: say whose call it was.
+      throw new StrataException(
+          StatusCode.PERMISSION_DENIED,
+          e.getMessage() + " (refused by the under-storage to " + who + ")");
+    }
+  }
+
+  private void acting(Runnable op) {
+    acting(
+        () -> {
+          op.run();
+          return null;
+        });
+  }
+
+  @Override
+  public String uri() {
+    return store.uri();
+  }
+
+  @Override
+  public UfsStatus getStatus(StrataPath path) {
+    return acting(() -> store.getStatus(path));
+  }
+
+  @Override
+  public Stream<UfsStatus> list(StrataPath path) {
+    // The folder is opened (and its r checked) here; its entries are read from that descriptor.
+    return acting(() -> store.list(path));
+  }
+
+  @Override
+  public boolean listsAttributes() {
+    return store.listsAttributes();
+  }
+
+  @Override
+  public List<UfsStatus> listFiles(StrataPath dir, String startAfter, int limit) {
+    return acting(() -> store.listFiles(dir, startAfter, limit));
+  }
+
+  @Override
+  public UfsReader openReader(StrataPath path) {
+    return acting(() -> store.openReader(path));
+  }
+
+  @Override
+  public void willNeed(StrataPath path, long length) {
+    store.willNeed(path, length);
+  }
+
+  @Override
+  public boolean continuesRuns() {
+    return store.continuesRuns();
+  }
+
+  @Override
+  public UfsReader openVersion(StrataPath path, String fingerprint) {
+    return acting(() -> store.openVersion(path, fingerprint));
+  }
+
+  @Override
+  public UfsOutputStream create(StrataPath path, CreateOptions options) {
+    ActingAs.Identity who = caller.get();
+    UfsOutputStream out = acting(() -> store.create(path, options));
+    return who == null ? out : new ActingOutputStream(out, who);
+  }
+
+  @Override
+  public void mkdirs(StrataPath path, boolean parents) {
+    acting(() -> store.mkdirs(path, parents));
+  }
+
+  @Override
+  public void mkdirs(StrataPath path, boolean parents, long uid, long gid) {
+    acting(() -> store.mkdirs(path, parents, uid, gid));
+  }
+
+  @Override
+  public void delete(StrataPath path, boolean recursive) {
+    acting(() -> store.delete(path, recursive));
+  }
+
+  @Override
+  public void setAttributes(StrataPath path, int mode, String owner, String group) {
+    acting(() -> store.setAttributes(path, mode, owner, group));
+  }
+
+  @Override
+  public void setModificationTime(StrataPath path, long epochMs) {
+    acting(() -> store.setModificationTime(path, epochMs));
+  }
+
+  @Override
+  public void rename(StrataPath src, StrataPath dst) {
+    acting(() -> store.rename(src, dst));
+  }
+
+  @Override
+  public void renameReplacing(StrataPath src, StrataPath dst) {
+    acting(() -> store.renameReplacing(src, dst));
+  }
+
+  @Override
+  public boolean keepsNumericOwners() {
+    return store.keepsNumericOwners();
+  }
+
+  @Override
+  public void setOwnerIds(StrataPath path, long uid, long gid) {
+    acting(() -> store.setOwnerIds(path, uid, gid));
+  }
+
+  @Override
+  public void setTimes(StrataPath path, long atimeNs, long mtimeNs) {
+    acting(() -> store.setTimes(path, atimeNs, mtimeNs));
+  }
+
+  @Override
+  public void createSymlink(StrataPath path, String target) {
+    acting(() -> store.createSymlink(path, target));
+  }
+
+  @Override
+  public void createHardLink(StrataPath existing, StrataPath path) {
+    acting(() -> store.createHardLink(existing, path));
+  }
+
+  @Override
+  public void createSpecial(StrataPath path, FileType type, int mode, long rdev) {
+    acting(() -> store.createSpecial(path, type, mode, rdev));
+  }
+
+  @Override
+  public Map<String, byte[]> xattrs(StrataPath path) {
+    return acting(() -> store.xattrs(path));
+  }
+
+  @Override
+  public void setXattr(StrataPath path, String name, byte[] value) {
+    acting(() -> store.setXattr(path, name, value));
+  }
+
+  @Override
+  public void discard(String token) {
+    store.discard(token);
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  /** A write that acts as the one who began it, whichever thread carries it on. */
+  private static final class ActingOutputStream extends UfsOutputStream {
+    private final UfsOutputStream out;
+    private final ActingAs.Identity who;
+
+    ActingOutputStream(UfsOutputStream out, ActingAs.Identity who) {
+      this.out = out;
+      this.who = who;
+    }
+
+    private interface Io {
+      void run() throws IOException;
+    }
+
+    private void acting(Io op) throws IOException {
+      try {
+        ActingAs.run(
+            who,
+            () -> {
+              try {
+                op.run();
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      acting(() -> out.write(b));
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      acting(() -> out.write(b, off, len));
+    }
+
+    @Override
+    public void flush() throws IOException {
+      acting(out::flush);
+    }
+
+    @Override
+    public void abort() {
+      ActingAs.run(who, out::abort);
+    }
+
+    @Override
+    public String token() {
+      return out.token();
+    }
+
+    @Override
+    public long bytesWritten() {
+      return out.bytesWritten();
+    }
+
+    @Override
+    public void close() throws IOException {
+      acting(out::close);
+    }
+
+    @Override
+    public UfsStatus published() {
+      return out.published();
+    }
+  }
+}
