@@ -2,6 +2,7 @@ package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.robothy.s3.rest.LocalS3;
 import com.robothy.s3.rest.bootstrap.LocalS3Mode;
@@ -31,6 +32,7 @@ import io.strata.core.status.StrataException;
 import io.strata.master.journal.CommandCodec;
 import io.strata.master.journal.MasterCommand;
 import io.strata.testkit.MiniCluster;
+import io.strata.testkit.TestCa;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -67,11 +69,11 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Issue 54's attacks, as a cluster user would make them: a TOKEN-mode cluster on a local folder
- * whose files belong to real numeric owners (alice is uid 4001, mallory 4002; tokens name them by
- * uid, which the workers map to those ids), mallory attacking through the shell and the Java
- * client. Each attack ends in a one-line refusal naming who and what, and leaves the under-storage
- * as it was; alice is served throughout.
+ * Issue 54's attacks, as a cluster user would make them: a TOKEN-mode cluster with TLS on a local
+ * folder whose files belong to real numeric owners (alice is uid 4001, mallory 4002; tokens name
+ * them by uid, which the workers map to those ids), mallory attacking through the shell and the
+ * Java client. Each attack ends in a one-line refusal naming who and what, and leaves the
+ * under-storage as it was; alice is served throughout.
  */
 class HostileUsersTest {
   private static final String ALICE = "4001";
@@ -84,13 +86,21 @@ class HostileUsersTest {
 
   @BeforeAll
   static void start() throws Exception {
+    assumeTrue(TestCa.available(), "openssl is not installed (apt-get install -y openssl)");
     Path file = SecretFiles.write(dir.resolve("cluster"), SecretFiles.CLUSTER);
     secret = ClusterSecret.load(file);
+    TestCa ca = TestCa.create(dir.resolve("ca"), "cluster");
+    TestCa.Issued node = ca.issue("node");
     cluster =
         MiniCluster.builder()
             .workers(1)
             .property(SecurityKeys.MODE, "TOKEN")
             .property(SecurityKeys.SECRET_FILE, file.toString())
+            // Every port speaks TLS, as a hardened cluster's do; the attacks go through it.
+            .property(SecurityKeys.TLS_ENABLED, "true")
+            .property(SecurityKeys.TLS_CERT_FILE, node.cert().toString())
+            .property(SecurityKeys.TLS_KEY_FILE, node.key().toString())
+            .property(SecurityKeys.TLS_CA_FILE, ca.cert().toString())
             .start();
     ufs = cluster.ufsRoot();
     folder("home", 0, "rwxr-xr-x");
@@ -281,6 +291,14 @@ class HostileUsersTest {
     ShellRunner.Run stop = mallory.run("job", "stop", Long.toString(id));
     assertOneLineRefusal(
         stop.err(), "PERMISSION_DENIED", "is 4001's; 4002 may stop only their own jobs");
+    assertThat(stop.err()).as("nor learns the job's path").doesNotContain("/home/ali");
+    ShellRunner.Run status = mallory.run("job", "status", Long.toString(id));
+    assertOneLineRefusal(
+        status.err(), "PERMISSION_DENIED", "is 4001's; 4002 may see only their own jobs");
+    ShellRunner.Run list = mallory.run("job", "list");
+    assertThat(list.code()).as(list.err()).isZero();
+    assertThat(list.out()).as("another's jobs are not listed").doesNotContain("/home/ali");
+    assertThat(shellAs(ALICE).run("job", "list").out()).contains("/home/ali");
     ShellRunner.Run own = shellAs(ALICE).run("job", "stop", Long.toString(id));
     assertOneLineRefusal(own.err(), "FAILED_PRECONDITION", "is not running");
   }
@@ -305,10 +323,24 @@ class HostileUsersTest {
 
   /**
    * Item 10: in TOKEN mode on loopback without TLS (local mode), any account of the host could send
-   * the Raft port a journal entry of its own, as a Ratis client needs no token.
+   * the Raft port a journal entry of its own, as a Ratis client needs no token. With TLS, as this
+   * class's cluster runs, and without, as local mode runs.
    */
   @Test
   void theRaftPort_takesNoEntryFromAClientWithoutTheClustersKey() throws Exception {
+    assertRaftTakesNoEntry(cluster);
+    Path file = SecretFiles.write(dir.resolve("plain-cluster"), SecretFiles.CLUSTER);
+    try (MiniCluster plain =
+        MiniCluster.builder()
+            .workers(0)
+            .property(SecurityKeys.MODE, "TOKEN")
+            .property(SecurityKeys.SECRET_FILE, file.toString())
+            .start()) {
+      assertRaftTakesNoEntry(plain);
+    }
+  }
+
+  private static void assertRaftTakesNoEntry(MiniCluster cluster) throws Exception {
     HostPort rpc =
         HostPort.parse(cluster.clientConf().get(CommonKeys.MASTER_RPC_ADDRESSES).get(0), "master");
     RaftPeer master =

@@ -61,8 +61,17 @@ public final class ActingAs {
     static final long[] GROUP_CALLS = groupCalls();
     static final int EUID = C.geteuid();
     static final int EGID = C.getegid();
-    static final boolean ROOT = EUID == 0;
+    static final boolean ROOT = bindAll() && EUID == 0;
     static final int[] PROCESS_GROUPS = ROOT && GROUP_CALLS != null ? processGroups() : new int[0];
+
+    /**
+     * Loads now what calls on a local store use natively: as a user, the jars on the class path may
+     * not be readable (an installation under root's 0700 home, say).
+     */
+    private static boolean bindAll() {
+      PosixCalls.bind();
+      return true;
+    }
 
     /** setgroups, getgroups: x86-64 and arm64 numbered them differently; null elsewhere. */
     private static long[] groupCalls() {

@@ -7,6 +7,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.Objects;
 import jnr.constants.platform.Errno;
 import jnr.constants.platform.OpenFlags;
 import jnr.ffi.LibraryLoader;
@@ -82,6 +83,16 @@ final class PosixCalls {
   }
 
   private PosixCalls() {}
+
+  /**
+   * Binds libc now: a first call made while acting as a user ({@link ActingAs}) would load and
+   * generate its classes with that user's rights.
+   */
+  static void bind() {
+    Objects.requireNonNull(Holder.C);
+    Objects.requireNonNull(OpenFlags.O_CLOEXEC);
+    Objects.requireNonNull(Errno.EACCES);
+  }
 
   // Linux's system call numbers, the same on x86-64 and arm64 (assigned after the tables merged).
   private static final long SYS_OPENAT2 = 437;

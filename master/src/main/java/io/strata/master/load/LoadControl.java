@@ -105,6 +105,7 @@ public final class LoadControl {
 
   public LoadJob get(GetLoadRequest req) {
     LoadJob job = find(req.getId(), req.getPath());
+    requireOwn(job, "see");
     if (job.getState() != LoadState.LOAD_RUNNING) {
       // Its figures are the ones journaled with its end: batches still in flight when it was
       // stopped must not add to them here, or the next leader would report less than this one.
@@ -116,20 +117,7 @@ public final class LoadControl {
 
   public LoadJob stop(StopLoadRequest req) {
     LoadJob job = find(req.getId(), req.getPath());
-    Principal caller = Principal.current();
-    if (caller != null && caller.role() == Role.USER && !caller.user().equals(job.getOwner())) {
-      throw new StrataException(
-          StatusCode.PERMISSION_DENIED,
-          "load job "
-              + job.getId()
-              + " of "
-              + job.getPath()
-              + " is "
-              + (job.getOwner().isEmpty() ? "the cluster's" : job.getOwner() + "'s")
-              + "; "
-              + caller.user()
-              + " may stop only their own jobs (an admin stops any)");
-    }
+    requireOwn(job, "stop");
     if (job.getState() != LoadState.LOAD_RUNNING) {
       throw new StrataException(
           StatusCode.FAILED_PRECONDITION,
@@ -153,10 +141,40 @@ public final class LoadControl {
     return get(GetLoadRequest.newBuilder().setId(job.getId()).build());
   }
 
+  /** The jobs the caller may see: a user's own, or all of them for an admin and the cluster. */
   public ListLoadsResponse list() {
+    Principal caller = Principal.current();
     return ListLoadsResponse.newBuilder()
-        .addAllJobs(journal.stateMachine().read(s -> s.loads().all()))
+        .addAllJobs(
+            journal.stateMachine().read(s -> s.loads().all()).stream()
+                .filter(job -> owns(caller, job))
+                .toList())
         .build();
+  }
+
+  /**
+   * A user sees and stops only their own jobs (another's names a path they may not list); an admin
+   * and the cluster's processes, any. The refusal names the job by its number only.
+   */
+  private static void requireOwn(LoadJob job, String what) {
+    Principal caller = Principal.current();
+    if (!owns(caller, job)) {
+      throw new StrataException(
+          StatusCode.PERMISSION_DENIED,
+          "load job "
+              + job.getId()
+              + " is "
+              + (job.getOwner().isEmpty() ? "the cluster's" : job.getOwner() + "'s")
+              + "; "
+              + caller.user()
+              + " may "
+              + what
+              + " only their own jobs (an admin, any)");
+    }
+  }
+
+  private static boolean owns(Principal caller, LoadJob job) {
+    return caller == null || caller.role() != Role.USER || caller.user().equals(job.getOwner());
   }
 
   private LoadJob find(long id, String path) {

@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  * the path or its parent. Who is not checked: NONE mode and the cluster's own processes (no caller,
  * or SERVICE: a FUSE mount's kernel checks its local users itself), admins, members of the
  * superuser group, and everyone while checks are switched off (a single-tenant cluster). Owner and
- * group compare by name with what the under-storage reports; a user's groups are this host's.
+ * group compare by name with what the under-storage reports; a user's groups are this host's. These
+ * checks read statuses, perhaps cached, so on a local store the user's calls also act as the user
+ * ({@link CallerIdentity}): the kernel checks again what it actually opens.
  */
 public final class Permissions {
   public static final int READ = 4;
@@ -87,8 +89,9 @@ public final class Permissions {
    * caller's own, when the caller is checked (a user: the bits decide what they may do with it
    * next, as HDFS makes a user's new entries theirs) and has an account on this host (or a numeric
    * name); empty otherwise: the cluster's processes and superusers keep the worker's ids or give
-   * their own, and a user this host does not know gets the worker's, as before (a store of numbers
-   * cannot name them).
+   * their own, and a user this host does not know gets none (a store of numbers cannot name them:
+   * what they make is the worker's, or nobody's where the worker acts as its callers, {@link
+   * CallerIdentity}).
    */
   public Optional<OsAccounts.Ids> creatorIds(Principal caller) {
     return checked(caller) ? accounts.apply(caller.user()) : Optional.empty();
