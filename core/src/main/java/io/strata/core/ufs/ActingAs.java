@@ -2,11 +2,14 @@ package io.strata.core.ufs;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
+import jnr.ffi.annotations.SaveError;
 
 /**
  * Runs a call on a local store with a user's file-system identity: Linux's per-thread fsuid, fsgid
@@ -48,12 +51,12 @@ public final class ActingAs {
     int setfsgid(int gid);
 
     /** setgroups and getgroups by number: {@code size} entries of {@code list}. */
-    @jnr.ffi.annotations.SaveError
+    @SaveError
     long syscall(long number, long size, @In int[] list);
 
     /** getgroups by number, into {@code list}. */
-    @jnr.ffi.annotations.SaveError
-    long syscall(long number, long size, @jnr.ffi.annotations.Out int[] list, long unused);
+    @SaveError
+    long syscall(long number, long size, @Out int[] list, long unused);
   }
 
   private static final class Native {
@@ -89,7 +92,7 @@ public final class ActingAs {
       if (n < 0) {
         throw new IllegalStateException("getgroups failed");
       }
-      return java.util.Arrays.copyOf(groups, (int) n);
+      return Arrays.copyOf(groups, (int) n);
     }
   }
 
