@@ -241,7 +241,9 @@ class ScriptsTest {
     for (int attempt = 0; attempt < 50; attempt++) {
       // Below the kernel's ephemeral range (32768 up): a port free now could otherwise be taken
       // by any process's next outgoing connection before the master binds it (seen once, 37900).
-      int base = 20_000 + random.nextInt(107) * 100;
+      // This JVM's slice of the range: other test JVMs pick ports at the same time.
+      int[] range = io.strata.testkit.FreePorts.range();
+      int base = range[0] + random.nextInt((range[1] - range[0] - 2100) / 100) * 100;
       boolean free = true;
       for (int i = 0; i < 3 && free; i++) {
         for (int off : new int[] {0, 1, 2, 10, 11, 12}) {
