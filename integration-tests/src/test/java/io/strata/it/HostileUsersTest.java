@@ -35,8 +35,6 @@ import io.strata.testkit.MiniCluster;
 import io.strata.testkit.TestCa;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -372,10 +370,7 @@ class HostileUsersTest {
   @Test
   void aUsersClusterView_carriesNoCredentials() throws Exception {
     String secretKey = "s3-secret-of-the-cluster";
-    int port;
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = free.getLocalPort();
-    }
+    int port = io.strata.testkit.FreePorts.next();
     LocalS3 s3 = LocalS3.builder().port(port).mode(LocalS3Mode.IN_MEMORY).build();
     s3.start();
     try (S3Client store =

@@ -90,11 +90,7 @@ class PjdfstestTest {
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void aMountOfS3_passesTheSubsetButTheListedChecks() throws Exception {
     Path build = buildSuite();
-    int port;
-    try (java.net.ServerSocket free =
-        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      port = free.getLocalPort();
-    }
+    int port = io.strata.testkit.FreePorts.next();
     LocalS3 s3 = LocalS3.builder().port(port).mode(LocalS3Mode.IN_MEMORY).build();
     s3.start();
     Map<String, String> options =

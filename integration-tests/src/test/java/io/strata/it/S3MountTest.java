@@ -16,8 +16,6 @@ import io.strata.core.rpc.MasterClient;
 import io.strata.core.ufs.s3.FaultyS3Proxy;
 import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.ForkedProcess;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -63,9 +61,9 @@ class S3MountTest {
 
   @BeforeAll
   static void start() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      s3port = s.getLocalPort();
-    }
+    // Below the ephemeral range: the store is stopped and started again on this port, which an
+    // outgoing connection could otherwise take meanwhile.
+    s3port = io.strata.testkit.FreePorts.next();
     startS3();
     store =
         S3Client.builder()
@@ -236,7 +234,8 @@ class S3MountTest {
     put("ds/a.txt", "version one".getBytes(StandardCharsets.UTF_8));
     put("ds/sub/b.bin", big);
 
-    assertThat(strata(mountArgs("/s3", "s3://data/ds")).code()).isZero();
+    ShellRunner.Run mount = strata(mountArgs("/s3", "s3://data/ds"));
+    assertThat(mount.code()).as("fs mount: %s%s", mount.out(), mount.err()).isZero();
     ShellRunner.Run list = strata("fs", "mount");
     assertThat(list.out()).contains("/s3", "s3://data/ds", "<redacted>").doesNotContain(SECRET);
     assertThat(strata("fsadmin", "report").out()).contains("/s3").doesNotContain(SECRET);
