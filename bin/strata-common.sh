@@ -39,7 +39,7 @@ strata_ensure_built() {
   # A build leaves the jars of unchanged modules as they were: it marks its own time.
   [[ -n "$marker" && -e "$STRATA_HOME/lib/.built" ]] && marker="$STRATA_HOME/lib/.built"
   # Only the modules' sources and poms: the install also holds UFS data, logs and journals.
-  if [[ -n "$marker" ]] && [[ -z "$(find "$STRATA_HOME"/*/src/main "$STRATA_HOME"/pom.xml "$STRATA_HOME"/*/pom.xml \
+  if [[ -n "$marker" ]] && [[ -z "$(find "$STRATA_HOME"/*/src/main "$STRATA_HOME"/ufs/*/src/main "$STRATA_HOME"/pom.xml "$STRATA_HOME"/*/pom.xml "$STRATA_HOME"/ufs/*/pom.xml \
       -newer "$marker" -print -quit 2>/dev/null)" ]]; then
     return 0
   fi

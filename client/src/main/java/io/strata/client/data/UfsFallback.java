@@ -71,6 +71,16 @@ public final class UfsFallback implements AutoCloseable {
    * then reached with this process's own (the SDK's default chain), never with the cluster's.
    */
   private UnderFileSystem ufs(MountTable.Resolution r) {
+    if (UfsFactory.find(r.mount().ufsUri()).isEmpty()) {
+      // The client carries no drivers of its own: a reader gets the cause, not
+      // NoClassDefFoundError.
+      throw StrataException.unavailable(
+          "no worker could serve "
+              + r.ufsUri()
+              + ", and this process cannot read it directly: "
+              + UfsFactory.why(r.mount().ufsUri()),
+          null);
+    }
     return open.computeIfAbsent(
         r.mount(),
         m ->

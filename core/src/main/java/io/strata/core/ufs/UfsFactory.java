@@ -1,20 +1,36 @@
 package io.strata.core.ufs;
 
+import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.ufs.hdfs.HadoopSchemes;
-import io.strata.core.ufs.hdfs.HdfsSettings;
-import io.strata.core.ufs.hdfs.HdfsUnderFileSystem;
-import io.strata.core.ufs.s3.S3Settings;
-import io.strata.core.ufs.s3.S3UnderFileSystem;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
 
-/** Opens the under-storage a URI names. */
+/**
+ * Opens the under-storage a URI names through the driver ({@link UnderFileSystemProvider}) that
+ * handles its scheme: the one that declares it, else the first that opens it as another scheme.
+ * Drivers are those on the class path (ServiceLoader), the local one always among them.
+ */
 public final class UfsFactory {
+  /** Where a scheme's driver comes from when it is missing: names for the one-line error. */
+  private static final Map<String, String> KNOWN_DRIVERS =
+      Map.of(
+          "s3", "s3",
+          "hdfs", "hdfs",
+          "webhdfs", "hdfs",
+          "viewfs", "hdfs",
+          "gs", "hdfs",
+          "abfs", "hdfs",
+          "abfss", "hdfs",
+          "s3a", "hdfs");
+
+  private static final List<UnderFileSystemProvider> PROVIDERS = load();
+
   private UfsFactory() {}
 
   public static UnderFileSystem open(String uri) {
@@ -28,27 +44,7 @@ public final class UfsFactory {
    * answers.
    */
   public static UnderFileSystem open(String uri, Map<String, String> options, Duration tempMaxAge) {
-    return switch (scheme(uri)) {
-      case "file" -> {
-        if (!options.isEmpty()) {
-          throw StrataException.invalidArgument(
-              "a local folder takes no mount options, not " + options.keySet());
-        }
-        yield new LocalUnderFileSystem(localPath(uri), tempMaxAge, Clock.systemUTC());
-      }
-      case "s3" -> new S3UnderFileSystem(uri, S3Settings.of(options));
-      default -> {
-        if (!HadoopSchemes.known(scheme(uri))) {
-          throw StrataException.invalidArgument(
-              "unsupported under-storage '"
-                  + uri
-                  + "' (supported: a local folder or file:// URI, s3://bucket/prefix,"
-                  + " hdfs://namenode:port/path and other Hadoop-compatible stores whose"
-                  + " client is on the class path)");
-        }
-        yield new HdfsUnderFileSystem(uri, HdfsSettings.of(options));
-      }
-    };
+    return provider(uri).open(uri, options, tempMaxAge);
   }
 
   /**
@@ -56,16 +52,80 @@ public final class UfsFactory {
    * UnderFileSystem#listFiles}): object stores, whose folders are only key prefixes.
    */
   public static boolean listsFlat(String uri) {
-    return scheme(uri).equals("s3");
+    return provider(uri).listsFlat();
   }
 
   /** The canonical form of a UFS URI: a bare local folder becomes {@code file:///folder}. */
   public static String normalize(String uri) {
-    return switch (scheme(uri)) {
-      case "file" -> localPath(uri).toUri().toString().replaceAll("/$", "");
-      case "s3" -> S3UnderFileSystem.normalize(uri);
-      default -> HadoopSchemes.known(scheme(uri)) ? HdfsUnderFileSystem.normalize(uri) : uri;
-    };
+    return provider(uri).normalize(uri);
+  }
+
+  /** The drivers on this class path, the local one first. */
+  public static List<UnderFileSystemProvider> providers() {
+    return PROVIDERS;
+  }
+
+  /** The driver for {@code uri}'s scheme, if one is on this class path. */
+  public static Optional<UnderFileSystemProvider> find(String uri) {
+    String scheme = scheme(uri);
+    for (UnderFileSystemProvider p : PROVIDERS) {
+      if (p.schemes().contains(scheme)) {
+        return Optional.of(p);
+      }
+    }
+    if (KNOWN_DRIVERS.get(scheme) != null
+        && PROVIDERS.stream().noneMatch(p -> p.name().equals(KNOWN_DRIVERS.get(scheme)))) {
+      return Optional.empty(); // its driver is missing: never let another take it by chance
+    }
+    for (UnderFileSystemProvider p : PROVIDERS) {
+      if (p.opensOther(scheme)) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The driver for {@code uri}, or INVALID_ARGUMENT in one line: which driver is missing for a
+   * scheme Strata knows, or which drivers are here for one it does not.
+   */
+  public static UnderFileSystemProvider provider(String uri) {
+    return find(uri).orElseThrow(() -> new StrataException(StatusCode.INVALID_ARGUMENT, why(uri)));
+  }
+
+  /** Why no driver opens {@code uri}: one line. */
+  public static String why(String uri) {
+    String scheme = scheme(uri);
+    String present =
+        PROVIDERS.stream()
+            .map(p -> p.name() + " (" + p.describe() + ")")
+            .collect(Collectors.joining(", "));
+    String driver = KNOWN_DRIVERS.get(scheme);
+    if (driver == null) {
+      return "unsupported under-storage '"
+          + uri
+          + "': no driver opens "
+          + scheme
+          + "://; drivers here: "
+          + present;
+    }
+    if (PROVIDERS.stream().noneMatch(p -> p.name().equals(driver))) {
+      return "no under-storage driver for "
+          + scheme
+          + ":// on this class path: the "
+          + driver
+          + " driver (lib/ufs/"
+          + driver
+          + "/) is missing; drivers here: "
+          + present;
+    }
+    return "the "
+        + driver
+        + " driver finds no client for "
+        + scheme
+        + ":// on its class path (a Hadoop connector's jar goes in lib/ufs/"
+        + driver
+        + "/)";
   }
 
   private static String scheme(String uri) {
@@ -77,13 +137,13 @@ public final class UfsFactory {
     return colon > 0 && (slash < 0 || colon < slash) ? uri.substring(0, colon) : "file";
   }
 
-  private static Path localPath(String uri) {
-    try {
-      Path p = uri.startsWith("file:") ? Path.of(new URI(uri)) : Path.of(uri);
-      return p.toAbsolutePath().normalize();
-    } catch (URISyntaxException | IllegalArgumentException e) {
-      throw StrataException.invalidArgument(
-          "malformed under-storage URI '" + uri + "': " + e.getMessage());
-    }
+  private static List<UnderFileSystemProvider> load() {
+    List<UnderFileSystemProvider> found = new ArrayList<>();
+    ServiceLoader.load(UnderFileSystemProvider.class, UfsFactory.class.getClassLoader())
+        .forEach(found::add);
+    found.sort(
+        Comparator.comparing((UnderFileSystemProvider p) -> !p.name().equals("local"))
+            .thenComparing(UnderFileSystemProvider::name));
+    return List.copyOf(found);
   }
 }

@@ -10,7 +10,7 @@ import io.strata.core.ufs.UfsFactory;
 import io.strata.core.ufs.UfsReader;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
-import io.strata.core.ufs.hdfs.HdfsSettings;
+import io.strata.ufs.hdfs.HdfsSettings;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

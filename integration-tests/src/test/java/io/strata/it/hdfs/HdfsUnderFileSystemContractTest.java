@@ -2,9 +2,9 @@ package io.strata.it.hdfs;
 
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystemContract;
-import io.strata.core.ufs.hdfs.HdfsSettings;
-import io.strata.core.ufs.hdfs.HdfsUnderFileSystem;
 import io.strata.testkit.MiniHdfs;
+import io.strata.ufs.hdfs.HdfsSettings;
+import io.strata.ufs.hdfs.HdfsUnderFileSystem;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
