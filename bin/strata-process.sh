@@ -172,12 +172,12 @@ strata_stop() {
   echo "stopped $name (pid $pid)"
 }
 
-# Stops every process of kind $1 started from here; says so if there is none.
+# Stops every process of kind $1 started from here; "no KIND running" unless $2 is "quiet".
 strata_stop_kind() {
   local names
   names="$(strata_names "$1")"
   if [[ -z "$names" ]]; then
-    echo "no $1 running"
+    [[ "${2:-}" == quiet ]] || echo "no $1 running"
     return 0
   fi
   local n

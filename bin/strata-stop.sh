@@ -2,7 +2,10 @@
 # Stops Strata processes that bin/strata-start.sh started (found by their pid files in
 # $STRATA_LOGS_DIR); nothing else is touched.
 #
-#   strata-stop.sh [all|local]   every worker, then every master started from here (default)
+#   strata-stop.sh [all]         what strata-start.sh all started: the workers, then the masters on
+#                                every host of $STRATA_CONF_DIR/workers and masters (ssh for other
+#                                hosts), and whatever else was started from here (default)
+#   strata-stop.sh local         every FUSE mount, worker and master started from here
 #   strata-stop.sh master|worker every master (or worker) started from here
 #   strata-stop.sh masters|workers  on every host of $STRATA_CONF_DIR/masters (workers), ssh for others
 #   strata-stop.sh fuse [MOUNT_POINT]  the FUSE mount on MOUNT_POINT, or every one started from here
@@ -33,8 +36,18 @@ case "$what" in
     ;;
   all|local)
     strata_stop_kind fuse
-    strata_stop_kind worker
-    strata_stop_kind master
+    if [[ "$what" == all ]]; then
+      # Other hosts' processes first, as strata-start.sh all started them; a missing list is no
+      # cluster of hosts (a local cluster, say), and this host's own follow below either way.
+      if [[ -f "$STRATA_CONF_DIR/workers" ]]; then strata_on_hosts workers strata-stop.sh worker; fi
+      if [[ -f "$STRATA_CONF_DIR/masters" ]]; then strata_on_hosts masters strata-stop.sh master; fi
+      # Left: what was started here otherwise (a local cluster, say); the lists said the rest.
+      strata_stop_kind worker quiet
+      strata_stop_kind master quiet
+    else
+      strata_stop_kind worker
+      strata_stop_kind master
+    fi
     rm -f "$STRATA_LOGS_DIR/local-cluster.env"
     ;;
   master|worker) strata_stop_kind "$what" ;;

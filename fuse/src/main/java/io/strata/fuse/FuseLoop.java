@@ -20,7 +20,7 @@ import ru.serce.jnrfuse.struct.FuseOperations;
  * fuse_main_real}'s multithreaded loop. That loop starts a native thread whenever its last idle one
  * takes a request and ends one whenever more than ten are idle, and jffi attaches a native thread
  * to the JVM for each callback and detaches it after (until its 1,000th): by the kernel's
- * tracepoints and a flight recording (docs/performance.md, FUSE, session 24) 3,600 to 25,800
+ * tracepoints and a flight recording (docs/performance-log.md, FUSE, session 24) 3,600 to 25,800
  * threads started in 7 s of four sequential readers, a READ's p99 was 3 ms against bindfs's 0.6,
  * and 4 readers got 0.76 of bindfs's speed. Threads the JVM started are never attached or detached.
  */

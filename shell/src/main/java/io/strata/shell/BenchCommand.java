@@ -13,8 +13,8 @@ import picocli.CommandLine.Unmatched;
 @Command(
     name = "bench",
     description =
-        "Measure Strata end to end against raw baselines in the same run (failover, conf, cache, "
-            + "read, load, ufs, fuse, smallfiles, startup, integrity): bin/strata bench --help.")
+        "Measure Strata end to end against raw baselines in the same run: bin/strata bench --help"
+            + " lists the benches.")
 final class BenchCommand implements Callable<Integer> {
   private final ShellContext ctx;
 

@@ -37,7 +37,9 @@ final class MountCommand implements Runnable {
       description = "An under-storage setting, e.g. s3.endpoint=http://host:9000 (repeatable).")
   List<String> options = List.of();
 
-  @Option(names = "--readonly", description = "Refuse every change through Strata.")
+  @Option(
+      names = {"--readonly", "--read-only"},
+      description = "Refuse every change through Strata.")
   boolean readOnly;
 
   @Option(names = "--shared", description = "Open to every user.")

@@ -102,7 +102,9 @@ public final class FuseCommand implements Runnable {
         description = "The folder to mount (default: /).")
     String folder;
 
-    @Option(names = "--read-only", description = "Refuse every change (EROFS).")
+    @Option(
+        names = {"--read-only", "--readonly"},
+        description = "Refuse every change (EROFS).")
     boolean readOnly;
 
     @Option(

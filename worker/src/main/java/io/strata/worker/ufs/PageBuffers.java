@@ -16,13 +16,13 @@ import java.util.function.LongSupplier;
  * <p>Netty's pooled allocator frees a chunk as soon as its last buffer is released, and a page of 1
  * MiB fills a quarter of one: a run of pages read, written to disk and released took new chunks
  * every time, which the JDK zeroes and the kernel faults in page by page. That was a fifth of the
- * CPU of cold reads from HDFS (docs/performance.md). A page kept here is zeroed once.
+ * CPU of cold reads from HDFS (docs/performance-log.md). A page kept here is zeroed once.
  *
  * <p>How much is kept follows the memory tier: at least {@link #KEPT_BYTES}, and as much as the
  * tier has room for. When pages leave the tier all at once (a {@code free}, a tier made smaller, a
  * mount's pages dropped), their memory waits here for the pages that fill the tier again; dropped,
  * it came back from the kernel zeroed and faulted in page by page, and cold reads after a free ran
- * at half speed in one run of two (docs/performance.md). Page memory held by the worker stays
+ * at half speed in one run of two (docs/performance-log.md). Page memory held by the worker stays
  * within the tier's capacity plus {@link #KEPT_BYTES} and the pages in flight.
  */
 public final class PageBuffers extends AbstractByteBufAllocator {

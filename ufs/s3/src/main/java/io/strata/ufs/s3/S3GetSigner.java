@@ -22,10 +22,10 @@ import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
 /**
  * AWS Signature Version 4 of the lean GETs, in headers, the payload unsigned, as the SDK signs S3
  * requests (the key's path neither encoded twice nor normalized). The SDK's signer spent a tenth of
- * a loaded object's worker CPU (docs/performance.md): it derives the signing key with four HMACs
- * for every request and builds its canonical form through several layers; here the key is kept for
- * its day, and one hash and one HMAC sign a request. S3ObjectGetsTest checks every signature
- * against the SDK's own for the same request and time.
+ * a loaded object's worker CPU (docs/performance-log.md): it derives the signing key with four
+ * HMACs for every request and builds its canonical form through several layers; here the key is
+ * kept for its day, and one hash and one HMAC sign a request. S3ObjectGetsTest checks every
+ * signature against the SDK's own for the same request and time.
  */
 final class S3GetSigner {
   private static final String ALGORITHM = "AWS4-HMAC-SHA256";

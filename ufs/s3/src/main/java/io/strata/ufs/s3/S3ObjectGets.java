@@ -44,7 +44,7 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * Ranged GETs of object bytes, signed as the SDK signs them (S3GetSigner) and sent on HttpCore 5's
  * pooled connections, past the SDK's request pipeline (interceptors, endpoint rules, marshalling,
  * retry bookkeeping) and past HttpClient 5's execution chain (cookies, redirects, authentication,
- * route planning), which together spent most of a small GET's client CPU (docs/performance.md).
+ * route planning), which together spent most of a small GET's client CPU (docs/performance-log.md).
  * Only the answer a healthy GET gets is taken here: the exact range asked for, of the version asked
  * for. Anything else, an error status or a connection that fails before its answer, returns empty
  * and the caller asks the SDK instead, whose retries with backoff and whose error lines then apply.
