@@ -53,11 +53,29 @@ strata_ensure_built() {
   # them, by this rebuild or by mvn verify.
   local checks=()
   [[ -z "$marker" ]] && checks=(-Derrorprone.flags=-XepDisableAllChecks)
-  if ! (cd "$STRATA_HOME" && mvn -B -DskipTests "${checks[@]}" package -pl dist -am) > "$STRATA_LOGS_DIR/build.log" 2>&1; then
+  # The archive (dist/target/strata-VERSION.tar.gz) is mvn package's, not this build's.
+  if ! (cd "$STRATA_HOME" && mvn -B -DskipTests -Dstrata.archive.skip=true "${checks[@]}" package -pl dist -am) \
+      > "$STRATA_LOGS_DIR/build.log" 2>&1; then
     tail -n 30 "$STRATA_LOGS_DIR/build.log" >&2
     strata_die "the build failed; see $STRATA_LOGS_DIR/build.log"
   fi
   touch "$STRATA_HOME/lib/.built"
+}
+
+# The class path of process kind $1 (master, worker, fuse, shell, bench): lib/ for every kind; the
+# under-storage drivers' folders (lib/ufs/*/, a jar dropped there adds a scheme) for masters and
+# workers, which open under-storages, and the benches; lib/bench/ for the benches alone.
+strata_classpath() {
+  local cp="$STRATA_HOME/lib/*" dir
+  case "$1" in
+    master|worker|bench)
+      for dir in "$STRATA_HOME"/lib/ufs/*/; do
+        [[ -d "$dir" ]] && cp+=":${dir}*"
+      done
+      ;;
+  esac
+  [[ "$1" == bench ]] && cp+=":$STRATA_HOME/lib/bench/*"
+  echo "$cp"
 }
 
 # Sets STRATA_JAVA_ARGS to the JVM arguments every Strata process shares; $1 names its log file,

@@ -105,7 +105,7 @@ strata_launch() {
   rm -f "$STRATA_LOGS_DIR/$name.ready"
   # Its output names paths and users: this account's only (log4j2.xml does the same for the logs).
   (umask 077 && : > "$STRATA_LOGS_DIR/$name.out" && chmod 600 "$STRATA_LOGS_DIR/$name.out")
-  strata_java_args "$name"
+  strata_java_args "$name" "$(strata_classpath "$(strata_kind "$name")")"
   # shellcheck disable=SC2046,SC2086
   nohup "$JAVA" $(strata_default_java_opts "$name") $(strata_cds_opts "$name") ${STRATA_JAVA_OPTS:-} \
     "${STRATA_JAVA_ARGS[@]}" \

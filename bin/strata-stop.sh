@@ -36,18 +36,16 @@ case "$what" in
     ;;
   all|local)
     strata_stop_kind fuse
-    if [[ "$what" == all ]]; then
-      # Other hosts' processes first, as strata-start.sh all started them; a missing list is no
-      # cluster of hosts (a local cluster, say), and this host's own follow below either way.
-      if [[ -f "$STRATA_CONF_DIR/workers" ]]; then strata_on_hosts workers strata-stop.sh worker; fi
-      if [[ -f "$STRATA_CONF_DIR/masters" ]]; then strata_on_hosts masters strata-stop.sh master; fi
-      # Left: what was started here otherwise (a local cluster, say); the lists said the rest.
-      strata_stop_kind worker quiet
-      strata_stop_kind master quiet
-    else
-      strata_stop_kind worker
-      strata_stop_kind master
+    quiet=""
+    if [[ "$what" == all && -f "$STRATA_CONF_DIR/workers" && -f "$STRATA_CONF_DIR/masters" ]]; then
+      # Every host's, as strata-start.sh all started them (this host's among them when listed).
+      strata_on_hosts workers strata-stop.sh worker
+      strata_on_hosts masters strata-stop.sh master
+      quiet=quiet
     fi
+    # What was started here otherwise (a local cluster, say); the lists, if any, said the rest.
+    strata_stop_kind worker $quiet
+    strata_stop_kind master $quiet
     rm -f "$STRATA_LOGS_DIR/local-cluster.env"
     ;;
   master|worker) strata_stop_kind "$what" ;;

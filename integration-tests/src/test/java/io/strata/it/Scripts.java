@@ -22,12 +22,19 @@ final class Scripts {
   record Result(int code, String out) {}
 
   private final ScriptConf site;
+  private final Path home;
 
   Scripts(ScriptConf site) {
-    assertThat(ROOT.resolve("lib"))
+    this(site, ROOT);
+  }
+
+  /** The scripts of the install (or checkout) {@code home}, run from it. */
+  Scripts(ScriptConf site, Path home) {
+    assertThat(home.resolve("lib"))
         .as("lib/ is built by the dist module before these tests")
         .isDirectory();
     this.site = site;
+    this.home = home;
   }
 
   Result run(String... command) throws Exception {
@@ -61,7 +68,7 @@ final class Scripts {
   }
 
   private ProcessBuilder builder(Map<String, String> env, String... command) {
-    ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile());
+    ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile());
     pb.environment().putAll(env);
     pb.environment().putAll(site.environment());
     pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m");

@@ -71,7 +71,9 @@ public final class StrataShell implements Runnable {
   static final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      return new String[] {"Strata " + Version.VERSION};
+      return new String[] {
+        "Strata " + Version.VERSION + VersionCommand.build(System.getProperty("strata.home"))
+      };
     }
   }
 }
