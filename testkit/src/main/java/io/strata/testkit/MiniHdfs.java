@@ -21,6 +21,10 @@ public final class MiniHdfs implements AutoCloseable {
     // Its clients ask whether a closed file's block arrived after 2 ms, not 400: the tests write
     // thousands of small files.
     conf.set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "2");
+    // ...and ask more often before giving up (5 times by default): with other test JVMs on the
+    // cores, the DataNode's report of a block can come later than 5 doublings of 2 ms allow
+    // ("Unable to close file because the last block ... does not have enough number of replicas").
+    conf.set("dfs.client.block.write.locateFollowingBlock.retries", "12");
     cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
     cluster.waitActive();
   }

@@ -1,14 +1,17 @@
 package io.strata.shell.fs;
 
+import io.strata.core.conf.UserKeys;
 import io.strata.core.proto.ListMountsRequest;
 import io.strata.core.proto.MountPoint;
 import io.strata.core.proto.MountRequest;
 import io.strata.core.proto.MountTableView;
 import io.strata.core.status.StrataException;
 import io.strata.shell.ShellContext;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,6 +26,8 @@ import picocli.CommandLine.Parameters;
       "Example: strata fs mount /datasets s3://bucket/datasets --option s3.region=eu-west-1"
     })
 final class MountCommand implements Runnable {
+  private static final Duration STORE_CHECK = Duration.ofMinutes(2);
+
   private final ShellContext ctx;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "/PATH", description = "Strata path.")
@@ -70,8 +75,17 @@ final class MountCommand implements Runnable {
             .setShared(shared)
             .putAllOptions(parse(options))
             .build();
+    // The master checks the store before it mounts it: a slow or distant one may take up to the
+    // S3 driver's retry budget (2 min), past the control plane's deadline (seen at 5 s in tests).
+    long deadline =
+        Math.max(STORE_CHECK.toMillis(), ctx.conf().get(UserKeys.RPC_TIMEOUT).toMillis());
     MountTableView view =
-        ctx.master().call("mount", s -> s.mount(MountRequest.newBuilder().setMount(mount).build()));
+        ctx.master()
+            .call(
+                "mount",
+                s ->
+                    s.withDeadlineAfter(deadline, TimeUnit.MILLISECONDS)
+                        .mount(MountRequest.newBuilder().setMount(mount).build()));
     ctx.out().println("mounted " + uri + " at " + path + MountLines.lag(view));
   }
 
