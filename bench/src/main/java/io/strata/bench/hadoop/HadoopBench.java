@@ -64,7 +64,7 @@ public final class HadoopBench implements Callable<Integer> {
       defaultValue = "40",
       description =
           "Warm-ups of each measurement go on past --warmups while the JVMs' compilers (the"
-              + " worker's, the master's, this one's: HDFS's) take over 5% of a round, up to this"
+              + " worker's, the master's, this one's: HDFS's) take over 5%% of a round, up to this"
               + " many.")
   int maxWarmups;
 

@@ -64,7 +64,7 @@ public final class UfsBench implements Callable<Integer> {
       defaultValue = "40",
       description =
           "Warm-ups of the cold reads, the load and the warm reads go on past --warmups while"
-              + " the JVMs' compilers (the worker's, the master's, this one's) take over 5% of a"
+              + " the JVMs' compilers (the worker's, the master's, this one's) take over 5%% of a"
               + " round, up to this many.")
   int maxWarmups;
 
