@@ -71,23 +71,23 @@ public final class UfsFallback implements AutoCloseable {
    * then reached with this process's own (the SDK's default chain), never with the cluster's.
    */
   private UnderFileSystem ufs(MountTable.Resolution r) {
-    if (UfsFactory.find(r.mount().ufsUri()).isEmpty()) {
-      // The client carries no drivers of its own: a reader gets the cause, not
-      // NoClassDefFoundError.
-      throw StrataException.unavailable(
-          "no worker could serve "
-              + r.ufsUri()
-              + ", and this process cannot read it directly: "
-              + UfsFactory.why(r.mount().ufsUri()),
-          null);
-    }
     return open.computeIfAbsent(
         r.mount(),
-        m ->
-            UfsFactory.open(
-                m.ufsUri(),
-                ownCredentials(m.options()),
-                LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE));
+        m -> {
+          // Asked once per mount, not per read: a driver that opens other schemes asks Hadoop.
+          if (UfsFactory.find(m.ufsUri()).isEmpty()) {
+            // The client carries no drivers of its own: the reader gets the cause, not a
+            // NoClassDefFoundError.
+            throw StrataException.unavailable(
+                "no worker could serve "
+                    + r.ufsUri()
+                    + ", and this process cannot read it directly: "
+                    + UfsFactory.why(m.ufsUri()),
+                null);
+          }
+          return UfsFactory.open(
+              m.ufsUri(), ownCredentials(m.options()), LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE);
+        });
   }
 
   private static Map<String, String> ownCredentials(Map<String, String> options) {

@@ -73,8 +73,8 @@ public final class UfsFactory {
         return Optional.of(p);
       }
     }
-    if (KNOWN_DRIVERS.get(scheme) != null
-        && PROVIDERS.stream().noneMatch(p -> p.name().equals(KNOWN_DRIVERS.get(scheme)))) {
+    String driver = KNOWN_DRIVERS.get(scheme);
+    if (driver != null && !present(driver)) {
       return Optional.empty(); // its driver is missing: never let another take it by chance
     }
     for (UnderFileSystemProvider p : PROVIDERS) {
@@ -109,7 +109,7 @@ public final class UfsFactory {
           + "://; drivers here: "
           + present;
     }
-    if (PROVIDERS.stream().noneMatch(p -> p.name().equals(driver))) {
+    if (!present(driver)) {
       return "no under-storage driver for "
           + scheme
           + ":// on this class path: the "
@@ -126,6 +126,10 @@ public final class UfsFactory {
         + ":// on its class path (a Hadoop connector's jar goes in lib/ufs/"
         + driver
         + "/)";
+  }
+
+  private static boolean present(String driver) {
+    return PROVIDERS.stream().anyMatch(p -> p.name().equals(driver));
   }
 
   private static String scheme(String uri) {
