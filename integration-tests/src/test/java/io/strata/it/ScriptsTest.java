@@ -165,13 +165,7 @@ class ScriptsTest {
    */
   @Test
   void classesRecordedWhileAJarWasReplaced_areNotKept() throws Exception {
-    Path install = work.resolve("install");
-    Files.createDirectories(install.resolve("bin"));
-    Files.createDirectories(install.resolve("lib"));
-    for (String script : List.of("strata-common.sh", "strata-process.sh")) {
-      Files.copy(ROOT.resolve("bin").resolve(script), install.resolve("bin").resolve(script));
-    }
-    Files.writeString(install.resolve("lib/strata-core-0.jar"), "a jar");
+    Path install = scratchInstall();
     String recordAndStop =
         ". bin/strata-process.sh; strata_cds_opts master >/dev/null; sleep 1.1; %s"
             + " echo classes > \"$(strata_archive master).master.tmp\"; strata_adopt_archive master; ls lib";
@@ -188,6 +182,41 @@ class ScriptsTest {
             new String(unchanged.start().getInputStream().readAllBytes(), StandardCharsets.UTF_8))
         .contains("strata-master.jsa")
         .doesNotContain(".tmp", ".started");
+  }
+
+  /** One record per kind: a second master started while the first records maps nothing yet. */
+  @Test
+  void whileAProcessOfAKindRecordsItsClasses_anotherOfThatKindDoesNot() throws Exception {
+    Path install = scratchInstall();
+    String marker = "\"$(strata_archive master).master-0.started\"";
+    String script =
+        ". bin/strata-process.sh; strata_cds_opts master-0 >/dev/null; echo $$ > "
+            + marker
+            + "; echo \"[$(strata_cds_opts master-1)]\"; echo 999999999 > "
+            + marker
+            + "; echo \"[$(strata_cds_opts master-1)]\"";
+    Process p =
+        new ProcessBuilder("bash", "-c", script)
+            .directory(install.toFile())
+            .redirectErrorStream(true)
+            .start();
+    List<String> lines =
+        new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).hasSize(2);
+    assertThat(lines.get(0)).as("the first recorder lives").isEqualTo("[]");
+    assertThat(lines.get(1)).as("the first recorder is gone").contains("-XX:ArchiveClassesAtExit=");
+  }
+
+  /** bin/'s process functions and a lib/ of one jar, in a folder of this test's own. */
+  private Path scratchInstall() throws IOException {
+    Path install = work.resolve("install");
+    Files.createDirectories(install.resolve("bin"));
+    Files.createDirectories(install.resolve("lib"));
+    for (String script : List.of("strata-common.sh", "strata-process.sh")) {
+      Files.copy(ROOT.resolve("bin").resolve(script), install.resolve("bin").resolve(script));
+    }
+    Files.writeString(install.resolve("lib/strata-core-0.jar"), "a jar");
+    return install;
   }
 
   @Test

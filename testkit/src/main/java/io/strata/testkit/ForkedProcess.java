@@ -17,10 +17,18 @@ import java.util.stream.Stream;
  */
 public final class ForkedProcess {
   private final String name;
-  private final List<String> command;
+  private final String mainClass;
+  private final String classpath;
+  private final List<String> jvmOptions;
+  private final List<String> tail;
   private final Path readyFile;
   private final Path output;
   private volatile Process process;
+
+  /** Done when what this start recorded for sharing (if anything) has been kept. */
+  private volatile java.util.concurrent.CompletableFuture<Void> sharingSettled =
+      java.util.concurrent.CompletableFuture.completedFuture(null);
+
   private boolean retired;
 
   ForkedProcess(
@@ -45,18 +53,31 @@ public final class ForkedProcess {
     this.name = name;
     this.readyFile = dir.resolve(name + ".ready");
     this.output = dir.resolve(name + ".out");
+    this.mainClass = mainClass;
+    this.classpath = classpath;
+    this.jvmOptions = List.copyOf(jvmOptions);
+    List<String> after = new ArrayList<>();
+    conf.forEach((k, v) -> after.add("-D" + k + "=" + v));
+    after.add("-Dstrata.log.file=" + name + ".log");
+    after.add(mainClass);
+    after.add("--ready-file");
+    after.add(readyFile.toString());
+    after.addAll(args);
+    this.tail = List.copyOf(after);
+  }
+
+  /** The command of one start: whether it records or maps shared classes depends on the moment. */
+  private List<String> command(ClassDataArchive sharing) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
+    if (sharing != null) {
+      cmd.addAll(sharing.jvmOptions());
+    }
     cmd.add("-cp");
-    cmd.add(classpath);
-    conf.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
-    cmd.add("-Dstrata.log.file=" + name + ".log");
-    cmd.add(mainClass);
-    cmd.add("--ready-file");
-    cmd.add(readyFile.toString());
-    cmd.addAll(args);
-    this.command = List.copyOf(cmd);
+    cmd.add(sharing != null ? sharing.classpath() : classpath);
+    cmd.addAll(tail);
+    return cmd;
   }
 
   public String name() {
@@ -74,11 +95,23 @@ public final class ForkedProcess {
       throw new IllegalStateException(name + " is already running");
     }
     Files.deleteIfExists(readyFile);
-    process =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
-            .start();
+    ClassDataArchive sharing = ClassDataArchive.forProcess(mainClass, classpath, jvmOptions);
+    try {
+      process =
+          new ProcessBuilder(command(sharing))
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
+              .start();
+    } catch (IOException e) {
+      if (sharing != null) {
+        sharing.exited();
+      }
+      throw e;
+    }
+    sharingSettled =
+        sharing == null
+            ? java.util.concurrent.CompletableFuture.completedFuture(null)
+            : process.onExit().thenRun(sharing::exited);
   }
 
   /**
@@ -160,6 +193,8 @@ public final class ForkedProcess {
         kill();
       }
     }
+    // A start right after this one maps what it recorded.
+    sharingSettled.join();
   }
 
   /** Exit code of a process that ended. */
