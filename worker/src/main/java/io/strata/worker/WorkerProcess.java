@@ -44,6 +44,7 @@ import io.strata.worker.master.MasterSync;
 import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.meta.MetadataWatchers;
+import io.strata.worker.namespace.Namespace;
 import io.strata.worker.page.CachedVersions;
 import io.strata.worker.page.PageStore;
 import io.strata.worker.policy.CachePolicies;
@@ -277,7 +278,8 @@ public final class WorkerProcess implements Service {
             conf.get(WorkerKeys.RPC_PORT),
             rpcExecutor,
             List.of(
-                new WorkerServiceImpl(ufs, metadata, fetcher, writes, loader, access),
+                new WorkerServiceImpl(
+                    new Namespace(ufs, metadata, fetcher, access), writes, loader),
                 new MetadataWatchServiceImpl(metadata.watchers())),
             security,
             new RpcMetricsInterceptor(registry, System::nanoTime),

@@ -1,4 +1,4 @@
-package io.strata.worker.rpc;
+package io.strata.worker.namespace;
 
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.WriteHeader;

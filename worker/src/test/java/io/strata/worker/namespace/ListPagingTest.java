@@ -1,4 +1,4 @@
-package io.strata.worker.rpc;
+package io.strata.worker.namespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,11 +19,11 @@ class ListPagingTest {
 
   @Test
   void pages_startAfterAName_andStopAtTheLimit() {
-    assertThat(names(WorkerServiceImpl.page(children, "", 0))).containsExactly("a", "b", "c", "d");
-    assertThat(names(WorkerServiceImpl.page(children, "", 2))).containsExactly("a", "b");
-    assertThat(names(WorkerServiceImpl.page(children, "b", 2))).containsExactly("c", "d");
-    assertThat(names(WorkerServiceImpl.page(children, "bb", 0))).containsExactly("c", "d");
-    assertThat(names(WorkerServiceImpl.page(children, "d", 5))).isEmpty();
-    assertThat(names(WorkerServiceImpl.page(children, "0", Integer.MAX_VALUE))).hasSize(4);
+    assertThat(names(Namespace.page(children, "", 0))).containsExactly("a", "b", "c", "d");
+    assertThat(names(Namespace.page(children, "", 2))).containsExactly("a", "b");
+    assertThat(names(Namespace.page(children, "b", 2))).containsExactly("c", "d");
+    assertThat(names(Namespace.page(children, "bb", 0))).containsExactly("c", "d");
+    assertThat(names(Namespace.page(children, "d", 5))).isEmpty();
+    assertThat(names(Namespace.page(children, "0", Integer.MAX_VALUE))).hasSize(4);
   }
 }

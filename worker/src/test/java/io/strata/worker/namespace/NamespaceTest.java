@@ -1,0 +1,157 @@
+package io.strata.worker.namespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.strata.core.proto.CheckAccessRequest;
+import io.strata.core.proto.DeleteRequest;
+import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.GetStatusRequest;
+import io.strata.core.proto.ListStatusRequest;
+import io.strata.core.proto.MkdirRequest;
+import io.strata.core.proto.RenameRequest;
+import io.strata.core.proto.SetAttributesRequest;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.worker.TestFiles;
+import io.strata.worker.auth.Permissions;
+import io.strata.worker.kv.MemoryKvStore;
+import io.strata.worker.meta.MetadataCache;
+import io.strata.worker.meta.MetadataService;
+import io.strata.worker.page.PageStore;
+import io.strata.worker.read.PageFetcher;
+import io.strata.worker.ufs.UfsManager;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The namespace without gRPC, on a local folder with a metadata cache whose entries never expire
+ * here: what a change leaves cached is what a caller would see.
+ */
+class NamespaceTest {
+  private static final Principal SERVICE = new Principal("worker", Role.SERVICE);
+  private static final Principal ALICE = new Principal("alice", Role.USER);
+
+  @TempDir Path root;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final PageStore store = TestFiles.pageStore(1 << 20, registry);
+  private MetadataService metadata;
+  private Namespace namespace;
+
+  @BeforeEach
+  void setUp() {
+    UfsManager ufs = TestFiles.ufsAt(root);
+    metadata =
+        new MetadataService(
+            ufs,
+            new MetadataCache(
+                1000,
+                Duration.ofHours(1),
+                Duration.ofHours(1),
+                System::currentTimeMillis,
+                new MemoryKvStore()),
+            registry);
+    Permissions access = Permissions.of(p -> metadata.getStatus(p, -1), () -> true, () -> "");
+    PageFetcher fetcher =
+        new PageFetcher(store, 4096, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    namespace = new Namespace(ufs, metadata, fetcher, access);
+  }
+
+  @AfterEach
+  void tearDown() {
+    store.close();
+  }
+
+  @Test
+  void mkdirWithParents_isListedAtOnce_byEveryAncestorCachedBefore() {
+    assertThat(names("/")).isEmpty();
+
+    namespace.mkdir(SERVICE, MkdirRequest.newBuilder().setPath("/a/b/c").setParents(true).build());
+
+    assertThat(names("/")).containsExactly("a");
+    assertThat(names("/a/b")).containsExactly("c");
+    assertThat(Files.isDirectory(root.resolve("a/b/c"))).isTrue();
+  }
+
+  @Test
+  void aRenamedFolder_servesNothingUnderItsOldName() throws Exception {
+    Files.createDirectories(root.resolve("d"));
+    Files.writeString(root.resolve("d/x"), "12345");
+    assertThat(status("/d/x").getLength()).isEqualTo(5);
+
+    namespace.rename(SERVICE, RenameRequest.newBuilder().setSrc("/d").setDst("/e").build());
+
+    assertThatThrownBy(() -> status("/d/x"))
+        .isInstanceOfSatisfying(
+            StrataException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));
+    assertThat(status("/e/x").getLength()).isEqualTo(5);
+  }
+
+  @Test
+  void aModeChange_isSeenAtOnce_andAFailedDelete_stillDropsTheCachedEntry() throws Exception {
+    Files.createDirectories(root.resolve("full"));
+    Files.writeString(root.resolve("full/f"), "x");
+    assertThat(status("/full").getDirectory()).isTrue();
+
+    namespace.setAttributes(
+        SERVICE, SetAttributesRequest.newBuilder().setPath("/full").setMode(0750).build());
+    assertThat(status("/full").getMode() & 07777).isEqualTo(0750);
+
+    assertThat(names("/full")).containsExactly("f");
+    Files.writeString(root.resolve("full/g"), "made behind the worker's back");
+    assertThatThrownBy(
+            () -> namespace.delete(SERVICE, DeleteRequest.newBuilder().setPath("/full").build()))
+        .isInstanceOf(StrataException.class);
+    assertThat(names("/full")).as("listed again after the failed change").contains("f", "g");
+  }
+
+  @Test
+  void aUserWhoMayNotWriteTheFolder_isRefused_andTheFileStays() throws Exception {
+    Files.writeString(root.resolve("kept"), "data");
+
+    assertThatThrownBy(
+            () -> namespace.delete(ALICE, DeleteRequest.newBuilder().setPath("/kept").build()))
+        .isInstanceOfSatisfying(
+            StrataException.class,
+            e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED));
+    assertThat(root.resolve("kept")).exists();
+    assertThat(namespace.checked(ALICE)).isTrue();
+    assertThat(namespace.checked(SERVICE)).isFalse();
+  }
+
+  @Test
+  void anAccessCheckNamingAnOddOperation_isRefusedBeforeAnyLookUp() {
+    assertThatThrownBy(
+            () ->
+                namespace.checkAccess(
+                    SERVICE,
+                    CheckAccessRequest.newBuilder()
+                        .setPath("/missing")
+                        .setOperation("rm -rf; \"quoted\"")
+                        .build()))
+        .hasMessageContaining("up to 32 letters and spaces");
+  }
+
+  private FileStatus status(String path) {
+    return namespace.status(SERVICE, GetStatusRequest.newBuilder().setPath(path).build());
+  }
+
+  private List<String> names(String folder) {
+    return namespace
+        .list(SERVICE, ListStatusRequest.newBuilder().setPath(folder).build())
+        .children()
+        .stream()
+        .map(FileStatus::getName)
+        .toList();
+  }
+}
