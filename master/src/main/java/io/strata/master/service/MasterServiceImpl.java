@@ -3,7 +3,6 @@ package io.strata.master.service;
 import io.grpc.stub.StreamObserver;
 import io.strata.core.conf.ClusterConf;
 import io.strata.core.conf.Configuration;
-import io.strata.core.conf.MasterKeys;
 import io.strata.core.process.Version;
 import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.AddMasterResponse;
@@ -49,24 +48,17 @@ import io.strata.core.proto.UpdateConfRequest;
 import io.strata.core.proto.WorkerHeartbeatRequest;
 import io.strata.core.proto.WorkerHeartbeatResponse;
 import io.strata.core.proto.WorkerInfo;
-import io.strata.core.proto.WorkerReport;
-import io.strata.core.proto.WorkerState;
 import io.strata.core.rpc.Rpc;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.security.Security;
-import io.strata.core.security.SecurityMode;
-import io.strata.core.status.StatusCode;
-import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
 import io.strata.master.load.LoadControl;
 import io.strata.master.load.PathAccess;
-import io.strata.master.state.Membership;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The master's gRPC service. Every call is answered by the leader; followers refuse with NOT_LEADER
@@ -77,14 +69,11 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
   private final MountControl mounts;
   private final PolicyControl policies;
 
+  private final MembershipControl membership;
   private final LoadControl loads;
-  private final WorkerLiveness liveness;
   private final Quorum quorum;
-  private final Clock clock;
   private final ConfGuard confGuard;
-  private final Configuration conf;
   private final TokenIssuer tokens;
-  private final Security security;
 
   public MasterServiceImpl(
       MasterJournal journal,
@@ -96,14 +85,11 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
       Configuration conf,
       Security security) {
     this.tokens = new TokenIssuer(security, clock);
-    this.security = security;
     this.confGuard = new ConfGuard(journal, liveness, conf);
-    this.conf = conf;
     this.loads = loads;
     this.journal = journal;
-    this.liveness = liveness;
     this.quorum = quorum;
-    this.clock = clock;
+    this.membership = new MembershipControl(journal, liveness, clock, conf, security);
     Propagation propagation = new Propagation(journal, liveness);
     this.mounts = new MountControl(journal, propagation);
     this.policies = new PolicyControl(journal, propagation, pathAccess);
@@ -122,22 +108,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "registerWorker",
         () -> {
           journal.requireLeader();
-          WorkerAddressCheck.check(req.getAddress());
-          if (security.mode() == SecurityMode.TOKEN) {
-            WorkerIdentity.check(req.getAddress(), Principal.REMOTE.get());
-          }
-          String id = Membership.idOf(req.getAddress());
-          Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(id));
-          boolean unchanged =
-              known.isPresent()
-                  && known.get().getState() == WorkerState.LIVE
-                  && known.get().getAddress().equals(req.getAddress());
-          if (!unchanged) {
-            journal
-                .submit(new MasterCommand.RegisterWorker(req.getAddress(), clock.millis()))
-                .orThrow();
-          }
-          liveness.beat(id, req.getUsage(), "", -1, -1);
+          String id = membership.register(req, Principal.REMOTE.get());
           return RegisterWorkerResponse.newBuilder().setWorkerId(id).build();
         });
   }
@@ -150,33 +121,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "workerHeartbeat",
         () -> {
           journal.requireLeader();
-          Optional<WorkerInfo> known =
-              journal.stateMachine().read(s -> s.membership().get(req.getWorkerId()));
-          WorkerHeartbeatResponse.Builder reply = WorkerHeartbeatResponse.newBuilder();
-          if (known.isEmpty()) {
-            return reply.setCommand(WorkerHeartbeatResponse.Command.REGISTER).build();
-          }
-          liveness.beat(
-              req.getWorkerId(),
-              req.getUsage(),
-              req.getConfHash(),
-              req.getMountTableVersion(),
-              req.getPolicyVersion());
-          if (known.get().getState() == WorkerState.LOST) {
-            journal
-                .submit(new MasterCommand.WorkerBack(req.getWorkerId(), clock.millis()))
-                .orThrow();
-          }
-          return journal
-              .stateMachine()
-              .read(
-                  s ->
-                      reply
-                          .setMembershipVersion(s.membership().version())
-                          .setMountTableVersion(s.mounts().version())
-                          .setConfHash(s.conf().hash())
-                          .setPolicyVersion(s.policies().version())
-                          .build());
+          return membership.heartbeat(req);
         });
   }
 
@@ -219,16 +164,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
                   .setConfHash(view.getConfHash())
                   .setConfVersion(journal.stateMachine().read(st -> st.conf().version()));
           for (WorkerInfo w : view.getWorkersList()) {
-            WorkerReport.Builder wr =
-                WorkerReport.newBuilder().setInfo(w).setLastHeartbeatAgeMs(-1);
-            liveness
-                .last(w.getId())
-                .ifPresent(
-                    b ->
-                        wr.setUsage(b.usage())
-                            .setLastHeartbeatAgeMs(liveness.ageMillis(b))
-                            .setConfHash(b.confHash()));
-            report.addWorkers(wr);
+            report.addWorkers(membership.report(w));
           }
           return report.build();
         });
@@ -242,9 +178,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "decommissionWorker",
         () -> {
           journal.requireLeader();
-          journal
-              .submit(new MasterCommand.DecommissionWorker(req.getWorkerId(), clock.millis()))
-              .orThrow();
+          membership.decommission(req.getWorkerId());
           return DecommissionWorkerResponse.getDefaultInstance();
         });
   }
@@ -256,18 +190,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "removeWorker",
         () -> {
           journal.requireLeader();
-          String id = req.getWorkerId();
-          Optional<WorkerInfo> known = journal.stateMachine().read(s -> s.membership().get(id));
-          long silentMs = liveness.last(id).map(liveness::ageMillis).orElse(Long.MAX_VALUE);
-          if (known.isPresent()
-              && known.get().getState() == WorkerState.DECOMMISSIONED
-              && silentMs < conf.get(MasterKeys.WORKER_TIMEOUT).toMillis()) {
-            throw new StrataException(
-                StatusCode.FAILED_PRECONDITION,
-                "worker " + id + " still reports: stop its process first, or it registers again");
-          }
-          journal.submit(new MasterCommand.RemoveWorker(id)).orThrow();
-          liveness.forget(id);
+          membership.remove(req.getWorkerId());
           return RemoveWorkerResponse.getDefaultInstance();
         });
   }
@@ -280,9 +203,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
         "recommissionWorker",
         () -> {
           journal.requireLeader();
-          journal
-              .submit(new MasterCommand.RecommissionWorker(req.getWorkerId(), clock.millis()))
-              .orThrow();
+          membership.recommission(req.getWorkerId());
           return RecommissionWorkerResponse.getDefaultInstance();
         });
   }
