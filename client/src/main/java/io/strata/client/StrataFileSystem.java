@@ -3,12 +3,8 @@ package io.strata.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.strata.client.cluster.ClientConfSync;
 import io.strata.client.cluster.ClusterViewCache;
-import io.strata.client.cluster.WorkerChannels;
 import io.strata.client.data.Opened;
-import io.strata.client.data.UfsFallback;
-import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.path.StrataPath;
@@ -25,19 +21,14 @@ import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.strata.core.proto.WriteHeader;
 import io.strata.core.proto.WriteType;
-import io.strata.core.rpc.MasterClient;
-import io.strata.core.security.Credentials;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.util.DaemonThreads;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 /**
@@ -46,70 +37,22 @@ import java.util.function.Function;
  * the ring; changes are sent once (a retry could apply them twice). After a change, the workers
  * that cache the touched paths' metadata are told to forget it.
  *
- * <p>The file system works on its own copy of the configuration, which follows the cluster's
- * overrides (see {@link ClientConfSync}).
+ * <p>The facade over a {@link ClientContext}, which holds the connections, caches and threads and
+ * the client's own copy of the configuration.
  */
 final class StrataFileSystem implements FileSystem {
-
+  private final ClientContext context;
   private final Configuration conf;
-  private final MasterClient master;
   private final ClusterViewCache view;
-  private final ClientConfSync confSync;
-  private final WorkerChannels workers;
   private final MetadataCache metadata;
-
-  /** The workers' invalidations, when this client keeps statuses as long as they would. */
-  private final MetadataWatch watch;
-
-  private final ExecutorService failoverThreads =
-      Executors.newCachedThreadPool(DaemonThreads.factory("read-failover"));
-  private final RingFailover failover;
-  private final UfsFallback ufs;
   private final Changes changes;
-  private final Object readLock = new Object();
-  private volatile ReadPath reads;
-  private final Credentials credentials;
 
   StrataFileSystem(Configuration conf) {
-    this.conf = conf.copy();
-    this.credentials = Credentials.of(this.conf);
-    this.master = new MasterClient(this.conf, credentials);
-    this.confSync = new ClientConfSync(this.conf, master);
-    this.view =
-        new ClusterViewCache(
-            ClusterViewCache.askingThe(master),
-            () -> this.conf.get(UserKeys.CLUSTER_VIEW_REFRESH),
-            this.conf.get(CommonKeys.RING_VIRTUAL_NODES),
-            System::nanoTime,
-            this::onView);
-    this.workers = new WorkerChannels(this.conf.get(UserKeys.RPC_TIMEOUT), credentials);
-    this.metadata =
-        new MetadataCache(
-            this.conf.get(UserKeys.METADATA_CACHE_TTL),
-            this.conf.get(UserKeys.METADATA_CACHE_MAX_ENTRIES));
-    this.watch =
-        this.conf.get(UserKeys.METADATA_CACHE_WATCH)
-            ? new MetadataWatch(workers, metadata, System::nanoTime)
-            : null;
-    if (watch != null) {
-      metadata.watchedBy(watch);
-    }
-    if (this.conf.get(UserKeys.METADATA_CACHE_IMMUTABLE)) {
-      metadata.keepUntilDropped();
-    }
-    this.failover =
-        new RingFailover(
-            RingFailover.ring(view), () -> this.conf.get(UserKeys.UFS_FALLBACK), failoverThreads);
-    this.ufs = new UfsFallback(() -> view.get().view());
-    this.changes = new Changes(view, workers, metadata);
-  }
-
-  private void onView(io.strata.core.proto.ClusterView v) {
-    if (watch != null) {
-      watch.onView(v);
-    }
-    confSync.onView(v);
-    confSync.start(view::refresh);
+    this.context = new ClientContext(conf);
+    this.conf = context.conf();
+    this.view = context.view();
+    this.metadata = context.metadata();
+    this.changes = context.changes();
   }
 
   @Override
@@ -139,7 +82,7 @@ final class StrataFileSystem implements FileSystem {
    * plane.
    */
   private FileStatus status(StrataPath p, boolean cacheInfo) {
-    ReadPath data = reads;
+    ReadPath data = context.readsIfStarted();
     if (!cacheInfo && data != null) {
       return data.open(p.toString(), syncIntervalMs(), 0, Unpooled.EMPTY_BUFFER).status();
     }
@@ -238,7 +181,7 @@ final class StrataFileSystem implements FileSystem {
   /** The current version, or {@code wanted} (read by its fingerprint) when it is not that. */
   private FileInStream open(StrataPath p, FileInfo wanted) {
     String path = p.toString();
-    ReadPath route = readPath();
+    ReadPath route = context.reads();
     ByteBuf head =
         PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(FileInStream.MAX_COMPONENTS);
     FileInfo info;
@@ -310,7 +253,7 @@ final class StrataFileSystem implements FileSystem {
       header.setCreatedAtMs(options.createdAtMs());
     }
     return new FileOutStream(
-        workers.async(owner),
+        context.workers().async(owner),
         owner.getId(),
         header.build(),
         (int) (long) conf.get(UserKeys.WRITE_CHUNK_SIZE),
@@ -433,7 +376,7 @@ final class StrataFileSystem implements FileSystem {
 
   /** Runs an idempotent operation on the path's owner, then on the next workers if it fails. */
   private <T> T onOwner(StrataPath p, Function<WorkerServiceBlockingStub, T> rpc) {
-    return failover.call(p.toString(), (w, n) -> changes.call(w, rpc), null);
+    return context.failover().call(p.toString(), (w, n) -> changes.call(w, rpc), null);
   }
 
   private MetadataOptions metadataOptions() {
@@ -444,36 +387,8 @@ final class StrataFileSystem implements FileSystem {
     return conf.get(UserKeys.METADATA_SYNC_INTERVAL).toMillis();
   }
 
-  private ReadPath readPath() {
-    ReadPath r = reads;
-    if (r == null) {
-      synchronized (readLock) {
-        r = reads;
-        if (r == null) {
-          r = new ReadPath(conf, credentials, failover, ufs);
-          reads = r;
-        }
-      }
-    }
-    return r;
-  }
-
   @Override
   public void close() {
-    synchronized (readLock) {
-      if (reads != null) {
-        reads.close();
-        reads = null;
-      }
-    }
-    failoverThreads.shutdown();
-    if (watch != null) {
-      watch.close();
-    }
-    view.close();
-    ufs.close();
-    confSync.close();
-    workers.close();
-    master.close();
+    context.close();
   }
 }
