@@ -49,6 +49,7 @@ final class StrataFuse extends FuseStubFS {
   private final Openers openers = new Openers();
   private final FileIo io = new FileIo();
   private final Writes writes;
+  private final InPlaceChanges inPlace;
   private final KernelView kernel;
   private final FuseMetrics metrics;
   private final PosixOps posix;
@@ -73,7 +74,8 @@ final class StrataFuse extends FuseStubFS {
     this.ids = ids;
     this.readOnly = readOnly;
     this.kernel = kernel;
-    this.writes = new Writes(fs, open, io, kernel, spillDir);
+    this.inPlace = new InPlaceChanges(fs, open, io, kernel, spillDir);
+    this.writes = new Writes(fs, open, io, kernel, inPlace);
     this.posix = new PosixOps(fs);
     this.xattrs = new XattrOps(fs, open, xattrs);
   }
@@ -251,7 +253,7 @@ final class StrataFuse extends FuseStubFS {
           path,
           () -> {
             writes.dropPrivileges(u, uid);
-            return writes.write(u, buf, (int) size, offset);
+            return inPlace.write(u, buf, (int) size, offset);
           });
     }
     if (!(f instanceof OpenFile.Writer w)) {
@@ -282,7 +284,7 @@ final class StrataFuse extends FuseStubFS {
             return 0;
           }
           if (f instanceof Update u) {
-            return writes.publish(u);
+            return inPlace.publish(u);
           }
           return f instanceof OpenFile.Writer w ? writes.flush(w) : 0;
         });
@@ -304,7 +306,7 @@ final class StrataFuse extends FuseStubFS {
           } else if (f instanceof OpenFile.Writer w) {
             writes.commit(w);
           } else if (f instanceof Update u) {
-            writes.release(u);
+            inPlace.release(u);
           }
           return 0;
         });
@@ -319,7 +321,7 @@ final class StrataFuse extends FuseStubFS {
   public int fsync(String path, int isdatasync, FuseFileInfo fi) {
     OpenFile f = open.get(fi.fh.get());
     if (f instanceof Update u) {
-      return call("fsync", path, () -> writes.publish(u));
+      return call("fsync", path, () -> inPlace.publish(u));
     }
     return f instanceof OpenFile.Writer w ? call("fsync", path, () -> writes.flush(w)) : 0;
   }
@@ -336,7 +338,7 @@ final class StrataFuse extends FuseStubFS {
   @Override
   public int ftruncate(String path, @off_t long size, FuseFileInfo fi) {
     if (open.get(fi.fh.get()) instanceof Update u) {
-      return call("ftruncate", path, () -> writes.truncate(u, size));
+      return call("ftruncate", path, () -> inPlace.truncate(u, size));
     }
     return truncate(path, size);
   }

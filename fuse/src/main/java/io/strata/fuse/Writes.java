@@ -1,16 +1,15 @@
 package io.strata.fuse;
 
+import static io.strata.fuse.InPlaceChanges.MAX_FILE;
+import static io.strata.fuse.InPlaceChanges.keepModeZero;
+import static io.strata.fuse.InPlaceChanges.options;
+import static io.strata.fuse.InPlaceChanges.sameAs;
+import static io.strata.fuse.InPlaceChanges.tooLarge;
+
 import io.strata.client.FileInfo;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
 import io.strata.client.NewEntry;
-import io.strata.client.WriteOptions;
-import io.strata.core.proto.PosixAttributes;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.Optional;
-import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +27,8 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  * the first byte of that write begins the file anew. A file opened to change in place (read-write,
  * appending, over some bytes) or truncated to another size is an {@link Update}: copied at its
  * first change, published whole at close. A writer that goes back (a write behind what it wrote, a
- * truncate below it) publishes what it wrote and goes on as a change in place.
+ * truncate below it) publishes what it wrote and goes on as a change in place ({@link
+ * InPlaceChanges}).
  */
 final class Writes {
   private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
@@ -43,21 +43,15 @@ final class Writes {
   /** Told when a writer begins and when it ends: meanwhile the file is being changed. */
   private final KernelView kernel;
 
-  /**
-   * The largest file the mount writes (ext4's limit): past it, writes and truncates fail with EFBIG
-   * rather than stream terabytes of a hole's zeros.
-   */
-  static final long MAX_FILE = 16L << 40;
+  /** Where a writer goes on when it becomes a change in place. */
+  private final InPlaceChanges inPlace;
 
-  /** Where files changed in place are copied while open ({@link Update}). */
-  private final Path spillDir;
-
-  Writes(FileSystem fs, OpenFiles open, FileIo io, KernelView kernel, Path spillDir) {
+  Writes(FileSystem fs, OpenFiles open, FileIo io, KernelView kernel, InPlaceChanges inPlace) {
     this.fs = fs;
     this.open = open;
     this.io = io;
     this.kernel = kernel;
-    this.spillDir = spillDir;
+    this.inPlace = inPlace;
   }
 
   /**
@@ -101,7 +95,7 @@ final class Writes {
     FileInfo f = fs.getStatus(p);
     if (f.length() > 0 && (flags & O_TRUNC) == 0) {
       // Read-write, appending, or writing over some bytes: a change in place.
-      fi.fh.set(open.add(new Update(p, () -> fs.open(f), spillDir)));
+      fi.fh.set(open.add(inPlace.of(p, f)));
       return 0;
     }
     return start(p, sameAs(f), true, f.length() == 0, fi);
@@ -116,8 +110,8 @@ final class Writes {
       return start(p, entry, false, false, fi);
     }
     fs.create(p, options(false, entry)).close();
-    keepModeZero(p, entry);
-    fi.fh.set(open.add(new Update(p, () -> fs.open(fs.getStatus(p)), spillDir)));
+    keepModeZero(fs, p, entry);
+    fi.fh.set(open.add(inPlace.ofCurrent(p)));
     return 0;
   }
 
@@ -136,7 +130,7 @@ final class Writes {
       if (!w.committed || (w.written == 0 && offset == 0)) {
         return null;
       }
-      Update u = new Update(w.path, () -> fs.open(fs.getStatus(w.path)), spillDir);
+      Update u = inPlace.ofCurrent(w.path);
       open.replace(handle, w, u);
       return u;
     }
@@ -179,7 +173,7 @@ final class Writes {
         return writeOn(w, buf, size, offset);
       }
     }
-    return write(u, buf, size, offset);
+    return inPlace.write(u, buf, size, offset);
   }
 
   private int writeOn(OpenFile.Writer w, Pointer buf, int size, long offset) {
@@ -230,7 +224,7 @@ final class Writes {
             fs.setMode(w.path, w.entry.mode());
           }
         } else if (w.started()) {
-          keepModeZero(w.path, w.entry);
+          keepModeZero(fs, w.path, w.entry);
         }
         w.xattrs.forEach((name, value) -> fs.setXattr(w.path, name, value));
         w.xattrs.clear();
@@ -282,32 +276,6 @@ final class Writes {
   private static final int S_ISGID = 02000;
   private static final int S_IXGRP = 0010;
 
-  /** A write to a file changed in place: the first change makes it a change through the mount. */
-  int write(Update u, Pointer buf, int size, long offset) {
-    if (offset + size > MAX_FILE) {
-      return tooLarge(u.path);
-    }
-    return changeInPlace(
-        u,
-        () -> {
-          io.write(u, buf, size, offset);
-          return size;
-        });
-  }
-
-  /** ftruncate(2) of a file open to change in place. */
-  int truncate(Update u, long size) {
-    if (size > MAX_FILE) {
-      return tooLarge(u.path);
-    }
-    return changeInPlace(
-        u,
-        () -> {
-          u.truncate(size);
-          return 0;
-        });
-  }
-
   private static final int FALLOC_KEEP_SIZE = 0x01;
   private static final int FALLOC_PUNCH_HOLE = 0x02;
   private static final int FALLOC_ZERO_RANGE = 0x10;
@@ -353,73 +321,7 @@ final class Writes {
     if (u == null) {
       return -Errno.EBADF;
     }
-    Update update = u;
-    return changeInPlace(
-        update,
-        () -> {
-          long size = update.size();
-          if (zero) {
-            ByteBuffer zeros = ByteBuffer.allocate(64 << 10);
-            for (long at = offset; at < Math.min(end, size); at += zeros.capacity()) {
-              update.write(zeros.clear().limit((int) Math.min(zeros.capacity(), end - at)), at);
-            }
-          }
-          if (!keep && end > size) {
-            update.truncate(end);
-          }
-          return 0;
-        });
-  }
-
-  private static int tooLarge(String path) {
-    return Errno.refuse(
-        LOG, Errno.EFBIG, "{}: files through the mount are at most {} bytes", path, MAX_FILE);
-  }
-
-  private int changeInPlace(Update u, IntSupplier change) {
-    synchronized (u) {
-      if (!u.dirty()) {
-        kernel.changing(u.path);
-        open.addUpdate(u);
-      }
-      return change.getAsInt();
-    }
-  }
-
-  /**
-   * close(2), fsync(2) or the release of a file changed in place: publishes its bytes whole as the
-   * file's next version, with the owner and mode the file has then.
-   */
-  int publish(Update u) {
-    synchronized (u) {
-      if (!u.dirty()) {
-        return 0;
-      }
-      try {
-        NewEntry same = sameAs(fs.getStatus(u.path));
-        // Into the file itself where the store can: its inode stays (SQLite refuses a database
-        // file that moved), and so do its other names.
-        u.publish(() -> fs.create(u.path, options(true, same).rewritingInPlace()));
-        keepModeZero(u.path, same);
-      } finally {
-        kernel.changed(u.path);
-      }
-      return 0;
-    }
-  }
-
-  /** The release of a file opened to change in place. */
-  int release(Update u) {
-    try {
-      return publish(u);
-    } finally {
-      open.removeUpdate(u);
-      try {
-        u.close();
-      } catch (UncheckedIOException e) {
-        LOG.warn("closing the spill file of {}: {}", u.path, e.getCause().toString());
-      }
-    }
+    return inPlace.allocate(u, offset, end, zero, keep);
   }
 
   /**
@@ -454,37 +356,9 @@ final class Writes {
       return tooLarge(p);
     }
     if (size != 0) {
-      Optional<Update> pending = open.updateOf(p);
-      if (pending.isPresent()) {
-        return truncate(pending.get(), size);
-      }
-      Update once = new Update(p, () -> fs.open(f), spillDir);
-      truncate(once, size);
-      return release(once);
+      return inPlace.truncate(p, f, size);
     }
     fs.create(p, options(true, sameAs(f))).close();
     return 0;
-  }
-
-  /**
-   * A write's mode 0 means the under-storage's default (WriteOptions): a file made with mode 0000
-   * gets it once published.
-   */
-  private void keepModeZero(String p, NewEntry e) {
-    if (e.mode() == 0) {
-      fs.setMode(p, 0);
-    }
-  }
-
-  private static WriteOptions options(boolean overwrite, NewEntry e) {
-    return new WriteOptions(overwrite, null, Math.max(e.mode(), 0), e.uid(), e.gid());
-  }
-
-  /** A file written anew stays whose it was, with the bits it had. */
-  private static NewEntry sameAs(FileInfo f) {
-    PosixAttributes a = f.posix();
-    return a == null
-        ? new NewEntry(f.mode() & 07777, -1, -1)
-        : new NewEntry(a.getMode() & 07777, a.getUid(), a.getGid());
   }
 }
