@@ -29,7 +29,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * Blocking connections to workers' data servers, for callers that do their own socket reads on
@@ -38,8 +37,6 @@ import java.util.function.Supplier;
  * timeout has its connection closed under it, which ends the blocked read. Thread-safe.
  */
 final class BlockingChannels implements AutoCloseable {
-  static final int IDLE_PER_WORKER = 64;
-  private static final int CONNECT_TIMEOUT_MS = 5000;
   private static final long WATCH_PERIOD_MS = 250;
 
   /** Something blocked in a socket call since {@link #blockedSinceNanos} (0 when it is not). */
@@ -52,7 +49,7 @@ final class BlockingChannels implements AutoCloseable {
     void expire(long since);
   }
 
-  private final Supplier<Duration> timeout;
+  private final ConnectionLimits limits;
   private final Map<Endpoint, BlockingQueue<ByteChannel>> idle = new ConcurrentHashMap<>();
   private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService watchdog =
@@ -60,9 +57,9 @@ final class BlockingChannels implements AutoCloseable {
 
   private final Credentials credentials;
 
-  BlockingChannels(Supplier<Duration> timeout, Credentials credentials) {
-    this.timeout = timeout;
-    this.credentials = credentials;
+  BlockingChannels(ConnectionLimits limits) {
+    this.limits = limits;
+    this.credentials = limits.credentials();
     Periodic.every(
         watchdog,
         "read watchdog",
@@ -73,7 +70,7 @@ final class BlockingChannels implements AutoCloseable {
   }
 
   Duration timeout() {
-    return timeout.get();
+    return limits.timeout();
   }
 
   /**
@@ -132,14 +129,18 @@ final class BlockingChannels implements AutoCloseable {
     Optional<Tls> tls = credentials.tls();
     if (tls.isPresent()) {
       return TlsSocketChannel.connect(
-          tls.get().nettyClient(), worker.tcp().host(), worker.tcp().port(), CONNECT_TIMEOUT_MS);
+          tls.get().nettyClient(),
+          worker.tcp().host(),
+          worker.tcp().port(),
+          limits.connectTimeoutMs());
     }
     SocketChannel ch = SocketChannel.open();
     try {
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
       ch.socket()
           .connect(
-              new InetSocketAddress(worker.tcp().host(), worker.tcp().port()), CONNECT_TIMEOUT_MS);
+              new InetSocketAddress(worker.tcp().host(), worker.tcp().port()),
+              limits.connectTimeoutMs());
       return ch;
     } catch (IOException | RuntimeException e) {
       ch.close();
@@ -170,7 +171,7 @@ final class BlockingChannels implements AutoCloseable {
       Handshake.authenticate(new SocketFrames(ch), token);
     } catch (UncheckedIOException e) {
       closeQuietly(ch);
-      if (!ch.isOpen() && System.nanoTime() - since > timeout.get().toNanos()) {
+      if (!ch.isOpen() && System.nanoTime() - since > limits.timeout().toNanos()) {
         throw new StrataException(
             StatusCode.DEADLINE_EXCEEDED,
             "worker " + worker + " did not answer the data connection's handshake in time");
@@ -224,7 +225,7 @@ final class BlockingChannels implements AutoCloseable {
   /** Takes back a connection with nothing in flight on it. */
   void give(Endpoint worker, ByteChannel ch) {
     if (!ch.isOpen()
-        || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER))
+        || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(limits.idlePerWorker()))
             .offer(ch)) {
       closeQuietly(ch);
     }
@@ -239,7 +240,7 @@ final class BlockingChannels implements AutoCloseable {
   }
 
   private void expireStuck() {
-    long limit = timeout.get().toNanos();
+    long limit = limits.timeout().toNanos();
     long now = System.nanoTime();
     for (Watched w : watched) {
       long since = w.blockedSinceNanos();

@@ -38,22 +38,20 @@ import java.util.function.Supplier;
 /**
  * Reads bytes from workers' data servers, over TCP or a Unix domain socket. Each call has a
  * connection of its own for its duration (calls run in parallel on several connections);
- * connections are pooled per endpoint (at most {@link #IDLE_PER_WORKER} kept idle), and one whose
- * call failed or timed out is closed, never reused. A call that makes no progress within the read
- * timeout fails with DEADLINE_EXCEEDED. Thread-safe.
+ * connections are pooled per endpoint (at most {@link ConnectionLimits#idlePerWorker} kept idle, as
+ * on the blocking connections), and one whose call failed or timed out is closed, never reused. A
+ * call that makes no progress within the read timeout fails with DEADLINE_EXCEEDED. Thread-safe.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // close(): a closed connection fails its call through
 // ResponseHandler
 public final class DataClient implements AutoCloseable {
-  static final int IDLE_PER_WORKER = 64;
-  private static final int CONNECT_TIMEOUT_MS = 5000;
   private static final int RECEIVE_BUFFER = 4 << 20;
 
   private final NettyTransport transport = NettyTransport.best();
   private final EventLoopGroup group;
   private final Bootstrap tcp;
   private final Bootstrap uds;
-  private final Supplier<Duration> timeout;
+  private final ConnectionLimits limits;
   private final Map<Endpoint, BlockingQueue<Channel>> idle = new ConcurrentHashMap<>();
   private final AtomicLong requestIds = new AtomicLong();
   private final BlockingChannels blocking;
@@ -70,9 +68,9 @@ public final class DataClient implements AutoCloseable {
    * io.strata.core.transport.Handshake}) when there is a token.
    */
   public DataClient(Supplier<Duration> timeout, Credentials credentials) {
-    this.timeout = timeout;
+    this.limits = ConnectionLimits.of(timeout, credentials);
     this.credentials = credentials;
-    this.blocking = new BlockingChannels(timeout, credentials);
+    this.blocking = new BlockingChannels(limits);
     this.group = transport.newGroup(2, DaemonThreads.factory("data-client"));
     this.tcp =
         bootstrap(false)
@@ -85,7 +83,7 @@ public final class DataClient implements AutoCloseable {
     return new Bootstrap()
         .group(group)
         .channel(transport.clientChannel(domainSocket))
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, limits.connectTimeoutMs())
         .option(
             ChannelOption.RECVBUF_ALLOCATOR,
             new AdaptiveRecvByteBufAllocator(64 << 10, 256 << 10, 1 << 20))
@@ -202,7 +200,7 @@ public final class DataClient implements AutoCloseable {
                         sent.cause()));
               }
             });
-    long ms = timeout.get().toMillis();
+    long ms = limits.timeout().toMillis();
     var timer =
         ch.eventLoop()
             .schedule(
@@ -276,7 +274,7 @@ public final class DataClient implements AutoCloseable {
     }
     String token = credentials.token();
     if (token != null) {
-      ChannelFrames.authenticate(f.channel(), token, timeout.get(), worker);
+      ChannelFrames.authenticate(f.channel(), token, limits.timeout(), worker);
     }
     return f.channel();
   }
@@ -290,7 +288,7 @@ public final class DataClient implements AutoCloseable {
         tls.nettyClient().newHandler(ch.alloc(), worker.tcp().host(), worker.tcp().port());
     ch.pipeline().addFirst("tls", handler);
     Future<Channel> handshake = handler.handshakeFuture();
-    if (!handshake.awaitUninterruptibly(timeout.get().toMillis()) || !handshake.isSuccess()) {
+    if (!handshake.awaitUninterruptibly(limits.timeout().toMillis()) || !handshake.isSuccess()) {
       ch.close();
       Throwable cause = handshake.cause();
       throw StrataException.unavailable(
@@ -313,7 +311,7 @@ public final class DataClient implements AutoCloseable {
 
   private void release(Endpoint worker, Channel ch) {
     if (!ch.isActive()
-        || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(IDLE_PER_WORKER))
+        || !idle.computeIfAbsent(worker, w -> new ArrayBlockingQueue<>(limits.idlePerWorker()))
             .offer(ch)) {
       ch.close();
     }
