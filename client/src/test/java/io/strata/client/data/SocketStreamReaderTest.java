@@ -45,7 +45,9 @@ class SocketStreamReaderTest {
   private volatile Mode mode = Mode.GOOD;
   private final ScriptedDataServer server = new ScriptedDataServer(this::answer);
   private final BlockingChannels channels =
-      new BlockingChannels(() -> Duration.ofMillis(500), io.strata.core.security.Credentials.NONE);
+      new BlockingChannels(
+          ConnectionLimits.of(
+              () -> Duration.ofMillis(500), io.strata.core.security.Credentials.NONE));
   private final DataClient.Target file = new DataClient.Target("/f", "fp", data.length);
   private final Endpoint endpoint;
 
