@@ -39,9 +39,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * inside a mount of a local folder. Every check that fails must be listed, with its reason, in
  * pjdfstest-known-failures.txt; any other failure fails this test. Prints the share that passes.
  *
- * <p>The two runs go at once, each with a cluster and a mount of its own: each takes as long as its
- * longest script, chown/00.t (about 85 s of it "sleep 1" between timestamp checks, whatever the
- * load), so one after the other they took 4 minutes.
+ * <p>The two runs go at once, each with a cluster and a mount of its own: one after the other they
+ * took 4 minutes, when each took as long as its longest script, chown/00.t, with 85 s of "sleep 1"
+ * between timestamp checks (tests/misc.sh now waits 0.05 s, see pjdfstest/UPSTREAM).
  */
 @Execution(ExecutionMode.CONCURRENT)
 class PjdfstestTest {
@@ -77,8 +77,8 @@ class PjdfstestTest {
     String output;
     try (MiniCluster cluster = MiniCluster.builder().start()) {
       Files.createDirectories(cluster.ufsRoot().resolve("pjd"));
-      // Four scripts at a time: each names its files at random (namegen), and much of a script's
-      // time is "sleep 1" between timestamp checks, which the others' work fills (6 min serial,
+      // Four scripts at a time: each names its files at random (namegen), and a script's waits
+      // between timestamp checks are filled by the others' work (with "sleep 1": 6 min serial,
       // 2.3 two at a time, 1.8 four at a time).
       output = proveIn(cluster, "/pjd", build, List.of("tests"), 4);
     }
