@@ -122,6 +122,9 @@ class DistributionArchiveTest {
     // says what it lacks for gs:// (without it: "the hdfs driver ... is missing").
     assertThat(scripts.run(noMaven(), "bin/strata", "fs", "mount", "/g", "gs://bucket/x").out())
         .contains("the hdfs driver finds no client for gs://");
+    // The shell lists the drivers of lib/ufs/ and their options without carrying them itself.
+    assertThat(scripts.run(noMaven(), "bin/strata", "fs", "mount", "--help").out())
+        .contains("s3://bucket/prefix", "s3.endpoint", "hdfs.conf.dir", "local");
 
     Assumptions.assumeTrue(FuseHost.mountable(), "needs /dev/fuse, fusermount and libfuse2");
     Path mnt = Files.createDirectories(work.resolve("mnt"));

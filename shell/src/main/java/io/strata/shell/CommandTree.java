@@ -25,6 +25,12 @@ public final class CommandTree {
     return this;
   }
 
+  /** A command without subcommands, whose command line {@code make} sets up (help of its own). */
+  public CommandTree leafLine(Class<?> type, Supplier<CommandLine> make) {
+    branches.add(new Branch(names(type), rest -> make.get()));
+    return this;
+  }
+
   /** A command with subcommands of its own, built from the words after its name. */
   public CommandTree group(Class<?> type, Function<List<String>, CommandLine> build) {
     branches.add(new Branch(names(type), build::apply));

@@ -30,7 +30,7 @@ public final class FsCommand implements Runnable {
         .leaf(DuCommand.class, () -> new DuCommand(ctx))
         .leaf(FreeCommand.class, () -> new FreeCommand(ctx))
         .leaf(DistributedLoadCommand.class, () -> new DistributedLoadCommand(ctx))
-        .leaf(MountCommand.class, () -> new MountCommand(ctx))
+        .leafLine(MountCommand.class, () -> MountCommand.line(ctx))
         .leaf(UnmountCommand.class, () -> new UnmountCommand(ctx))
         .leaf(InvalidateCommand.class, () -> new InvalidateCommand(ctx))
         .leaf(ChmodCommand.class, () -> new ChmodCommand(ctx))

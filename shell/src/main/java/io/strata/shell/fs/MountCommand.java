@@ -7,11 +7,13 @@ import io.strata.core.proto.MountRequest;
 import io.strata.core.proto.MountTableView;
 import io.strata.core.status.StrataException;
 import io.strata.shell.ShellContext;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -52,6 +54,20 @@ final class MountCommand implements Runnable {
 
   MountCommand(ShellContext ctx) {
     this.ctx = ctx;
+  }
+
+  /**
+   * The command, whose help ends with the under-storages and their options: rendered only when help
+   * is asked for, since it loads the drivers' jars.
+   */
+  static CommandLine line(ShellContext ctx) {
+    CommandLine line = new CommandLine(new MountCommand(ctx));
+    String home = System.getProperty("strata.home");
+    line.getHelpSectionMap()
+        .put(
+            CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER,
+            help -> DriverHelp.render(home == null ? null : Path.of(home)));
+    return line;
   }
 
   @Override
