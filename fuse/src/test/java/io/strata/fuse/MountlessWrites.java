@@ -21,7 +21,6 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  */
 final class MountlessWrites implements AutoCloseable {
   static final int O_WRONLY = 1;
-  static final int O_RDWR = 2;
 
   final MiniCluster cluster;
   final FileSystem fs;

@@ -3,11 +3,8 @@ package io.strata.master.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.awaitility.Awaitility.await;
 
-import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
-import io.strata.core.conf.MasterKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerUsage;
@@ -15,13 +12,8 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
-import io.strata.master.journal.MasterPeers;
-import io.strata.master.journal.MasterStateMachine;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -40,14 +32,8 @@ class ConfGuardTest {
 
   @BeforeEach
   void start() throws IOException {
-    Configuration conf = new Configuration();
-    conf.set(CommonKeys.MASTER_HOSTNAME, "127.0.0.1");
-    conf.set(MasterKeys.BIND_HOST, "127.0.0.1");
-    conf.set(MasterKeys.JOURNAL_PORT, String.valueOf(freePort()));
-    conf.set(MasterKeys.JOURNAL_FOLDER, folder.toString());
-    journal = new MasterJournal(conf, MasterPeers.fromConf(conf), new MasterStateMachine());
-    journal.start();
-    await().atMost(Duration.ofSeconds(30)).until(journal::isLeaderReady);
+    Configuration conf = SinglePeerJournal.conf(folder);
+    journal = SinglePeerJournal.start(conf);
     for (int port : new int[] {1, 2}) {
       WorkerAddress a = WorkerAddress.newBuilder().setHost("w").setRpcPort(port).build();
       journal.submit(new MasterCommand.RegisterWorker(a, port)).orThrow();
@@ -58,12 +44,6 @@ class ConfGuardTest {
   @AfterEach
   void stop() throws IOException {
     journal.close();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 
   private void reports(String worker, long maxDirectMemory) {

@@ -2,9 +2,7 @@ package io.strata.master.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.awaitility.Awaitility.await;
 
-import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.MasterKeys;
 import io.strata.core.proto.RegisterWorkerRequest;
@@ -18,14 +16,9 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
 import io.strata.master.journal.MasterJournal;
-import io.strata.master.journal.MasterPeers;
-import io.strata.master.journal.MasterStateMachine;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -46,27 +39,15 @@ class MembershipControlTest {
 
   @BeforeEach
   void start() throws IOException {
-    Configuration conf = new Configuration();
-    conf.set(CommonKeys.MASTER_HOSTNAME, "127.0.0.1");
-    conf.set(MasterKeys.BIND_HOST, "127.0.0.1");
-    conf.set(MasterKeys.JOURNAL_PORT, String.valueOf(freePort()));
-    conf.set(MasterKeys.JOURNAL_FOLDER, folder.toString());
+    Configuration conf = SinglePeerJournal.conf(folder);
     conf.set(MasterKeys.WORKER_TIMEOUT, "30s");
-    journal = new MasterJournal(conf, MasterPeers.fromConf(conf), new MasterStateMachine());
-    journal.start();
-    await().atMost(Duration.ofSeconds(30)).until(journal::isLeaderReady);
+    journal = SinglePeerJournal.start(conf);
     membership = new MembershipControl(journal, liveness, Clock.systemUTC(), conf, Security.none());
   }
 
   @AfterEach
   void stop() throws IOException {
     journal.close();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 
   @Test
