@@ -94,6 +94,9 @@ class HadoopShellTest {
   private static ShellRunner.Run hadoopFs(String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // A command's JVM lives a second or two: the JIT's top tier and G1's threads only cost it CPU
+    // (as for Strata's own shell, bin/strata-common.sh).
+    cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData"));
     cmd.addAll(List.of("-cp", classpath(), "org.apache.hadoop.fs.FsShell"));
     cmd.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "out", ".txt");
