@@ -182,7 +182,7 @@ public abstract class UnderFileSystemContract {
             pool.submit(
                 () -> {
                   // Empty: the listing is what is checked, and a file with bytes costs an HDFS
-                  // block write each (52 s for the 10,000 on MiniDFSCluster, not 5).
+                  // block write each (52 s for the 10,000 on MiniDFSCluster, 20 s empty).
                   putBehindStrata(path, new byte[0]);
                   return null;
                 }));
