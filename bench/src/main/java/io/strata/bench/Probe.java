@@ -1,5 +1,6 @@
 package io.strata.bench;
 
+import io.strata.testkit.OwnEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ final class Probe {
                 System.getProperty("java.class.path"),
                 mainClass));
     cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Process p = OwnEnvironment.of(new ProcessBuilder(cmd)).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
       throw new IllegalStateException(mainClass + " failed: " + out);

@@ -1,5 +1,6 @@
 package io.strata.bench;
 
+import io.strata.testkit.OwnEnvironment;
 import io.strata.testkit.ScriptConf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +47,8 @@ public final class Scripts {
   public Result run(String... command) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(command));
     cmd.set(0, home.resolve(command[0]).toString());
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
+    ProcessBuilder pb =
+        OwnEnvironment.of(new ProcessBuilder(cmd)).directory(home.toFile()).redirectErrorStream(true);
     pb.environment().putAll(site.environment());
     long start = System.nanoTime();
     Process p = pb.start();

@@ -11,7 +11,12 @@ import picocli.CommandLine.Command;
 @Command(
     name = "strata bench",
     mixinStandardHelpOptions = true,
-    description = "Measure Strata end to end.",
+    description = {
+      "Measure Strata end to end.",
+      "Every bench starts a cluster of its own, on free loopback ports, in folders of its own and,"
+          + " where it runs TOKEN mode, with a secret of its own: a local cluster running beside it"
+          + " and the STRATA_ variables of this shell change nothing."
+    },
     subcommands = {
       FailoverBench.class,
       ConfBench.class,

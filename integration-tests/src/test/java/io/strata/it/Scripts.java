@@ -2,11 +2,13 @@ package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.testkit.OwnEnvironment;
 import io.strata.testkit.ScriptConf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -26,13 +28,13 @@ final class Scripts {
 
   Scripts(ScriptConf site) {
     this(site, ROOT);
+    assertThat(ROOT.resolve("lib"))
+        .as("lib/ is built by the dist module before these tests")
+        .isDirectory();
   }
 
   /** The scripts of the install (or checkout) {@code home}, run from it. */
   Scripts(ScriptConf site, Path home) {
-    assertThat(home.resolve("lib"))
-        .as("lib/ is built by the dist module before these tests")
-        .isDirectory();
     this.site = site;
     this.home = home;
   }
@@ -43,15 +45,20 @@ final class Scripts {
 
   /** Runs a command to its end (at most two minutes: then it is killed and the test fails). */
   Result run(Map<String, String> env, String... command) throws Exception {
+    return run(Duration.ofMinutes(2), env, command);
+  }
+
+  /** Runs a command to its end, killed (and the test failed) past {@code limit}. */
+  Result run(Duration limit, Map<String, String> env, String... command) throws Exception {
     Path out = Files.createTempFile("strata-script", ".out");
     try {
       ProcessBuilder pb =
           builder(env, command).redirectErrorStream(true).redirectOutput(out.toFile());
       Process p = pb.start();
-      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new AssertionError(
-            List.of(command) + " did not finish within 120 s: " + Files.readString(out));
+            List.of(command) + " did not finish within " + limit + ": " + Files.readString(out));
       }
       return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
     } finally {
@@ -68,7 +75,7 @@ final class Scripts {
   }
 
   private ProcessBuilder builder(Map<String, String> env, String... command) {
-    ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile());
+    ProcessBuilder pb = OwnEnvironment.of(new ProcessBuilder(command)).directory(home.toFile());
     pb.environment().putAll(env);
     pb.environment().putAll(site.environment());
     pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m");

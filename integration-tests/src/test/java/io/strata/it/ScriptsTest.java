@@ -2,7 +2,6 @@ package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.common.base.Splitter;
 import io.strata.testkit.ScriptConf;
 import java.io.IOException;
 import java.net.URI;
@@ -307,34 +306,6 @@ class ScriptsTest {
             "unknown configuration key 'strata.worker.page.sise'",
             "did you mean 'strata.worker.page.size'");
     assertThat(logs.resolve("master.pid")).doesNotExist();
-  }
-
-  @Test
-  void freshCheckout_buildsItselfOnFirstUse() throws Exception {
-    Path checkout = Files.createDirectories(work.resolve("checkout"));
-    Process ls = new ProcessBuilder("git", "-C", ROOT.toString(), "ls-files", "-z").start();
-    List<String> files =
-        Splitter.on('\0')
-            .omitEmptyStrings()
-            .splitToList(new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        ls.waitFor() == 0, "needs a git checkout to copy from");
-    for (String f : files) {
-      Path target = checkout.resolve(f);
-      Files.createDirectories(target.getParent());
-      Files.copy(ROOT.resolve(f), target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-    }
-    ProcessBuilder pb =
-        new ProcessBuilder("bin/strata", "version")
-            .directory(checkout.toFile())
-            .redirectErrorStream(true);
-    pb.environment().remove("STRATA_CONF_DIR");
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("Building Strata", "Strata 0.1.0");
-    assertThat(checkout.resolve("lib")).isDirectoryContaining("glob:**/strata-shell-*.jar");
   }
 
   private String catSha256() throws Exception {

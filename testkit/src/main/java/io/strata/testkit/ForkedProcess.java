@@ -98,7 +98,7 @@ public final class ForkedProcess {
     ClassDataArchive sharing = ClassDataArchive.forProcess(mainClass, classpath, jvmOptions);
     try {
       process =
-          new ProcessBuilder(command(sharing))
+          OwnEnvironment.of(new ProcessBuilder(command(sharing)))
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
               .start();

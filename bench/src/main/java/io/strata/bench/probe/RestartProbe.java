@@ -3,6 +3,7 @@ package io.strata.bench.probe;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.strata.testkit.OwnEnvironment;
 import io.strata.worker.kv.RocksKvStore;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.SsdLayout;
@@ -86,7 +87,7 @@ public final class RestartProbe {
             String.valueOf(count),
             String.valueOf(pageBytes),
             dir.toString());
-    Process filler = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Process filler = OwnEnvironment.of(new ProcessBuilder(cmd)).redirectErrorStream(true).start();
     try (BufferedReader out =
         new BufferedReader(
             new InputStreamReader(filler.getInputStream(), StandardCharsets.UTF_8))) {

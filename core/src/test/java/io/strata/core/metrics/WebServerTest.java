@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.strata.core.security.ClusterSecret;
+import io.strata.core.security.NewSecrets;
 import io.strata.core.security.Role;
-import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tokens;
 import java.io.InputStream;
@@ -181,10 +181,8 @@ class WebServerTest {
 
   @Test
   void inTokenMode_metricsAskForAToken_andHealthStaysOpen(@TempDir Path dir) throws Exception {
-    ClusterSecret secret =
-        ClusterSecret.load(SecretFiles.write(dir.resolve("secret"), SecretFiles.CLUSTER));
-    ClusterSecret other =
-        ClusterSecret.load(SecretFiles.write(dir.resolve("other"), SecretFiles.OTHER));
+    ClusterSecret secret = NewSecrets.in(dir.resolve("secret"));
+    ClusterSecret other = NewSecrets.in(dir.resolve("other"));
     Instant later = Instant.now().plusSeconds(600);
     ExecutorService executor = Executors.newFixedThreadPool(2);
     try (WebServer web = start(executor, Security.token(secret))) {

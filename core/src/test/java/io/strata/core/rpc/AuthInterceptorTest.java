@@ -17,9 +17,9 @@ import io.strata.core.proto.RegisterWorkerResponse;
 import io.strata.core.proto.UpdateConfRequest;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Credentials;
+import io.strata.core.security.NewSecrets;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
-import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tokens;
 import io.strata.core.status.StatusCode;
@@ -47,7 +47,7 @@ class AuthInterceptorTest {
 
   @BeforeEach
   void start() throws Exception {
-    secret = ClusterSecret.load(secretFile("a", SecretFiles.CLUSTER));
+    secret = NewSecrets.in(dir.resolve("a"));
     var service =
         new MasterServiceGrpc.MasterServiceImplBase() {
           @Override
@@ -144,7 +144,7 @@ class AuthInterceptorTest {
 
   @Test
   void forgedAndExpiredTokensAreRefused() throws Exception {
-    ClusterSecret other = ClusterSecret.load(secretFile("b", SecretFiles.OTHER));
+    ClusterSecret other = NewSecrets.in(dir.resolve("b"));
     String forged = Tokens.issue(other, "mallory", Role.SERVICE, Instant.now().plusSeconds(60));
     assertThat(refusal(Credentials.ofToken(forged), this::view))
         .hasMessageContaining("signature is not this cluster's");
@@ -208,9 +208,5 @@ class AuthInterceptorTest {
     assertThatThrownBy(() -> call(c, rpc))
         .isInstanceOfSatisfying(StrataException.class, e -> caught[0] = e);
     return caught[0];
-  }
-
-  private Path secretFile(String name, String content) {
-    return SecretFiles.write(dir.resolve(name), content);
   }
 }
