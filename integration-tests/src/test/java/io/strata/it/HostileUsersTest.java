@@ -139,7 +139,11 @@ class HostileUsersTest {
               e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED));
     }
     try (FileSystem fs = FileSystem.create(as(ALICE))) {
-      assertThat(read(fs, "/tmp/m/l/secret")).as("alice may use the link").isEqualTo("alice's own");
+      // Issue 78: no link is followed on the way to an entry, for alice neither (FUSE follows it,
+      // a name at a time); she reads her file by its own path.
+      assertThatThrownBy(() -> read(fs, "/tmp/m/l/secret"))
+          .hasMessageContaining("passes a symbolic link");
+      assertThat(read(fs, "/home/ali/secret")).isEqualTo("alice's own");
     }
     assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
     ShellRunner.Run invalidate = mallory.run("fs", "invalidate", "/home/ali/secret");
@@ -186,6 +190,42 @@ class HostileUsersTest {
     try (FileSystem fs = FileSystem.create(as(ALICE))) {
       assertThat(read(fs, "/home/ali/secret")).isEqualTo("alice's own");
     }
+  }
+
+  /**
+   * Issue 78, critical 1: a file of hers read (so checked, granted on her connection and its
+   * folders cached as hers), then its folder swapped for a link into alice's home behind the
+   * worker's back (through a second worker, or on the host), then an open that asks the
+   * under-storage again (a sync interval of 0, any client may): the check passed on the cached
+   * statuses and the look-up, as the worker's account, followed the link and served alice's bytes.
+   * No link is followed on the way to an entry now.
+   */
+  @Test
+  void aFolderOnceReadFrom_swappedForALink_servesNothingBehindIt() throws Exception {
+    Configuration conf = as(MALLORY);
+    conf.set(UserKeys.METADATA_SYNC_INTERVAL, "0");
+    try (FileSystem fs = FileSystem.create(conf)) {
+      fs.mkdir("/tmp/m/s", true);
+      write(fs, "/tmp/m/s/secret", "mallory's");
+      assertThat(read(fs, "/tmp/m/s/secret")).isEqualTo("mallory's");
+      Path s = ufs.resolve("tmp/m/s");
+      Files.move(s, ufs.resolve("tmp/m/s0"));
+      Files.createSymbolicLink(s, Path.of("../../home/ali"));
+      Files.setAttribute(s, "unix:uid", 4002, LinkOption.NOFOLLOW_LINKS);
+
+      assertThatThrownBy(() -> read(fs, "/tmp/m/s/secret"))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+          .hasMessageContaining("passes a symbolic link")
+          .hasMessageNotContaining("alice's own");
+      assertThatThrownBy(() -> fs.getStatus("/tmp/m/s/secret")).isInstanceOf(StrataException.class);
+    }
+    // Trusting the TTL, a reader may still be served her own old file from the cache; never
+    // alice's.
+    ShellRunner.Run cat = shellAs(MALLORY).run("fs", "cat", "/tmp/m/s/secret");
+    assertThat(cat.out()).doesNotContain("alice's own");
+    assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
   }
 
   /** Confirmed from outside: a user who made a folder could not write into it. */

@@ -67,9 +67,12 @@ final class LocalInPlaceStream extends UfsOutputStream {
       throw new IOException(displayPath + ": the write has ended");
     }
     if (channel == null) {
-      // No CREATE: a file removed meanwhile is not made again under its name.
-      // NOFOLLOW: a link put in the file's place since the write began is refused, not written.
-      channel = FileChannel.open(target, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+      // No CREATE: a file removed meanwhile is not made again under its name. Pinned: a link or a
+      // FIFO put in the file's place since the write began is refused, neither written nor waited
+      // on.
+      try (Pinned file = Pinned.of(target)) {
+        channel = file.openFile(StandardOpenOption.WRITE);
+      }
       opened = fileKey();
     }
     return channel;

@@ -22,13 +22,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A user who may write one folder of the root can swap any folder or file of it for a symbolic
  * link at any moment, and the worker acts as its own OS account. So a path is never checked and
  * then handed to the kernel as a string (the kernel would follow whatever link stands there by
- * then): its folder is opened with openat2 beneath a descriptor of the root (links followed only
- * while they stay inside; {@link PosixCalls#openBeneath}), held open, and the entry is used as
- * {@code /proc/self/fd/N/NAME}: the kernel starts from that very folder however the names above it
- * change. The entry's own name is the caller's to follow or not (each caller opens with NOFOLLOW
- * where a link must not be followed); {@link #target} resolves the entry itself beneath the root
- * instead. A path longer than the kernel takes at once is resolved a part at a time, each part
- * beneath the folder before it (a link there may not climb above its part).
+ * then): its folder is opened with openat2 beneath a descriptor of the root (no link followed on
+ * the way, not even one that stays inside; {@link PosixCalls#openBeneath}), held open, and the
+ * entry is used as {@code /proc/self/fd/N/NAME}: the kernel starts from that very folder however
+ * the names above it change. The entry's own name is the caller's to follow or not (each caller
+ * opens with NOFOLLOW where a link must not be followed); {@link #target} resolves the entry itself
+ * beneath the root instead. A path longer than the kernel takes at once is resolved a part at a
+ * time, each part beneath the folder before it (a link there may not climb above its part).
  */
 final class LocalPaths {
   /** Bytes of one openat2 path: below PATH_MAX (4096, its NUL included). */
@@ -367,6 +367,13 @@ final class LocalPaths {
     if (e instanceof PosixCalls.LeadsOutside) {
       return new StrataException(
           StatusCode.PERMISSION_DENIED, path + " leads outside the mount's under-storage");
+    }
+    if (e instanceof PosixCalls.PassesALink) {
+      return new StrataException(
+          StatusCode.PERMISSION_DENIED,
+          path
+              + " passes a symbolic link of the under-storage, which the worker does not follow"
+              + " (a FUSE mount does, a name at a time)");
     }
     return IoErrors.toStrata(e, path.toString());
   }

@@ -7,7 +7,6 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
@@ -114,10 +113,9 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
   public UfsReader openReader(StrataPath path) {
     LocalPaths.Located l = paths.entry(path);
     Path p = l.path();
-    try {
-      // One look at the entry itself: each look through /proc/self/fd costs a procfs walk.
-      BasicFileAttributes a =
-          Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    try (Pinned file = Pinned.of(p)) {
+      // One look at the entry itself, pinned: what is opened below is what was looked at.
+      BasicFileAttributes a = file.attributes();
       if (a.isDirectory() || (a.isSymbolicLink() && Files.isDirectory(p))) {
         throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
       }
@@ -133,9 +131,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         // A FIFO would block the reader until someone writes to it.
         throw StrataException.invalidArgument(path + " is not a regular file");
       }
-      // NOFOLLOW: a link put in the file's place since the look above is refused, never followed.
-      return new LocalReader(
-          p, FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS), l);
+      return new LocalReader(p, file.openFile(StandardOpenOption.READ), l);
     } catch (IOException e) {
       l.close();
       throw IoErrors.toStrata(e, path.toString());

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.util.Arrays;
@@ -17,46 +18,60 @@ import java.util.TreeMap;
  * The extended attributes of the user namespace of a local entry, through the JDK's user-defined
  * attribute view (whose names leave out the "user." prefix), never following a link: Linux keeps no
  * user attributes on links, and answers EPERM for them.
+ *
+ * <p>The view opens the entry for reading, and an open of a FIFO waits for a writer: a user who
+ * made one (or swapped a file for one) and asked for its attributes held a worker thread until
+ * restart, sixteen of them every metadata call of the cluster (issue 78). So the entry is {@link
+ * Pinned} first, and only a regular file or a folder, the only entries Linux keeps user attributes
+ * on, is opened, through the pin.
  */
 final class LocalXattrs {
   private LocalXattrs() {}
 
   static Map<String, byte[]> read(Path p, String path) throws IOException {
-    UserDefinedFileAttributeView view = view(p, path);
-    Map<String, byte[]> out = new TreeMap<>();
-    try {
-      for (String name : view.list()) {
-        ByteBuffer value = ByteBuffer.allocate(view.size(name));
-        view.read(name, value);
-        out.put(Xattrs.USER + name, Arrays.copyOf(value.array(), value.position()));
-      }
-    } catch (FileSystemException e) {
-      if (isLink(p)) {
+    try (Pinned entry = Pinned.of(p)) {
+      if (!keepsAttributes(entry)) {
         return Map.of();
       }
-      throw unsupportedOr(e, path);
+      UserDefinedFileAttributeView view = view(entry.path(), path);
+      Map<String, byte[]> out = new TreeMap<>();
+      try {
+        for (String name : view.list()) {
+          ByteBuffer value = ByteBuffer.allocate(view.size(name));
+          view.read(name, value);
+          out.put(Xattrs.USER + name, Arrays.copyOf(value.array(), value.position()));
+        }
+      } catch (FileSystemException e) {
+        throw unsupportedOr(e, path);
+      }
+      return out;
     }
-    return out;
   }
 
   static void write(Path p, String path, String name, byte[] value) throws IOException {
-    UserDefinedFileAttributeView view = view(p, path);
-    String bare = name.substring(Xattrs.USER.length());
-    try {
-      if (value == null) {
-        view.delete(bare);
-      } else {
-        view.write(bare, ByteBuffer.wrap(value));
-      }
-    } catch (FileSystemException e) {
-      if (isLink(p)) {
+    try (Pinned entry = Pinned.of(p)) {
+      if (!keepsAttributes(entry)) {
         throw new StrataException(
-            StatusCode.NOT_PERMITTED, path + " is a symbolic link: it has no user attributes");
+            StatusCode.NOT_PERMITTED,
+            path
+                + (entry.attributes().isSymbolicLink()
+                    ? " is a symbolic link: it has no user attributes"
+                    : " is neither a file nor a folder: it has no user attributes"));
       }
-      if (e.getReason() != null && e.getReason().contains("No data available")) {
-        throw StrataException.notFound(path + " has no attribute " + name);
+      UserDefinedFileAttributeView view = view(entry.path(), path);
+      String bare = name.substring(Xattrs.USER.length());
+      try {
+        if (value == null) {
+          view.delete(bare);
+        } else {
+          view.write(bare, ByteBuffer.wrap(value));
+        }
+      } catch (FileSystemException e) {
+        if (e.getReason() != null && e.getReason().contains("No data available")) {
+          throw StrataException.notFound(path + " has no attribute " + name);
+        }
+        throw unsupportedOr(e, path);
       }
-      throw unsupportedOr(e, path);
     }
   }
 
@@ -64,48 +79,53 @@ final class LocalXattrs {
    * Copies the user attributes of the regular file {@code from}, if there is one, to {@code to}.
    */
   static void carryOver(Path from, Path to) throws IOException {
-    if (!Files.isRegularFile(from, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    UserDefinedFileAttributeView source =
-        Files.getFileAttributeView(
-            from, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-    UserDefinedFileAttributeView target =
-        Files.getFileAttributeView(
-            to, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-    if (source == null || target == null) {
-      return;
-    }
+    Pinned source;
     try {
-      for (String name : source.list()) {
-        ByteBuffer value = ByteBuffer.allocate(source.size(name));
-        source.read(name, value);
-        target.write(name, value.flip());
+      source = Pinned.of(from);
+    } catch (NoSuchFileException e) {
+      return;
+    }
+    try (source) {
+      if (!source.attributes().isRegularFile()) {
+        return;
       }
-    } catch (FileSystemException e) {
-      // A file system without user attributes has none to keep; the file replaced may be gone.
-      if (e.getReason() == null || !e.getReason().contains("not supported")) {
-        if (Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
+      UserDefinedFileAttributeView in =
+          Files.getFileAttributeView(source.path(), UserDefinedFileAttributeView.class);
+      UserDefinedFileAttributeView target =
+          Files.getFileAttributeView(
+              to, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+      if (in == null || target == null) {
+        return;
+      }
+      try {
+        for (String name : in.list()) {
+          ByteBuffer value = ByteBuffer.allocate(in.size(name));
+          in.read(name, value);
+          target.write(name, value.flip());
+        }
+      } catch (FileSystemException e) {
+        // A file system without user attributes has none to keep.
+        if (e.getReason() == null || !e.getReason().contains("not supported")) {
           throw e;
         }
       }
     }
   }
 
+  /** A regular file or a folder: what Linux keeps user attributes on. */
+  private static boolean keepsAttributes(Pinned entry) {
+    return entry.attributes().isRegularFile() || entry.attributes().isDirectory();
+  }
+
   private static UserDefinedFileAttributeView view(Path p, String path) {
     UserDefinedFileAttributeView view =
-        Files.getFileAttributeView(
-            p, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        Files.getFileAttributeView(p, UserDefinedFileAttributeView.class);
     if (view == null) {
       throw new StrataException(
           StatusCode.NOT_PERMITTED,
           "the under-storage keeps no extended attributes (" + path + ")");
     }
     return view;
-  }
-
-  private static boolean isLink(Path p) {
-    return Files.isSymbolicLink(p);
   }
 
   /** A file system without user attributes says so; anything else is the entry's own error. */

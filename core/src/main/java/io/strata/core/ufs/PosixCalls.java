@@ -101,18 +101,27 @@ final class PosixCalls {
   /** O_PATH: a descriptor that names a place without opening it (asm-generic and x86 agree). */
   private static final long O_PATH = 010000000;
 
-  /** openat2's RESOLVE_NO_MAGICLINKS and RESOLVE_BENEATH. */
+  /** openat2's RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS and RESOLVE_BENEATH. */
   private static final long RESOLVE_NO_MAGICLINKS = 0x02;
+
+  private static final long RESOLVE_NO_SYMLINKS = 0x04;
 
   private static final long RESOLVE_BENEATH = 0x08;
 
   /**
    * {@code relative} (no "." or ".." of its own; may be empty for the folder itself) in the folder
-   * {@code dirfd}, resolved by the kernel without ever leaving that folder: a link is followed only
-   * while it stays beneath it (an absolute link, or ".." above it, fails with EXDEV, and so does a
-   * rename that moves a component out during the walk), never through /proc's magic links. A final
-   * link is followed unless {@code noFollow}. The result is an O_PATH descriptor: it names the
-   * place, and {@code /proc/self/fd/N} reaches it, whatever is renamed meanwhile.
+   * {@code dirfd}, resolved by the kernel without ever leaving that folder (a rename that moves a
+   * component out during the walk fails with EXDEV) and without following a single link, /proc's
+   * magic ones included: a link on the way fails with ELOOP ({@link PassesALink}). With {@code
+   * noFollow}, a final link is the result itself; without, it fails too. The result is an O_PATH
+   * descriptor: it names the place, and {@code /proc/self/fd/N} reaches it, whatever is renamed
+   * meanwhile.
+   *
+   * <p>Why no link at all, even one that stays inside (issue 78): a user's permissions are checked
+   * on statuses, some cached, and a folder that another worker's client swapped for a link after
+   * they were taken led the store, as the worker's account, into a folder the user may not enter.
+   * Only real folders reach a file; FUSE keeps links working, the kernel resolving them one name at
+   * a time, each looked up and checked anew.
    */
   static int openBeneath(int dirfd, String relative, boolean folder, boolean noFollow, Path shown)
       throws IOException {
@@ -123,13 +132,16 @@ final class PosixCalls {
     if (noFollow) {
       flags |= OpenFlags.O_NOFOLLOW.longValue();
     }
-    long[] how = {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+    long[] how = {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
     String path = relative.isEmpty() ? "." : relative;
     long fd = Holder.C.syscall(SYS_OPENAT2, dirfd, path, how, (long) how.length * Long.BYTES);
     if (fd < 0) {
       Errno e = lastError();
       if (e == Errno.EXDEV) {
         throw new LeadsOutside(shown.toString());
+      }
+      if (e == Errno.ELOOP) {
+        throw new PassesALink(shown.toString());
       }
       if (e == Errno.ENOSYS) {
         throw new FileSystemException(
@@ -147,6 +159,13 @@ final class PosixCalls {
     }
   }
 
+  /** A path with a symbolic link on its way (or at its end, where it was to be followed). */
+  static final class PassesALink extends FileSystemException {
+    PassesALink(String path) {
+      super(path, null, "passes a symbolic link");
+    }
+  }
+
   /** The folder {@code p} itself (an administrator's path: links followed), as O_PATH. */
   static int openPlace(Path p) throws IOException {
     int fd =
@@ -154,6 +173,24 @@ final class PosixCalls {
             AT_FDCWD,
             p.toString(),
             (int) (O_PATH | OpenFlags.O_DIRECTORY.longValue() | OpenFlags.O_CLOEXEC.longValue()),
+            0);
+    if (fd < 0) {
+      check(fd, p);
+    }
+    return fd;
+  }
+
+  /**
+   * The entry {@code p} itself, a final link not followed, as O_PATH: nothing is opened for its
+   * bytes, so a FIFO or a device cannot block the caller, and {@code /proc/self/fd/N} names that
+   * very inode whatever is renamed meanwhile.
+   */
+  static int pin(Path p) throws IOException {
+    int fd =
+        Holder.C.openat(
+            AT_FDCWD,
+            p.toString(),
+            (int) (O_PATH | OpenFlags.O_NOFOLLOW.longValue() | OpenFlags.O_CLOEXEC.longValue()),
             0);
     if (fd < 0) {
       check(fd, p);

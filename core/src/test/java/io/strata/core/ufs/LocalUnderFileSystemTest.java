@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import jnr.ffi.LibraryLoader;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class LocalUnderFileSystemTest {
@@ -307,6 +308,20 @@ class LocalUnderFileSystemTest {
     Files.createSymbolicLink(root.resolve("link"), Path.of("target"));
     assertThat(ufs.xattrs(p("/link"))).isEmpty();
     assertThat(codeOf(() -> ufs.setXattr(p("/link"), "user.a", new byte[1])))
+        .isEqualTo(StatusCode.NOT_PERMITTED);
+  }
+
+  /**
+   * Issue 78, high 4: a FIFO's attributes answer at once. The attribute view opened it for reading,
+   * which waits for a writer: each call held a worker thread until restart.
+   */
+  @Test
+  @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aFifo_hasNoUserAttributes_andNoCallWaitsForAWriter() throws Exception {
+    Process mkfifo = new ProcessBuilder("mkfifo", root.resolve("pipe").toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+    assertThat(ufs.xattrs(p("/pipe"))).isEmpty();
+    assertThat(codeOf(() -> ufs.setXattr(p("/pipe"), "user.a", new byte[1])))
         .isEqualTo(StatusCode.NOT_PERMITTED);
   }
 
