@@ -10,9 +10,10 @@ if [[ -f "$STRATA_CONF_DIR/strata-env.sh" ]]; then
 fi
 STRATA_LOGS_DIR="${STRATA_LOGS_DIR:-$STRATA_HOME/logs}"
 export STRATA_HOME STRATA_CONF_DIR STRATA_LOGS_DIR
-# A multi-master cluster started by `strata-start.sh local --masters N` tells every later
-# command where its masters are.
-if [[ -f "$STRATA_LOGS_DIR/local-cluster.env" ]]; then
+# A cluster started by `strata-start.sh` tells the starting account's later commands its security
+# mode, secret and (local --masters N) where its masters are. Sourced only if it is this account's
+# own (0600): a file another account could write would run its commands as this one.
+if [[ -f "$STRATA_LOGS_DIR/local-cluster.env" && -O "$STRATA_LOGS_DIR/local-cluster.env" ]]; then
   # shellcheck disable=SC1091
   . "$STRATA_LOGS_DIR/local-cluster.env"
 fi

@@ -69,6 +69,18 @@ strata_configured() {
     grep -Eq "^[[:space:]]*${key//./\\.}[[:space:]]*[=:]" "$STRATA_CONF_DIR/strata-site.properties"
 }
 
+# The value the configuration gives key $1 (as strata_configured finds it), empty if none.
+strata_configured_value() {
+  local key="$1" var
+  var="STRATA_$(echo "${key#strata.}" | tr '[:lower:].' '[:upper:]_')"
+  if [[ -n "${!var:-}" ]]; then
+    echo "${!var}"
+  elif [[ -f "$STRATA_CONF_DIR/strata-site.properties" ]]; then
+    sed -nE "s/^[[:space:]]*${key//./\\.}[[:space:]]*[=:][[:space:]]*([^[:space:]]*).*/\1/p" \
+      "$STRATA_CONF_DIR/strata-site.properties" | tail -n 1
+  fi
+}
+
 # Local mode is the co-located deployment: unless the configuration says otherwise, worker $1 gets a
 # domain socket (clients on this host read through it, and straight from its page files), an SSD
 # tier in cache/ of the install with a quota of half the free space of its disk (counting what the
@@ -107,21 +119,30 @@ strata_local_worker_cache() {
   fi
 }
 
-# Local mode on a shared host (a GPU node has many accounts): unless the configuration names a
-# security mode, the cluster runs in TOKEN mode with a secret only the starting account can read,
-# kept in $STRATA_LOCAL_DATA_DIR. That account's shells and mounts find it through
-# local-cluster.env; another account's get UNAUTHENTICATED until an admin gives them a token
-# (fsadmin token create). STRATA_SECURITY_MODE=NONE keeps the single-user cluster of old.
-strata_local_security() {
+# Every start is safe on a shared host (a GPU node has many accounts): unless the configuration
+# names a security mode and its secret, the processes run in TOKEN mode with a secret only the
+# starting account can read, kept in $STRATA_LOCAL_DATA_DIR (made at the first start). That
+# account's shells and mounts find it through local-cluster.env; another account's get
+# UNAUTHENTICATED until an admin gives them a token (fsadmin token create).
+# STRATA_SECURITY_MODE=NONE keeps the single-user cluster of old. $1: "local" starts the whole
+# cluster (local-cluster.env is made anew); a master or worker of this host adds to what is there.
+# Hosts of a multi-host cluster need one secret between them: configure
+# strata.security.secret.file on each (a secret made here is this host's alone).
+strata_default_security() {
   local dir="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}" secret
-  : > "$STRATA_LOGS_DIR/local-cluster.env"
-  if strata_configured strata.security.mode; then
+  if [[ "$1" == local ]]; then
+    : > "$STRATA_LOGS_DIR/local-cluster.env"
+  else
+    touch "$STRATA_LOGS_DIR/local-cluster.env"
+  fi
+  chmod 600 "$STRATA_LOGS_DIR/local-cluster.env"
+  if strata_configured strata.security.secret.file || [[ "$(strata_configured_value strata.security.mode)" == NONE ]]; then
     # Set in this shell's environment (perhaps by an earlier cluster's local-cluster.env): later
     # shells need it as much (from the site file, they read it themselves).
     local var
     for var in STRATA_SECURITY_MODE STRATA_SECURITY_SECRET_FILE STRATA_SECURITY_TOKEN_FILE; do
       if [[ -n "${!var:-}" ]]; then
-        printf 'export %s=%q\n' "$var" "${!var}" >> "$STRATA_LOGS_DIR/local-cluster.env"
+        strata_env_line "$(printf 'export %s=%q' "$var" "${!var}")"
       fi
     done
     return 0
@@ -133,8 +154,12 @@ strata_local_security() {
   fi
   chmod 600 "$secret"
   export STRATA_SECURITY_MODE=TOKEN STRATA_SECURITY_SECRET_FILE="$secret"
-  printf 'export STRATA_SECURITY_MODE=TOKEN STRATA_SECURITY_SECRET_FILE=%q\n' "$secret" \
-    >> "$STRATA_LOGS_DIR/local-cluster.env"
+  strata_env_line "$(printf 'export STRATA_SECURITY_MODE=TOKEN STRATA_SECURITY_SECRET_FILE=%q' "$secret")"
+}
+
+# Adds line $1 to local-cluster.env unless it is there.
+strata_env_line() {
+  grep -qxF -- "$1" "$STRATA_LOGS_DIR/local-cluster.env" || echo "$1" >> "$STRATA_LOGS_DIR/local-cluster.env"
 }
 
 # An HA cluster on this host: every instance gets its own ports and folders through the environment.
@@ -172,7 +197,7 @@ start_local_group() {
 case "$what" in
   local)
     mkdir -p "$STRATA_HOME/underFSStorage" "$STRATA_LOGS_DIR"
-    strata_local_security
+    strata_default_security local
     if (( masters == 1 && workers == 1 )); then
       strata_start master
       (strata_local_worker_cache 0 && strata_start worker)
@@ -184,8 +209,8 @@ case "$what" in
       $((elapsed / 1000)) $((elapsed % 1000 / 100))
     strata_build_shell_archive
     ;;
-  master) strata_start master; strata_build_shell_archive ;;
-  worker) strata_start worker ;;
+  master) strata_default_security master; strata_start master; strata_build_shell_archive ;;
+  worker) strata_default_security worker; strata_start worker ;;
   masters) strata_on_hosts masters strata-start.sh master ;;
   workers) strata_on_hosts workers strata-start.sh worker ;;
   all)

@@ -44,11 +44,18 @@ public final class Scripts {
     return site.conf();
   }
 
+  /** The secret the scripts made for the cluster (it configures none). */
+  public Path secretFile() {
+    return site.secretFile();
+  }
+
   public Result run(String... command) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(command));
     cmd.set(0, home.resolve(command[0]).toString());
     ProcessBuilder pb =
-        OwnEnvironment.of(new ProcessBuilder(cmd)).directory(home.toFile()).redirectErrorStream(true);
+        OwnEnvironment.of(new ProcessBuilder(cmd))
+            .directory(home.toFile())
+            .redirectErrorStream(true);
     pb.environment().putAll(site.environment());
     long start = System.nanoTime();
     Process p = pb.start();

@@ -292,6 +292,36 @@ class ScriptsTest {
     throw new IOException("no free port range found");
   }
 
+  /**
+   * Issue 78, critical 2: a master and a worker started one by one with no security configured (as
+   * a GPU node's units start them) are TOKEN mode with a secret of this account's: its shell works,
+   * another account of the host gets UNAUTHENTICATED and cannot mount root's files.
+   */
+  @Test
+  void masterAndWorkerWithoutAMode_trustNoOtherAccount() throws Exception {
+    for (String kind : List.of("master", "worker")) {
+      Scripts.Result start = run("bin/strata-start.sh", kind);
+      assertThat(start.code()).as(start.out()).isZero();
+    }
+    Scripts.Result ls = run("bin/strata", "fs", "ls", "/");
+    assertThat(ls.code()).as(ls.out()).isZero();
+    Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Scripts.Result other =
+        run(
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "bin/strata",
+            "fs",
+            "mount",
+            "/evil",
+            "file:///root");
+    assertThat(other.code()).as(other.out()).isNotZero();
+    assertThat(other.out().strip()).startsWith("strata: UNAUTHENTICATED: no token");
+    assertThat(run("bin/strata", "fs", "ls", "/evil").out()).contains("NOT_FOUND");
+  }
+
   @Test
   void badConfiguration_stopsTheStartWithOneClearLine() throws Exception {
     Files.writeString(

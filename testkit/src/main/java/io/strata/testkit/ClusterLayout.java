@@ -6,6 +6,7 @@ import io.strata.core.conf.Configuration;
 import io.strata.core.conf.FuseKeys;
 import io.strata.core.conf.KeyRegistry;
 import io.strata.core.conf.MasterKeys;
+import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import java.nio.file.Path;
@@ -102,6 +103,8 @@ public final class ClusterLayout {
     put(conf, CommonKeys.MASTER_RPC_ADDRESSES, addresses(masters, 0));
     put(conf, FuseKeys.BIND_HOST, LOOPBACK);
     put(conf, FuseKeys.WEB_PORT, "0");
+    // A test's or bench's cluster is its run's alone: NONE, unless the overrides say TOKEN.
+    put(conf, SecurityKeys.MODE, "NONE");
     if (testTuning) {
       put(conf, UserKeys.RPC_RETRY_MAX_DURATION, "30s");
       put(conf, UserKeys.RPC_TIMEOUT, "5s");

@@ -1,5 +1,6 @@
 package io.strata.testkit;
 
+import io.strata.core.conf.SecurityKeys;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Role;
 import io.strata.core.security.Tokens;
@@ -33,6 +34,8 @@ public record ScriptConf(Path conf, Path logs, int workerWebPort) {
     // One site file serves both processes: the master's keys and the worker's do not meet.
     Map<String, String> site = new LinkedHashMap<>(layout.master(0));
     site.putAll(layout.worker(0, worker));
+    // The scripts choose the security mode as they do for a user's install.
+    site.remove(SecurityKeys.MODE.name());
     List<String> lines = new ArrayList<>();
     site.forEach((k, v) -> lines.add(k + "=" + v));
     lines.addAll(List.of(extra));
@@ -47,7 +50,7 @@ public record ScriptConf(Path conf, Path logs, int workerWebPort) {
    * service token signed with it; null before the cluster made one.
    */
   public String metricsAuthorization() {
-    Path secret = conf.getParent().resolve("local/secret");
+    Path secret = secretFile();
     if (!Files.isReadable(secret)) {
       return null;
     }
@@ -57,6 +60,14 @@ public record ScriptConf(Path conf, Path logs, int workerWebPort) {
             "scraper",
             Role.SERVICE,
             Instant.now().plus(Duration.ofMinutes(10)));
+  }
+
+  /**
+   * The cluster secret the scripts make for a start that configures none (in their data folder,
+   * STRATA_LOCAL_DATA_DIR): what a client in this JVM names as strata.security.secret.file.
+   */
+  public Path secretFile() {
+    return conf.getParent().resolve("local/secret");
   }
 
   /** The folder mounted at / (local mode's under-storage). */

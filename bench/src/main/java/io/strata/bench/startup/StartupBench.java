@@ -131,6 +131,7 @@ public final class StartupBench implements Callable<Integer> {
         "Workload: %d files of %d bytes, read twice through the Java client...%n", files, size);
     Properties props = new Properties();
     props.setProperty("strata.conf.dir", scripts.confDir().toString());
+    props.setProperty("strata.security.secret.file", scripts.secretFile().toString());
     Configuration conf = ConfLoader.load(Map.of(), props);
     byte[] buf = new byte[128 << 10];
     try (FileSystem fs = FileSystem.create(conf)) {

@@ -9,13 +9,14 @@ public final class SecurityKeys {
 
   public static final ConfKey<String> MODE =
       ConfKey.string("strata.security.mode")
-          .defaultValue("")
+          .defaultValue("TOKEN")
           .scope(Scope.ALL)
-          .check(v -> Set.of("", "NONE", "TOKEN").contains(v), "must be NONE or TOKEN")
+          .check(v -> Set.of("NONE", "TOKEN").contains(v), "must be NONE or TOKEN")
           .description(
-              "NONE trusts every caller and is allowed only when every listener is on loopback; TOKEN"
-                  + " authenticates every call with the cluster secret or a user's token. Empty: NONE"
-                  + " when every listener is on loopback, else TOKEN.")
+              "TOKEN (the default) authenticates every call with the cluster secret"
+                  + " (strata.security.secret.file) or a user's token. NONE trusts every caller,"
+                  + " every account of the host included, and is allowed only when every listener"
+                  + " is on loopback: set it only on a host whose every account may act as root.")
           .build();
 
   public static final ConfKey<String> SECRET_FILE =

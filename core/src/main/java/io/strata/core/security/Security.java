@@ -45,8 +45,9 @@ public final class Security {
 
   /**
    * The security of a process whose listeners bind the hosts {@code bindKeys} name: the configured
-   * mode, else NONE when all are loopback and TOKEN otherwise; TLS when {@code
-   * strata.security.tls.enabled}.
+   * mode, TOKEN unless NONE is set (NONE only when all are loopback); TLS when {@code
+   * strata.security.tls.enabled}. NONE is never chosen for a start that did not ask for it: on a
+   * shared host it would let any account mount and read what the worker's account can (issue 78).
    */
   public static Security forServer(Configuration conf, List<ConfKey<String>> bindKeys) {
     return modeOf(conf, bindKeys).withTls(Tls.forServer(conf));
@@ -68,21 +69,23 @@ public final class Security {
               + "=TOKEN and "
               + SecurityKeys.SECRET_FILE.name());
     }
-    SecurityMode mode =
-        configured.isEmpty()
-            ? open.isPresent() ? SecurityMode.TOKEN : SecurityMode.NONE
-            : SecurityMode.valueOf(configured);
-    if (mode == SecurityMode.NONE) {
+    if (SecurityMode.valueOf(configured) == SecurityMode.NONE) {
       return none();
     }
     String file = conf.get(SecurityKeys.SECRET_FILE);
     if (file.isEmpty()) {
       throw refused(
           "security mode TOKEN"
+              + (conf.isSet(SecurityKeys.MODE) ? "" : " (the default)")
               + open.map(k -> " (" + k.name() + " is " + conf.get(k) + ", not loopback)").orElse("")
               + " needs the cluster secret: set "
               + SecurityKeys.SECRET_FILE.name()
-              + " (make one with: head -c 48 /dev/urandom | base64 > FILE; chmod 600 FILE)");
+              + " (make one with: head -c 48 /dev/urandom | base64 > FILE; chmod 600 FILE)"
+              + (open.isPresent()
+                  ? ""
+                  : ", or "
+                      + SecurityKeys.MODE.name()
+                      + "=NONE to trust every account of this host"));
     }
     return token(ClusterSecret.load(Path.of(file)));
   }

@@ -19,9 +19,20 @@ import org.junit.jupiter.api.io.TempDir;
 class SecurityTest {
   @TempDir Path dir;
 
+  /** Issue 78: a start that names no mode is TOKEN mode on loopback too, never NONE. */
   @Test
-  void loopbackListenersNeedNoSecret() {
+  void noModeMeansToken_onLoopbackToo() {
     Configuration conf = new Configuration();
+    assertRefused(conf, "TOKEN (the default) needs the cluster secret", "=NONE to trust every");
+    conf.set(SecurityKeys.SECRET_FILE, secret("rw-------").toString());
+    assertThat(Security.forServer(conf, List.of(MasterKeys.BIND_HOST)).mode())
+        .isEqualTo(SecurityMode.TOKEN);
+  }
+
+  @Test
+  void noneOnLoopback_onlyWhenAskedFor() {
+    Configuration conf = new Configuration();
+    conf.set(SecurityKeys.MODE, "NONE");
     assertThat(Security.forServer(conf, List.of(MasterKeys.BIND_HOST)).mode())
         .isEqualTo(SecurityMode.NONE);
     conf.set(WorkerKeys.BIND_HOST, "localhost");
