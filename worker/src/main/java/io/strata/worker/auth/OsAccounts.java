@@ -50,11 +50,13 @@ public final class OsAccounts implements Function<String, Optional<OsAccounts.Id
 
   private static Optional<Ids> lookUp(String user) {
     Optional<Ids> account = ask(user);
-    if (account.isPresent() || !NUMBER.matcher(user).matches()) {
-      return account;
+    if (account.isEmpty() && NUMBER.matcher(user).matches()) {
+      long id = Long.parseLong(user);
+      account = Optional.of(new Ids(id, id));
     }
-    long id = Long.parseLong(user);
-    return Optional.of(new Ids(id, id));
+    // A token may name root ("root", "0", or another name of uid 0): a checked user is never
+    // given the superuser's ids to act as or to own with (issue 78); such a user is nobody here.
+    return account.filter(ids -> ids.uid() != 0);
   }
 
   /** {@code id}'s "1000(alice),27(sudo)". */

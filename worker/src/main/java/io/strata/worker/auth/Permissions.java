@@ -10,6 +10,7 @@ import io.strata.core.status.StrataException;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -125,7 +126,7 @@ public final class Permissions {
    */
   public void checkRemove(Principal caller, StrataPath path, String op) {
     FileStatus folder = parentOf(caller, path, op);
-    if (folder == null || (folder.getMode() & STICKY) == 0) {
+    if (folder == null || !sticky(folder)) {
       return;
     }
     FileStatus st = status.apply(path);
@@ -134,7 +135,60 @@ public final class Permissions {
     }
   }
 
+  /**
+   * Removing the folder {@code path} with all it holds, as {@code rm -r} may (issue 78): read,
+   * write and search on every folder of the tree, to list it and remove what it holds, and in a
+   * sticky folder only entries the caller or the folder's owner owns, as HDFS checks a recursive
+   * delete. That {@code path} itself may go from its folder is {@link #checkRemove}'s. {@code
+   * children} lists a folder as the store has it now (not from a cache a swap could have made
+   * stale).
+   */
+  public void checkRemoveTree(
+      Principal caller,
+      StrataPath path,
+      Function<StrataPath, List<FileStatus>> children,
+      String op) {
+    if (!checked(caller)) {
+      return;
+    }
+    FileStatus top = status.apply(path);
+    if (!top.getDirectory()) {
+      return;
+    }
+    ArrayDeque<Map.Entry<StrataPath, FileStatus>> folders = new ArrayDeque<>();
+    folders.add(Map.entry(path, top));
+    while (!folders.isEmpty()) {
+      Map.Entry<StrataPath, FileStatus> next = folders.poll();
+      StrataPath folder = next.getKey();
+      FileStatus st = next.getValue();
+      check(caller, st, READ | WRITE | SEARCH, op, path, folder);
+      boolean sticky = sticky(st);
+      for (FileStatus listed : children.apply(folder)) {
+        StrataPath child = folder.child(listed.getName());
+        FileStatus entry = listed.getListedOnly() ? status.apply(child) : listed;
+        if (sticky
+            && !entry.getOwner().equals(caller.user())
+            && !st.getOwner().equals(caller.user())) {
+          throw denied(caller, op, path, child, entry, "owns neither it nor its sticky folder");
+        }
+        if (entry.getDirectory()) {
+          folders.add(Map.entry(child, entry));
+        }
+      }
+    }
+  }
+
   private static final int STICKY = 01000;
+
+  /**
+   * Whether {@code folder} is sticky: its POSIX mode says so (a status's own mode keeps the
+   * permission bits alone, so the sticky rules never applied to a local store; issue 78).
+   */
+  private static boolean sticky(FileStatus folder) {
+    int mode = folder.hasPosix() ? folder.getPosix().getMode() : folder.getMode();
+    return (mode & STICKY) != 0;
+  }
+
   private static final int SETUID = 04000;
   private static final int SETGID_EXEC = 02010;
 

@@ -139,6 +139,10 @@ public final class Namespace {
   public void delete(Principal caller, DeleteRequest req) {
     UfsManager.Resolved r = writable(req.getPath());
     access.checkRemove(caller, r.path(), "delete");
+    if (req.getRecursive()) {
+      // What is in the folder too: the store deletes as the worker (S3, HDFS, a non-root worker).
+      access.checkRemoveTree(caller, r.path(), p -> metadata.list(p, 0).children(), "delete");
+    }
     changeThenForget(r, () -> r.ufs().delete(r.ufsPath(), req.getRecursive()));
   }
 

@@ -27,6 +27,7 @@ import io.strata.worker.read.PageFetcher;
 import io.strata.worker.ufs.UfsManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -70,6 +71,58 @@ class NamespaceTest {
   @AfterEach
   void tearDown() {
     store.close();
+  }
+
+  /**
+   * Issue 78, high 5: a recursive delete was checked against the top folder's parent only, so a
+   * user who may write /proj deleted another's 0700 subtree wherever the store deletes as the
+   * worker (S3, HDFS, a worker not running as root; here the test's own account).
+   */
+  @Test
+  void aRecursiveDelete_needsEveryFolderOfTheTree_andTheStickyRule() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path proj = Files.createDirectories(root.resolve("proj"));
+    Files.setPosixFilePermissions(proj, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path home = owned(Files.createDirectories(proj.resolve("alice")), 4001, 0755);
+    owned(Files.createDirectories(home.resolve("private")), 4001, 0700);
+    owned(Files.writeString(home.resolve("private/f"), "alice's"), 4001, 0600);
+    Principal mallory = new Principal("4002", Role.USER);
+
+    assertThatThrownBy(() -> namespace.delete(mallory, recursive("/proj/alice")))
+        .isInstanceOfSatisfying(
+            StrataException.class,
+            e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+        .hasMessageContaining("delete /proj/alice: 4002 lacks rwx (owner 4001");
+    assertThat(home.resolve("private/f")).hasContent("alice's");
+
+    // In a sticky folder of her own making, another's entry stays too.
+    Path shared = owned(Files.createDirectories(proj.resolve("shared")), 4002, 01777);
+    owned(Files.writeString(shared.resolve("hers"), "x"), 4001, 0666);
+    Files.setPosixFilePermissions(proj, PosixFilePermissions.fromString("rwxrwxrwx"));
+    namespace.delete(mallory, recursive("/proj/shared"));
+    assertThat(shared).doesNotExist();
+    Path sticky = owned(Files.createDirectories(proj.resolve("tmp")), 0, 01777);
+    Path mine = owned(Files.createDirectories(sticky.resolve("mine")), 4002, 0777);
+    owned(Files.writeString(mine.resolve("hers"), "x"), 4001, 0666);
+    owned(Files.createDirectories(mine.resolve("deep")), 4001, 01777);
+    owned(Files.writeString(mine.resolve("deep/hers"), "x"), 4001, 0666);
+    assertThatThrownBy(() -> namespace.delete(mallory, recursive("/proj/tmp/mine")))
+        .hasMessageContaining("owns neither it nor its sticky folder");
+    assertThat(mine.resolve("deep/hers")).exists();
+
+    namespace.delete(new Principal("4001", Role.USER), recursive("/proj/alice"));
+    assertThat(home).doesNotExist();
+  }
+
+  private static DeleteRequest recursive(String path) {
+    return DeleteRequest.newBuilder().setPath(path).setRecursive(true).build();
+  }
+
+  private static Path owned(Path p, int uid, int mode) throws java.io.IOException {
+    Files.setAttribute(p, "unix:uid", uid);
+    Files.setAttribute(p, "unix:gid", uid);
+    Files.setAttribute(p, "unix:mode", mode);
+    return p;
   }
 
   @Test
