@@ -58,6 +58,10 @@ done
 
 strata_ensure_built
 mkdir -p "$STRATA_LOGS_DIR"
+# Its files are the owner's alone (logs, pid files, local-cluster.env): so is the folder.
+if [[ -O "$STRATA_LOGS_DIR" ]]; then
+  chmod 700 "$STRATA_LOGS_DIR"
+fi
 started=$(strata_now_ms)
 
 # Whether the configuration sets key $1: as a STRATA_ variable or in the site file.
@@ -147,14 +151,33 @@ strata_default_security() {
     done
     return 0
   fi
+  if [[ "$1" != local ]] && ! strata_is_loopback "$(strata_configured_value "strata.$1.bind.host")"; then
+    # A secret made here would be this host's alone: other hosts could not prove themselves.
+    echo "strata: the $1 listens on $(strata_configured_value "strata.$1.bind.host"), not loopback:" \
+      "the hosts of a cluster need one secret between them; set strata.security.secret.file" \
+      "in $STRATA_CONF_DIR/strata-site.properties" >&2
+    exit 1
+  fi
   secret="$dir/secret"
-  mkdir -p "$dir"
+  if ! mkdir -p "$dir" 2>/dev/null || [[ ! -w "$dir" ]]; then
+    echo "strata: cannot make the host secret in $dir (not writable); set STRATA_LOCAL_DATA_DIR" \
+      "or strata.security.secret.file" >&2
+    exit 1
+  fi
   if [[ ! -s "$secret" ]]; then
     (umask 077 && head -c 48 /dev/urandom | base64 -w0 > "$secret.$$" && mv "$secret.$$" "$secret")
   fi
   chmod 600 "$secret"
   export STRATA_SECURITY_MODE=TOKEN STRATA_SECURITY_SECRET_FILE="$secret"
   strata_env_line "$(printf 'export STRATA_SECURITY_MODE=TOKEN STRATA_SECURITY_SECRET_FILE=%q' "$secret")"
+}
+
+# Whether $1 (a bind host; empty: the default, 127.0.0.1) is this machine's loopback.
+strata_is_loopback() {
+  case "${1:-127.0.0.1}" in
+    127.* | localhost | ::1 | "[::1]") return 0 ;;
+    *) return 1 ;;
+  esac
 }
 
 # Adds line $1 to local-cluster.env unless it is there.

@@ -48,7 +48,13 @@ case "$what" in
     strata_stop_kind master $quiet
     rm -f "$STRATA_LOGS_DIR/local-cluster.env"
     ;;
-  master|worker) strata_stop_kind "$what" ;;
+  master|worker)
+    strata_stop_kind "$what"
+    # The last of this host's processes gone: its shells have no cluster to find any more.
+    if ! compgen -G "$STRATA_LOGS_DIR/*.pid" > /dev/null; then
+      rm -f "$STRATA_LOGS_DIR/local-cluster.env"
+    fi
+    ;;
   masters) strata_on_hosts masters strata-stop.sh master ;;
   workers) strata_on_hosts workers strata-stop.sh worker ;;
   *)

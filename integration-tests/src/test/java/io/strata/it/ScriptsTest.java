@@ -320,6 +320,35 @@ class ScriptsTest {
     assertThat(other.code()).as(other.out()).isNotZero();
     assertThat(other.out().strip()).startsWith("strata: UNAUTHENTICATED: no token");
     assertThat(run("bin/strata", "fs", "ls", "/evil").out()).contains("NOT_FOUND");
+    assertThat(Files.getPosixFilePermissions(logs))
+        .as("the logs folder is its owner's alone, as its files are")
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+
+    // Stopped one by one: the cluster's environment file goes with the last of them.
+    assertThat(run("bin/strata-stop.sh", "worker").code()).isZero();
+    assertThat(logs.resolve("local-cluster.env")).exists();
+    assertThat(run("bin/strata-stop.sh", "master").code()).isZero();
+    assertThat(logs.resolve("local-cluster.env")).doesNotExist();
+  }
+
+  /**
+   * Review of issue 78: a master listening off loopback got a secret of this host's alone, which no
+   * other host could share; the start stops instead and says what to configure.
+   */
+  @Test
+  void aMasterOffLoopbackWithoutASecret_stopsAndSaysWhatToSet() throws Exception {
+    Path local = work.resolve("local");
+    Scripts.Result start =
+        run(
+            Map.of("STRATA_MASTER_BIND_HOST", "0.0.0.0", "STRATA_LOCAL_DATA_DIR", local.toString()),
+            "bin/strata-start.sh",
+            "master");
+    assertThat(start.code()).isEqualTo(1);
+    assertThat(start.out().strip())
+        .startsWith("strata: the master listens on 0.0.0.0, not loopback:")
+        .contains("set strata.security.secret.file");
+    assertThat(local.resolve("secret")).doesNotExist();
+    assertThat(logs.resolve("master.pid")).doesNotExist();
   }
 
   @Test

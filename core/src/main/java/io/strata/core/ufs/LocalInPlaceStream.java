@@ -71,9 +71,9 @@ final class LocalInPlaceStream extends UfsOutputStream {
       // FIFO put in the file's place since the write began is refused, neither written nor waited
       // on.
       try (Pinned file = Pinned.of(target)) {
-        channel = file.openFile(StandardOpenOption.WRITE);
+        channel = file.openFile(displayPath, StandardOpenOption.WRITE);
+        opened = file.attributes().fileKey();
       }
-      opened = fileKey();
     }
     return channel;
   }

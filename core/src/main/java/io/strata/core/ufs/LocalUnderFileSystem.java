@@ -116,14 +116,12 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     try (Pinned file = Pinned.of(p)) {
       // One look at the entry itself, pinned: what is opened below is what was looked at.
       BasicFileAttributes a = file.attributes();
-      if (a.isDirectory() || (a.isSymbolicLink() && Files.isDirectory(p))) {
+      if (a.isDirectory()) {
         throw new StrataException(StatusCode.IS_A_DIRECTORY, path + " is a directory");
       }
       if (a.isSymbolicLink()) {
-        if (!Files.exists(p)) {
-          throw StrataException.notFound(path + " is a dangling symbolic link");
-        }
         // Its status describes the link, not the target; a reader asks for the target's path.
+        // Not followed here, not even to look: where it leads may be outside the root.
         throw StrataException.invalidArgument(
             path + " is a symbolic link to " + Files.readSymbolicLink(p) + ": read its target");
       }
@@ -131,7 +129,7 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
         // A FIFO would block the reader until someone writes to it.
         throw StrataException.invalidArgument(path + " is not a regular file");
       }
-      return new LocalReader(p, file.openFile(StandardOpenOption.READ), l);
+      return new LocalReader(p, file.openFile(path.toString(), StandardOpenOption.READ), l);
     } catch (IOException e) {
       l.close();
       throw IoErrors.toStrata(e, path.toString());

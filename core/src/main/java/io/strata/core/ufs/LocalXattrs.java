@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
@@ -89,25 +88,34 @@ final class LocalXattrs {
       if (!source.attributes().isRegularFile()) {
         return;
       }
-      UserDefinedFileAttributeView in =
-          Files.getFileAttributeView(source.path(), UserDefinedFileAttributeView.class);
-      UserDefinedFileAttributeView target =
-          Files.getFileAttributeView(
-              to, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-      if (in == null || target == null) {
-        return;
+      // The new file too is pinned and must be regular: a name swapped for a FIFO would block the
+      // open that writing its attributes makes.
+      try (Pinned dest = Pinned.of(to)) {
+        if (dest.attributes().isRegularFile()) {
+          copy(source.path(), dest.path());
+        }
       }
-      try {
-        for (String name : in.list()) {
-          ByteBuffer value = ByteBuffer.allocate(in.size(name));
-          in.read(name, value);
-          target.write(name, value.flip());
-        }
-      } catch (FileSystemException e) {
-        // A file system without user attributes has none to keep.
-        if (e.getReason() == null || !e.getReason().contains("not supported")) {
-          throw e;
-        }
+    }
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    UserDefinedFileAttributeView in =
+        Files.getFileAttributeView(from, UserDefinedFileAttributeView.class);
+    UserDefinedFileAttributeView target =
+        Files.getFileAttributeView(to, UserDefinedFileAttributeView.class);
+    if (in == null || target == null) {
+      return;
+    }
+    try {
+      for (String name : in.list()) {
+        ByteBuffer value = ByteBuffer.allocate(in.size(name));
+        in.read(name, value);
+        target.write(name, value.flip());
+      }
+    } catch (FileSystemException e) {
+      // A file system without user attributes has none to keep.
+      if (e.getReason() == null || !e.getReason().contains("not supported")) {
+        throw e;
       }
     }
   }

@@ -1,5 +1,7 @@
 package io.strata.core.ufs;
 
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -47,10 +49,15 @@ final class Pinned implements Closeable {
     return attributes;
   }
 
-  /** The regular file pinned, opened with {@code options}; refused for anything else. */
-  FileChannel openFile(OpenOption... options) throws IOException {
+  /**
+   * The regular file pinned, opened with {@code options}; refused for anything else, in the words
+   * of {@code name} (the caller's name for it).
+   */
+  FileChannel openFile(String name, OpenOption... options) throws IOException {
     if (!attributes.isRegularFile()) {
-      throw new IOException(path + " is no longer a regular file");
+      throw new StrataException(
+          StatusCode.FAILED_PRECONDITION,
+          name + " is not a regular file now (a link, a folder, a FIFO or a device stands there)");
     }
     return FileChannel.open(path, options);
   }

@@ -168,16 +168,7 @@ final class PosixCalls {
 
   /** The folder {@code p} itself (an administrator's path: links followed), as O_PATH. */
   static int openPlace(Path p) throws IOException {
-    int fd =
-        Holder.C.openat(
-            AT_FDCWD,
-            p.toString(),
-            (int) (O_PATH | OpenFlags.O_DIRECTORY.longValue() | OpenFlags.O_CLOEXEC.longValue()),
-            0);
-    if (fd < 0) {
-      check(fd, p);
-    }
-    return fd;
+    return openPath(p, OpenFlags.O_DIRECTORY.longValue());
   }
 
   /**
@@ -186,12 +177,14 @@ final class PosixCalls {
    * very inode whatever is renamed meanwhile.
    */
   static int pin(Path p) throws IOException {
+    return openPath(p, OpenFlags.O_NOFOLLOW.longValue());
+  }
+
+  /** An O_PATH descriptor of {@code p}, closed on exec, with the {@code extra} flags. */
+  private static int openPath(Path p, long extra) throws IOException {
     int fd =
         Holder.C.openat(
-            AT_FDCWD,
-            p.toString(),
-            (int) (O_PATH | OpenFlags.O_NOFOLLOW.longValue() | OpenFlags.O_CLOEXEC.longValue()),
-            0);
+            AT_FDCWD, p.toString(), (int) (O_PATH | extra | OpenFlags.O_CLOEXEC.longValue()), 0);
     if (fd < 0) {
       check(fd, p);
     }

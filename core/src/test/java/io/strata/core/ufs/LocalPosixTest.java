@@ -1,6 +1,7 @@
 package io.strata.core.ufs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.strata.core.path.StrataPath;
@@ -55,9 +56,12 @@ class LocalPosixTest {
     assertThat(l.getType()).isEqualTo(FileType.SYMLINK);
     assertThat(l.getSymlinkTarget()).isEqualTo("a//b/../" + outside.resolve("secret"));
     assertThat(ufs.getStatus(p("/l")).length()).isEqualTo(l.getSymlinkTarget().length());
-    assertThat(codeOf(() -> ufs.openReader(p("/l"))))
-        .as("dangling")
-        .isEqualTo(StatusCode.NOT_FOUND);
+    // Not followed even to look whether it leads anywhere: where it leads may be outside the root.
+    assertThat(codeOf(() -> ufs.openReader(p("/l")))).isEqualTo(StatusCode.INVALID_ARGUMENT);
+    ufs.createSymlink(p("/out"), outside.resolve("secret").toString());
+    assertThatThrownBy(() -> ufs.openReader(p("/out")))
+        .hasMessage(
+            "/out is a symbolic link to " + outside.resolve("secret") + ": read its target");
     // Reading through a link is refused: its status is the link's, not its target's.
     Files.writeString(root.resolve("f"), "x");
     ufs.createSymlink(p("/l2"), "f");

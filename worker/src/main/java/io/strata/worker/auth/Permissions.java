@@ -2,7 +2,6 @@ package io.strata.worker.auth;
 
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
-import io.strata.core.proto.FileType;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.status.StatusCode;
@@ -33,6 +32,7 @@ public final class Permissions {
   public static final int SEARCH = 1;
 
   private final Function<StrataPath, FileStatus> status;
+  private final LinkWalk links;
   private final BooleanSupplier enabled;
   private final Supplier<String> superuserGroup;
   private final Function<String, Set<String>> groups;
@@ -62,6 +62,7 @@ public final class Permissions {
       Function<String, Set<String>> groups,
       Function<String, Optional<OsAccounts.Ids>> accounts) {
     this.status = status;
+    this.links = new LinkWalk(status);
     this.enabled = enabled;
     this.superuserGroup = superuserGroup;
     this.groups = groups;
@@ -108,7 +109,7 @@ public final class Permissions {
       return;
     }
     // The bits of what the store reads: a link's target, not the link (whose own mode is 0777).
-    Place real = walk(caller, path, op, true);
+    LinkWalk.Place real = walk(caller, path, op, true);
     check(caller, real.status(status), access, op, path, real.path());
   }
 
@@ -131,27 +132,29 @@ public final class Permissions {
     }
     FileStatus st = status.apply(path);
     if (!st.getOwner().equals(caller.user()) && !folder.getOwner().equals(caller.user())) {
-      throw denied(caller, op, path, path, st, "owns neither it nor its sticky folder");
+      throw Denials.entry(caller, op, path, path, st, "owns neither it nor its sticky folder");
     }
+  }
+
+  /** A folder tree as the store has it now, not from a cache a swap could have made stale. */
+  public interface Tree {
+    FileStatus status(StrataPath path);
+
+    List<FileStatus> children(StrataPath folder);
   }
 
   /**
    * Removing the folder {@code path} with all it holds, as {@code rm -r} may (issue 78): read,
-   * write and search on every folder of the tree, to list it and remove what it holds, and in a
-   * sticky folder only entries the caller or the folder's owner owns, as HDFS checks a recursive
-   * delete. That {@code path} itself may go from its folder is {@link #checkRemove}'s. {@code
-   * children} lists a folder as the store has it now (not from a cache a swap could have made
-   * stale).
+   * write and search on every folder of the tree that holds anything, to list it and remove what it
+   * holds (an empty one goes by its parent's bits, as rmdir(2)), and in a sticky folder only
+   * entries the caller or the folder's owner owns, as HDFS checks a recursive delete. That {@code
+   * path} itself may go from its folder is {@link #checkRemove}'s.
    */
-  public void checkRemoveTree(
-      Principal caller,
-      StrataPath path,
-      Function<StrataPath, List<FileStatus>> children,
-      String op) {
+  public void checkRemoveTree(Principal caller, StrataPath path, Tree now, String op) {
     if (!checked(caller)) {
       return;
     }
-    FileStatus top = status.apply(path);
+    FileStatus top = now.status(path);
     if (!top.getDirectory()) {
       return;
     }
@@ -161,20 +164,44 @@ public final class Permissions {
       Map.Entry<StrataPath, FileStatus> next = folders.poll();
       StrataPath folder = next.getKey();
       FileStatus st = next.getValue();
+      List<FileStatus> listed = now.children(folder);
+      if (listed.isEmpty()) {
+        continue;
+      }
       check(caller, st, READ | WRITE | SEARCH, op, path, folder);
       boolean sticky = sticky(st);
-      for (FileStatus listed : children.apply(folder)) {
-        StrataPath child = folder.child(listed.getName());
-        FileStatus entry = listed.getListedOnly() ? status.apply(child) : listed;
+      for (FileStatus one : listed) {
+        StrataPath child = folder.child(one.getName());
+        FileStatus entry = one.getListedOnly() ? now.status(child) : one;
         if (sticky
             && !entry.getOwner().equals(caller.user())
             && !st.getOwner().equals(caller.user())) {
-          throw denied(caller, op, path, child, entry, "owns neither it nor its sticky folder");
+          throw Denials.entry(
+              caller, op, path, child, entry, "owns neither it nor its sticky folder");
         }
         if (entry.getDirectory()) {
           folders.add(Map.entry(child, entry));
         }
       }
+    }
+  }
+
+  /**
+   * Moving {@code src} into another folder: when it is a folder, write on it too, since its {@code
+   * ..} entry changes (rename(2) asks the same). {@code now} is the store's status, not a cache's.
+   */
+  public void checkMove(
+      Principal caller,
+      StrataPath src,
+      StrataPath dst,
+      Function<StrataPath, FileStatus> now,
+      String op) {
+    if (!checked(caller) || src.isRoot() || dst.isRoot() || src.parent().equals(dst.parent())) {
+      return;
+    }
+    FileStatus st = now.apply(src);
+    if (st.getDirectory()) {
+      check(caller, st, WRITE, op, src, src);
     }
   }
 
@@ -185,8 +212,12 @@ public final class Permissions {
    * permission bits alone, so the sticky rules never applied to a local store; issue 78).
    */
   private static boolean sticky(FileStatus folder) {
-    int mode = folder.hasPosix() ? folder.getPosix().getMode() : folder.getMode();
-    return (mode & STICKY) != 0;
+    return (posixMode(folder) & STICKY) != 0;
+  }
+
+  /** The whole mode, set-id and sticky bits included, where the store keeps one. */
+  private static int posixMode(FileStatus st) {
+    return st.hasPosix() ? st.getPosix().getMode() : st.getMode();
   }
 
   private static final int SETUID = 04000;
@@ -228,9 +259,10 @@ public final class Permissions {
     if (st.getOwner().equals(caller.user())) {
       return;
     }
-    int mode = st.getMode();
+    int mode = posixMode(st);
     if ((mode & SETUID) != 0 || (mode & SETGID_EXEC) == SETGID_EXEC) {
-      throw denied(caller, op, existing, real, st, "may not link a set-id file of another's");
+      throw Denials.entry(
+          caller, op, existing, real, st, "may not link a set-id file of another's");
     }
     check(caller, st, READ | WRITE, op, existing, real);
   }
@@ -256,16 +288,14 @@ public final class Permissions {
       return null;
     }
     if (path.isRoot()) {
-      throw new StrataException(
-          StatusCode.PERMISSION_DENIED,
-          "permission denied: " + caller.user() + " may not " + op + " the root folder");
+      throw Denials.superuserOnly(caller, op + " the root folder");
     }
     StrataPath parent = path.parent();
     StrataPath real;
     FileStatus st;
     while (true) {
       try {
-        Place place = walk(caller, parent, op, true);
+        LinkWalk.Place place = walk(caller, parent, op, true);
         real = place.path();
         st = place.status(status);
         break;
@@ -287,7 +317,7 @@ public final class Permissions {
     }
     FileStatus st = status.apply(resolve(caller, path, op, false));
     if (!st.getOwner().equals(caller.user())) {
-      throw denied(caller, op, path, path, st, "is not its owner");
+      throw Denials.entry(caller, op, path, path, st, "is not its owner");
     }
   }
 
@@ -316,104 +346,18 @@ public final class Permissions {
   /** What only a superuser may do (give an entry an owner or a group). */
   public void checkSuperuser(Principal caller, String op, StrataPath path) {
     if (checked(caller)) {
-      throw new StrataException(
-          StatusCode.PERMISSION_DENIED,
-          "permission denied: "
-              + caller.user()
-              + " may not "
-              + op
-              + " "
-              + path
-              + " (superuser only)");
+      throw Denials.superuserOnly(caller, op + " " + path);
     }
   }
 
-  /** Links followed in one path at most, as the kernel's ELOOP. */
-  private static final int MAX_LINKS = 40;
-
-  /**
-   * {@code path} as a local under-storage resolves it, with search checked on every folder on the
-   * way: a symbolic link on the way (its own mode is 0777) stands for where it leads, and those
-   * folders are checked instead; so is the last entry when {@code followLast}. Without this a link
-   * {@code /tmp/m/l -> ../../home/alice} would let anyone into alice's 0700 folder. A link to an
-   * absolute path, or above the root, is refused: the store does not follow it either.
-   */
+  /** {@code path} as the store resolves it, search checked on the way ({@link LinkWalk}). */
   private StrataPath resolve(Principal caller, StrataPath path, String op, boolean followLast) {
     return walk(caller, path, op, followLast).path();
   }
 
-  /** Where a walk ended, and that entry's status when the walk looked it up (else null). */
-  private record Place(StrataPath path, FileStatus status) {
-    /** The status, looked up now if the walk did not. */
-    FileStatus status(Function<StrataPath, FileStatus> lookUp) {
-      return status != null ? status : lookUp.apply(path);
-    }
-  }
-
-  private Place walk(Principal caller, StrataPath path, String op, boolean followLast) {
-    ArrayDeque<String> todo = new ArrayDeque<>(names(path.toString()));
-    StrataPath at = StrataPath.ROOT;
-    // Carried forward: each entry's status serves both its link test and, as the next folder,
-    // its search check; one look-up per component.
-    FileStatus atStatus = null;
-    int links = 0;
-    while (!todo.isEmpty()) {
-      String name = todo.pollFirst();
-      if (name.isEmpty() || name.equals(".")) {
-        continue;
-      }
-      if (name.equals("..")) {
-        if (at.isRoot()) {
-          throw denied(caller, op, path, "leads above the root through a symbolic link");
-        }
-        at = at.parent();
-        atStatus = null;
-        continue;
-      }
-      if (atStatus == null) {
-        atStatus = status.apply(at);
-      }
-      check(caller, atStatus, SEARCH, op, path, at);
-      StrataPath next = at.child(name);
-      if (todo.isEmpty() && !followLast) {
-        return new Place(next, null);
-      }
-      FileStatus st;
-      try {
-        st = status.apply(next);
-      } catch (StrataException e) {
-        if (e.code() == StatusCode.NOT_FOUND && todo.isEmpty()) {
-          return new Place(next, null);
-        }
-        throw e;
-      }
-      if (!st.hasPosix() || st.getPosix().getType() != FileType.SYMLINK) {
-        at = next;
-        atStatus = st;
-        continue;
-      }
-      String target = st.getPosix().getSymlinkTarget();
-      if (++links > MAX_LINKS || target.startsWith("/")) {
-        throw denied(
-            caller, op, path, "passes through the symbolic link " + next + " -> " + target);
-      }
-      List<String> hops = names(target);
-      for (int k = hops.size() - 1; k >= 0; k--) {
-        todo.addFirst(hops.get(k));
-      }
-    }
-    return new Place(at, atStatus);
-  }
-
-  private static List<String> names(String path) {
-    return List.of(path.split("/", -1));
-  }
-
-  private static StrataException denied(
-      Principal caller, String op, StrataPath target, String why) {
-    return new StrataException(
-        StatusCode.PERMISSION_DENIED,
-        "permission denied: " + op + " " + target + ": " + caller.user() + "'s path " + why);
+  private LinkWalk.Place walk(Principal caller, StrataPath path, String op, boolean followLast) {
+    return links.walk(
+        caller, path, op, followLast, (folder, at) -> check(caller, folder, SEARCH, op, path, at));
   }
 
   private void check(
@@ -428,30 +372,7 @@ public final class Permissions {
       granted = mode & 7;
     }
     if ((granted & access) != access) {
-      throw denied(caller, op, target, path, st, "lacks " + bits(access));
+      throw Denials.entry(caller, op, target, path, st, "lacks " + Denials.bits(access));
     }
-  }
-
-  private static StrataException denied(
-      Principal caller, String op, StrataPath target, StrataPath path, FileStatus st, String why) {
-    return new StrataException(
-        StatusCode.PERMISSION_DENIED,
-        String.format(
-            Locale.ROOT,
-            "permission denied: %s %s: %s %s%s (owner %s, group %s, mode %04o)",
-            op,
-            target,
-            caller.user(),
-            why,
-            path.equals(target) ? "" : " on " + path,
-            st.getOwner(),
-            st.getGroup(),
-            st.getMode() & 07777));
-  }
-
-  private static String bits(int access) {
-    return ((access & READ) != 0 ? "r" : "")
-        + ((access & WRITE) != 0 ? "w" : "")
-        + ((access & SEARCH) != 0 ? "x" : "");
   }
 }

@@ -141,7 +141,7 @@ public final class Namespace {
     access.checkRemove(caller, r.path(), "delete");
     if (req.getRecursive()) {
       // What is in the folder too: the store deletes as the worker (S3, HDFS, a non-root worker).
-      access.checkRemoveTree(caller, r.path(), p -> metadata.list(p, 0).children(), "delete");
+      access.checkRemoveTree(caller, r.path(), storeNow(), "delete");
     }
     changeThenForget(r, () -> r.ufs().delete(r.ufsPath(), req.getRecursive()));
   }
@@ -227,6 +227,7 @@ public final class Namespace {
     access.checkRemove(caller, src.path(), "rename");
     access.checkParent(caller, dst.path(), "rename");
     access.checkReplace(caller, dst.path(), "rename");
+    access.checkMove(caller, src.path(), dst.path(), p -> metadata.getStatus(p, 0), "rename");
     try {
       if (req.getReplace()) {
         src.ufs().renameReplacing(src.ufsPath(), dst.ufsPath());
@@ -346,6 +347,21 @@ public final class Namespace {
         metadata.invalidate(StrataPath.of(p));
       }
     }
+  }
+
+  /** The store's statuses as they are now (read through the cache, refreshing it). */
+  private Permissions.Tree storeNow() {
+    return new Permissions.Tree() {
+      @Override
+      public FileStatus status(StrataPath path) {
+        return metadata.getStatus(path, 0);
+      }
+
+      @Override
+      public List<FileStatus> children(StrataPath folder) {
+        return metadata.list(folder, 0).children();
+      }
+    };
   }
 
   private UfsManager.Resolved writable(String path) {

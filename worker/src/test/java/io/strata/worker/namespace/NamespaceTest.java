@@ -114,6 +114,66 @@ class NamespaceTest {
     assertThat(home).doesNotExist();
   }
 
+  /**
+   * Review of issue 78: the tree was checked on the worker's cached statuses, so a folder cached
+   * open and closed since (or swapped through another worker) still let the delete through.
+   */
+  @Test
+  void aRecursiveDelete_readsTheTreeAsTheStoreHasItNow() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path proj = owned(Files.createDirectories(root.resolve("proj")), 0, 0777);
+    Path home = owned(Files.createDirectories(proj.resolve("alice")), 4001, 0777);
+    Path inner = owned(Files.createDirectories(home.resolve("inner")), 4001, 0777);
+    owned(Files.writeString(inner.resolve("f"), "alice's"), 4001, 0600);
+    Principal mallory = new Principal("4002", Role.USER);
+    namespace.list(mallory, ListStatusRequest.newBuilder().setPath("/proj/alice").build());
+    namespace.list(mallory, ListStatusRequest.newBuilder().setPath("/proj/alice/inner").build());
+
+    owned(home, 4001, 0755);
+    owned(inner, 4001, 0755);
+
+    assertThatThrownBy(() -> namespace.delete(mallory, recursive("/proj/alice")))
+        .hasMessageContaining(
+            "delete /proj/alice: 4002 lacks rwx (owner 4001, group 4001, mode 0755)");
+    assertThat(inner.resolve("f")).hasContent("alice's");
+  }
+
+  /** As rm -r: an empty folder goes by its parent's bits (rmdir(2)), whoever owns it. */
+  @Test
+  void aRecursiveDelete_takesAnotherOwnersEmptyFolder_asRmdirWould() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path mine = owned(Files.createDirectories(root.resolve("mine")), 4002, 0777);
+    owned(Files.createDirectories(mine.resolve("empty")), 4001, 0500);
+
+    namespace.delete(new Principal("4002", Role.USER), recursive("/mine"));
+
+    assertThat(mine).doesNotExist();
+  }
+
+  /**
+   * Review of issue 78: a folder moved to another folder has its ".." rewritten, so rename(2) asks
+   * for write on it; within one folder its parent's bits decide alone.
+   */
+  @Test
+  void movingAnothersFolderElsewhere_needsWriteOnIt() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path hers = owned(Files.createDirectories(root.resolve("hers")), 4001, 0555);
+    owned(Files.createDirectories(root.resolve("elsewhere")), 4002, 0777);
+    Principal mallory = new Principal("4002", Role.USER);
+
+    assertThatThrownBy(
+            () ->
+                namespace.rename(
+                    mallory,
+                    RenameRequest.newBuilder().setSrc("/hers").setDst("/elsewhere/hers").build()))
+        .hasMessageContaining("rename /hers: 4002 lacks w (owner 4001");
+    assertThat(hers).isDirectory();
+
+    namespace.rename(
+        mallory, RenameRequest.newBuilder().setSrc("/hers").setDst("/renamed").build());
+    assertThat(root.resolve("renamed")).isDirectory();
+  }
+
   private static DeleteRequest recursive(String path) {
     return DeleteRequest.newBuilder().setPath(path).setRecursive(true).build();
   }
