@@ -158,7 +158,8 @@ public final class MasterProcess implements Service {
                     journal, liveness, quorum, loadControl, pathAccess, clock, conf, security)),
             security,
             new RpcMetricsInterceptor(registry, System::nanoTime),
-            new AuditInterceptor(conf));
+            new AuditInterceptor(conf),
+            GrpcServers.limits(conf));
     Mount root =
         new Mount(StrataPath.ROOT, UfsFactory.normalize(conf.get(MasterKeys.ROOT_UFS)), false);
     Periodic.every(

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.internal.PlatformDependent;
+import io.strata.core.conf.CommonKeys;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.DirectMemoryFit;
 import io.strata.core.conf.SecurityKeys;
@@ -13,6 +14,7 @@ import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.core.metrics.Metrics;
 import io.strata.core.metrics.WebServer;
+import io.strata.core.net.ConnectionGate;
 import io.strata.core.net.NettyTransport;
 import io.strata.core.path.StrataPath;
 import io.strata.core.process.ProcessConf;
@@ -237,7 +239,10 @@ public final class WorkerProcess implements Service {
             ufsExecutor,
             new DataServerMetrics(registry),
             Math.toIntExact(conf.get(WorkerKeys.DATA_SEND_BUFFER)),
-            conf.get(WorkerKeys.DATA_MAX_CONNECTIONS),
+            ConnectionGate.Limits.of(
+                conf.get(WorkerKeys.DATA_MAX_CONNECTIONS),
+                conf.get(CommonKeys.MAX_CONNECTIONS_PER_USER),
+                conf.get(CommonKeys.UNAUTHENTICATED_PER_SOURCE)),
             conf.get(WorkerKeys.DATA_IDLE_TIMEOUT),
             security,
             access,
@@ -283,7 +288,8 @@ public final class WorkerProcess implements Service {
                 new MetadataWatchServiceImpl(metadata.watchers())),
             security,
             new RpcMetricsInterceptor(registry, System::nanoTime),
-            new AuditInterceptor(conf));
+            new AuditInterceptor(conf),
+            GrpcServers.limits(conf));
     webServer =
         new WebServer(
             bindHost,

@@ -71,6 +71,40 @@ public final class CommonKeys {
               "Points per worker on the consistent-hash ring; every process of a cluster must use the same value.")
           .build();
 
+  public static final ConfKey<Integer> RPC_MAX_CONNECTIONS =
+      ConfKey.integer("strata.rpc.max.connections")
+          .defaultValue("4096")
+          .scope(Scope.ALL)
+          .check(n -> n >= 16 && n <= 1_000_000, "must be from 16 to 1000000")
+          .description(
+              "Connections a master's or worker's gRPC port keeps at once. A quarter at most may"
+                  + " not yet have proved a token or the secret (the oldest of those is closed when"
+                  + " a new one needs room), a sixteenth is kept for the cluster's own processes."
+                  + " Applies at start.")
+          .build();
+
+  public static final ConfKey<Integer> MAX_CONNECTIONS_PER_USER =
+      ConfKey.integer("strata.rpc.max.connections.per.user")
+          .defaultValue("256")
+          .scope(Scope.ALL)
+          .check(n -> n >= 1 && n <= 1_000_000, "must be from 1 to 1000000")
+          .description(
+              "Connections one token user keeps at once on a gRPC or data port; one more is closed"
+                  + " at its first call (RESOURCE_EXHAUSTED). The cluster's processes are not"
+                  + " counted. Applies at start.")
+          .build();
+
+  public static final ConfKey<Integer> UNAUTHENTICATED_PER_SOURCE =
+      ConfKey.integer("strata.rpc.unauthenticated.max.per.source")
+          .defaultValue("64")
+          .scope(Scope.ALL)
+          .check(n -> n >= 1 && n <= 1_000_000, "must be from 1 to 1000000")
+          .description(
+              "Connections from one address (one account, on a domain socket) that have not yet"
+                  + " proved a token or the secret, on a gRPC or data port; when a new one comes"
+                  + " the oldest is closed. Applies at start.")
+          .build();
+
   public static final ConfKey<List<String>> LOG_LEVELS =
       ConfKey.list("strata.log.levels")
           .defaultValue("")

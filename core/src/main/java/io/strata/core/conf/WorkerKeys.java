@@ -57,8 +57,10 @@ public final class WorkerKeys {
           .scope(Scope.WORKER)
           .check(n -> n >= 1 && n <= 1_000_000, "must be from 1 to 1000000")
           .description(
-              "Data connections (TCP and domain socket) a worker keeps at once; one over it is "
-                  + "closed as it arrives. Applies at start.")
+              "Data connections (TCP and domain socket) a worker keeps at once. A quarter at most"
+                  + " may not yet have proved a token (the oldest of those is closed when a new one"
+                  + " needs room), a sixteenth is kept for the cluster's own processes; one with no"
+                  + " room is closed as it arrives. Applies at start.")
           .build();
 
   public static final ConfKey<Duration> DATA_IDLE_TIMEOUT =

@@ -13,6 +13,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.strata.core.net.ConnectionGate;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.security.Security;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -43,7 +43,8 @@ import java.util.function.Supplier;
  * <p>Served by Netty on one event loop of its own: a client that trickles a request in or reads an
  * answer slowly holds no thread, {@code /health} is answered on the loop (never queued behind a
  * scrape or a thread dump, which run on the executor given), and past {@link #MAX_CONNECTIONS}
- * connections new ones are closed as they come.
+ * connections (or 64 from one address) the oldest is closed for the newest, so a flood of idle
+ * sockets cannot fail the health checks that orchestrators restart processes on.
  */
 // Closes and the close future's counting listener: nothing waits for them.
 @SuppressWarnings("FutureReturnValueIgnored")
@@ -54,8 +55,11 @@ public final class WebServer implements AutoCloseable {
   /** How long an answer may take to be made and leave. */
   static final Duration RESPONSE_LIMIT = Duration.ofSeconds(30);
 
-  /** Scrapers and probes are few; a flood of connections is refused past this. */
+  /** Scrapers and probes are few; past this (or 64 from one address) the oldest is closed. */
   static final int MAX_CONNECTIONS = 256;
+
+  private static final ConnectionGate.Limits LIMITS =
+      new ConnectionGate.Limits(MAX_CONNECTIONS, MAX_CONNECTIONS, 64, 1, 0);
 
   /** A GET's line and headers; a body is refused (413) past it. */
   private static final int MAX_REQUEST_BYTES = 16 << 10;
@@ -123,7 +127,9 @@ public final class WebServer implements AutoCloseable {
     routes.put("/stacks", stacks ? stacks(security) : noStacks());
     Map<String, WebRoute> fixed = Map.copyOf(routes);
     Optional<Tls> tls = security.tls();
-    AtomicInteger open = new AtomicInteger();
+    // No call here proves anything: every connection stays unproven, so a new one always finds
+    // room, the oldest giving way (a probe is never locked out by idle sockets).
+    ConnectionGate gate = new ConnectionGate(LIMITS);
     loop =
         new MultiThreadIoEventLoopGroup(
             1, new DefaultThreadFactory("strata-web", true), NioIoHandler.newFactory());
@@ -136,12 +142,13 @@ public final class WebServer implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                      if (open.incrementAndGet() > MAX_CONNECTIONS) {
-                        open.decrementAndGet();
+                      ConnectionGate.Held held =
+                          gate.admit(ch.remoteAddress().getAddress(), ch::close);
+                      if (held == null) {
                         ch.close();
                         return;
                       }
-                      ch.closeFuture().addListener(f -> open.decrementAndGet());
+                      ch.closeFuture().addListener(f -> held.leave());
                       ChannelPipeline p = ch.pipeline();
                       tls.ifPresent(t -> p.addLast(t.nettyServer().newHandler(ch.alloc())));
                       p.addLast(new HttpServerCodec(4096, MAX_REQUEST_BYTES, 8192));

@@ -8,6 +8,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.StatusRuntimeException;
+import io.strata.core.net.ConnectionGate;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.security.Security;
@@ -22,30 +23,44 @@ import java.time.Clock;
  * the bearer token the call carries (UNAUTHENTICATED without a valid one), then against the role
  * the method needs ({@link AccessPolicy}; PERMISSION_DENIED below it). In NONE mode every caller is
  * trusted with every role, under the name it sends. The caller is then {@link Principal#current()}
- * for the service and the audit log.
+ * for the service and the audit log. The first call that proves a caller proves its connection to
+ * the port's {@link ConnectionGate}.
  */
 public final class AuthInterceptor implements ServerInterceptor {
   private final Security security;
   private final AuditInterceptor audit;
   private final Clock clock;
+  private final GatedConnections connections;
 
   /** Refusals are written to {@code audit}'s log. */
-  public AuthInterceptor(Security security, AuditInterceptor audit) {
-    this(security, audit, Clock.systemUTC());
+  AuthInterceptor(Security security, AuditInterceptor audit, GatedConnections connections) {
+    this(security, audit, Clock.systemUTC(), connections);
   }
 
-  AuthInterceptor(Security security, AuditInterceptor audit, Clock clock) {
+  AuthInterceptor(
+      Security security, AuditInterceptor audit, Clock clock, GatedConnections connections) {
     this.security = security;
     this.audit = audit;
     this.clock = clock;
+    this.connections = connections;
   }
 
   @Override
   public <Q, R> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
     Principal caller;
+    ConnectionGate.Held held = null;
     try {
       caller = authenticate(headers);
+      held = connections.held(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+      if (held != null && !held.prove(caller)) {
+        throw new StrataException(
+            StatusCode.RESOURCE_EXHAUSTED,
+            caller.user()
+                + " holds as many connections to this port as allowed"
+                + " (strata.rpc.max.connections.per.user), or users hold every place not kept for"
+                + " the cluster's processes: this one closes");
+      }
       Role needed = AccessPolicy.needed(call.getMethodDescriptor().getFullMethodName());
       if (!caller.role().covers(needed)) {
         throw new StrataException(
@@ -62,6 +77,9 @@ public final class AuthInterceptor implements ServerInterceptor {
       audit.refused(call, headers, e.code());
       StatusRuntimeException refusal = GrpcErrors.toGrpc(e);
       call.close(refusal.getStatus(), refusal.getTrailers());
+      if (e.code() == StatusCode.RESOURCE_EXHAUSTED && held != null) {
+        held.close();
+      }
       return new ServerCall.Listener<>() {};
     }
     return Contexts.interceptCall(

@@ -9,6 +9,9 @@ import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import io.strata.core.conf.CommonKeys;
+import io.strata.core.conf.Configuration;
+import io.strata.core.net.ConnectionGate;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tls;
 import java.io.IOException;
@@ -24,16 +27,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Starts and stops the gRPC servers of masters and workers, with limits that keep one peer from
- * taking a server from the others: connections open at once, calls at once per connection (more
- * wait in the client, as HTTP/2 streams do), an idle connection's life and a TLS handshake's time.
- * The servers of a process share one pair of event loop groups, made with the first server and shut
- * down with the last (gRPC's own default groups cannot take the capped channel).
+ * taking a server from the others: connections open at once, per user and not yet proved, per
+ * source ({@link ConnectionGate}), calls at once per connection (more wait in the client, as HTTP/2
+ * streams do), an idle connection's life and a TLS handshake's time. The servers of a process share
+ * one pair of event loop groups, made with the first server and shut down with the last (gRPC's own
+ * default groups cannot take the capped channel).
  */
 public final class GrpcServers {
   private static final Logger LOG = LoggerFactory.getLogger(GrpcServers.class);
 
-  /** As the data port: far above a cluster's clients, far below a process's descriptors. */
-  static final int MAX_CONNECTIONS = 4096;
+  /** How long a connection has to prove a token or the secret (its first call must). */
+  static final Duration PROOF_DEADLINE = Duration.ofSeconds(10);
 
   /** Far above what one FUSE mount or client sends at once. */
   static final int MAX_CALLS_PER_CONNECTION = 1024;
@@ -42,6 +46,14 @@ public final class GrpcServers {
   static final Duration MAX_IDLE = Duration.ofMinutes(10);
 
   static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** A port's limits from {@code conf} ({@code strata.rpc.*}). */
+  public static ConnectionGate.Limits limits(Configuration conf) {
+    return ConnectionGate.Limits.of(
+        conf.get(CommonKeys.RPC_MAX_CONNECTIONS),
+        conf.get(CommonKeys.MAX_CONNECTIONS_PER_USER),
+        conf.get(CommonKeys.UNAUTHENTICATED_PER_SOURCE));
+  }
 
   private static EventLoopGroup boss;
   private static EventLoopGroup workers;
@@ -61,9 +73,11 @@ public final class GrpcServers {
       List<BindableService> services,
       Security security,
       RpcMetricsInterceptor metrics,
-      AuditInterceptor audit)
+      AuditInterceptor audit,
+      ConnectionGate.Limits limits)
       throws IOException {
-    return start(bindHost, port, executor, services, security, metrics, audit, MAX_CONNECTIONS);
+    return start(
+        bindHost, port, executor, services, security, metrics, audit, limits, PROOF_DEADLINE);
   }
 
   static Server start(
@@ -74,10 +88,11 @@ public final class GrpcServers {
       Security security,
       RpcMetricsInterceptor metrics,
       AuditInterceptor audit,
-      int maxConnections)
+      ConnectionGate.Limits limits,
+      Duration proofDeadline)
       throws IOException {
-    AuthInterceptor auth = new AuthInterceptor(security, audit);
-    AtomicInteger open = new AtomicInteger();
+    GatedConnections connections = new GatedConnections(new ConnectionGate(limits));
+    AuthInterceptor auth = new AuthInterceptor(security, audit, connections);
     Refusals refusals = new Refusals(port);
     acquireGroups();
     try {
@@ -88,7 +103,7 @@ public final class GrpcServers {
               .bossEventLoopGroup(boss)
               .workerEventLoopGroup(workers)
               .channelFactory(
-                  () -> new CappedServerChannel(maxConnections, open, refusals::refused))
+                  () -> new CappedServerChannel(connections, proofDeadline, refusals::refused))
               .executor(executor)
               .maxInboundMessageSize(Channels.MAX_MESSAGE)
               .maxConcurrentCallsPerConnection(MAX_CALLS_PER_CONNECTION)

@@ -87,6 +87,40 @@ class WebServerTest {
     }
   }
 
+  /**
+   * Issue 78, high 7: 256 idle sockets from anyone made /health fail, and orchestrators restart a
+   * process whose health fails. Now the oldest idle ones give way.
+   */
+  @Test
+  void aFloodOfIdleSocketsFromOneAddress_leavesHealthAnswered() throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    List<Socket> flood = new ArrayList<>();
+    try (WebServer web =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            Optional::empty,
+            executor,
+            Security.none())) {
+      InetAddress attacker = InetAddress.getByName("127.0.0.2");
+      for (int i = 0; i < 2 * WebServer.MAX_CONNECTIONS; i++) {
+        Socket s = new Socket();
+        s.bind(new InetSocketAddress(attacker, 0));
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), web.port()), 2000);
+        flood.add(s);
+      }
+      HttpResponse<String> health = get(web, "/health", null);
+      assertThat(health.statusCode()).isEqualTo(200);
+      assertThat(health.body()).isEqualTo("ok\n");
+    } finally {
+      for (Socket s : flood) {
+        s.close();
+      }
+      executor.shutdownNow();
+    }
+  }
+
   @Test
   void healthIsAnswered_whileEveryThreadOfThePortIsBusyScraping() throws Exception {
     ExecutorService executor = Executors.newFixedThreadPool(2);

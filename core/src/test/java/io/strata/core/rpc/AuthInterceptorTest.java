@@ -48,6 +48,10 @@ class AuthInterceptorTest {
   @BeforeEach
   void start() throws Exception {
     secret = NewSecrets.in(dir.resolve("a"));
+    startWith(GrpcServers.limits(new Configuration()));
+  }
+
+  private void startWith(io.strata.core.net.ConnectionGate.Limits limits) throws Exception {
     var service =
         new MasterServiceGrpc.MasterServiceImplBase() {
           @Override
@@ -75,7 +79,8 @@ class AuthInterceptorTest {
             List.of(service),
             Security.token(secret),
             new RpcMetricsInterceptor(new SimpleMeterRegistry(), System::nanoTime),
-            new AuditInterceptor(audited()));
+            new AuditInterceptor(audited()),
+            limits);
     conf = new Configuration();
     conf.set(CommonKeys.MASTER_RPC_ADDRESSES, "127.0.0.1:" + server.getPort());
     conf.set(io.strata.core.conf.UserKeys.RPC_RETRY_MAX_DURATION, "1s");
@@ -175,6 +180,26 @@ class AuthInterceptorTest {
         .containsExactly(
             new Principal("root", Role.ADMIN),
             new Principal(Credentials.SERVICE_USER, Role.SERVICE));
+  }
+
+  /**
+   * Issue 78, high 7: one user's connections are capped at their first call, so a user with a token
+   * cannot take the port's places from the others; the cluster's processes are not counted.
+   */
+  @Test
+  void aUserPastTheirConnections_isRefusedInOneLine_othersAreServed() throws Exception {
+    GrpcServers.stop(server);
+    startWith(io.strata.core.net.ConnectionGate.Limits.of(64, 1, 4));
+    Credentials mallory = token("mallory", Role.USER);
+    try (MasterClient held = new MasterClient(conf, mallory)) {
+      held.call("test", this::view);
+      assertThat(refusal(mallory, this::view))
+          .satisfies(e -> assertThat(e.code()).isEqualTo(StatusCode.RESOURCE_EXHAUSTED))
+          .hasMessageContaining("mallory holds as many connections to this port as allowed");
+      call(token("alice", Role.USER), this::view);
+      call(Credentials.service(secret), this::register);
+      held.call("test", this::view);
+    }
   }
 
   private Credentials token(String user, Role role) {

@@ -53,7 +53,8 @@ class MasterClientTest {
             List.of(service),
             io.strata.core.security.Security.none(),
             new RpcMetricsInterceptor(new SimpleMeterRegistry(), System::nanoTime),
-            new AuditInterceptor(new io.strata.core.conf.Configuration()));
+            new AuditInterceptor(new io.strata.core.conf.Configuration()),
+            GrpcServers.limits(new io.strata.core.conf.Configuration()));
     servers.add(s);
     return new HostPort("127.0.0.1", s.getPort());
   }

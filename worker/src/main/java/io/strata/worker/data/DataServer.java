@@ -6,6 +6,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.strata.core.net.ConnectionGate;
 import io.strata.core.net.NettyTransport;
 import io.strata.core.security.Security;
 import io.strata.core.util.OwnerOnly;
@@ -46,7 +47,7 @@ public final class DataServer implements AutoCloseable {
       Executor metadataExecutor,
       DataServerMetrics metrics,
       int sendBuffer,
-      int maxConnections,
+      ConnectionGate.Limits connections,
       java.time.Duration idleTimeout,
       Security security,
       Permissions access,
@@ -63,7 +64,7 @@ public final class DataServer implements AutoCloseable {
         new DataServerInitializer(
             () -> new ReadHandler(responders),
             metrics,
-            new DataServerInitializer.Limits(maxConnections, idleTimeout, security));
+            new DataServerInitializer.Limits(connections, idleTimeout, security));
   }
 
   public void listenTcp(String bindHost, int port) throws InterruptedException {

@@ -2,23 +2,25 @@ package io.strata.worker.data;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.strata.core.net.ConnectionGate;
 import io.strata.core.security.Security;
 import io.strata.core.transport.Frames;
+import java.net.InetSocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline of one data connection: TLS (TCP connections of a cluster that has it), idleness,
- * frame splitting, authentication, request decoding, reading. A connection over the server's cap is
- * closed as it arrives.
+ * frame splitting, authentication, request decoding, reading. Who holds the server's places is its
+ * {@link ConnectionGate}'s: a connection with no room is closed as it arrives.
  */
 // close() of a connection refused: nothing waits for it, and what follows is the close listener's.
 @SuppressWarnings("FutureReturnValueIgnored")
@@ -26,20 +28,19 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
   private static final Logger LOG = LoggerFactory.getLogger(DataServerInitializer.class);
 
   /**
-   * How many connections a server keeps, how long one may do nothing, and who may use one (the
-   * {@link Gatekeeper}'s security, whose TLS, if any, TCP connections use).
+   * How many connections a server keeps (in all, unproven, per source and per user), how long one
+   * may do nothing, and who may use one (the {@link Gatekeeper}'s security, whose TLS, if any, TCP
+   * connections use).
    */
-  record Limits(int maxConnections, Duration idleTimeout, Security security) {
-    static final Limits NONE = new Limits(Integer.MAX_VALUE, Duration.ZERO, Security.none());
+  record Limits(ConnectionGate.Limits connections, Duration idleTimeout, Security security) {
+    static final Limits NONE =
+        new Limits(ConnectionGate.Limits.UNBOUNDED, Duration.ZERO, Security.none());
   }
 
   private final Supplier<ReadHandler> handlers;
   private final DataServerMetrics metrics;
   private final Limits limits;
-  private final AtomicInteger open = new AtomicInteger();
-
-  /** A quarter of the places at most go to connections that have not yet proved a token. */
-  private final Gatekeeper.Waiting unauthenticated;
+  private final ConnectionGate gate;
 
   DataServerInitializer(Supplier<ReadHandler> handlers, DataServerMetrics metrics) {
     this(handlers, metrics, Limits.NONE);
@@ -49,19 +50,19 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
     this.handlers = handlers;
     this.metrics = metrics;
     this.limits = limits;
-    this.unauthenticated = new Gatekeeper.Waiting(Math.max(16, limits.maxConnections() / 4));
+    this.gate = new ConnectionGate(limits.connections());
   }
 
   @Override
   protected void initChannel(Channel ch) {
-    if (open.incrementAndGet() > limits.maxConnections()) {
-      open.decrementAndGet();
+    ConnectionGate.Held held = gate.admit(source(ch), ch::close);
+    if (held == null) {
       metrics.refusedConnections().increment();
       LOG.debug("closing a data connection from {}: {} are open", ch.remoteAddress(), limits);
       ch.close();
       return;
     }
-    ch.closeFuture().addListener(f -> open.decrementAndGet());
+    ch.closeFuture().addListener(f -> held.leave());
     boolean local = isDomainSocket(ch);
     metrics.connections(local).increment();
     if (!local && limits.security().tls().isPresent()) {
@@ -81,15 +82,32 @@ final class DataServerInitializer extends ChannelInitializer<Channel> {
         .addLast("frames", Frames.requestFrameDecoder())
         .addLast(
             "gate",
-            new Gatekeeper(
-                limits.security(), Clock.systemUTC(), Gatekeeper.AUTH_DEADLINE, unauthenticated))
+            new Gatekeeper(limits.security(), Clock.systemUTC(), Gatekeeper.AUTH_DEADLINE, held))
         .addLast("requests", new RequestDecoder())
         .addLast("reads", handlers.get());
   }
 
   /** Data connections open now. */
   int open() {
-    return open.get();
+    return gate.open();
+  }
+
+  /**
+   * Where a connection comes from, for the per-source limit: a TCP peer's address; on the domain
+   * socket, the peer's account where the transport tells it (epoll), else one source for all.
+   */
+  private static Object source(Channel ch) {
+    if (ch instanceof EpollDomainSocketChannel uds) {
+      try {
+        return "uid:" + uds.peerCredentials().uid();
+      } catch (java.io.IOException e) {
+        return "local";
+      }
+    }
+    if (ch.remoteAddress() instanceof InetSocketAddress a) {
+      return a.getAddress();
+    }
+    return isDomainSocket(ch) ? "local" : String.valueOf(ch.remoteAddress());
   }
 
   static boolean isDomainSocket(Channel ch) {

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
+import io.strata.core.net.ConnectionGate;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Security;
 import io.strata.core.security.SecurityMode;
@@ -19,7 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The server's side of the data plane's {@link Handshake}, first in each connection's pipeline
@@ -36,60 +36,35 @@ final class Gatekeeper extends ChannelInboundHandlerAdapter {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  private static final Principal NONE_MODE_CALLER =
+      new Principal("none", io.strata.core.security.Role.SERVICE);
+
   /**
    * How long a TOKEN-mode connection has to prove its token. Without it, connections that never
    * authenticate (or trickle a frame in now and then) would hold the port's places for good.
    */
   static final Duration AUTH_DEADLINE = Duration.ofSeconds(10);
 
-  /**
-   * The connections still to authenticate, at most {@code max} at once: the rest of the port's
-   * places stay for callers who have. Thread-safe.
-   */
-  static final class Waiting {
-    static final Waiting UNBOUNDED = new Waiting(Integer.MAX_VALUE);
-
-    private final int max;
-    private final AtomicInteger count = new AtomicInteger();
-
-    Waiting(int max) {
-      this.max = max;
-    }
-
-    boolean enter() {
-      if (count.incrementAndGet() > max) {
-        count.decrementAndGet();
-        return false;
-      }
-      return true;
-    }
-
-    void leave() {
-      count.decrementAndGet();
-    }
-
-    int count() {
-      return count.get();
-    }
-  }
-
   private final Security security;
   private final Clock clock;
   private final Duration deadline;
-  private final Waiting waiting;
+  private final ConnectionGate.Held held;
   private byte[] nonce;
-  private boolean counted;
   private ScheduledFuture<?> timeout;
 
   Gatekeeper(Security security, Clock clock) {
-    this(security, clock, AUTH_DEADLINE, Waiting.UNBOUNDED);
+    this(security, clock, AUTH_DEADLINE, null);
   }
 
-  Gatekeeper(Security security, Clock clock, Duration deadline, Waiting waiting) {
+  /**
+   * @param held the connection's place in the port's {@link ConnectionGate}, proved here (null: a
+   *     connection no gate holds)
+   */
+  Gatekeeper(Security security, Clock clock, Duration deadline, ConnectionGate.Held held) {
     this.security = security;
     this.clock = clock;
     this.deadline = deadline;
-    this.waiting = waiting;
+    this.held = held;
   }
 
   @Override
@@ -97,11 +72,6 @@ final class Gatekeeper extends ChannelInboundHandlerAdapter {
     if (security.mode() != SecurityMode.TOKEN) {
       return;
     }
-    if (!waiting.enter()) {
-      ctx.close();
-      return;
-    }
-    counted = true;
     timeout =
         ctx.executor()
             .schedule(
@@ -120,10 +90,6 @@ final class Gatekeeper extends ChannelInboundHandlerAdapter {
   public void handlerRemoved(ChannelHandlerContext ctx) {
     if (timeout != null) {
       timeout.cancel(false);
-    }
-    if (counted) {
-      counted = false;
-      waiting.leave();
     }
   }
 
@@ -146,10 +112,10 @@ final class Gatekeeper extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(Handshake.challenge(ctx.alloc(), nonce));
       } else {
         ctx.writeAndFlush(Handshake.challenge(ctx.alloc(), null));
-        ctx.pipeline().remove(this);
+        trusted(ctx);
       }
     } else if (!token) {
-      ctx.pipeline().remove(this);
+      trusted(ctx);
       ctx.fireChannelRead(frame);
     } else if (type == Frames.AUTH && id == 0 && nonce != null) {
       authenticate(ctx, frame.skipBytes(Frames.HEADER));
@@ -177,8 +143,29 @@ final class Gatekeeper extends ChannelInboundHandlerAdapter {
       return;
     }
     nonce = null;
+    if (held != null && !held.prove(caller)) {
+      ctx.writeAndFlush(
+              Frames.end(
+                  ctx.alloc(),
+                  0,
+                  StatusCode.RESOURCE_EXHAUSTED,
+                  caller.user()
+                      + " holds as many data connections to this worker as allowed"
+                      + " (strata.rpc.max.connections.per.user), or users hold every place not kept"
+                      + " for the cluster's processes"))
+          .addListener(ChannelFutureListener.CLOSE);
+      return;
+    }
     ctx.channel().attr(CALLER).set(caller);
     ctx.writeAndFlush(Frames.end(ctx.alloc(), 0, StatusCode.OK, ""));
+    ctx.pipeline().remove(this);
+  }
+
+  /** NONE mode: every caller is the cluster's; the connection has proved all it needs to. */
+  private void trusted(ChannelHandlerContext ctx) {
+    if (held != null) {
+      held.prove(NONE_MODE_CALLER);
+    }
     ctx.pipeline().remove(this);
   }
 

@@ -177,26 +177,46 @@ class ConnectionFlowTest {
   }
 
   @Test
-  void connectionsPastTheCap_areClosedAsTheyArrive() {
+  void silentConnectionsGiveWay_andPastTheCapOfProvenOnes_newOnesAreClosed() {
     DataServerInitializer capped =
         new DataServerInitializer(
             () -> new ReadHandler(responders),
             new DataServerMetrics(new SimpleMeterRegistry()),
             new DataServerInitializer.Limits(
-                1, Duration.ofMinutes(1), io.strata.core.security.Security.none()));
+                new io.strata.core.net.ConnectionGate.Limits(1, 1, 1, 1, 0),
+                Duration.ofMinutes(1),
+                io.strata.core.security.Security.none()));
     EmbeddedChannel first = new EmbeddedChannel(capped);
-    EmbeddedChannel second = new EmbeddedChannel(capped);
+    EmbeddedChannel silent = new EmbeddedChannel(capped);
+    EmbeddedChannel second = null;
     try {
-      assertThat(first.isActive()).isTrue();
-      assertThat(second.isActive()).isFalse();
+      assertThat(first.isActive()).as("the older silent one, for a newer").isFalse();
+      assertThat(silent.isActive()).isTrue();
+      // A first request proves a NONE-mode connection: it keeps its place.
+      silent.writeInbound(hello());
+      second = new EmbeddedChannel(capped);
+      assertThat(second.isActive()).as("no room: the one there is proven").isFalse();
+      assertThat(silent.close().isSuccess()).isTrue();
       assertThat(first.close().isSuccess()).isTrue();
       EmbeddedChannel third = new EmbeddedChannel(capped);
       assertThat(third.isActive()).as("room again once one closed").isTrue();
       third.finishAndReleaseAll();
     } finally {
       first.finishAndReleaseAll();
-      second.finishAndReleaseAll();
+      silent.finishAndReleaseAll();
+      if (second != null) {
+        second.finishAndReleaseAll();
+      }
     }
+  }
+
+  /** A client's first frame, HELLO (length, type, request id 0). */
+  private static ByteBuf hello() {
+    return ByteBufAllocator.DEFAULT
+        .buffer()
+        .writeInt(io.strata.core.transport.Frames.HEADER)
+        .writeByte(io.strata.core.transport.Frames.HELLO)
+        .writeLong(0);
   }
 
   @Test
