@@ -24,10 +24,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * A flood on a worker's data port: a thousand idle connections, and a client that pipelines READs
- * without end and never reads an answer. The worker holds that client back (it stops reading the
- * connection, and pauses answers the client does not take), so its memory stays bounded; another
- * client is served meanwhile, byte for byte.
+ * A flood on a worker's data port: a thousand idle connections from one address (the oldest pushed
+ * out past the per-address cap of unproven ones), and a client that pipelines READs without end and
+ * never reads an answer. The worker holds that client back (it stops reading the connection, and
+ * pauses answers the client does not take), so its memory stays bounded; another client is served
+ * meanwhile, byte for byte.
  */
 class DataPlaneFloodTest {
   private static final int IDLE = 1000;
@@ -62,9 +63,16 @@ class DataPlaneFloodTest {
 
         List<Socket> idle = new ArrayList<>();
         try (SocketChannel flood = SocketChannel.open(port)) {
+          // Its first answer proves the flooding client is a client: from then on it is no
+          // longer among the unproven connections the newer idle ones push out.
+          proveWithOneRead(flood, f);
           for (int i = 0; i < IDLE; i++) {
             idle.add(new Socket(port.getAddress(), port.getPort()));
           }
+          idle.get(0).setSoTimeout(15_000);
+          assertThat(idle.get(0).getInputStream().read())
+              .as("the oldest idle connection, pushed out by the newer ones from its address")
+              .isEqualTo(-1);
           flood.configureBlocking(false);
           long sent = pipelineUntilHeldBack(flood, f);
           assertThat(sent).as("READs sent before the client was held back").isPositive();
@@ -92,6 +100,25 @@ class DataPlaneFloodTest {
     }
   }
 
+  /** Sends one READ and waits for the first byte of its answer, which stays unread after it. */
+  private static void proveWithOneRead(SocketChannel ch, FileInfo f) throws Exception {
+    ByteBuf frame =
+        new ReadRequest(1, "/f.bin", f.fingerprint(), f.length(), 0, ANSWER)
+            .encode(ByteBufAllocator.DEFAULT);
+    try {
+      ByteBuffer bytes = frame.nioBuffer();
+      while (bytes.hasRemaining()) {
+        ch.write(bytes);
+      }
+    } finally {
+      frame.release();
+    }
+    ch.socket().setSoTimeout(15_000);
+    assertThat(ch.socket().getInputStream().read())
+        .as("the first answer's first byte")
+        .isNotEqualTo(-1);
+  }
+
   /**
    * Writes READs of 60 KiB until the worker stops taking them (the socket stays full for a second),
    * at most 20,000; returns how many went out.
@@ -99,7 +126,7 @@ class DataPlaneFloodTest {
   private static long pipelineUntilHeldBack(SocketChannel ch, FileInfo f) throws Exception {
     long sent = 0;
     long stuckSince = 0;
-    for (long id = 1; id <= 20_000; id++) {
+    for (long id = 2; id <= 20_001; id++) {
       ByteBuf frame =
           new ReadRequest(id, "/f.bin", f.fingerprint(), f.length(), 0, ANSWER)
               .encode(ByteBufAllocator.DEFAULT);
