@@ -5,6 +5,23 @@
 
 STRATA_START_TIMEOUT="${STRATA_START_TIMEOUT:-60}"
 
+# A folder for worker sockets whose paths would not fit in the 108 bytes of a socket address: the
+# one recorded in the local data folder if it is still this account's own, owner-only and no link,
+# else a new one from mktemp (unpredictable, 0700), recorded. Never a fixed name in /tmp, which
+# another account could take first, to stop the worker from starting or to listen in its place.
+strata_socket_folder() {
+  local data="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}" dir
+  local record="$data/socket-folder"
+  dir="$(cat "$record" 2>/dev/null || true)"
+  if [[ -z "$dir" || -L "$dir" || ! -d "$dir" || ! -O "$dir" || "$(stat -c %a "$dir")" != 700 ]]; then
+    dir="$(mktemp -d "${XDG_RUNTIME_DIR:-/tmp}/strata-XXXXXXXXXX")" \
+      || strata_die "cannot make a folder for the worker's socket in ${XDG_RUNTIME_DIR:-/tmp}"
+    mkdir -p "$data"
+    printf '%s\n' "$dir" > "$record"
+  fi
+  printf '%s\n' "$dir"
+}
+
 strata_kind() {
   case "$1" in
     master*) echo master ;;

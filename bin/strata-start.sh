@@ -96,7 +96,8 @@ strata_local_worker_cache() {
     sock="${STRATA_LOCAL_DATA_DIR:-$STRATA_HOME/local}/worker-$i.sock"
     if (( ${#sock} > 100 )); then
       # A socket path has to fit in 108 bytes.
-      sock="${XDG_RUNTIME_DIR:-/tmp}/strata-$(id -u)-$(echo "$STRATA_HOME" | cksum | cut -d' ' -f1)-$i.sock"
+      sock="$(strata_socket_folder)" || exit 1
+      sock="$sock/worker-$i.sock"
     fi
     mkdir -p "$(dirname "$sock")"
     export STRATA_WORKER_DATA_DOMAIN_SOCKET_PATH="$sock"

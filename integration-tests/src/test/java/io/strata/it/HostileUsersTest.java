@@ -319,6 +319,11 @@ class HostileUsersTest {
     ShellRunner mallory = shellAs(MALLORY);
     ShellRunner.Run load = mallory.run("fs", "distributedLoad", "--submit", "/home/ali");
     assertOneLineRefusal(load.err(), "PERMISSION_DENIED", "load /home/ali: 4002 lacks r");
+    // What lies in alice's folder stays hers to know: a file there, and nothing, answer alike.
+    for (String probe : List.of("/home/ali/secret", "/home/ali/nothing-here")) {
+      ShellRunner.Run probed = mallory.run("fs", "distributedLoad", "--submit", probe);
+      assertOneLineRefusal(probed.err(), "PERMISSION_DENIED", "4002 lacks x on /home/ali");
+    }
     ShellRunner.Run jobs = shellAs(ALICE).run("job", "list");
     assertThat(jobs.out()).as("mallory's refused load left no job").doesNotContain("/home/ali");
 
@@ -408,7 +413,7 @@ class HostileUsersTest {
 
   /** Item 4: every user's cluster view carried the mounts' S3 credentials. */
   @Test
-  void aUsersClusterView_carriesNoCredentials() throws Exception {
+  void aUsersOrAdminsClusterView_carriesNoCredentials() throws Exception {
     String secretKey = "s3-secret-of-the-cluster";
     int port = io.strata.testkit.FreePorts.next();
     LocalS3 s3 = LocalS3.builder().port(port).mode(LocalS3Mode.IN_MEMORY).build();
@@ -439,6 +444,10 @@ class HostileUsersTest {
                       .build()));
       try {
         assertThat(view(as(MALLORY)).toString()).contains("s3.endpoint").doesNotContain(secretKey);
+        assertThat(view(as("ops", Role.ADMIN)).toString())
+            .as("nor an admin's: a token to run the cluster is not the store's key")
+            .contains("s3.endpoint")
+            .doesNotContain(secretKey);
         assertThat(view(cluster.clientConf()).toString())
             .as("the cluster's own processes still get them")
             .contains(secretKey);

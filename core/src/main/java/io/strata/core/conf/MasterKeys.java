@@ -63,6 +63,20 @@ public final class MasterKeys {
           .description("Under-storage mounted at /: a local folder or a URI such as file:///data.")
           .build();
 
+  public static final ConfKey<List<String>> MOUNT_LOCAL_ROOTS =
+      ConfKey.list("strata.master.mount.local.roots")
+          .defaultValue("")
+          .scope(Scope.MASTER)
+          .check(
+              roots -> roots.stream().allMatch(r -> r.startsWith("/")),
+              "expected absolute folders, comma-separated, e.g. /data,/mnt/datasets")
+          .description(
+              "Local folders that `fs mount` may mount (file:// URIs), each with what lies below it; "
+                  + "empty: any. Set it where workers run as root: a mount of a local folder is read and "
+                  + "written by the workers' account, so an admin token could otherwise mount /root or /etc. "
+                  + "The folders must not hold links others can change. Applies at start.")
+          .build();
+
   public static final ConfKey<Duration> WORKER_TIMEOUT =
       ConfKey.duration("strata.master.worker.timeout")
           .defaultValue("30s")

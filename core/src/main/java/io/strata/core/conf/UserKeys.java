@@ -148,6 +148,16 @@ public final class UserKeys {
                   + "thread of its own; for one-shot clients such as a shell command).")
           .build();
 
+  public static final ConfKey<Boolean> URI_MASTERS_ANY =
+      ConfKey.bool("strata.user.uri.masters.any")
+          .defaultValue("false")
+          .scope(Scope.CLIENT)
+          .description(
+              "Whether a strata://host:port/ URI may name masters this client is not configured for "
+                  + "(strata.master.rpc.addresses) while it holds a token or the cluster secret: off, such a "
+                  + "URI is refused, so that a path handed to a job cannot send its token elsewhere.")
+          .build();
+
   public static final ConfKey<Boolean> UFS_FALLBACK =
       ConfKey.bool("strata.user.ufs.fallback.enabled")
           .defaultValue("false")

@@ -58,13 +58,15 @@ public final class LoadControl {
     if (journal.stateMachine().read(s -> s.loads().runningJobs().size()) >= LoadJobs.MAX_RUNNING) {
       throw new StrataException(StatusCode.RESOURCE_EXHAUSTED, LoadJobs.tooMany());
     }
+    // The job walks as the cluster: a user loads only a folder they could list themselves. Checked
+    // first: the status is looked up as the cluster, and what it says (no such path, a file) must
+    // not tell a user about paths they may not see.
+    access.require(path, PathAccess.READ, "load");
     FileStatus status = stubs.status(rings.owner(path), path);
     if (!status.getDirectory()) {
       throw new StrataException(
           StatusCode.NOT_A_DIRECTORY, path + " is a file; distributedLoad loads a folder");
     }
-    // The job walks as the cluster: a user loads only a folder they could list themselves.
-    access.require(path, PathAccess.READ, "load");
     Principal caller = Principal.current();
     LoadOptions options =
         o.toBuilder()

@@ -3,6 +3,7 @@ package io.strata.master.service;
 import io.grpc.stub.StreamObserver;
 import io.strata.core.conf.ClusterConf;
 import io.strata.core.conf.Configuration;
+import io.strata.core.conf.MasterKeys;
 import io.strata.core.process.Version;
 import io.strata.core.proto.AddMasterRequest;
 import io.strata.core.proto.AddMasterResponse;
@@ -91,7 +92,7 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
     this.quorum = quorum;
     this.membership = new MembershipControl(journal, liveness, clock, conf, security);
     Propagation propagation = new Propagation(journal, liveness);
-    this.mounts = new MountControl(journal, propagation);
+    this.mounts = new MountControl(journal, propagation, conf.get(MasterKeys.MOUNT_LOCAL_ROOTS));
     this.policies = new PolicyControl(journal, propagation, pathAccess);
   }
 
@@ -134,10 +135,11 @@ public final class MasterServiceImpl extends MasterServiceGrpc.MasterServiceImpl
           journal.requireLeader();
           ClusterView view = journal.readView();
           Principal caller = Principal.current();
-          if (caller == null || caller.role() != Role.USER) {
+          if (caller == null || caller.role() == Role.SERVICE) {
             return view;
           }
-          // A user's client needs the table to route, not the store's credentials (issue 54).
+          // A client needs the table to route, not the store's credentials: only the cluster's
+          // processes get them, to open the stores; an admin's token does not (issues 54, 78).
           return view.toBuilder()
               .clearMounts()
               .addAllMounts(MountControl.redacted(view.getMountsList()))

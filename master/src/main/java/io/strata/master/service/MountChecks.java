@@ -10,7 +10,11 @@ import io.strata.core.ufs.MountTable;
 import io.strata.core.ufs.UfsFactory;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * What a new mount must pass before it is journaled: a path of its own (not the root, not under or
@@ -19,13 +23,21 @@ import java.util.function.Function;
  */
 final class MountChecks {
   private final Function<Mount, UnderFileSystem> opener;
+  private final List<Path> localRoots;
 
-  MountChecks() {
-    this(m -> UfsFactory.open(m.ufsUri(), m.options(), LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE));
+  /**
+   * @param localRoots the local folders mounts may use ({@code strata.master.mount.local.roots});
+   *     empty: any
+   */
+  MountChecks(List<String> localRoots) {
+    this(
+        m -> UfsFactory.open(m.ufsUri(), m.options(), LocalUnderFileSystem.DEFAULT_TEMP_MAX_AGE),
+        localRoots);
   }
 
-  MountChecks(Function<Mount, UnderFileSystem> opener) {
+  MountChecks(Function<Mount, UnderFileSystem> opener, List<String> localRoots) {
     this.opener = opener;
+    this.localRoots = localRoots.stream().map(r -> Path.of(r).normalize()).toList();
   }
 
   /** The mount as it will be journaled (its URI in canonical form), or a refusal. */
@@ -45,6 +57,7 @@ final class MountChecks {
             requested.getReadOnly(),
             requested.getOptionsMap(),
             requested.getShared());
+    requireAllowedLocalFolder(mount);
     for (Mount other : table.mounts()) {
       if (other.path().equals(path)) {
         throw StrataException.alreadyExists(
@@ -76,6 +89,23 @@ final class MountChecks {
     }
     requireFreeInParent(path, table);
     return mount;
+  }
+
+  /** A local folder outside strata.master.mount.local.roots is refused, before it is opened. */
+  private void requireAllowedLocalFolder(Mount mount) {
+    if (localRoots.isEmpty() || !mount.ufsUri().startsWith("file:")) {
+      return;
+    }
+    Path folder = Path.of(URI.create(mount.ufsUri())).normalize();
+    if (localRoots.stream().noneMatch(folder::startsWith)) {
+      throw new StrataException(
+          StatusCode.PERMISSION_DENIED,
+          "cannot mount "
+              + mount.ufsUri()
+              + ": local mounts are limited to "
+              + localRoots.stream().map(Path::toString).collect(Collectors.joining(", "))
+              + " (strata.master.mount.local.roots)");
+    }
   }
 
   /** A path that exists in the mount holding it would vanish under the new one. */

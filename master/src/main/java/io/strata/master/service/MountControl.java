@@ -17,11 +17,12 @@ import java.util.List;
 final class MountControl {
   private final MasterJournal journal;
   private final Propagation propagation;
-  private final MountChecks checks = new MountChecks();
+  private final MountChecks checks;
 
-  MountControl(MasterJournal journal, Propagation propagation) {
+  MountControl(MasterJournal journal, Propagation propagation, List<String> localRoots) {
     this.journal = journal;
     this.propagation = propagation;
+    this.checks = new MountChecks(localRoots);
   }
 
   MountTableView mount(MountPoint requested) {

@@ -19,6 +19,7 @@ import io.strata.core.proto.WriteHeader;
 import io.strata.core.security.Principal;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.ufs.ActingAs;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.Xattrs;
 import io.strata.worker.auth.OsAccounts;
@@ -51,11 +52,23 @@ public final class Namespace {
 
   public Namespace(
       UfsManager ufs, MetadataService metadata, PageFetcher fetcher, Permissions access) {
+    this(ufs, metadata, fetcher, access, ActingAs.available());
+  }
+
+  /**
+   * @param givesOwners whether the worker may give entries other accounts' ids (runs as root)
+   */
+  Namespace(
+      UfsManager ufs,
+      MetadataService metadata,
+      PageFetcher fetcher,
+      Permissions access,
+      boolean givesOwners) {
     this.ufs = ufs;
     this.metadata = metadata;
     this.fetcher = fetcher;
     this.access = access;
-    this.entries = new NewEntries(access, ufs);
+    this.entries = new NewEntries(access, ufs, givesOwners);
   }
 
   public FileStatus status(Principal caller, GetStatusRequest req) {

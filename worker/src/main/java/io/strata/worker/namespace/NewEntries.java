@@ -17,10 +17,16 @@ final class NewEntries {
 
   private final Permissions access;
   private final UfsManager ufs;
+  private final boolean givesOwners;
 
-  NewEntries(Permissions access, UfsManager ufs) {
+  /**
+   * @param givesOwners whether this worker may give an entry another account's ids (it runs as
+   *     root): a worker that may not makes a user's entries its own, as it could not chown them
+   */
+  NewEntries(Permissions access, UfsManager ufs, boolean givesOwners) {
     this.access = access;
     this.ufs = ufs;
+    this.givesOwners = givesOwners;
   }
 
   /**
@@ -35,9 +41,14 @@ final class NewEntries {
     return creatorOwner(r, caller);
   }
 
-  /** The caller's own ids, where the store at {@code r} keeps numeric owners; -1 for none. */
+  /**
+   * The caller's own ids, where the store at {@code r} keeps numeric owners and this worker may
+   * give them; -1 for none.
+   */
   private OsAccounts.Ids creatorOwner(UfsManager.Resolved r, Principal caller) {
-    return r.ufs().keepsNumericOwners() ? access.creatorIds(caller).orElse(NO_OWNER) : NO_OWNER;
+    return givesOwners && r.ufs().keepsNumericOwners()
+        ? access.creatorIds(caller).orElse(NO_OWNER)
+        : NO_OWNER;
   }
 
   /** Gives a new entry its owner's ids, where the under-storage keeps them. */

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The default memory tier: LRU by the CLOCK approximation. A read only sets the page's referenced
@@ -139,6 +140,11 @@ final class ClockMemTier implements MemTier {
   @Override
   public long pages() {
     return slots.size();
+  }
+
+  @Override
+  public Stream<PageId> ids() {
+    return slots.keySet().stream();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.strata.worker.page;
 
 import io.netty.buffer.ByteBuf;
+import java.util.stream.Stream;
 
 /**
  * Pages in off-heap memory, bounded by bytes. The policy that picks what to evict is the
@@ -34,6 +35,9 @@ public interface MemTier extends AutoCloseable {
   long capacity();
 
   long pages();
+
+  /** The ids of the pages it holds, as they are while the stream is read. */
+  Stream<PageId> ids();
 
   /**
    * Which pages eviction passes over, where memory is the whole cache. The TinyLFU tier cannot

@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -356,6 +358,20 @@ public final class PageStore implements AutoCloseable {
 
   public long usedBytes() {
     return ssds.isEmpty() ? mem.used() : ssds.stream().mapToLong(SsdTier::used).sum();
+  }
+
+  /**
+   * The indexes of the pages of version {@code key} that some tier holds, each once, in no order: a
+   * walk of every page the store holds, for versions too long to look up page by page.
+   */
+  public LongStream heldIndexes(PageId.FileKey key) {
+    Stream<PageId> ids = ssds.stream().flatMap(SsdTier::ids);
+    if (mem != null) {
+      ids = Stream.concat(mem.ids(), ids);
+    }
+    return ids.filter(id -> id.keyHigh() == key.high() && id.keyLow() == key.low())
+        .mapToLong(PageId::index)
+        .distinct();
   }
 
   public long pageCount() {

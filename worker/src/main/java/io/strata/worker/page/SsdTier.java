@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -461,6 +462,11 @@ public final class SsdTier implements AutoCloseable {
 
   public long pages() {
     return catalog.pages();
+  }
+
+  /** The ids of the pages it holds, as they are while the stream is read. */
+  Stream<PageId> ids() {
+    return catalog.locations().keySet().stream();
   }
 
   TierMetrics metrics() {

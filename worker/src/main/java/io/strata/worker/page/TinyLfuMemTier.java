@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.netty.buffer.ByteBuf;
 import io.strata.core.util.Caches;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The frequency-aware memory tier: Caffeine's W-TinyLFU, which admits a new page only if it is
@@ -88,6 +89,11 @@ final class TinyLfuMemTier implements MemTier {
   @Override
   public long pages() {
     return pages.estimatedSize();
+  }
+
+  @Override
+  public Stream<PageId> ids() {
+    return pages.asMap().keySet().stream();
   }
 
   @Override

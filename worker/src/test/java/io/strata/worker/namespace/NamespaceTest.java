@@ -48,10 +48,13 @@ class NamespaceTest {
   private final PageStore store = TestFiles.pageStore(1 << 20, registry);
   private MetadataService metadata;
   private Namespace namespace;
+  private UfsManager ufs;
+  private Permissions access;
+  private PageFetcher fetcher;
 
   @BeforeEach
   void setUp() {
-    UfsManager ufs = TestFiles.ufsAt(root);
+    ufs = TestFiles.ufsAt(root);
     metadata =
         new MetadataService(
             ufs,
@@ -62,15 +65,35 @@ class NamespaceTest {
                 System::currentTimeMillis,
                 new MemoryKvStore()),
             registry);
-    Permissions access = Permissions.of(p -> metadata.getStatus(p, -1), () -> true, () -> "");
-    PageFetcher fetcher =
-        new PageFetcher(store, 4096, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
+    access = Permissions.of(p -> metadata.getStatus(p, -1), () -> true, () -> "");
+    fetcher = new PageFetcher(store, 4096, Runnable::run, PooledByteBufAllocator.DEFAULT, registry);
     namespace = new Namespace(ufs, metadata, fetcher, access);
   }
 
   @AfterEach
   void tearDown() {
     store.close();
+  }
+
+  /**
+   * Issue 78: a worker that is not root (the local default) gave a host user's new entries their
+   * ids, and the chown failed with EPERM: no user could make anything. Such a worker makes them its
+   * own; a root worker still gives them the user's.
+   */
+  @Test
+  void aWorkerThatMayNotChown_makesAUsersEntriesItsOwn() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Principal alice = new Principal("4001", Role.USER);
+    Namespace notRoot = new Namespace(ufs, metadata, fetcher, access, false);
+    notRoot.mkdir(alice, MkdirRequest.newBuilder().setPath("/hers").build());
+    int own = (int) Files.getAttribute(root, "unix:uid");
+    assertThat(Files.getAttribute(root.resolve("hers"), "unix:uid")).isEqualTo(own);
+
+    if (own == 0) {
+      new Namespace(ufs, metadata, fetcher, access, true)
+          .mkdir(alice, MkdirRequest.newBuilder().setPath("/given").build());
+      assertThat(Files.getAttribute(root.resolve("given"), "unix:uid")).isEqualTo(4001);
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.strata.worker.TestFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class FilePagesTest {
   private static final int PAGE = 4096;
@@ -43,6 +44,29 @@ class FilePagesTest {
     assertThat(files.cachedBytes(v1, length)).isZero();
     assertThat(files.cachedBytes(v2, length)).as("another version stays").isEqualTo(PAGE);
     assertThat(files.free(v1, length)).as("nothing left to drop").isZero();
+  }
+
+  /**
+   * Issue 78: a sparse file of 8 EiB (a real one costs nothing on ext4) once made free, pin and TTL
+   * walk 2^51 page indexes; they now walk what the store holds of it.
+   */
+  @Test
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aVersionOfEightExbibytes_isCountedAndFreedByWhatTheStoreHolds() {
+    long length = Long.MAX_VALUE;
+    long last = length / PAGE;
+    PageId.FileKey huge = files.key("file:///d/sparse", "v1");
+    PageId.FileKey other = files.key("file:///d/other", "v1");
+    cache(huge, 0, PAGE);
+    cache(huge, last, (int) (length % PAGE));
+    cache(huge, last + 1, PAGE);
+    cache(other, 0, PAGE);
+
+    long held = PAGE + length % PAGE;
+    assertThat(files.cachedBytes(huge, length)).as("the pages of its length only").isEqualTo(held);
+    assertThat(files.free(huge, length)).isEqualTo(held);
+    assertThat(files.cachedBytes(huge, length)).isZero();
+    assertThat(files.cachedBytes(other, PAGE)).as("another file stays").isEqualTo(PAGE);
   }
 
   @Test
