@@ -314,13 +314,17 @@ public final class Namespace {
   /** Drops a file's (or a folder tree's) cached pages; the bytes freed. */
   public long free(Principal caller, FreeRequest req) {
     StrataPath path = StrataPath.of(req.getPath());
-    access.checkPath(caller, path, Permissions.READ, "free");
+    // What is cached is every reader's: a user frees only what they may change (issue 78: any
+    // user's `fs free -R /` emptied the cluster's cache).
+    access.checkPath(caller, path, Permissions.WRITE, "free");
     FileStatus status = metadata.getStatus(path, -1);
     if (status.getDirectory()) {
       if (!req.getRecursive()) {
         throw new StrataException(
             StatusCode.IS_A_DIRECTORY, path + " is a directory; free it recursively");
       }
+      // And a tree only as far as they could remove it: every folder in it, as rm -r.
+      access.checkRemoveTree(caller, path, storeNow(), "free");
       long freed = 0;
       for (String ufsUri : ufs.ufsUrisUnder(path)) {
         freed += fetcher.files().freeUnder(ufsUri);

@@ -8,6 +8,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.strata.core.proto.CheckAccessRequest;
 import io.strata.core.proto.DeleteRequest;
 import io.strata.core.proto.FileStatus;
+import io.strata.core.proto.FreeRequest;
 import io.strata.core.proto.GetStatusRequest;
 import io.strata.core.proto.ListStatusRequest;
 import io.strata.core.proto.MkdirRequest;
@@ -73,6 +74,42 @@ class NamespaceTest {
   @AfterEach
   void tearDown() {
     store.close();
+  }
+
+  /**
+   * Issue 78: free needed only r on the path, so any user's {@code fs free -R /} emptied the
+   * cluster's cache. A user now frees what they may write, a tree as far as they could remove it.
+   */
+  @Test
+  void aUserFreesOnlyWhatTheyMayChange() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path proj = Files.createDirectories(root.resolve("proj"));
+    Files.setPosixFilePermissions(proj, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path home = owned(Files.createDirectories(proj.resolve("alice")), 4001, 0777);
+    owned(Files.createDirectories(home.resolve("private")), 4001, 0700);
+    owned(Files.writeString(home.resolve("private/f"), "alice's"), 4001, 0600);
+    owned(Files.writeString(proj.resolve("shared.csv"), "rows"), 4001, 0644);
+    Path mine = owned(Files.createDirectories(proj.resolve("m")), 4002, 0755);
+    owned(Files.writeString(mine.resolve("f"), "mallory's"), 4002, 0644);
+    Principal mallory = new Principal("4002", Role.USER);
+
+    for (String refused : List.of("/", "/proj/alice", "/proj/shared.csv")) {
+      assertThatThrownBy(
+              () ->
+                  namespace.free(
+                      mallory,
+                      FreeRequest.newBuilder().setPath(refused).setRecursive(true).build()))
+          .as(refused)
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+          .hasMessageContaining("free ");
+    }
+    assertThat(
+            namespace.free(
+                mallory, FreeRequest.newBuilder().setPath("/proj/m").setRecursive(true).build()))
+        .as("her own tree")
+        .isZero();
   }
 
   /**
