@@ -3,7 +3,10 @@ package io.strata.worker.meta;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.strata.core.proto.MetadataEvent;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -26,21 +29,34 @@ public final class MetadataWatchers {
   /** Events that may wait for a watcher whose transport is full before it is cut off. */
   static final int MAX_UNREAD = 10_000;
 
+  /**
+   * Watches one caller other than the cluster's processes may hold at once: each may hold up to
+   * {@link #MAX_UNREAD} events in the worker's heap, and gRPC takes any number of streams on one
+   * connection (issue 78). A node's mounts by one user are a handful.
+   */
+  static final int MAX_PER_USER = 16;
+
   /** How often watchers hear from this worker when nothing changes. */
   public static final java.time.Duration HEARTBEAT = java.time.Duration.ofSeconds(5);
 
   private static final MetadataEvent ALL = MetadataEvent.newBuilder().setAll(true).build();
 
   private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> perUser = new ConcurrentHashMap<>();
 
   /** One watching stream and the events sent while its transport was full. */
   private final class Watcher {
     private final ServerCallStreamObserver<MetadataEvent> stream;
+
+    /** The user it counts against, or null for the cluster's processes. */
+    private final String user;
+
     private int unread;
     private boolean done;
 
-    Watcher(ServerCallStreamObserver<MetadataEvent> stream) {
+    Watcher(ServerCallStreamObserver<MetadataEvent> stream, String user) {
       this.stream = stream;
+      this.user = user;
     }
 
     synchronized void send(MetadataEvent e) {
@@ -49,8 +65,7 @@ public final class MetadataWatchers {
       }
       unread = stream.isReady() ? 0 : unread + 1;
       if (unread > MAX_UNREAD) {
-        done = true;
-        watchers.remove(this);
+        finish();
         LOG.info("a metadata watcher fell {} events behind; cut off", MAX_UNREAD);
         stream.onError(
             Status.RESOURCE_EXHAUSTED
@@ -62,18 +77,37 @@ public final class MetadataWatchers {
     }
 
     synchronized void end() {
+      finish();
+    }
+
+    /** Under the watcher's lock: it is done, and counts no more. */
+    private void finish() {
+      if (watchers.remove(this) && user != null) {
+        perUser.computeIfPresent(user, (u, n) -> n == 1 ? null : n - 1);
+      }
       done = true;
-      watchers.remove(this);
     }
   }
 
   /**
-   * Registers {@code stream}, tells it so (its first event), and keeps it until it is cancelled.
+   * Registers {@code stream} of {@code caller} (null: a call outside any request), tells it so (its
+   * first event), and keeps it until it is cancelled; a caller other than the cluster's processes
+   * that already holds {@link #MAX_PER_USER} watches is refused with RESOURCE_EXHAUSTED.
    */
-  public void watch(ServerCallStreamObserver<MetadataEvent> stream) {
-    Watcher w = new Watcher(stream);
-    stream.setOnCancelHandler(w::end);
+  public void watch(ServerCallStreamObserver<MetadataEvent> stream, Principal caller) {
+    String user = caller == null || caller.role() == Role.SERVICE ? null : caller.user();
+    if (user != null && perUser.merge(user, 1, Integer::sum) > MAX_PER_USER) {
+      perUser.computeIfPresent(user, (u, n) -> n == 1 ? null : n - 1);
+      stream.onError(
+          Status.RESOURCE_EXHAUSTED
+              .withDescription(
+                  user + " already watches this worker's metadata " + MAX_PER_USER + " times")
+              .asRuntimeException());
+      return;
+    }
+    Watcher w = new Watcher(stream, user);
     watchers.add(w);
+    stream.setOnCancelHandler(w::end);
     w.send(MetadataEvent.newBuilder().setSubscribed(true).build());
   }
 
@@ -106,7 +140,7 @@ public final class MetadataWatchers {
     for (Watcher w : watchers) {
       synchronized (w) {
         if (!w.done) {
-          w.done = true;
+          w.finish();
           w.stream.onError(
               Status.UNAVAILABLE.withDescription("worker is stopping").asRuntimeException());
         }
@@ -117,5 +151,10 @@ public final class MetadataWatchers {
 
   int count() {
     return watchers.size();
+  }
+
+  /** Watches {@code user} holds. */
+  int heldBy(String user) {
+    return perUser.getOrDefault(user, 0);
   }
 }
