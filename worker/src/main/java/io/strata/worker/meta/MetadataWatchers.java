@@ -4,9 +4,9 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.strata.core.proto.MetadataEvent;
 import io.strata.core.security.Principal;
-import io.strata.core.security.Role;
+import io.strata.core.status.StrataException;
+import io.strata.worker.auth.PerUserLimit;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -42,7 +42,7 @@ public final class MetadataWatchers {
   private static final MetadataEvent ALL = MetadataEvent.newBuilder().setAll(true).build();
 
   private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
-  private final Map<String, Integer> perUser = new ConcurrentHashMap<>();
+  private final PerUserLimit perUser = new PerUserLimit(MAX_PER_USER, "metadata watches");
 
   /** One watching stream and the events sent while its transport was full. */
   private final class Watcher {
@@ -82,8 +82,8 @@ public final class MetadataWatchers {
 
     /** Under the watcher's lock: it is done, and counts no more. */
     private void finish() {
-      if (watchers.remove(this) && user != null) {
-        perUser.computeIfPresent(user, (u, n) -> n == 1 ? null : n - 1);
+      if (watchers.remove(this)) {
+        perUser.release(user);
       }
       done = true;
     }
@@ -95,14 +95,12 @@ public final class MetadataWatchers {
    * that already holds {@link #MAX_PER_USER} watches is refused with RESOURCE_EXHAUSTED.
    */
   public void watch(ServerCallStreamObserver<MetadataEvent> stream, Principal caller) {
-    String user = caller == null || caller.role() == Role.SERVICE ? null : caller.user();
-    if (user != null && perUser.merge(user, 1, Integer::sum) > MAX_PER_USER) {
-      perUser.computeIfPresent(user, (u, n) -> n == 1 ? null : n - 1);
+    String user;
+    try {
+      user = perUser.take(caller);
+    } catch (StrataException e) {
       stream.onError(
-          Status.RESOURCE_EXHAUSTED
-              .withDescription(
-                  user + " already watches this worker's metadata " + MAX_PER_USER + " times")
-              .asRuntimeException());
+          Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException());
       return;
     }
     Watcher w = new Watcher(stream, user);
@@ -155,6 +153,6 @@ public final class MetadataWatchers {
 
   /** Watches {@code user} holds. */
   int heldBy(String user) {
-    return perUser.getOrDefault(user, 0);
+    return perUser.heldBy(user);
   }
 }

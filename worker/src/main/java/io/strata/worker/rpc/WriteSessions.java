@@ -12,10 +12,12 @@ import io.strata.core.proto.WriteRequest;
 import io.strata.core.proto.WriteResponse;
 import io.strata.core.proto.WriteType;
 import io.strata.core.rpc.Rpc;
+import io.strata.core.security.Principal;
 import io.strata.core.status.IoErrors;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.CreateOptions;
 import io.strata.core.ufs.UfsOutputStream;
+import io.strata.worker.auth.PerUserLimit;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
@@ -56,6 +58,15 @@ public final class WriteSessions {
   private final long bufferBudget;
 
   private final AtomicLong buffered = new AtomicLong();
+
+  /**
+   * Writes one user may have under way on this worker at once: each holds a marker file, a
+   * descriptor once bytes arrive and perhaps pages, and gRPC takes a thousand calls on one
+   * connection (issue 78).
+   */
+  static final int MAX_PER_USER = 256;
+
+  private final PerUserLimit perUser = new PerUserLimit(MAX_PER_USER, "writes under way");
 
   /**
    * Writes through {@code ufs}, admitting CACHE_THROUGH pages into {@code store}.
@@ -115,7 +126,33 @@ public final class WriteSessions {
   }
 
   StreamObserver<WriteRequest> open(StreamObserver<WriteResponse> out) {
-    return new Session(out);
+    return open(out, Principal.current());
+  }
+
+  /** A write of {@code caller}'s, refused at once if they have too many under way. */
+  StreamObserver<WriteRequest> open(StreamObserver<WriteResponse> out, Principal caller) {
+    String user;
+    try {
+      user = perUser.take(caller);
+    } catch (StrataException e) {
+      Rpc.fail(out, "write", e);
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(WriteRequest req) {}
+
+        @Override
+        public void onError(Throwable t) {}
+
+        @Override
+        public void onCompleted() {}
+      };
+    }
+    return new Session(out, user);
+  }
+
+  /** Writes {@code user} has under way. */
+  int underWayBy(String user) {
+    return perUser.heldBy(user);
   }
 
   /** One file being written. gRPC calls an observer serially, so no locking is needed. */
@@ -128,8 +165,18 @@ public final class WriteSessions {
     private final List<ByteBuf> pages = new ArrayList<>();
     private boolean failed;
 
-    Session(StreamObserver<WriteResponse> out) {
+    /** The user whose place it holds until it is over (null: not counted). */
+    private String user;
+
+    Session(StreamObserver<WriteResponse> out, String user) {
       this.out = out;
+      this.user = user;
+    }
+
+    /** The write is over, whichever way: its place is free again (once). */
+    private void over() {
+      perUser.release(user);
+      user = null;
     }
 
     @Override
@@ -244,6 +291,7 @@ public final class WriteSessions {
         Rpc.fail(out, "write", e instanceof IOException io ? IoErrors.toStrata(io, describe()) : e);
       } finally {
         releasePages();
+        over();
       }
     }
 
@@ -261,6 +309,7 @@ public final class WriteSessions {
         unfinished.ended(marker);
       }
       releasePages();
+      over();
     }
 
     private boolean reservePage() {

@@ -132,7 +132,7 @@ class MetadataWatchersTest {
     await().atMost(Duration.ofSeconds(20)).until(() -> !refused.ended().isEmpty());
     assertThat(refused.ended().get(0).getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(refused.ended().get(0).getDescription())
-        .isEqualTo("mallory already watches this worker's metadata 16 times");
+        .isEqualTo("mallory already holds 16 metadata watches on this worker; end one first");
 
     held.get(0).call().cancel(null);
     await()

@@ -12,6 +12,8 @@ import io.strata.core.proto.WriteHeader;
 import io.strata.core.proto.WriteRequest;
 import io.strata.core.proto.WriteResponse;
 import io.strata.core.proto.WriteType;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import io.strata.core.ufs.CreateOptions;
 import io.strata.core.ufs.LocalUnderFileSystem;
 import io.strata.core.ufs.Mount;
@@ -31,6 +33,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -113,6 +116,62 @@ class WriteSessionsTest {
       assertThat(left).isEmpty();
     }
     assertThat(restarted.discardUnfinished()).isZero();
+  }
+
+  /**
+   * Issue 78: header-only writes had no per-user bound; each holds a marker file (and a descriptor
+   * once bytes come), and one connection carries a thousand calls. A user's writes under way are
+   * bounded; every way a write ends frees its place; the cluster's processes are not counted.
+   */
+  @Test
+  void aUsersWritesUnderWay_areBounded_andEveryEndFreesItsPlace() throws Exception {
+    UfsManager ufs = rootMounted();
+    WriteSessions sessions =
+        new WriteSessions(
+            ufs, metadata(ufs), store, PAGE, PooledByteBufAllocator.DEFAULT, () -> true, state);
+    Principal mallory = new Principal("mallory", Role.USER);
+    List<StreamObserver<WriteRequest>> open = new ArrayList<>();
+    for (int i = 0; i < WriteSessions.MAX_PER_USER; i++) {
+      StreamObserver<WriteRequest> in = sessions.open(observer(new CompletableFuture<>()), mallory);
+      in.onNext(header("/w" + i));
+      open.add(in);
+    }
+    CompletableFuture<WriteResponse> refused = new CompletableFuture<>();
+    sessions.open(observer(refused), mallory).onNext(header("/one-more"));
+    assertThat(refused)
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableThat()
+        .withMessageContaining(
+            "mallory already holds 256 writes under way on this worker; end one first");
+    assertThat(root.resolve("one-more")).doesNotExist();
+
+    open.get(0).onError(new RuntimeException("the writer went away"));
+    CompletableFuture<WriteResponse> failed = new CompletableFuture<>();
+    StreamObserver<WriteRequest> bad = sessions.open(observer(failed), mallory);
+    bad.onNext(WriteRequest.newBuilder().setChunk(ByteString.copyFromUtf8("x")).build());
+    assertThat(failed).failsWithin(Duration.ofSeconds(5));
+    bad.onCompleted();
+    CompletableFuture<WriteResponse> done = new CompletableFuture<>();
+    StreamObserver<WriteRequest> last = sessions.open(observer(done), mallory);
+    last.onNext(header("/last"));
+    last.onNext(chunk(filled('L')));
+    last.onCompleted();
+    assertThat(done.join().getStatus().getLength()).isEqualTo(PAGE);
+    assertThat(sessions.underWayBy("mallory")).isEqualTo(WriteSessions.MAX_PER_USER - 1);
+    open.forEach(in -> in.onError(new RuntimeException("gone")));
+    assertThat(sessions.underWayBy("mallory")).isZero();
+
+    Principal mount = new Principal("fuse", Role.SERVICE);
+    for (int i = 0; i <= WriteSessions.MAX_PER_USER; i++) {
+      sessions.open(observer(new CompletableFuture<>()), mount).onNext(header("/s" + i));
+    }
+    assertThat(sessions.underWayBy("fuse")).isZero();
+  }
+
+  private static WriteRequest header(String path) {
+    return WriteRequest.newBuilder()
+        .setHeader(WriteHeader.newBuilder().setPath(path).setOverwrite(true))
+        .build();
   }
 
   @Test
