@@ -70,19 +70,35 @@ final class FuseHost {
    * capabilities); system programs only (perl, cat): nobody may not reach root's own.
    */
   static String asNobody(String... cmd) throws Exception {
+    return as(65534, Path.of("/"), cmd).out();
+  }
+
+  /** How a command run by {@link #as} ended: its exit code and what it printed (both streams). */
+  record Run(int code, String out) {}
+
+  /**
+   * {@code cmd} run in folder {@code cwd} as user and group {@code id}, with no other groups and no
+   * capabilities.
+   */
+  static Run as(int id, Path cwd, String... cmd) throws Exception {
     List<String> full =
         Stream.concat(
                 Stream.of(
                     "setpriv",
-                    "--reuid=" + 65534,
-                    "--regid=" + 65534,
+                    "--reuid=" + id,
+                    "--regid=" + id,
                     "--clear-groups",
                     "--inh-caps=-all"),
                 Stream.of(cmd))
             .toList();
-    Process p = new ProcessBuilder(full).redirectErrorStream(true).start();
+    Process p = new ProcessBuilder(full).directory(cwd.toFile()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    return out;
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("%s finished", cmd[0]).isTrue();
+    return new Run(p.exitValue(), out);
+  }
+
+  /** Skips unless commands can be run as another user (setpriv, from util-linux). */
+  static void assumeOtherUsers() {
+    assumeThat(onPath("setpriv")).as("running as another user needs setpriv (util-linux)").isTrue();
   }
 }

@@ -1,22 +1,18 @@
 package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.strata.core.conf.FuseKeys;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.security.SecretFiles;
 import io.strata.testkit.ForkedCluster;
 import io.strata.testkit.ForkedProcess;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,9 +36,7 @@ class FuseSwapTest {
   @Test
   void aFolderSwappedForALinkBehindTheKernelsBack_leadsNowhereThroughTheMount() throws Exception {
     FuseHost.assumeMountable();
-    assumeThat(FuseHost.onPath("setpriv"))
-        .as("running as another user needs setpriv (util-linux)")
-        .isTrue();
+    FuseHost.assumeOtherUsers();
     Path secret = SecretFiles.write(dir.resolve("secret"), SecretFiles.CLUSTER);
     try (ForkedCluster cluster =
         ForkedCluster.builder()
@@ -74,25 +68,26 @@ class FuseSwapTest {
       try {
         Path d = mnt.resolve("tmp/m/d");
         // The kernel looks up her folder and a file in it, as hers: cached for a minute.
-        assertThat(asMallory("stat", "-c", "%u %F", d.toString()).out)
+        assertThat(asMallory("stat", "-c", "%u %F", d.toString()).out())
             .isEqualTo(MALLORY + " directory\n");
-        assertThat(asMallory("cat", d.resolve("secret").toString()).out).isEqualTo("decoy\n");
+        assertThat(asMallory("cat", d.resolve("secret").toString()).out()).isEqualTo("decoy\n");
 
         // Through the store, not the mount: her folder becomes a link to alice's home.
-        Run swap =
-            asMalloryIn(ufs, "sh", "-c", "mv tmp/m/d tmp/m/d.old && ln -s ../../home/ali tmp/m/d");
-        assertThat(swap.code).as(swap.out).isZero();
+        FuseHost.Run swap =
+            FuseHost.as(
+                MALLORY, ufs, "sh", "-c", "mv tmp/m/d tmp/m/d.old && ln -s ../../home/ali tmp/m/d");
+        assertThat(swap.code()).as(swap.out()).isZero();
 
-        Run moved =
+        FuseHost.Run moved =
             asMallory("mv", mnt.resolve("tmp/m/x").toString(), d.resolve(".bashrc").toString());
-        Run written = asMallory("sh", "-c", "echo evil > " + d.resolve(".bashrc"));
-        Run read = asMallory("cat", d.resolve("secret").toString());
-        Run made = asMallory("mkdir", d.resolve("planted").toString());
+        FuseHost.Run written = asMallory("sh", "-c", "echo evil > " + d.resolve(".bashrc"));
+        FuseHost.Run read = asMallory("cat", d.resolve("secret").toString());
+        FuseHost.Run made = asMallory("mkdir", d.resolve("planted").toString());
 
-        assertThat(moved.code).as("mv into the swapped folder: %s", moved.out).isNotZero();
-        assertThat(written.code).as("a write into it: %s", written.out).isNotZero();
-        assertThat(read.out).as("a read through it").doesNotContain("alice's only");
-        assertThat(made.code).as("a mkdir in it: %s", made.out).isNotZero();
+        assertThat(moved.code()).as("mv into the swapped folder: %s", moved.out()).isNotZero();
+        assertThat(written.code()).as("a write into it: %s", written.out()).isNotZero();
+        assertThat(read.out()).as("a read through it").doesNotContain("alice's only");
+        assertThat(made.code()).as("a mkdir in it: %s", made.out()).isNotZero();
         assertThat(Files.readString(ufs.resolve("home/ali/.bashrc"))).isEqualTo("alice's\n");
         assertThat(Files.getAttribute(ufs.resolve("home/ali/.bashrc"), "unix:uid"))
             .isEqualTo(ALICE);
@@ -104,8 +99,8 @@ class FuseSwapTest {
         assertThat(Files.isSymbolicLink(ufs.resolve("tmp/m/d"))).isTrue();
 
         // The mount still serves: what mallory may do, she does.
-        Run own = asMallory("sh", "-c", "echo fine > tmp/m/d.old/mine");
-        assertThat(own.code).as(own.out).isZero();
+        FuseHost.Run own = asMallory("sh", "-c", "echo fine > tmp/m/d.old/mine");
+        assertThat(own.code()).as(own.out()).isZero();
         assertThat(Files.readString(ufs.resolve("tmp/m/d.old/mine"))).isEqualTo("fine\n");
       } finally {
         fuse.stop();
@@ -113,29 +108,9 @@ class FuseSwapTest {
     }
   }
 
-  private record Run(int code, String out) {}
-
-  /** {@code cmd} as mallory, in the mount's root; output merged. */
-  private Run asMallory(String... cmd) throws Exception {
-    return asMalloryIn(mnt, cmd);
-  }
-
-  /** {@code cmd} as mallory, in folder {@code cwd}; output merged. */
-  private static Run asMalloryIn(Path cwd, String... cmd) throws Exception {
-    List<String> full =
-        Stream.concat(
-                Stream.of(
-                    "setpriv",
-                    "--reuid=" + MALLORY,
-                    "--regid=" + MALLORY,
-                    "--clear-groups",
-                    "--inh-caps=-all"),
-                Stream.of(cmd))
-            .toList();
-    Process p = new ProcessBuilder(full).directory(cwd.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("%s finished", cmd[0]).isTrue();
-    return new Run(p.exitValue(), out);
+  /** {@code cmd} as mallory, in the mount's root. */
+  private FuseHost.Run asMallory(String... cmd) throws Exception {
+    return FuseHost.as(MALLORY, mnt, cmd);
   }
 
   private static void folder(Path p, int uid, String mode) throws Exception {

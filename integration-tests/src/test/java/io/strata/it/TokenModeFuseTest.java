@@ -1,7 +1,6 @@
 package io.strata.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.security.SecretFiles;
@@ -26,9 +25,7 @@ class TokenModeFuseTest {
   @Test
   void theMountServesItsUsers_asThePermissionBitsSay() throws Exception {
     FuseHost.assumeMountable();
-    assumeThat(FuseHost.onPath("setpriv"))
-        .as("running as another user needs setpriv (util-linux)")
-        .isTrue();
+    FuseHost.assumeOtherUsers();
     Path secret = SecretFiles.write(dir.resolve("secret"), SecretFiles.CLUSTER);
     try (ForkedCluster cluster =
         ForkedCluster.builder()

@@ -54,8 +54,4 @@ public final class PerUserLimit {
   public int heldBy(String user) {
     return held.getOrDefault(user, 0);
   }
-
-  public int max() {
-    return max;
-  }
 }

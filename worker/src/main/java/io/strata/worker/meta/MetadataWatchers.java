@@ -3,6 +3,7 @@ package io.strata.worker.meta;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.strata.core.proto.MetadataEvent;
+import io.strata.core.rpc.GrpcErrors;
 import io.strata.core.security.Principal;
 import io.strata.core.status.StrataException;
 import io.strata.worker.auth.PerUserLimit;
@@ -99,8 +100,7 @@ public final class MetadataWatchers {
     try {
       user = perUser.take(caller);
     } catch (StrataException e) {
-      stream.onError(
-          Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException());
+      stream.onError(GrpcErrors.toGrpc(e));
       return;
     }
     Watcher w = new Watcher(stream, user);
