@@ -46,6 +46,7 @@ import io.strata.worker.master.MasterSync;
 import io.strata.worker.meta.MetadataCache;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.meta.MetadataWatchers;
+import io.strata.worker.meta.VisibleEvents;
 import io.strata.worker.namespace.Namespace;
 import io.strata.worker.page.CachedVersions;
 import io.strata.worker.page.PageStore;
@@ -180,6 +181,13 @@ public final class WorkerProcess implements Service {
             metadataStore);
     this.metadata = new MetadataService(ufs, metadataCache, registry);
     fetcher.whenFileChanges(metadata::invalidate);
+    metadata
+        .watchers()
+        .showOnly(
+            new VisibleEvents(
+                metadata,
+                () -> conf.get(SecurityKeys.PERMISSION_CHECK),
+                () -> conf.get(SecurityKeys.SUPERUSER_GROUP)));
     this.loader =
         new FileLoader(
             ufs,

@@ -13,6 +13,7 @@ import jnr.constants.platform.OpenFlags;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
 import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
 import jnr.ffi.annotations.SaveError;
 
 /**
@@ -69,6 +70,10 @@ final class PosixCalls {
     long syscall(long number, long a, String path, long mode, long flags);
 
     int close(int fd);
+
+    /** statx(2), whose struct has one layout on every architecture (glibc 2.28 or later). */
+    @SaveError
+    int statx(int dirfd, String path, int flags, int mask, @Out byte[] statx);
 
     /** Returns 0 or the error number itself (posix_fadvise does not set errno). */
     int posix_fadvise(int fd, long offset, long length, int advice);
@@ -274,7 +279,7 @@ final class PosixCalls {
   /**
    * chmod of {@code p} itself: a link is never followed (fchmodat2 refuses one), so that a name a
    * user swaps for a link after the caller looked cannot turn this into a chmod of the link's
-   * target. Kernels before 6.6 lack it: there the caller's look must do.
+   * target. Kernels before 6.6 lack fchmodat2: there {@link #chmodPinned} does the same.
    */
   static void chmod(Path p, int mode) throws IOException {
     if (!noFchmodat2) {
@@ -290,7 +295,38 @@ final class PosixCalls {
       }
       noFchmodat2 = true;
     }
-    check(Holder.C.chmod(p.toString(), mode & 07777), p);
+    chmodPinned(p, mode);
+  }
+
+  private static final int STATX_TYPE = 0x1;
+  private static final int STATX_SIZE = 256;
+  private static final int STATX_MODE_OFFSET = 0x1c;
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFLNK = 0120000;
+
+  /**
+   * chmod of {@code p} itself without fchmodat2, as glibc's fchmodat emulates it: the entry is
+   * pinned by an O_PATH descriptor that does not follow a final link, a link is refused as
+   * fchmodat2 refuses it (EOPNOTSUPP), and anything else is changed through {@code
+   * /proc/self/fd/N}, which names the pinned inode whatever is renamed meanwhile (issue 78: the
+   * kernels before 6.6 followed a link swapped in after the caller's look).
+   */
+  static void chmodPinned(Path p, int mode) throws IOException {
+    int fd = pin(p);
+    try {
+      byte[] st = new byte[STATX_SIZE];
+      if (Holder.C.statx(fd, "", AT_EMPTY_PATH, STATX_TYPE, st) != 0) {
+        fail(lastError(), p);
+      }
+      int type =
+          ((st[STATX_MODE_OFFSET] & 0xff) | (st[STATX_MODE_OFFSET + 1] & 0xff) << 8) & S_IFMT;
+      if (type == S_IFLNK) {
+        fail(Errno.EOPNOTSUPP, p);
+      }
+      check(Holder.C.chmod("/proc/self/fd/" + fd, mode & 07777), p);
+    } finally {
+      close(fd);
+    }
   }
 
   /**

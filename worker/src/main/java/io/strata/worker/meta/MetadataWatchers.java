@@ -44,10 +44,14 @@ public final class MetadataWatchers {
 
   private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
   private final PerUserLimit perUser = new PerUserLimit(MAX_PER_USER, "metadata watches");
+  private volatile VisibleEvents visible;
 
   /** One watching stream and the events sent while its transport was full. */
   private final class Watcher {
     private final ServerCallStreamObserver<MetadataEvent> stream;
+
+    /** Who watches (null: a call outside any request). */
+    private final Principal caller;
 
     /** The user it counts against, or null for the cluster's processes. */
     private final String user;
@@ -55,8 +59,9 @@ public final class MetadataWatchers {
     private int unread;
     private boolean done;
 
-    Watcher(ServerCallStreamObserver<MetadataEvent> stream, String user) {
+    Watcher(ServerCallStreamObserver<MetadataEvent> stream, Principal caller, String user) {
       this.stream = stream;
+      this.caller = caller;
       this.user = user;
     }
 
@@ -74,7 +79,8 @@ public final class MetadataWatchers {
                 .asRuntimeException());
         return;
       }
-      stream.onNext(e);
+      VisibleEvents scope = visible;
+      stream.onNext(scope == null ? e : scope.forCaller(caller, e));
     }
 
     synchronized void end() {
@@ -91,6 +97,14 @@ public final class MetadataWatchers {
   }
 
   /**
+   * From now on, a watcher hears only the paths it may see ({@link VisibleEvents}); until then, as
+   * where permissions are not checked, every path.
+   */
+  public void showOnly(VisibleEvents visible) {
+    this.visible = visible;
+  }
+
+  /**
    * Registers {@code stream} of {@code caller} (null: a call outside any request), tells it so (its
    * first event), and keeps it until it is cancelled; a caller other than the cluster's processes
    * that already holds {@link #MAX_PER_USER} watches is refused with RESOURCE_EXHAUSTED.
@@ -103,7 +117,7 @@ public final class MetadataWatchers {
       stream.onError(GrpcErrors.toGrpc(e));
       return;
     }
-    Watcher w = new Watcher(stream, user);
+    Watcher w = new Watcher(stream, caller, user);
     watchers.add(w);
     stream.setOnCancelHandler(w::end);
     w.send(MetadataEvent.newBuilder().setSubscribed(true).build());

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.strata.core.conf.Configuration;
 import io.strata.core.net.ConnectionGate;
 import io.strata.core.net.HostPort;
+import io.strata.core.path.StrataPath;
 import io.strata.core.proto.MetadataEvent;
 import io.strata.core.proto.MetadataWatchServiceGrpc;
 import io.strata.core.proto.WatchMetadataRequest;
@@ -25,8 +26,12 @@ import io.strata.core.security.Role;
 import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Security;
 import io.strata.core.security.Tokens;
+import io.strata.worker.TestFiles;
+import io.strata.worker.kv.MemoryKvStore;
 import io.strata.worker.rpc.MetadataWatchServiceImpl;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -153,5 +158,60 @@ class MetadataWatchersTest {
     await()
         .atMost(Duration.ofSeconds(20))
         .until(() -> again.events().size() == 2 && held.get(1).events().size() == 2);
+  }
+
+  /**
+   * Issue 78: every watcher heard every path the worker dropped, names in folders it may not search
+   * included. A real metadata service over a local folder: mallory hears alice's file as alice's
+   * folder (dropped recursively), alice and the cluster's processes hear it as it is, and a path
+   * whose folders the worker does not hold in memory is heard as the nearest it does.
+   */
+  @Test
+  void aUserHearsOnlyPathsTheyMaySee() throws Exception {
+    Path ufs = Files.createDirectories(dir.resolve("ufs"));
+    Path home = Files.createDirectories(ufs.resolve("home"));
+    Path ali = Files.createDirectories(home.resolve("ali"));
+    Files.writeString(ali.resolve("offer.pdf"), "x");
+    Files.createDirectories(ufs.resolve("data/sub"));
+    Files.setAttribute(ali, "unix:uid", 4001);
+    Files.setPosixFilePermissions(ali, PosixFilePermissions.fromString("rwx------"));
+    MetadataService meta =
+        new MetadataService(
+            TestFiles.ufsAt(ufs),
+            new MetadataCache(
+                1000,
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(5),
+                System::currentTimeMillis,
+                new MemoryKvStore()),
+            new SimpleMeterRegistry());
+    for (String p : List.of("/", "/home", "/home/ali", "/home/ali/offer.pdf")) {
+      meta.getStatus(StrataPath.of(p), -1);
+    }
+    watchers.showOnly(new VisibleEvents(meta, () -> true, () -> ""));
+    Watch mallory = watch(as("4002", Role.USER));
+    Watch alice = watch(as("4001", Role.USER));
+    Watch mount = watch(as("fuse", Role.SERVICE));
+    List<Watch> all = List.of(mallory, alice, mount);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> all.stream().allMatch(w -> w.events().size() == 1));
+
+    watchers.dropped(List.of("/home/ali/offer.pdf"), false);
+    watchers.dropped(List.of("/data/sub/part-0"), false);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> all.stream().allMatch(w -> w.events().size() == 3));
+
+    MetadataEvent asIs = MetadataEvent.newBuilder().addPaths("/home/ali/offer.pdf").build();
+    assertThat(alice.events().get(1)).isEqualTo(asIs);
+    assertThat(mount.events().get(1)).isEqualTo(asIs);
+    assertThat(mallory.events().get(1))
+        .isEqualTo(MetadataEvent.newBuilder().addPaths("/home/ali").setRecursive(true).build());
+    assertThat(mallory.events().get(2))
+        .as("/data is not in memory: its search bit is unknown")
+        .isEqualTo(MetadataEvent.newBuilder().addPaths("/data").setRecursive(true).build());
+    assertThat(mount.events().get(2))
+        .isEqualTo(MetadataEvent.newBuilder().addPaths("/data/sub/part-0").build());
   }
 }
