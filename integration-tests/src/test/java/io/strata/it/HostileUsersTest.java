@@ -31,6 +31,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.CommandCodec;
 import io.strata.master.journal.MasterCommand;
+import io.strata.master.load.LoadControl;
 import io.strata.testkit.MiniCluster;
 import io.strata.testkit.TestCa;
 import java.io.IOException;
@@ -43,6 +44,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -108,6 +110,19 @@ class HostileUsersTest {
     folder("tmp/m", 4002, "rwxr-xr-x");
     // Put in mallory's folder by someone else: hers to remove, not to rewrite.
     file("tmp/m/payroll.csv", 0, "rw-r--r--", "salaries");
+    // Loaded whole by its users: a shared folder with one of alice's own inside.
+    folder("shared", 0, "rwxrwxrwt");
+    folder("shared/a", 4001, "rwx------");
+    file("shared/a/diary", 4001, "rw-------", "alice's diary");
+    for (int i = 0; i < LoadControl.MAX_RUNNING_PER_USER + 1; i++) {
+      folder("shared/m/l" + i, 4002, "rwxr-xr-x");
+      for (int part = 0; part < 3; part++) {
+        own(
+            Files.write(ufs.resolve("shared/m/l" + i + "/part" + part), new byte[1 << 20]),
+            4002,
+            "rw-r--r--");
+      }
+    }
     folder("pub", 4001, "rwxr-xr-x");
     file("pub/draft", 4001, "rw-r--r--", "alice's draft");
     folder("data", 0, "rwxr-xr-x");
@@ -344,6 +359,65 @@ class HostileUsersTest {
     assertThat(shellAs(ALICE).run("job", "list").out()).contains("/home/ali");
     ShellRunner.Run own = shellAs(ALICE).run("job", "stop", Long.toString(id));
     assertOneLineRefusal(own.err(), "FAILED_PRECONDITION", "is not running");
+  }
+
+  /**
+   * Medium: a user who may list a shared folder loaded everything under it, other users' private
+   * folders included, as the walk runs as the cluster; and one user could run every load slot.
+   */
+  @Test
+  void aUsersLoadWalksOnlyWhatTheyMayList_andRunsAFewAtOnce() throws Exception {
+    ShellRunner mallory = shellAs(MALLORY);
+    ShellRunner.Run hers = mallory.run("fs", "distributedLoad", "/shared", "--json");
+    assertThat(hers.code()).as(hers.out() + hers.err()).isZero();
+    ShellRunner.Run alices = shellAs(ALICE).run("fs", "distributedLoad", "/shared", "--json");
+    assertThat(alices.code()).as(alices.err()).isZero();
+    assertThat(files(hers.out()))
+        .as("alice's 0700 /shared/a is not walked for mallory")
+        .isEqualTo(files(alices.out()) - 1);
+
+    // Forced (the parts are cached already), a file per batch at 256 KiB/s: each runs for about
+    // 12 s, holding a loader thread of the worker as it waits (see the stop note of issue 78).
+    List<String> running = new ArrayList<>();
+    try {
+      for (int i = 0; i < LoadControl.MAX_RUNNING_PER_USER; i++) {
+        String path = "/shared/m/l" + i;
+        ShellRunner.Run r =
+            mallory.run(
+                "fs",
+                "distributedLoad",
+                path,
+                "--submit",
+                "--force",
+                "--batch-size",
+                "1",
+                "--bandwidth",
+                "256KiB");
+        assertThat(r.code()).as(r.err()).isZero();
+        running.add(path);
+      }
+      ShellRunner.Run fifth =
+          mallory.run(
+              "fs",
+              "distributedLoad",
+              "/shared/m/l" + LoadControl.MAX_RUNNING_PER_USER,
+              "--submit",
+              "--force",
+              "--batch-size",
+              "1",
+              "--bandwidth",
+              "256KiB");
+      assertOneLineRefusal(
+          fifth.err(), "RESOURCE_EXHAUSTED", "4002 runs 4 loads already, the most a user may");
+    } finally {
+      for (String path : running) {
+        mallory.run("fs", "distributedLoad", path, "--stop");
+      }
+    }
+  }
+
+  private static long files(String json) {
+    return Long.parseLong(json.replaceAll("(?s).*\"files\":(\\d+).*", "$1"));
   }
 
   /** Item 7: any user could pin, or set a TTL on, what others cache. */

@@ -48,7 +48,14 @@ public final class LoadControl {
     this.clock = clock;
   }
 
-  public LoadJob submit(SubmitLoadRequest req) {
+  /**
+   * Loads one user may run at once: a few datasets at a time, so that one user cannot take the
+   * cluster's {@link LoadJobs#MAX_RUNNING} from everyone else.
+   */
+  public static final int MAX_RUNNING_PER_USER = 4;
+
+  /** One submission at a time: a user's count and their new job are one step. */
+  public synchronized LoadJob submit(SubmitLoadRequest req) {
     String path = StrataPath.of(req.getPath()).toString();
     LoadOptions o = req.getOptions();
     if (o.getReplication() < 0 || o.getBatchSize() < 0 || o.getBandwidthBytes() < 0) {
@@ -68,6 +75,16 @@ public final class LoadControl {
           StatusCode.NOT_A_DIRECTORY, path + " is a file; distributedLoad loads a folder");
     }
     Principal caller = Principal.current();
+    boolean checked = caller != null && caller.role() == Role.USER;
+    if (checked && runningOf(caller.user()) >= MAX_RUNNING_PER_USER) {
+      throw new StrataException(
+          StatusCode.RESOURCE_EXHAUSTED,
+          caller.user()
+              + " runs "
+              + MAX_RUNNING_PER_USER
+              + " loads already, the most a user may at once: wait for one to end, or stop one"
+              + " (strata fs distributedLoad --stop PATH)");
+    }
     LoadOptions options =
         o.toBuilder()
             .setReplication(Math.max(1, o.getReplication()))
@@ -83,10 +100,21 @@ public final class LoadControl {
             .setSubmittedMs(clock.millis())
             .setFlatWalk(listsFlat(StrataPath.of(path)))
             .setOwner(caller == null ? "" : caller.user())
+            .setOwnerChecked(checked)
             .build();
     journal.submit(new MasterCommand.SubmitLoad(job)).orThrow();
     scheduler.lead();
     return job;
+  }
+
+  private long runningOf(String user) {
+    return journal
+        .stateMachine()
+        .read(
+            s ->
+                s.loads().runningJobs().stream()
+                    .filter(j -> j.getOwnerChecked() && j.getOwner().equals(user))
+                    .count());
   }
 
   /**

@@ -6,6 +6,8 @@ import io.strata.core.proto.LoadFilesRequest;
 import io.strata.core.proto.LoadJob;
 import io.strata.core.proto.LoadState;
 import io.strata.core.proto.WorkerInfo;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.DaemonThreads;
@@ -197,9 +199,32 @@ final class LoadRunner implements Runnable {
                 dir ->
                     new FolderListing(
                         dir, () -> rings.owners(dir, LIST_CANDIDATES), stubs::listPage),
+                job.getOwnerChecked() ? this::ownerMayList : dir -> true,
                 root,
                 cursor);
     return WalkFeed.start(files, f -> events.add(f::woken), WALKS);
+  }
+
+  /**
+   * Whether the job's owner may list {@code folder}, asked of its worker as them: a user's load
+   * walks only what they could walk themselves (a store that lists flat, S3, has one mode for all).
+   */
+  private boolean ownerMayList(String folder) {
+    try {
+      stubs.checkAccess(
+          rings.owner(folder),
+          folder,
+          new Principal(job.getOwner(), Role.USER),
+          PathAccess.READ | PathAccess.SEARCH,
+          "load");
+      return true;
+    } catch (StrataException e) {
+      if (e.code() != StatusCode.PERMISSION_DENIED) {
+        throw e;
+      }
+      LOG.debug("load job {} skips {}: {}", job.getId(), folder, e.getMessage());
+      return false;
+    }
   }
 
   private void send(LoadDispatcher.Batch batch) {

@@ -13,6 +13,7 @@ import io.strata.master.journal.MasterJournal;
 public final class PathAccess {
   public static final int READ = 4;
   public static final int WRITE = 2;
+  public static final int SEARCH = 1;
 
   private final WorkerStubs stubs;
   private final Rings rings;

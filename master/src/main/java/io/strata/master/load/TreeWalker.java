@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The files under a folder, depth first, children in name order, streamed: at most one page of
@@ -16,12 +17,25 @@ import java.util.function.Function;
  */
 final class TreeWalker implements Iterator<FileStatus> {
   private final Function<String, Iterator<FileStatus>> lister;
+  private final Predicate<String> enters;
   private final String cursor;
   private final Deque<Iterator<FileStatus>> stack = new ArrayDeque<>();
   private FileStatus next;
 
   TreeWalker(Function<String, Iterator<FileStatus>> lister, String root, String cursor) {
+    this(lister, folder -> true, root, cursor);
+  }
+
+  /**
+   * @param enters whether the walk goes into a folder below the root (by its path)
+   */
+  TreeWalker(
+      Function<String, Iterator<FileStatus>> lister,
+      Predicate<String> enters,
+      String root,
+      String cursor) {
     this.lister = lister;
+    this.enters = enters;
     this.cursor = cursor;
     stack.push(lister.apply(root));
   }
@@ -36,9 +50,11 @@ final class TreeWalker implements Iterator<FileStatus> {
       }
       FileStatus s = top.next();
       if (s.getDirectory()) {
-        if (cursor.isEmpty()
-            || cursor.startsWith(s.getPath() + "/")
-            || PathOrder.compare(s.getPath(), cursor) > 0) {
+        boolean ahead =
+            cursor.isEmpty()
+                || cursor.startsWith(s.getPath() + "/")
+                || PathOrder.compare(s.getPath(), cursor) > 0;
+        if (ahead && enters.test(s.getPath())) {
           stack.push(lister.apply(s.getPath()));
         }
       } else if (cursor.isEmpty() || PathOrder.compare(s.getPath(), cursor) > 0) {
