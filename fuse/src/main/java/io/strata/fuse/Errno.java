@@ -30,6 +30,8 @@ final class Errno {
   static final int ERANGE = jnr.constants.platform.Errno.ERANGE.intValue();
   static final int E2BIG = jnr.constants.platform.Errno.E2BIG.intValue();
   static final int ENOSYS = jnr.constants.platform.Errno.ENOSYS.intValue();
+  static final int ENOTTY = jnr.constants.platform.Errno.ENOTTY.intValue();
+  static final int ESTALE = jnr.constants.platform.Errno.ESTALE.intValue();
 
   /**
    * Linux's ENOTSUP is EOPNOTSUPP; jnr-fuse's ErrorCodes.ENOTSUP() is another platform's number.

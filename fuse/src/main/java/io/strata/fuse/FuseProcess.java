@@ -129,11 +129,34 @@ public final class FuseProcess implements Service {
                     spillDir,
                     conf.get(FuseKeys.XATTR)));
     webServer = startWebServer();
-    FuseLoop.start(
-        fuse,
-        mountPoint.path(),
-        String.join(",", options()),
-        FuseLoop.threads(conf.get(FuseKeys.THREADS)));
+    int threads = FuseLoop.threads(conf.get(FuseKeys.THREADS));
+    if (ownLoop()) {
+      KernelLoop.start(
+          fuse,
+          mountPoint.path(),
+          new KernelLoop.Spec(
+              "strata:" + folder,
+              readOnly,
+              othersMayMount(),
+              options.kernel(),
+              conf.get(FuseKeys.ENTRY_TIMEOUT),
+              conf.get(FuseKeys.ATTR_TIMEOUT)),
+          threads);
+    } else {
+      FuseLoop.start(fuse, mountPoint.path(), String.join(",", options()), threads);
+    }
+  }
+
+  /** Whether Strata's own FUSE loop serves the mount: when asked for, and it can mount. */
+  private boolean ownLoop() {
+    if (!conf.get(FuseKeys.ENGINE).equals("strata")) {
+      return false;
+    }
+    if (!KernelLoop.canMount()) {
+      LOG.warn("strata.fuse.engine=strata mounts as root only; serving with jnr-fuse");
+      return false;
+    }
+    return true;
   }
 
   /**

@@ -28,7 +28,7 @@ final class MountOptions {
   static final Set<String> KERNEL = Set.of("nosuid", "nodev", "noexec", "noatime");
 
   static final String KNOWN =
-      "ro, rw, attr_timeout=SECONDS, entry_timeout=SECONDS, allow_other, immutable, threads=N, "
+      "ro, rw, attr_timeout=SECONDS, entry_timeout=SECONDS, allow_other, immutable, threads=N, engine=strata|jnr, "
           + String.join(", ", KERNEL)
           + ", strata.KEY=VALUE";
 
@@ -60,6 +60,7 @@ final class MountOptions {
         case "attr_timeout" -> set(conf, FuseKeys.ATTR_TIMEOUT, seconds(o, value));
         case "entry_timeout" -> set(conf, FuseKeys.ENTRY_TIMEOUT, seconds(o, value));
         case "threads" -> set(conf, FuseKeys.THREADS, required(o, value));
+        case "engine" -> set(conf, FuseKeys.ENGINE, required(o, value));
         default -> {
           if (KERNEL.contains(o)) {
             kernel.add(o);

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import ru.serce.jnrfuse.FuseFillDir;
 import ru.serce.jnrfuse.FuseStubFS;
 import ru.serce.jnrfuse.struct.FileStat;
+import ru.serce.jnrfuse.struct.FuseContext;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 import ru.serce.jnrfuse.struct.FuseOperations;
 import ru.serce.jnrfuse.struct.Statvfs;
@@ -80,6 +81,29 @@ final class StrataFuse extends FuseStubFS {
     this.xattrs = new XattrOps(fs, open, xattrs);
   }
 
+  /**
+   * Who called, per thread of {@link KernelLoop} (libfuse's threads ask libfuse); a thread serves
+   * one mount, so one for all mounts of the process.
+   */
+  private static final ThreadLocal<FuseContext> KERNEL_CALLER = new ThreadLocal<>();
+
+  /** The caller of the request this thread serves. */
+  @Override
+  public FuseContext getContext() {
+    FuseContext c = KERNEL_CALLER.get();
+    return c != null ? c : super.getContext();
+  }
+
+  /** This thread serves {@link KernelLoop}'s requests, whose callers it writes in {@code c}. */
+  void servingOnThisThread(FuseContext c) {
+    KERNEL_CALLER.set(c);
+  }
+
+  /** Whether {@code fh} is open for reading only (its close needs no FLUSH). */
+  boolean reads(long fh) {
+    return open.get(fh) instanceof OpenFile.Reader;
+  }
+
   /** The table of operations libfuse calls, for {@link FuseLoop}. */
   FuseOperations operations() {
     return fuseOperations;
@@ -94,9 +118,7 @@ final class StrataFuse extends FuseStubFS {
   /** The mount's first request, before any other is read. */
   @Override
   public Pointer init(Pointer conn) {
-    noFlushReplies =
-        NoFlushReplies.install(
-            getContext().fuse.get(), h -> open.get(h) instanceof OpenFile.Reader);
+    noFlushReplies = NoFlushReplies.install(getContext().fuse.get(), this::reads);
     return null;
   }
 
