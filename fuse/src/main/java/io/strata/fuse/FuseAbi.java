@@ -51,6 +51,74 @@ final class FuseAbi {
   static final int FALLOCATE = 43;
   static final int RENAME2 = 45;
 
+  private static final String[] NAMES = new String[53];
+
+  static {
+    String[] names = {
+      "",
+      "lookup",
+      "forget",
+      "getattr",
+      "setattr",
+      "readlink",
+      "symlink",
+      "",
+      "mknod",
+      "mkdir",
+      "unlink",
+      "rmdir",
+      "rename",
+      "link",
+      "open",
+      "read",
+      "write",
+      "statfs",
+      "release",
+      "",
+      "fsync",
+      "setxattr",
+      "getxattr",
+      "listxattr",
+      "removexattr",
+      "flush",
+      "init",
+      "opendir",
+      "readdir",
+      "releasedir",
+      "fsyncdir",
+      "getlk",
+      "setlk",
+      "setlkw",
+      "access",
+      "create",
+      "interrupt",
+      "bmap",
+      "destroy",
+      "ioctl",
+      "poll",
+      "notify_reply",
+      "batch_forget",
+      "fallocate",
+      "readdirplus",
+      "rename2",
+      "lseek",
+      "copy_file_range",
+      "setupmapping",
+      "removemapping",
+      "syncfs",
+      "tmpfile",
+      "statx"
+    };
+    System.arraycopy(names, 0, NAMES, 0, names.length);
+  }
+
+  /** The opcode's name in lower case, as metrics tag it; "other" for one this table lacks. */
+  static String name(int opcode) {
+    return opcode > 0 && opcode < NAMES.length && !NAMES[opcode].isEmpty()
+        ? NAMES[opcode]
+        : "other";
+  }
+
   /** Opcodes the kernel sends no reply for. */
   static boolean unanswered(int opcode) {
     return opcode == FORGET || opcode == BATCH_FORGET || opcode == INTERRUPT;

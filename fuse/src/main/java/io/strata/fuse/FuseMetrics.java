@@ -16,10 +16,14 @@ final class FuseMetrics {
   static final String REQUESTS = "strata.fuse.requests";
   static final String ERRORS = "strata.fuse.request.errors";
 
+  /** Requests as the kernel sent them, by opcode (Strata's own FUSE loop only). */
+  static final String KERNEL_REQUESTS = "strata.fuse.kernel.requests";
+
   private record Meters(Timer time, Counter errors) {}
 
   private final MeterRegistry registry;
   private final Map<String, Meters> byOp = new ConcurrentHashMap<>();
+  private final Map<String, Counter> byOpcode = new ConcurrentHashMap<>();
 
   FuseMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -34,6 +38,19 @@ final class FuseMetrics {
     if (result < 0) {
       m.errors().increment();
     }
+  }
+
+  /** One request of {@code opcode} read from the kernel. */
+  void kernelRequest(int opcode) {
+    byOpcode
+        .computeIfAbsent(
+            FuseAbi.name(opcode),
+            name ->
+                Counter.builder(KERNEL_REQUESTS)
+                    .tag("opcode", name)
+                    .description("FUSE requests the kernel sent, by opcode (Strata's own loop)")
+                    .register(registry))
+        .increment();
   }
 
   private Meters meters(String op) {

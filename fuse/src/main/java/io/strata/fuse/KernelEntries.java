@@ -31,9 +31,10 @@ final class KernelEntries {
     FileStat st = r.slot.clearStat();
     int result = fs.getattr(path, st);
     if (result == -Errno.ENOENT) {
+      nodes.removed(r.node, name);
       return replies.entry(r.out(), 0, st);
     }
-    return result < 0 ? result : replies.entry(r.out(), nodes.looked(r.node, name), st);
+    return result < 0 ? result : replies.entry(r.out(), looked(r.node, name, st), st);
   }
 
   void forget(KernelRequest r) {
@@ -141,13 +142,24 @@ final class KernelEntries {
     return made(r, name, fs.symlink(target, childOf(r, name)));
   }
 
+  /** LINK: the new name's entry is the linked node's own, as it is the same inode. */
   int link(KernelRequest r) {
-    String existing = nodes.path(r.int64(0));
+    long node = r.int64(0);
+    String existing = nodes.path(node);
     String name = r.name(8);
     if (existing == null) {
       return -Errno.ENOENT;
     }
-    return made(r, name, fs.link(existing, childOf(r, name)));
+    String path = childOf(r, name);
+    int result = fs.link(existing, path);
+    if (result < 0) {
+      return result;
+    }
+    FileStat st = r.slot.clearStat();
+    int looked = fs.getattr(path, st);
+    return looked < 0
+        ? looked
+        : replies.entry(r.out(), nodes.linked(node, r.node, name, st.st_ino.longValue()), st);
   }
 
   /** After {@code name} was made in the request's folder: its entry, as a LOOKUP answers. */
@@ -157,7 +169,13 @@ final class KernelEntries {
     }
     FileStat st = r.slot.clearStat();
     int looked = fs.getattr(childOf(r, name), st);
-    return looked < 0 ? looked : replies.entry(r.out(), nodes.looked(r.node, name), st);
+    return looked < 0 ? looked : replies.entry(r.out(), looked(r.node, name, st), st);
+  }
+
+  /** The node of {@code name} in {@code parent}, whose attributes are {@code st}. */
+  long looked(long parent, String name, FileStat st) {
+    boolean folder = (st.st_mode.intValue() & 0170000) == 0040000;
+    return nodes.looked(parent, name, st.st_ino.longValue(), st.st_nlink.longValue(), folder);
   }
 
   int unlink(KernelRequest r) {

@@ -24,6 +24,7 @@ final class KernelFiles {
   private final StrataFuse fs;
   private final Nodes nodes;
   private final KernelReplies replies;
+  private final KernelEntries entries;
   private final Map<Long, List<Listed>> listings = new ConcurrentHashMap<>();
   private final AtomicLong nextListing = new AtomicLong(1);
 
@@ -40,10 +41,11 @@ final class KernelFiles {
     }
   }
 
-  KernelFiles(StrataFuse fs, Nodes nodes, KernelReplies replies) {
+  KernelFiles(StrataFuse fs, Nodes nodes, KernelReplies replies, KernelEntries entries) {
     this.fs = fs;
     this.nodes = nodes;
     this.replies = replies;
+    this.entries = entries;
   }
 
   int open(KernelRequest r) {
@@ -76,7 +78,7 @@ final class KernelFiles {
       fs.release(path, r.slot.file(0, fh));
       return looked;
     }
-    int n = replies.entry(r.out(), nodes.looked(r.node, name), st);
+    int n = replies.entry(r.out(), entries.looked(r.node, name, st), st);
     Pointer open = r.out().slice(n);
     open.putLong(0, fh);
     open.putInt(8, openFlags);

@@ -73,11 +73,9 @@ final class KernelLoop {
     init(first);
     KernelReplies replies = new KernelReplies(spec.entryTimeout(), spec.attrTimeout());
     Nodes nodes = new Nodes();
+    KernelEntries entries = new KernelEntries(fs, nodes, replies);
     KernelLoop loop =
-        new KernelLoop(
-            fs,
-            new KernelOps(
-                new KernelEntries(fs, nodes, replies), new KernelFiles(fs, nodes, replies)));
+        new KernelLoop(fs, new KernelOps(entries, new KernelFiles(fs, nodes, replies, entries)));
     ThreadFactory factory = DaemonThreads.factory("fuse-kernel");
     List<Thread> serving = new ArrayList<>();
     List<Integer> fds = new ArrayList<>(List.of(fd));
@@ -167,6 +165,7 @@ final class KernelLoop {
       slot.caller.uid.set(r.uid);
       slot.caller.gid.set(r.gid);
       slot.caller.pid.set(r.pid);
+      fs.metrics().kernelRequest(r.opcode);
       int result;
       try {
         result = ops.serve(r);

@@ -99,6 +99,11 @@ final class StrataFuse extends FuseStubFS {
     KERNEL_CALLER.set(c);
   }
 
+  /** What the mount counts. */
+  FuseMetrics metrics() {
+    return metrics;
+  }
+
   /** Whether {@code fh} is open for reading only (its close needs no FLUSH). */
   boolean reads(long fh) {
     return open.get(fh) instanceof OpenFile.Reader;

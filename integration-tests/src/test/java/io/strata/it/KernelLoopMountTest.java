@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,10 +68,17 @@ class KernelLoopMountTest {
   }
 
   @Test
-  void servedByTheOwnLoop() {
+  void servedByTheOwnLoop_whichCountsRequestsByOpcode() throws Exception {
     assertThat(Thread.getAllStackTraces().keySet())
         .anyMatch(t -> t.getName().startsWith("fuse-kernel-"));
     assertThat(FuseKeys.ENGINE.name()).isEqualTo("strata.fuse.engine");
+    ok("cat", mnt + "/hello.txt");
+    String metrics = Scrape.page(fuse.webPort(), "/metrics");
+    for (String opcode : List.of("lookup", "open", "read", "release")) {
+      assertThat(metrics)
+          .containsPattern(
+              "strata_fuse_kernel_requests_total\\{opcode=\"" + opcode + "\"[^}]*} [1-9]");
+    }
   }
 
   @Test
@@ -129,6 +137,14 @@ class KernelLoopMountTest {
     assertThat(ufs.resolve("w.txt")).doesNotExist();
     assertThat(ufs.resolve("renamed")).doesNotExist();
     assertThat(ok("df", mnt.toString()).out()).contains(mnt.toString());
+  }
+
+  /** fsx's kind of check: positioned writes, truncates, reads and reopens against a model. */
+  @Test
+  void randomWritesAndReads_matchTheirModel() throws Exception {
+    for (long seed = 1; seed <= 3; seed++) {
+      assertThat(RandomWrites.run(mnt.resolve("random" + seed), seed, 400)).isGreaterThan(100);
+    }
   }
 
   private static String sha256(byte[] b) throws Exception {

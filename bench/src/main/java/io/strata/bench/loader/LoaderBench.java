@@ -81,6 +81,15 @@ public final class LoaderBench implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
 
+  @Option(
+      names = "--mount-options",
+      paramLabel = "OPTIONS",
+      defaultValue = "",
+      description =
+          "Options of Strata's mount, as -o takes them (e.g. engine=strata,ro); the JSON names"
+              + " them.")
+  String mountOptions;
+
   private Scripts scripts;
   private Path strataMnt;
   private int fuseWebPort;
@@ -197,6 +206,7 @@ public final class LoaderBench implements Callable<Integer> {
       out.put("shards_vs_bindfs", Math.min(cold, warm));
     }
     out.put("getattr_per_open", Stats.of(perOpen).median());
+    out.put("mount_options", mountOptions);
     double worst = Double.MAX_VALUE;
     for (Map.Entry<String, List<Double>> e : ratios.entrySet()) {
       Stats st = Stats.of(e.getValue());
@@ -279,7 +289,12 @@ public final class LoaderBench implements Callable<Integer> {
   }
 
   private void mount() throws Exception {
-    String out = scripts.must("bin/strata", "fuse", "mount", strataMnt.toString(), "/data").out();
+    List<String> cmd =
+        new ArrayList<>(List.of("bin/strata", "fuse", "mount", strataMnt.toString(), "/data"));
+    if (!mountOptions.isEmpty()) {
+      cmd.addAll(List.of("-o", mountOptions));
+    }
+    String out = scripts.must(cmd.toArray(String[]::new)).out();
     Matcher m = Pattern.compile("web (\\d+)").matcher(out);
     fuseWebPort = m.find() ? Integer.parseInt(m.group(1)) : 7720;
   }
