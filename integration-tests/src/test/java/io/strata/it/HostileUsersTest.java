@@ -377,7 +377,7 @@ class HostileUsersTest {
         .isEqualTo(files(alices.out()) - 1);
 
     // Forced (the parts are cached already), a file per batch at 256 KiB/s: each runs for about
-    // 12 s, holding a loader thread of the worker as it waits (see the stop note of issue 78).
+    // 12 s, holding a loader thread for jobs with a limit as it waits.
     List<String> running = new ArrayList<>();
     try {
       for (int i = 0; i < LoadControl.MAX_RUNNING_PER_USER; i++) {
@@ -409,6 +409,10 @@ class HostileUsersTest {
               "256KiB");
       assertOneLineRefusal(
           fifth.err(), "RESOURCE_EXHAUSTED", "4002 runs 4 loads already, the most a user may");
+      // Her slow loads wait on loader threads of their own: another user's load goes on.
+      ShellRunner.Run others =
+          shellAs(ALICE).run("fs", "distributedLoad", "/pub", "--force", "--json");
+      assertThat(others.code()).as(others.out() + others.err()).isZero();
     } finally {
       for (String path : running) {
         mallory.run("fs", "distributedLoad", path, "--stop");

@@ -86,6 +86,7 @@ public final class WorkerProcess implements Service {
   private final EventLoopGroup eventLoops;
   private final ExecutorService ufsExecutor;
   private final ExecutorService loadExecutor;
+  private final ExecutorService limitedLoadExecutor;
   private final FileLoader loader;
   private final ExecutorService rpcExecutor;
   private final ExecutorService webExecutor =
@@ -142,6 +143,9 @@ public final class WorkerProcess implements Service {
     this.loadExecutor =
         Executors.newFixedThreadPool(
             conf.get(WorkerKeys.LOAD_THREADS), DaemonThreads.factory("loader"));
+    this.limitedLoadExecutor =
+        Executors.newFixedThreadPool(
+            conf.get(WorkerKeys.LOAD_THREADS), DaemonThreads.factory("loader-limited"));
     long pageSize = conf.get(WorkerKeys.PAGE_SIZE);
     try {
       this.store = PageStore.create(conf, allocator, registry, System::nanoTime);
@@ -195,6 +199,7 @@ public final class WorkerProcess implements Service {
             pageSize,
             pageBuffers,
             loadExecutor,
+            limitedLoadExecutor,
             registry,
             () -> conf.get(WorkerKeys.UFS_READ_RUN));
     loader.setThrottle(conf.get(WorkerKeys.LOAD_BANDWIDTH));
@@ -437,6 +442,7 @@ public final class WorkerProcess implements Service {
     boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     ufsExecutor.shutdownNow();
     loadExecutor.shutdownNow();
+    limitedLoadExecutor.shutdownNow();
     rpcExecutor.shutdownNow();
     webExecutor.shutdownNow();
     masterClient.close();

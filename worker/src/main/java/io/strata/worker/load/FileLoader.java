@@ -44,6 +44,7 @@ public final class FileLoader {
   private final long pageSize;
   private final ByteBufAllocator allocator;
   private final Executor executor;
+  private final Executor limitedExecutor;
   private final LongSupplier runBytes;
 
   /** The worker-wide throttle (strata.worker.load.bandwidth), null when unlimited. */
@@ -70,6 +71,7 @@ public final class FileLoader {
       long pageSize,
       ByteBufAllocator allocator,
       Executor executor,
+      Executor limitedExecutor,
       MeterRegistry registry,
       LongSupplier runBytes) {
     this.ufs = ufs;
@@ -78,6 +80,7 @@ public final class FileLoader {
     this.pageSize = pageSize;
     this.allocator = allocator;
     this.executor = executor;
+    this.limitedExecutor = limitedExecutor;
     this.files =
         Counter.builder(WorkerMetrics.LOAD_FILES)
             .description("Files loaded for distributedLoad jobs")
@@ -121,11 +124,15 @@ public final class FileLoader {
       // under a bandwidth limit: those reads would come before the limit is asked.
       executor.execute(() -> startReadingSmallFiles(req.getFilesList(), req.getForce()));
     }
+    // A job with a limit of its own waits in its limiter on a loader thread, page after page: on
+    // threads of their own, so that slow jobs (any user may ask for 1 KiB/s) hold up only each
+    // other, never the loads without one (issue 78).
+    Executor on = limiter == null ? executor : limitedExecutor;
     List<CompletableFuture<LoadFileResult>> results = new ArrayList<>();
     for (FileStatus f : req.getFilesList()) {
       results.add(
           CompletableFuture.supplyAsync(
-              () -> loadOne(f, req.getForce(), req.getVerify(), limiter, mark), executor));
+              () -> loadOne(f, req.getForce(), req.getVerify(), limiter, mark), on));
     }
     return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
         .thenApply(

@@ -48,7 +48,54 @@ class FileLoaderTest {
   /** A loader over this test's store, reading runs of up to 3 pages. */
   private FileLoader loader() {
     return new FileLoader(
-        ufs, store, PAGE, PooledByteBufAllocator.DEFAULT, Runnable::run, registry, () -> 3 * PAGE);
+        ufs,
+        store,
+        PAGE,
+        PooledByteBufAllocator.DEFAULT,
+        Runnable::run,
+        Runnable::run,
+        registry,
+        () -> 3 * PAGE);
+  }
+
+  /**
+   * Issue 78: a job's own bandwidth limit waits on a loader thread, and any user may ask for 1
+   * byte/s: such jobs wait on threads of their own, and a job without a limit still loads.
+   */
+  @Test
+  void aJobSlowedByItsOwnLimit_holdsUpNoJobWithout() throws Exception {
+    var open =
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            io.strata.core.util.DaemonThreads.factory("test-loader"));
+    var limited =
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            io.strata.core.util.DaemonThreads.factory("test-loader-limited"));
+    FileLoader two =
+        new FileLoader(
+            ufs, store, PAGE, PooledByteBufAllocator.DEFAULT, open, limited, registry, () -> PAGE);
+    UfsManager.Resolved file = ufs.resolve(StrataPath.of("/f"));
+    FileStatus f =
+        FileStatus.newBuilder()
+            .setPath("/f")
+            .setLength(data.length)
+            .setFingerprint(file.ufs().getStatus(file.ufsPath()).fingerprint())
+            .build();
+    // 1 byte/s: its second page waits for days, on its thread.
+    var slow =
+        two.load(
+            LoadFilesRequest.newBuilder()
+                .setJobId(7)
+                .setForce(true)
+                .setBandwidthBytes(1)
+                .addFiles(f)
+                .build());
+    var other =
+        two.load(LoadFilesRequest.newBuilder().setJobId(8).setForce(true).addFiles(f).build());
+    LoadFileResult r = other.get(20, java.util.concurrent.TimeUnit.SECONDS).getResults(0);
+    assertThat(r.getOk()).as(r.getError()).isTrue();
+    assertThat(slow).isNotDone();
+    open.shutdownNow();
+    limited.shutdownNow();
   }
 
   @AfterEach
