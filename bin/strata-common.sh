@@ -4,11 +4,45 @@
 
 STRATA_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STRATA_CONF_DIR="${STRATA_CONF_DIR:-$STRATA_HOME/conf}"
+STRATA_LOGS_DIR="${STRATA_LOGS_DIR:-$STRATA_HOME/logs}"
+
+# Prints the first of the given paths (those that exist) that root should not trust: one another
+# account owns or may write (everyone's write bit, or a group's other than root's). A script run as root sources
+# conf/strata-env.sh and logs/local-cluster.env, runs lib/'s jars and builds with Maven: whoever
+# may change one of those runs their commands as root (issue 78).
+strata_untrusted_by_root() {
+  local p
+  for p in "$@"; do
+    [[ -e "$p" || -L "$p" ]] || continue
+    if [[ -n "$(find "$p" -maxdepth 0 \( ! -user 0 -o \( ! -type l \( -perm -002 -o \( -perm -020 ! -group 0 \) \) \) \) -print 2>/dev/null)" ]]; then
+      echo "$p"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# The first file or folder of the source tree that root should not build from (see above); the
+# build's own output, logs, data and Git's store aside.
+strata_untrusted_source() {
+  find "$1" -xdev \( -name target -o -name .git -o -name lib -o -name logs -o -name data \) -prune \
+    -o \( ! -user 0 -o \( ! -type l \( -perm -002 -o \( -perm -020 ! -group 0 \) \) \) \) -print -quit 2>/dev/null
+}
+
+if [[ "${EUID:-$(id -u)}" == 0 ]]; then
+  untrusted="$(strata_untrusted_by_root "$STRATA_HOME" "$STRATA_HOME/bin" "$STRATA_HOME/lib" \
+    "$STRATA_CONF_DIR" "$STRATA_CONF_DIR/strata-env.sh" "$STRATA_LOGS_DIR")" && {
+    echo "strata: refusing to run as root: $untrusted is owned or writable by another account" \
+      "(chown root and chmod go-w it, or run as that account)" >&2
+    exit 1
+  }
+  unset untrusted
+fi
+
 if [[ -f "$STRATA_CONF_DIR/strata-env.sh" ]]; then
   # shellcheck disable=SC1091
   . "$STRATA_CONF_DIR/strata-env.sh"
 fi
-STRATA_LOGS_DIR="${STRATA_LOGS_DIR:-$STRATA_HOME/logs}"
 export STRATA_HOME STRATA_CONF_DIR STRATA_LOGS_DIR
 # A cluster started by `strata-start.sh` tells the starting account's later commands its security
 # mode, secret and (local --masters N) where its masters are. Sourced only if it is this account's
@@ -45,8 +79,13 @@ strata_ensure_built() {
     return 0
   fi
   command -v mvn >/dev/null 2>&1 || strata_die "Strata is not built and Maven is missing (apt-get install -y maven)"
+  if [[ "${EUID:-$(id -u)}" == 0 ]]; then
+    local untrusted
+    untrusted="$(strata_untrusted_source "$STRATA_HOME")"
+    [[ -z "$untrusted" ]] || strata_die "refusing to build as root: $untrusted is owned or writable by another account; build as that account (mvn package -pl dist -am) or fix the owners"
+  fi
   command -v "$JAVA" >/dev/null 2>&1 || strata_die "no Java found; install a JDK 17 (apt-get install -y openjdk-17-jdk)"
-  mkdir -p "$STRATA_LOGS_DIR"
+  mkdir -p -m 700 "$STRATA_LOGS_DIR"
   echo "Building Strata (mvn package -pl dist -am, without tests); its output goes to $STRATA_LOGS_DIR/build.log..." >&2
   # What lib/ needs and no more: no test is compiled (mvn verify compiles and runs them), one
   # module per core at once. The first build of a checkout also runs without Error Prone's checks:

@@ -33,7 +33,7 @@ shift
 if [[ "$what" == fuse ]]; then
   [[ $# -ge 1 && $# -le 8 ]] || usage
   strata_ensure_built
-  mkdir -p "$STRATA_LOGS_DIR"
+  mkdir -p -m 700 "$STRATA_LOGS_DIR"
   name="$(strata_fuse_name "$1")"
   target="$(realpath -ms -- "$1")"
   pid="$(strata_running_pid "$name")"
@@ -57,7 +57,7 @@ done
 [[ "$what" == local || ( $masters -eq 1 && $workers -eq 1 ) ]] || usage
 
 strata_ensure_built
-mkdir -p "$STRATA_LOGS_DIR"
+mkdir -p -m 700 "$STRATA_LOGS_DIR"
 # Its files are the owner's alone (logs, pid files, local-cluster.env): so is the folder.
 if [[ -O "$STRATA_LOGS_DIR" ]]; then
   chmod 700 "$STRATA_LOGS_DIR"
