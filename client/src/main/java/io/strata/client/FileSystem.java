@@ -136,6 +136,22 @@ public interface FileSystem extends AutoCloseable {
    */
   void setXattr(String path, String name, byte[] value);
 
+  /**
+   * What the workers say changed through other clients or in the under-storage, as a watched
+   * metadata cache hears it ({@code strata.user.metadata.cache.watch}): a FUSE mount tells the
+   * kernel. Called on the watch's threads, after the cache dropped what the event names.
+   */
+  interface ChangesElsewhere {
+    /** {@code paths} changed (and, {@code recursive}, all below them). */
+    void changed(List<String> paths, boolean recursive);
+
+    /** Anything may have changed (a watch broke, a mount went). */
+    void changedAll();
+  }
+
+  /** Tells {@code listener} of changes made elsewhere, from now on (nothing if not watched). */
+  void onChangesElsewhere(ChangesElsewhere listener);
+
   @Override
   void close();
 }

@@ -57,6 +57,8 @@ final class MetadataCache {
   private final Cache<String, Kept<FileInfo>> statuses;
   private final Cache<String, Kept<List<FileInfo>>> listings;
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
+  private final List<FileSystem.ChangesElsewhere> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile Watching watching = () -> false;
   private volatile boolean untilDropped;
 
@@ -228,6 +230,7 @@ final class MetadataCache {
             }
           }
         });
+    listeners.forEach(l -> l.changed(paths, recursive));
   }
 
   /** Forgets everything (a watch broke, a worker joined, a mount went). */
@@ -238,7 +241,13 @@ final class MetadataCache {
             statuses.invalidateAll();
             listings.invalidateAll();
           });
+      listeners.forEach(FileSystem.ChangesElsewhere::changedAll);
     }
+  }
+
+  /** Tells {@code listener} of what the workers drop from now on. */
+  void listen(FileSystem.ChangesElsewhere listener) {
+    listeners.add(listener);
   }
 
   private void dropping(Runnable forget) {

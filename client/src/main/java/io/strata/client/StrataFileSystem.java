@@ -388,6 +388,11 @@ final class StrataFileSystem implements FileSystem {
   }
 
   @Override
+  public void onChangesElsewhere(ChangesElsewhere listener) {
+    metadata.listen(listener);
+  }
+
+  @Override
   public void close() {
     context.close();
   }

@@ -135,7 +135,7 @@ public final class FuseProcess implements Service {
           fuse,
           mountPoint.path(),
           new KernelLoop.Spec(
-              "strata:" + folder,
+              folder,
               readOnly,
               othersMayMount(),
               options.kernel(),

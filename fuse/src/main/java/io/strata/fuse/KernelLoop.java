@@ -1,5 +1,6 @@
 package io.strata.fuse;
 
+import io.strata.client.FileSystem;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.DaemonThreads;
@@ -32,9 +33,9 @@ final class KernelLoop {
   private static final long MS_NOEXEC = 8;
   private static final long MS_NOATIME = 1024;
 
-  /** What the mount asks of mount(2) and of its replies. */
+  /** What the mount asks of mount(2) and of its replies; {@code folder} is the Strata folder. */
   record Spec(
-      String source,
+      String folder,
       boolean readOnly,
       boolean allowOther,
       List<String> kernelOptions,
@@ -63,7 +64,7 @@ final class KernelLoop {
     String at = mountPoint.toAbsolutePath().toString();
     int fd = DevFuse.open();
     try {
-      DevFuse.mount(spec.source(), at, "fuse.strata", flags(spec), data(fd, spec));
+      DevFuse.mount("strata:" + spec.folder(), at, "fuse.strata", flags(spec), data(fd, spec));
     } catch (StrataException e) {
       DevFuse.libc().close(fd);
       throw e;
@@ -73,6 +74,20 @@ final class KernelLoop {
     init(first);
     KernelReplies replies = new KernelReplies(spec.entryTimeout(), spec.attrTimeout());
     Nodes nodes = new Nodes();
+    KernelNotices notices = new KernelNotices(fd, nodes, spec.folder());
+    fs.client()
+        .onChangesElsewhere(
+            new FileSystem.ChangesElsewhere() {
+              @Override
+              public void changed(List<String> paths, boolean recursive) {
+                notices.changed(paths, recursive);
+              }
+
+              @Override
+              public void changedAll() {
+                notices.changedAll();
+              }
+            });
     KernelEntries entries = new KernelEntries(fs, nodes, replies);
     KernelLoop loop =
         new KernelLoop(fs, new KernelOps(entries, new KernelFiles(fs, nodes, replies, entries)));
@@ -86,7 +101,9 @@ final class KernelLoop {
       serving.add(factory.newThread(() -> loop.serve(new KernelSlot(clone))));
     }
     serving.forEach(Thread::start);
-    DaemonThreads.factory("fuse-kernel-end").newThread(() -> closeWhenDone(serving, fds)).start();
+    DaemonThreads.factory("fuse-kernel-end")
+        .newThread(() -> closeWhenDone(serving, fds, notices))
+        .start();
     LOG.info("{} mounted with Strata's FUSE loop on {} threads", at, threads);
   }
 
@@ -217,7 +234,8 @@ final class KernelLoop {
     }
   }
 
-  private static void closeWhenDone(List<Thread> serving, List<Integer> fds) {
+  private static void closeWhenDone(
+      List<Thread> serving, List<Integer> fds, KernelNotices notices) {
     try {
       for (Thread t : serving) {
         t.join();
@@ -226,6 +244,7 @@ final class KernelLoop {
       Thread.currentThread().interrupt();
       return;
     }
+    notices.close();
     fds.forEach(DevFuse.libc()::close);
   }
 }

@@ -173,6 +173,39 @@ final class Nodes {
     byName.put(to, n);
   }
 
+  /** A name the kernel may hold: its folder's id, the name, and its node's id (0: none known). */
+  record Place(long parent, String name, long node) {}
+
+  /**
+   * Where the mount's {@code path} is among the names the kernel holds: null when a folder on its
+   * way is not held (the kernel holds nothing below it either); the root is (0, "", ROOT).
+   */
+  synchronized Place find(String path) {
+    if (path.equals("/")) {
+      return new Place(0, "", ROOT);
+    }
+    long at = ROOT;
+    String[] parts = path.substring(1).split("/", -1);
+    for (int i = 0; i < parts.length; i++) {
+      Node n = byName.get(new Name(at, parts[i]));
+      if (i == parts.length - 1) {
+        return new Place(at, parts[i], n == null ? 0 : n.id);
+      }
+      if (n == null) {
+        return null;
+      }
+      at = n.id;
+    }
+    return null;
+  }
+
+  /** Every name the kernel may hold. */
+  synchronized java.util.List<Place> all() {
+    java.util.List<Place> all = new ArrayList<>(byName.size());
+    byName.forEach((name, node) -> all.add(new Place(name.parent(), name.name(), node.id)));
+    return all;
+  }
+
   /** Ids the kernel holds, the root included. */
   synchronized int size() {
     return byId.size();

@@ -99,6 +99,11 @@ final class StrataFuse extends FuseStubFS {
     KERNEL_CALLER.set(c);
   }
 
+  /** The client the mount serves from. */
+  FileSystem client() {
+    return fs;
+  }
+
   /** What the mount counts. */
   FuseMetrics metrics() {
     return metrics;

@@ -26,6 +26,7 @@ import io.strata.core.rpc.MasterClient;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Role;
 import io.strata.core.security.SecretFiles;
+import io.strata.core.security.Tls;
 import io.strata.core.security.Tokens;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
@@ -51,7 +52,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -83,13 +87,14 @@ class HostileUsersTest {
   private static MiniCluster cluster;
   private static ClusterSecret secret;
   private static Path ufs;
+  private static TestCa ca;
 
   @BeforeAll
   static void start() throws Exception {
     assumeTrue(TestCa.available(), "openssl is not installed (apt-get install -y openssl)");
     Path file = SecretFiles.write(dir.resolve("cluster"), SecretFiles.CLUSTER);
     secret = ClusterSecret.load(file);
-    TestCa ca = TestCa.create(dir.resolve("ca"), "cluster");
+    ca = TestCa.create(dir.resolve("ca"), "cluster");
     TestCa.Issued node = ca.issue("node");
     cluster =
         MiniCluster.builder()
@@ -101,6 +106,8 @@ class HostileUsersTest {
             .property(SecurityKeys.TLS_CERT_FILE, node.cert().toString())
             .property(SecurityKeys.TLS_KEY_FILE, node.key().toString())
             .property(SecurityKeys.TLS_CA_FILE, ca.cert().toString())
+            // The processes share one certificate, "node": the Raft port takes no other.
+            .property(SecurityKeys.TLS_RAFT_PEERS, "node")
             .start();
     ufs = cluster.ufsRoot();
     folder("home", 0, "rwxr-xr-x");
@@ -461,7 +468,32 @@ class HostileUsersTest {
     }
   }
 
+  /**
+   * Medium: any certificate of the cluster's authority (a user's, for mutual TLS) was taken on the
+   * Raft port; with strata.security.tls.raft.peers only the masters' are.
+   */
+  @Test
+  void theRaftPort_takesNoEntryFromAnotherCertificateOfTheClustersAuthority() throws Exception {
+    TestCa.Issued mallorys = ca.issue("mallory");
+    Configuration conf = new Configuration();
+    conf.set(SecurityKeys.TLS_ENABLED, "true");
+    conf.set(SecurityKeys.TLS_CERT_FILE, mallorys.cert().toString());
+    conf.set(SecurityKeys.TLS_KEY_FILE, mallorys.key().toString());
+    conf.set(SecurityKeys.TLS_CA_FILE, ca.cert().toString());
+    Tls tls = Tls.forClient(conf).orElseThrow();
+    Parameters p = new Parameters();
+    GrpcTlsConfig mutual = new GrpcTlsConfig(tls.keyManager(), tls.peerTrust(), true);
+    GrpcConfigKeys.TLS.setConf(p, mutual);
+    GrpcConfigKeys.Client.setTlsConf(p, mutual);
+    GrpcConfigKeys.Admin.setTlsConf(p, mutual);
+    assertRaftTakesNoEntry(cluster, p);
+  }
+
   private static void assertRaftTakesNoEntry(MiniCluster cluster) throws Exception {
+    assertRaftTakesNoEntry(cluster, new Parameters());
+  }
+
+  private static void assertRaftTakesNoEntry(MiniCluster cluster, Parameters tls) throws Exception {
     HostPort rpc =
         HostPort.parse(cluster.clientConf().get(CommonKeys.MASTER_RPC_ADDRESSES).get(0), "master");
     RaftPeer master =
@@ -479,6 +511,7 @@ class HostileUsersTest {
         RaftClient.newBuilder()
             .setRaftGroup(RaftGroup.valueOf(group, master))
             .setProperties(props)
+            .setParameters(tls)
             .setRetryPolicy(RetryPolicies.noRetry())
             .build()) {
       assertThatThrownBy(() -> raft.io().send(Message.valueOf(ByteString.copyFrom(pin))))

@@ -5,10 +5,15 @@ import static io.strata.it.Commands.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.strata.client.FileOutStream;
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.FuseKeys;
+import io.strata.core.conf.UserKeys;
 import io.strata.fuse.FuseProcess;
 import io.strata.testkit.MiniCluster;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -52,7 +57,10 @@ class KernelLoopMountTest {
     }
     mnt = Files.createDirectories(dir.resolve("mnt"));
     Configuration conf = cluster.clientConf();
-    fuse = new FuseProcess(conf, mnt, "/data", false, "engine=strata");
+    // Long kernel timeouts: what others change reaches the kernel as notices, not by expiry.
+    fuse =
+        new FuseProcess(
+            conf, mnt, "/data", false, "engine=strata,attr_timeout=600,entry_timeout=600");
     fuse.start();
     await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
   }
@@ -137,6 +145,36 @@ class KernelLoopMountTest {
     assertThat(ufs.resolve("w.txt")).doesNotExist();
     assertThat(ufs.resolve("renamed")).doesNotExist();
     assertThat(ok("df", mnt.toString()).out()).contains(mnt.toString());
+  }
+
+  /**
+   * Issue 79 (b): with 600 s kernel timeouts, a change made through another client reaches the
+   * mount at once: the worker's event reaches the mount's metadata cache, and the loop tells the
+   * kernel (FUSE_NOTIFY_INVAL_ENTRY and _INODE).
+   */
+  @Test
+  void changesThroughAnotherClient_reachTheKernelAtOnce() throws Exception {
+    try (FileSystem other = FileSystem.create(cluster.clientConf())) {
+      write(other, "/data/elsewhere.txt", "one\n");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> run("cat", mnt + "/elsewhere.txt").out().equals("one\n"));
+      write(other, "/data/elsewhere.txt", "two, longer\n");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> run("cat", mnt + "/elsewhere.txt").out().equals("two, longer\n"));
+      other.delete("/data/elsewhere.txt", false);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> run("cat", mnt + "/elsewhere.txt").code() != 0);
+    }
+  }
+
+  private static void write(FileSystem fs, String path, String content) {
+    try (FileOutStream out =
+        fs.create(path, new WriteOptions(true, UserKeys.WriteType.THROUGH, 0))) {
+      out.write(content.getBytes(StandardCharsets.UTF_8));
+    }
   }
 
   /** fsx's kind of check: positioned writes, truncates, reads and reopens against a model. */

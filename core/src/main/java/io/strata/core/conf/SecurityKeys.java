@@ -1,6 +1,7 @@
 package io.strata.core.conf;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /** Keys of security: the mode, the cluster secret, users' tokens, permission checks and TLS. */
@@ -98,6 +99,18 @@ public final class SecurityKeys {
               "PEM certificates of the authorities whose certificates this process trusts, for"
                   + " servers and, with mutual TLS and on the Raft port, for clients. Empty: the"
                   + " JDK's default trust store (for servers only).")
+          .build();
+
+  public static final ConfKey<List<String>> TLS_RAFT_PEERS =
+      ConfKey.list("strata.security.tls.raft.peers")
+          .defaultValue("")
+          .scope(Scope.MASTER)
+          .description(
+              "With TLS, the names the Raft port takes a certificate of (its subject's common name or"
+                  + " a DNS name of its alternative names): the masters'. Empty: any certificate of"
+                  + " the cluster's authorities, a worker's or a user's included, may append to the"
+                  + " journal; set it wherever the authority signs certificates for more than the"
+                  + " masters. Applies at start.")
           .build();
 
   public static final ConfKey<Boolean> TLS_MUTUAL =
