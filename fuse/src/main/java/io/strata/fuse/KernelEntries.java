@@ -179,17 +179,17 @@ final class KernelEntries {
   }
 
   int unlink(KernelRequest r) {
-    String name = r.name(0);
-    int result = fs.unlink(childOf(r, name));
-    if (result == 0) {
-      nodes.removed(r.node, name);
-    }
-    return result;
+    return removing(r, fs::unlink);
   }
 
   int rmdir(KernelRequest r) {
+    return removing(r, fs::rmdir);
+  }
+
+  /** UNLINK or RMDIR of the named entry by {@code remove}; the name leaves its node when done. */
+  private int removing(KernelRequest r, java.util.function.ToIntFunction<String> remove) {
     String name = r.name(0);
-    int result = fs.rmdir(childOf(r, name));
+    int result = remove.applyAsInt(childOf(r, name));
     if (result == 0) {
       nodes.removed(r.node, name);
     }

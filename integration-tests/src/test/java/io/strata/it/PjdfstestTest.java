@@ -75,29 +75,26 @@ class PjdfstestTest {
   @Test
   @Timeout(value = 15, unit = TimeUnit.MINUTES)
   void theMountPassesEveryCheckButTheListedOnes() throws Exception {
-    Path build = buildSuite();
-    String output;
-    try (MiniCluster cluster = MiniCluster.builder().start()) {
-      Files.createDirectories(cluster.ufsRoot().resolve("pjd"));
-      // Four scripts at a time: each names its files at random (namegen), and a script's waits
-      // between timestamp checks are filled by the others' work (with "sleep 1": 6 min serial,
-      // 2.3 two at a time, 1.8 four at a time).
-      output = proveIn(cluster, "/pjd", build, List.of("tests"), 4, "");
-    }
-    check(output, KNOWN, 0.99);
+    check(aLocalFolder(""), KNOWN, 0.99);
   }
 
   /** The same, on a mount served by Strata's own FUSE loop (issue 79). */
   @Test
   @Timeout(value = 15, unit = TimeUnit.MINUTES)
   void theOwnLoop_passesEveryCheckButTheListedOnes() throws Exception {
+    check(aLocalFolder("engine=strata"), KNOWN_OWN_LOOP, 0.99);
+  }
+
+  /** prove's output for the whole suite inside a mount of a local folder given {@code options}. */
+  private String aLocalFolder(String options) throws Exception {
     Path build = buildSuite();
-    String output;
     try (MiniCluster cluster = MiniCluster.builder().start()) {
       Files.createDirectories(cluster.ufsRoot().resolve("pjd"));
-      output = proveIn(cluster, "/pjd", build, List.of("tests"), 4, "engine=strata");
+      // Four scripts at a time: each names its files at random (namegen), and a script's waits
+      // between timestamp checks are filled by the others' work (with "sleep 1": 6 min serial,
+      // 2.3 two at a time, 1.8 four at a time).
+      return proveIn(cluster, "/pjd", build, List.of("tests"), 4, options);
     }
-    check(output, KNOWN_OWN_LOOP, 0.99);
   }
 
   /** The documented subset against a mount of an S3 bucket (an S3-compatible server here). */
