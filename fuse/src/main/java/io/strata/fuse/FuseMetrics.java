@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What the kernel asked of the mount: each operation's count and time, and how many failed (an
@@ -23,7 +24,9 @@ final class FuseMetrics {
 
   private final MeterRegistry registry;
   private final Map<String, Meters> byOp = new ConcurrentHashMap<>();
-  private final Map<String, Counter> byOpcode = new ConcurrentHashMap<>();
+
+  /** By opcode: counted once per request read, so looked up by index, made at first use. */
+  private final AtomicReferenceArray<Counter> byOpcode = new AtomicReferenceArray<>(64);
 
   FuseMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -42,15 +45,18 @@ final class FuseMetrics {
 
   /** One request of {@code opcode} read from the kernel. */
   void kernelRequest(int opcode) {
-    byOpcode
-        .computeIfAbsent(
-            FuseAbi.name(opcode),
-            name ->
-                Counter.builder(KERNEL_REQUESTS)
-                    .tag("opcode", name)
-                    .description("FUSE requests the kernel sent, by opcode (Strata's own loop)")
-                    .register(registry))
-        .increment();
+    int at = opcode >= 0 && opcode < byOpcode.length() ? opcode : 0;
+    Counter c = byOpcode.get(at);
+    if (c == null) {
+      // Micrometer returns the one counter of a name and tags: a race registers it once.
+      c =
+          Counter.builder(KERNEL_REQUESTS)
+              .tag("opcode", FuseAbi.name(opcode))
+              .description("FUSE requests the kernel sent, by opcode (Strata's own loop)")
+              .register(registry);
+      byOpcode.set(at, c);
+    }
+    c.increment();
   }
 
   private Meters meters(String op) {

@@ -1,5 +1,7 @@
 package io.strata.fuse;
 
+import io.strata.core.proto.FileType;
+import io.strata.core.ufs.PosixModes;
 import jnr.ffi.Pointer;
 import ru.serce.jnrfuse.struct.FileStat;
 
@@ -89,18 +91,15 @@ final class KernelEntries {
     return result < 0 ? result : getattr(r);
   }
 
-  private static final long UTIME_NOW = (1L << 30) - 1;
-  private static final long UTIME_OMIT = (1L << 30) - 2;
-
   private static void time(
       KernelRequest r, int which, int valid, int set, int now, int seconds, int nanos) {
     var t = r.slot.times[which];
     if ((valid & set) == 0) {
       t.tv_sec.set(0);
-      t.tv_nsec.set(UTIME_OMIT);
+      t.tv_nsec.set(PosixOps.UTIME_OMIT);
     } else if ((valid & now) != 0) {
       t.tv_sec.set(0);
-      t.tv_nsec.set(UTIME_NOW);
+      t.tv_nsec.set(PosixOps.UTIME_NOW);
     } else {
       t.tv_sec.set(r.int64(seconds));
       t.tv_nsec.set(Integer.toUnsignedLong(r.int32(nanos)));
@@ -174,7 +173,7 @@ final class KernelEntries {
 
   /** The node of {@code name} in {@code parent}, whose attributes are {@code st}. */
   long looked(long parent, String name, FileStat st) {
-    boolean folder = (st.st_mode.intValue() & 0170000) == 0040000;
+    boolean folder = PosixModes.type(st.st_mode.intValue()) == FileType.DIRECTORY;
     return nodes.looked(parent, name, st.st_ino.longValue(), st.st_nlink.longValue(), folder);
   }
 

@@ -23,8 +23,11 @@ import ru.serce.jnrfuse.struct.Timespec;
  */
 final class PosixOps {
   private static final int S_ISGID = 02000;
-  private static final long UTIME_NOW = (1L << 30) - 1;
-  private static final long UTIME_OMIT = (1L << 30) - 2;
+
+  /** utimensat's "now" and "leave unchanged", in tv_nsec (the kernel loop sends them too). */
+  static final long UTIME_NOW = (1L << 30) - 1;
+
+  static final long UTIME_OMIT = (1L << 30) - 2;
 
   private final FileSystem fs;
 
