@@ -90,6 +90,14 @@ public final class ClusterLayout {
     return dir.resolve("worker-" + worker + "-ssd");
   }
 
+  public Path journalFolder(MasterPorts master) {
+    return dir.resolve("journal-" + master.journal());
+  }
+
+  public Path stateFolder(int worker) {
+    return dir.resolve("worker-" + worker + "-state");
+  }
+
   public Path domainSocket(int worker) {
     return dir.resolve("worker-" + worker + ".sock");
   }
@@ -130,7 +138,7 @@ public final class ClusterLayout {
     put(conf, MasterKeys.JOURNAL_PORT, String.valueOf(own.journal()));
     put(conf, MasterKeys.WEB_PORT, String.valueOf(own.web()));
     put(conf, MasterKeys.BIND_HOST, LOOPBACK);
-    put(conf, MasterKeys.JOURNAL_FOLDER, dir.resolve("journal-" + own.journal()).toString());
+    put(conf, MasterKeys.JOURNAL_FOLDER, journalFolder(own).toString());
     put(conf, MasterKeys.ROOT_UFS, ufsRoot().toString());
     conf.putAll(overrides);
     return conf;
@@ -144,7 +152,7 @@ public final class ClusterLayout {
     put(conf, WorkerKeys.RPC_PORT, String.valueOf(ports.rpc()));
     put(conf, WorkerKeys.DATA_PORT, String.valueOf(ports.data()));
     put(conf, WorkerKeys.WEB_PORT, String.valueOf(ports.web()));
-    put(conf, WorkerKeys.STATE_FOLDER, dir.resolve("worker-" + j + "-state").toString());
+    put(conf, WorkerKeys.STATE_FOLDER, stateFolder(j).toString());
     if (testTuning) {
       put(conf, WorkerKeys.MEM_SIZE, "64MiB");
       put(conf, WorkerKeys.HEARTBEAT_INTERVAL, "100ms");

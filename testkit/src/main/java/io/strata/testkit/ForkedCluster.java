@@ -1,5 +1,7 @@
 package io.strata.testkit;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.strata.core.conf.Configuration;
@@ -352,8 +354,68 @@ public final class ForkedCluster implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Starts the cluster; when a process finds a port picked for it taken, starts it again on other
+     * ports, up to {@value #START_ATTEMPTS} times in all.
+     */
     public ForkedCluster start() throws IOException, InterruptedException {
-      return new ForkedCluster(this).startAll();
+      for (int attempt = 1; ; attempt++) {
+        ForkedCluster cluster = new ForkedCluster(this);
+        try {
+          return cluster.startAll();
+        } catch (ForkedProcess.PortTaken e) {
+          String holders = cluster.listenersOnItsPorts();
+          if (attempt == START_ATTEMPTS) {
+            throw new ForkedProcess.PortTaken(e.getMessage() + "\nlisteners: " + holders);
+          }
+          // Who took it, for the next look at a run's output: the kernel's view, as it stands.
+          System.err.printf(
+              "ForkedCluster: a port was taken (attempt %d of %d), starting on others;"
+                  + " listeners on its ports: %s%n",
+              attempt, START_ATTEMPTS, holders);
+          cluster.forgetState();
+        }
+      }
+    }
+  }
+
+  private static final int START_ATTEMPTS = 3;
+
+  /** What {@code ss} lists listening on any port of this cluster's processes, with its owner. */
+  private String listenersOnItsPorts() {
+    java.util.Set<String> ports = new java.util.HashSet<>();
+    for (MasterPorts m : layout.masters()) {
+      java.util.stream.IntStream.of(m.rpc(), m.journal(), m.web()).forEach(p -> ports.add(":" + p));
+    }
+    for (WorkerPorts w : workerPorts) {
+      java.util.stream.IntStream.of(w.rpc(), w.data(), w.web()).forEach(p -> ports.add(":" + p));
+    }
+    try {
+      Process ss = new ProcessBuilder("ss", "-Hltnp").redirectErrorStream(true).start();
+      String out = new String(ss.getInputStream().readAllBytes(), UTF_8);
+      ss.waitFor(10, TimeUnit.SECONDS);
+      return out.lines()
+          .filter(l -> ports.stream().anyMatch(p -> l.contains(p + " ")))
+          .collect(java.util.stream.Collectors.joining("\n  ", "\n  ", ""));
+    } catch (IOException e) {
+      return "(ss: " + e.getMessage() + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(interrupted)";
+    }
+  }
+
+  /**
+   * Deletes what the processes of a start that failed wrote in a work folder the caller keeps:
+   * journals and worker state tied to ports the next start does not use.
+   */
+  private void forgetState() {
+    for (MasterPorts m : layout.masters()) {
+      Folders.deleteTree(layout.journalFolder(m));
+    }
+    for (int j = 0; j < workers.size(); j++) {
+      Folders.deleteTree(layout.stateFolder(j));
+      Folders.deleteTree(layout.ssdDir(j));
     }
   }
 }

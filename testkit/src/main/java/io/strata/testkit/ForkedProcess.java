@@ -121,13 +121,28 @@ public final class ForkedProcess {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!Files.exists(readyFile)) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(
-            name + " exited with " + process.exitValue() + ": " + tail());
+        String tail = tail();
+        String message = name + " exited with " + process.exitValue() + ": " + tail;
+        throw tail.contains("java.net.BindException")
+            ? new PortTaken(message)
+            : new IllegalStateException(message);
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(name + " not ready within " + timeout + ": " + tail());
       }
       Thread.sleep(20);
+    }
+  }
+
+  /**
+   * A process that could not bind a port picked for it: another process of the machine took it
+   * between the pick and the bind (a port free when picked cannot be reserved across processes).
+   */
+  public static final class PortTaken extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    PortTaken(String message) {
+      super(message);
     }
   }
 
