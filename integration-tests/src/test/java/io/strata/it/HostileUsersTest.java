@@ -4,6 +4,8 @@ import static io.strata.it.HostileUsers.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.strata.client.FileInStream;
+import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.client.NewEntry;
 import io.strata.core.conf.Configuration;
@@ -217,6 +219,42 @@ class HostileUsersTest {
               StrataException.class,
               e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
           .hasMessageContaining("4002 lacks r");
+    }
+  }
+
+  /**
+   * Medium: pages are cached by version, and a listing tells anyone who may list a folder each
+   * file's version; a version cached while the file was private was served to whoever named it once
+   * the path became readable (the check was on the path, not on the version).
+   */
+  @Test
+  void aVersionCachedWhilePrivate_isNotServedOnceThePathBecomesReadable() throws Exception {
+    try (FileSystem alice = FileSystem.create(as(ALICE));
+        FileSystem fs = FileSystem.create(as(MALLORY))) {
+      write(alice, "/pub/diary", "alice's diary");
+      alice.setMode("/pub/diary", 0600);
+      assertThat(read(alice, "/pub/diary")).isEqualTo("alice's diary");
+      FileInfo diary =
+          fs.listStatus("/pub").stream()
+              .filter(f -> f.name().equals("diary"))
+              .findFirst()
+              .orElseThrow();
+
+      write(alice, "/pub/diary", "a public page");
+      alice.setMode("/pub/diary", 0644);
+
+      assertThat(read(fs, "/pub/diary")).isEqualTo("a public page");
+      assertThatThrownBy(
+              () -> {
+                try (FileInStream in = fs.open(diary)) {
+                  in.readAllBytes();
+                }
+              })
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION))
+          .hasMessageContaining("/pub/diary changed")
+          .hasMessageNotContaining("alice's diary");
     }
   }
 }

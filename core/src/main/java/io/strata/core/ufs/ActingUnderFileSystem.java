@@ -2,14 +2,19 @@ package io.strata.core.ufs;
 
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileType;
+import io.strata.core.status.IoErrors;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * A local store whose calls act as the caller ({@link ActingAs}): the kernel checks what a user's
@@ -31,7 +36,10 @@ public final class ActingUnderFileSystem implements UnderFileSystem {
   }
 
   private <T> T acting(Supplier<T> op) {
-    ActingAs.Identity who = caller.get();
+    return acting(caller.get(), op);
+  }
+
+  private static <T> T acting(ActingAs.Identity who, Supplier<T> op) {
     try {
       return ActingAs.call(who, op);
     } catch (StrataException e) {
@@ -63,10 +71,48 @@ public final class ActingUnderFileSystem implements UnderFileSystem {
     return acting(() -> store.getStatus(path));
   }
 
+  /**
+   * The folder is opened (and its r checked) here; its entries are read from that descriptor and
+   * each one's attributes looked up as the stream is consumed, which may be after this call: so
+   * each step acts as the caller too, and the kernel checks the folder's x for each look-up (a user
+   * who may read a folder's names but not search it gets no attributes of its entries).
+   */
   @Override
   public Stream<UfsStatus> list(StrataPath path) {
-    // The folder is opened (and its r checked) here; its entries are read from that descriptor.
-    return acting(() -> store.list(path));
+    ActingAs.Identity who = caller.get();
+    Stream<UfsStatus> entries = acting(who, () -> store.list(path));
+    if (who == null) {
+      return entries;
+    }
+    Iterator<UfsStatus> each = entries.iterator();
+    Iterator<UfsStatus> acting =
+        new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return step(who, path, each::hasNext);
+          }
+
+          @Override
+          public UfsStatus next() {
+            return step(who, path, each::next);
+          }
+        };
+    return StreamSupport.stream(
+            Spliterators.spliteratorUnknownSize(acting, Spliterator.ORDERED), false)
+        .onClose(entries::close);
+  }
+
+  /** One step of a listing (an entry looked up), as {@code who}. */
+  private static <T> T step(ActingAs.Identity who, StrataPath folder, Supplier<T> step) {
+    return acting(
+        who,
+        () -> {
+          try {
+            return step.get();
+          } catch (UncheckedIOException e) {
+            throw IoErrors.toStrata(e, "the entries of " + folder);
+          }
+        });
   }
 
   @Override

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,6 +103,33 @@ class ActingAsTest {
               e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED));
       assertThat(root.resolve("home/planted")).doesNotExist();
       assertThat(ufs.getStatus(StrataPath.of("/home/secret")).length()).isEqualTo(6);
+    }
+  }
+
+  /**
+   * A listing's entries are looked up as it is consumed, after the call that opened the folder
+   * returned: as the worker, a user who may read a folder's names but not search it got each
+   * entry's attributes (owner, size, version).
+   */
+  @Test
+  void aListingConsumedLater_looksUpItsEntriesAsTheUser() throws IOException {
+    Path names = Files.createDirectory(root.resolve("names"));
+    Files.writeString(names.resolve("f"), "root's");
+    Files.setPosixFilePermissions(names, PosixFilePermissions.fromString("rwxr--r--"));
+    try (LocalUnderFileSystem ufs =
+        new LocalUnderFileSystem(root, Duration.ofHours(1), Clock.systemUTC())) {
+      UnderFileSystem acting = new ActingUnderFileSystem(ufs, () -> MALLORY);
+      try (Stream<UfsStatus> listing = acting.list(StrataPath.of("/names"))) {
+        assertThatThrownBy(listing::toList)
+            .isInstanceOfSatisfying(
+                StrataException.class,
+                e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+            .hasMessageContaining("the entries of /names")
+            .hasMessageContaining("uid 4002");
+      }
+      try (Stream<UfsStatus> listing = ufs.list(StrataPath.of("/names"))) {
+        assertThat(listing.map(UfsStatus::name).toList()).containsExactly("f");
+      }
     }
   }
 

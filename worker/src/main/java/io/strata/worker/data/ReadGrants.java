@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The files one data connection's user was found allowed to read, so that the check runs at a
+ * The files one data connection's user was found allowed to read, each with the version found
+ * current then (a request naming another version is checked anew), so that the check runs at a
  * file's first read, not at every page. A grant lasts while what it was found from does: no longer
  * than a status is trusted (a change made in the under-storage behind the cluster's back is seen
  * then), and not past this worker forgetting any metadata (a chmod, chown, rename or delete made
@@ -21,7 +22,7 @@ final class ReadGrants {
 
   private final LongSupplier trustedNanos;
   private final LongSupplier nanoTime;
-  private final Map<String, Long> grantedAtNanos = new HashMap<>();
+  private final Map<String, Grant> grants = new HashMap<>();
   private long forgettingsSeen;
 
   /**
@@ -41,36 +42,43 @@ final class ReadGrants {
     return forgettings.getAsLong();
   }
 
-  /** Whether the caller may read {@code path} without another check. */
-  boolean holds(String path) {
+  /** A check that passed: when, and the version it found current. */
+  private record Grant(long atNanos, String version) {}
+
+  /**
+   * Whether the caller may read version {@code version} of {@code path} (null: the current one,
+   * whichever it is) without another check.
+   */
+  boolean holds(String path, String version) {
     long now = forgettings.getAsLong();
     if (now != forgettingsSeen) {
-      grantedAtNanos.clear();
+      grants.clear();
       forgettingsSeen = now;
       return false;
     }
-    Long at = grantedAtNanos.get(path);
-    if (at == null) {
+    Grant grant = grants.get(path);
+    if (grant == null) {
       return false;
     }
-    if (nanoTime.getAsLong() - at >= trustedNanos.getAsLong()) {
-      grantedAtNanos.remove(path);
+    if (nanoTime.getAsLong() - grant.atNanos() >= trustedNanos.getAsLong()) {
+      grants.remove(path);
       return false;
     }
-    return true;
+    return version == null || version.equals(grant.version());
   }
 
   /**
-   * Records that a check begun at {@code mark} found the caller allowed to read {@code path}; not
-   * if metadata was forgotten meanwhile (the check may have read what was forgotten).
+   * Records that a check begun at {@code mark} found the caller allowed to read {@code path} and
+   * {@code version} its current version; not if metadata was forgotten meanwhile (the check may
+   * have read what was forgotten).
    */
-  void grant(String path, long mark) {
+  void grant(String path, String version, long mark) {
     if (mark != forgettings.getAsLong()) {
       return;
     }
-    if (grantedAtNanos.size() >= MAX) {
-      grantedAtNanos.clear();
+    if (grants.size() >= MAX) {
+      grants.clear();
     }
-    grantedAtNanos.put(path, nanoTime.getAsLong());
+    grants.put(path, new Grant(nanoTime.getAsLong(), version));
   }
 }

@@ -4,8 +4,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.strata.core.path.StrataPath;
+import io.strata.core.proto.FileStatus;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
+import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.transport.LeaseRequest;
 import io.strata.core.transport.OpenRequest;
@@ -19,6 +21,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -41,6 +44,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
       DataServerMetrics metrics,
       LongSupplier nanoTime,
       Permissions access,
+      Function<StrataPath, FileStatus> status,
       Executor metadataExecutor,
       Supplier<ReadGrants> grants) {
 
@@ -80,6 +84,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
           metrics,
           nanoTime,
           access,
+          p -> metadata.getStatus(p, -1),
           metadataExecutor,
           () ->
               new ReadGrants(
@@ -189,7 +194,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
         new Exchange(
             ctx, request.requestId(), responders.metrics(), responders.nanoTime(), () -> next(ctx));
     Principal caller = caller(ctx);
-    if (caller != null && !grants.holds(request.path())) {
+    if (caller != null && !grants.holds(request.path(), claimedVersion(request))) {
       check(ctx, caller, waiting);
       return;
     }
@@ -205,21 +210,43 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
   }
 
   /**
-   * Checks that the caller may read the request's file (its metadata may be looked up in the
-   * under-storage: off the event loop), then answers it, or refuses it PERMISSION_DENIED.
+   * The version of its file a request names (null: an OPEN, which takes the current one). Pages are
+   * cached by version, and a listing tells anyone who may list a folder each file's version: a
+   * user's request may name a version only while it is the file's current one, or a version cached
+   * when the file was private would be served once it became readable.
+   */
+  private static String claimedVersion(Request request) {
+    if (request instanceof ReadRequest r) {
+      return r.fingerprint();
+    }
+    return request instanceof LeaseRequest l ? l.fingerprint() : null;
+  }
+
+  /**
+   * Checks that the caller may read the request's file and that the version it names is the file's
+   * current one (its metadata may be looked up in the under-storage: off the event loop), then
+   * answers it, or refuses it PERMISSION_DENIED or FAILED_PRECONDITION.
    */
   private void check(ChannelHandlerContext ctx, Principal caller, Waiting waiting) {
     Exchange x = current;
     String path = waiting.request().path();
+    String version = claimedVersion(waiting.request());
     long mark = grants.mark();
-    CompletableFuture.runAsync(
-            () ->
-                responders
-                    .access()
-                    .checkPath(caller, StrataPath.of(path), Permissions.READ, "read"),
+    CompletableFuture.supplyAsync(
+            () -> {
+              StrataPath p = StrataPath.of(path);
+              responders.access().checkPath(caller, p, Permissions.READ, "read");
+              String current = responders.status().apply(p).getFingerprint();
+              if (version != null && !version.equals(current)) {
+                throw new StrataException(
+                    StatusCode.FAILED_PRECONDITION,
+                    path + " changed: the version read is no longer the file's; open it again");
+              }
+              return current;
+            },
             responders.metadataExecutor())
         .whenComplete(
-            (ok, error) ->
+            (current, error) ->
                 ctx.executor()
                     .execute(
                         () -> {
@@ -233,7 +260,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
                                         "cannot check " + path + ": " + cause, cause));
                             return;
                           }
-                          grants.grant(path, mark);
+                          grants.grant(path, current, mark);
                           answer(waiting);
                         }));
   }

@@ -12,39 +12,48 @@ class ReadGrantsTest {
 
   @Test
   void aGrantHolds_untilTheStatusItRestsOnIsNoLongerTrusted() {
-    grants.grant("/a", grants.mark());
+    grants.grant("/a", "v1", grants.mark());
     now.set(999);
-    assertThat(grants.holds("/a")).isTrue();
-    assertThat(grants.holds("/b")).isFalse();
+    assertThat(grants.holds("/a", "v1")).isTrue();
+    assertThat(grants.holds("/b", "v1")).isFalse();
     now.set(1_000);
-    assertThat(grants.holds("/a")).isFalse();
+    assertThat(grants.holds("/a", "v1")).isFalse();
   }
 
   @Test
   void forgettingAnyMetadata_endsEveryGrant() {
-    grants.grant("/a", grants.mark());
+    grants.grant("/a", "v1", grants.mark());
     forgettings.incrementAndGet();
-    assertThat(grants.holds("/a")).isFalse();
-    grants.grant("/a", grants.mark());
-    assertThat(grants.holds("/a")).isTrue();
+    assertThat(grants.holds("/a", "v1")).isFalse();
+    grants.grant("/a", "v1", grants.mark());
+    assertThat(grants.holds("/a", "v1")).isTrue();
   }
 
   @Test
   void aCheckThatRacedAForgetting_grantsNothing() {
     long mark = grants.mark();
     forgettings.incrementAndGet();
-    grants.grant("/a", mark);
-    assertThat(grants.holds("/a")).isFalse();
+    grants.grant("/a", "v1", mark);
+    assertThat(grants.holds("/a", "v1")).isFalse();
   }
 
   @Test
   void pastTheCap_grantsAreFoundAgain() {
     for (int i = 0; i < ReadGrants.MAX; i++) {
-      grants.grant("/f" + i, grants.mark());
+      grants.grant("/f" + i, "v1", grants.mark());
     }
-    assertThat(grants.holds("/f0")).isTrue();
-    grants.grant("/one-more", grants.mark());
-    assertThat(grants.holds("/f0")).isFalse();
-    assertThat(grants.holds("/one-more")).isTrue();
+    assertThat(grants.holds("/f0", "v1")).isTrue();
+    grants.grant("/one-more", "v1", grants.mark());
+    assertThat(grants.holds("/f0", "v1")).isFalse();
+    assertThat(grants.holds("/one-more", "v1")).isTrue();
+  }
+
+  @Test
+  void aGrantIsForTheVersionFoundCurrent_anotherIsCheckedAnew() {
+    grants.grant("/a", "v2", grants.mark());
+
+    assertThat(grants.holds("/a", "v2")).isTrue();
+    assertThat(grants.holds("/a", null)).as("an OPEN takes the current version").isTrue();
+    assertThat(grants.holds("/a", "v1")).as("a version cached before").isFalse();
   }
 }
