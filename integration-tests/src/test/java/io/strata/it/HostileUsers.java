@@ -79,7 +79,8 @@ final class HostileUsers implements BeforeAllCallback, AutoCloseable {
     TestCa.Issued node = ca.issue("node");
     cluster =
         MiniCluster.builder()
-            .workers(1)
+            // Two: a change made through one worker reaches the other only by its watch.
+            .workers(2)
             .property(SecurityKeys.MODE, "TOKEN")
             .property(SecurityKeys.SECRET_FILE, file.toString())
             // Every port speaks TLS, as a hardened cluster's do; the attacks go through it.

@@ -110,7 +110,7 @@ class HostileUsersClusterTest {
             UUID.nameUUIDFromBytes("strata-master-group".getBytes(StandardCharsets.UTF_8)));
     RaftProperties props = new RaftProperties();
     RaftClientConfigKeys.Rpc.setRequestTimeout(props, TimeDuration.valueOf(3, TimeUnit.SECONDS));
-    byte[] pin = CommandCodec.encode(new MasterCommand.SetPathPolicy("/data", true, null));
+    byte[] pin = CommandCodec.encode(new MasterCommand.SetPathPolicy("/data", true, null, ""));
     try (RaftClient raft =
         RaftClient.newBuilder()
             .setRaftGroup(RaftGroup.valueOf(group, master))

@@ -117,6 +117,11 @@ class HostileUsersJobsTest {
     assertOneLineRefusal(ttl.err(), "PERMISSION_DENIED", "set a TTL on /home/ali: 4002 lacks w");
     ShellRunner.Run own = mallory.run("fs", "pin", "/tmp/m");
     assertThat(own.code()).as(own.err()).isZero();
+    // Hers, counted against her share of the cluster's policies (PathPolicies.MAX_PER_USER).
+    assertThat(view(as(ALICE)).getPoliciesList())
+        .filteredOn(p -> p.getPath().equals("/tmp/m"))
+        .extracting(p -> p.getOwner())
+        .containsExactly(MALLORY);
     assertThat(mallory.run("fs", "unpin", "/tmp/m").code()).isZero();
     ShellRunner.Run alices = shellAs(ALICE).run("fs", "pin", "/home/ali");
     assertThat(alices.code()).as(alices.err()).isZero();

@@ -137,6 +137,51 @@ class HostileUsersTest {
     assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
   }
 
+  /**
+   * Critical 1 as the issue made it, with two workers and nothing done on the host: mallory reads a
+   * file of hers through the worker that owns it (its folders cached there as hers, a grant on her
+   * connection), then, through the cluster, renames the folder (a request the folder's own worker
+   * serves, so the file's worker hears of it only by watch) and puts a link into alice's home in
+   * its place. Whatever she then asks of either worker about the old names, reads, status, listing,
+   * writes or deletes, reaches nothing of alice's.
+   */
+  @Test
+  void aFolderSwappedThroughAnotherWorker_reachesNothingBehindTheLink() throws Exception {
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      String d = folderServedApartFromItsFile(fs, "/tmp/m/x", "secret");
+      fs.mkdir(d, true);
+      write(fs, d + "/secret", "mallory's");
+      assertThat(read(fs, d + "/secret")).isEqualTo("mallory's");
+
+      fs.rename(d, d + "-old");
+      fs.createSymlink(d, "../../home/ali", NewEntry.DEFAULT);
+
+      assertThatThrownBy(() -> read(fs, d + "/secret")).isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> fs.getStatus(d + "/secret")).isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> fs.listStatus(d)).isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> write(fs, d + "/planted", "mallory's"))
+          .isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> fs.delete(d + "/secret", false)).isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> fs.rename(d + "/secret", "/tmp/m/stolen"))
+          .isInstanceOf(StrataException.class);
+    }
+    try (Stream<Path> left = Files.list(ufs.resolve("home/ali"))) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly("secret");
+    }
+    assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
+  }
+
+  /** A folder name under {@code prefix} whose worker is not the worker of its file {@code name}. */
+  private static String folderServedApartFromItsFile(FileSystem fs, String prefix, String name) {
+    for (int i = 0; i < 100; i++) {
+      String d = prefix + i;
+      if (!fs.owners(d).get(0).equals(fs.owners(d + "/" + name).get(0))) {
+        return d;
+      }
+    }
+    throw new IllegalStateException("every folder tried shares a worker with its file");
+  }
+
   /** Confirmed from outside: a user who made a folder could not write into it. */
   @Test
   void whatAUserMakes_isTheirs() throws Exception {

@@ -89,6 +89,6 @@ final class Applier implements MasterCommand.Handler<ApplyResult> {
 
   @Override
   public ApplyResult setPathPolicy(MasterCommand.SetPathPolicy c) {
-    return state.policies().set(c.path(), c.pinned(), c.ttlMs());
+    return state.policies().set(c.path(), c.pinned(), c.ttlMs(), c.owner());
   }
 }

@@ -129,7 +129,8 @@ public final class CommandCodec {
 
           @Override
           public JournalEntry.Builder setPathPolicy(MasterCommand.SetPathPolicy c) {
-            SetPathPolicyEntry.Builder p = SetPathPolicyEntry.newBuilder().setPath(c.path());
+            SetPathPolicyEntry.Builder p =
+                SetPathPolicyEntry.newBuilder().setPath(c.path()).setOwner(c.owner());
             if (c.pinned() != null) {
               p.setPinned(c.pinned());
             }
@@ -181,7 +182,10 @@ public final class CommandCodec {
       case SET_PATH_POLICY -> {
         SetPathPolicyEntry p = e.getSetPathPolicy();
         yield new MasterCommand.SetPathPolicy(
-            p.getPath(), p.hasPinned() ? p.getPinned() : null, p.hasTtlMs() ? p.getTtlMs() : null);
+            p.getPath(),
+            p.hasPinned() ? p.getPinned() : null,
+            p.hasTtlMs() ? p.getTtlMs() : null,
+            p.getOwner());
       }
       case COMMAND_NOT_SET ->
           throw new InvalidProtocolBufferException("journal entry without a command");

@@ -51,8 +51,12 @@ public sealed interface MasterCommand {
     R setPathPolicy(SetPathPolicy c);
   }
 
-  /** Pins or unpins a path, or sets or removes its TTL (0); null leaves that part as it is. */
-  record SetPathPolicy(String path, Boolean pinned, Long ttlMs) implements MasterCommand {
+  /**
+   * Pins or unpins a path, or sets or removes its TTL (0); null leaves that part as it is. {@code
+   * owner}: the user asking (empty: an admin or the cluster).
+   */
+  record SetPathPolicy(String path, Boolean pinned, Long ttlMs, String owner)
+      implements MasterCommand {
     @Override
     public <R> R accept(Handler<R> h) {
       return h.setPathPolicy(this);

@@ -3,6 +3,8 @@ package io.strata.master.service;
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.PathPolicies;
 import io.strata.core.proto.SetPathPolicyRequest;
+import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.master.journal.MasterCommand;
@@ -42,12 +44,16 @@ final class PolicyControl {
         throw e;
       }
     }
+    Principal caller = Principal.current();
+    // A user's policies count against their share; an admin's and the cluster's against none.
+    String owner = caller != null && caller.role() == Role.USER ? caller.user() : "";
     journal
         .submit(
             new MasterCommand.SetPathPolicy(
                 path,
                 req.hasPinned() ? req.getPinned() : null,
-                req.hasTtlMs() ? req.getTtlMs() : null))
+                req.hasTtlMs() ? req.getTtlMs() : null,
+                owner))
         .orThrow();
     PathPolicies now =
         journal

@@ -5,7 +5,9 @@ import io.strata.core.proto.PathPolicy;
 import io.strata.core.status.StatusCode;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -23,22 +25,53 @@ public final class PathPolicies {
    */
   public static final int MAX_BYTES = 1 << 20;
 
+  /**
+   * What one user may hold, and all users together: no user fills the cluster's policies for the
+   * others, and users together leave room for the admins'.
+   */
+  public static final int MAX_PER_USER = 1_000;
+
+  public static final int MAX_BYTES_PER_USER = 128 << 10;
+  public static final int MAX_FOR_USERS = MAX / 2;
+  public static final int MAX_BYTES_FOR_USERS = MAX_BYTES / 2;
+
+  /** The owner key of policies set by admins and the cluster: counted in the totals only. */
+  private static final String NO_USER = "";
+
   /** The longest path a policy is set on: a folder of a dataset, as the kernel takes one. */
   public static final int MAX_PATH_BYTES = 4096;
 
   private final TreeMap<StrataPath, PathPolicy> policies = new TreeMap<>();
   private long version;
-  private long bytes;
+
+  /** Policies and bytes of paths by owner ({@link #NO_USER} for admins and the cluster). */
+  private final Map<String, Share> shares = new HashMap<>();
+
+  private final Share all = new Share();
+  private final Share users = new Share();
+
+  /** How many policies, and bytes of their paths, someone holds. */
+  private static final class Share {
+    int count;
+    long bytes;
+
+    void add(int sign, int size) {
+      count += sign;
+      bytes += (long) sign * size;
+    }
+  }
 
   /**
    * Sets {@code pinned} and {@code ttlMs} of {@code path} where not null (a TTL of 0 removes it).
    * Unpinning a path that is not pinned, or removing a TTL it does not have, is refused: the
-   * operator is told (for instance that the pin is on a parent folder).
+   * operator is told (for instance that the pin is on a parent folder). A new policy counts against
+   * {@code owner}'s share (empty: an admin or the cluster), whoever changes it later.
    */
-  public ApplyResult set(String path, Boolean pinned, Long ttlMs) {
+  public ApplyResult set(String path, Boolean pinned, Long ttlMs, String owner) {
     StrataPath p = StrataPath.of(path);
     PathPolicy old =
-        policies.getOrDefault(p, PathPolicy.newBuilder().setPath(p.toString()).build());
+        policies.getOrDefault(
+            p, PathPolicy.newBuilder().setPath(p.toString()).setOwner(owner).build());
     if (Boolean.FALSE.equals(pinned) && !old.getPinned()) {
       return ApplyResult.refused(StatusCode.NOT_FOUND, p + " is not pinned" + whereElse(p, true));
     }
@@ -62,7 +95,7 @@ public final class PathPolicies {
     int size = p.toString().getBytes(StandardCharsets.UTF_8).length;
     if (!updated.getPinned() && updated.getTtlMs() == 0) {
       if (policies.remove(p) != null) {
-        bytes -= size;
+        count(updated.getOwner(), -1, size);
       }
     } else {
       if (!policies.containsKey(p)) {
@@ -74,21 +107,57 @@ public final class PathPolicies {
                   + " bytes, not "
                   + size);
         }
-        if (policies.size() >= MAX || bytes + size > MAX_BYTES) {
-          return ApplyResult.refused(
-              StatusCode.RESOURCE_EXHAUSTED,
-              "the cluster holds "
-                  + policies.size()
-                  + " pins and TTLs ("
-                  + bytes
-                  + " bytes of paths) already, the most it keeps; set them on a parent folder");
+        ApplyResult full = roomFor(owner, size);
+        if (full != null) {
+          return full;
         }
-        bytes += size;
+        count(owner, 1, size);
       }
       policies.put(p, updated);
     }
     version++;
     return ApplyResult.OK;
+  }
+
+  /** Null if {@code owner} may add a policy of a path of {@code size} bytes; else the refusal. */
+  private ApplyResult roomFor(String owner, int size) {
+    if (all.count >= MAX || all.bytes + size > MAX_BYTES) {
+      return full("the cluster holds " + all.count, all.bytes, "the most it keeps");
+    }
+    if (owner.equals(NO_USER)) {
+      return null;
+    }
+    Share own = shares.getOrDefault(owner, new Share());
+    if (own.count >= MAX_PER_USER || own.bytes + size > MAX_BYTES_PER_USER) {
+      return full(owner + " holds " + own.count, own.bytes, "the most one user may");
+    }
+    if (users.count >= MAX_FOR_USERS || users.bytes + size > MAX_BYTES_FOR_USERS) {
+      return full("users hold " + users.count, users.bytes, "the most users may together");
+    }
+    return null;
+  }
+
+  private static ApplyResult full(String who, long bytes, String limit) {
+    return ApplyResult.refused(
+        StatusCode.RESOURCE_EXHAUSTED,
+        who
+            + " pins and TTLs ("
+            + bytes
+            + " bytes of paths) already, "
+            + limit
+            + "; set them on a parent folder");
+  }
+
+  private void count(String owner, int sign, int size) {
+    all.add(sign, size);
+    if (!owner.equals(NO_USER)) {
+      users.add(sign, size);
+    }
+    Share own = shares.computeIfAbsent(owner, o -> new Share());
+    own.add(sign, size);
+    if (own.count == 0) {
+      shares.remove(owner);
+    }
   }
 
   /** ", but <parent> is" when a parent folder has what {@code p} has not. */
@@ -117,11 +186,16 @@ public final class PathPolicies {
 
   void restore(List<PathPolicy> restored, long restoredVersion) {
     policies.clear();
-    restored.forEach(p -> policies.put(StrataPath.of(p.getPath()), p));
-    bytes =
-        policies.keySet().stream()
-            .mapToLong(p -> p.toString().getBytes(StandardCharsets.UTF_8).length)
-            .sum();
+    shares.clear();
+    all.count = 0;
+    all.bytes = 0;
+    users.count = 0;
+    users.bytes = 0;
+    for (PathPolicy p : restored) {
+      StrataPath path = StrataPath.of(p.getPath());
+      policies.put(path, p);
+      count(p.getOwner(), 1, path.toString().getBytes(StandardCharsets.UTF_8).length);
+    }
     version = restoredVersion;
   }
 }

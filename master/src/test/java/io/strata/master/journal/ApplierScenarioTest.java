@@ -17,6 +17,7 @@ import io.strata.master.journal.MasterCommand.WorkerBack;
 import io.strata.master.journal.MasterCommand.WorkerLost;
 import io.strata.master.state.ApplyResult;
 import io.strata.master.state.ClusterState;
+import io.strata.master.state.PathPolicies;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -78,20 +79,20 @@ class ApplierScenarioTest {
   @Test
   void pinsAndTtls_mergeByPath_survivingASnapshot_andRefuseWhatIsNotThere() throws Exception {
     ClusterState s = new ClusterState();
-    assertThat(apply(s, new SetPathPolicy("/data/", true, null)).ok()).isTrue();
-    assertThat(apply(s, new SetPathPolicy("/data", null, 60_000L)).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/data/", true, null, "")).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/data", null, 60_000L, "")).ok()).isTrue();
     assertThat(s.policies().all())
         .containsExactly(
             PathPolicy.newBuilder().setPath("/data").setPinned(true).setTtlMs(60_000).build());
-    ApplyResult under = apply(s, new SetPathPolicy("/data/x", false, null));
+    ApplyResult under = apply(s, new SetPathPolicy("/data/x", false, null, ""));
     assertThat(under.code()).isEqualTo(StatusCode.NOT_FOUND);
     assertThat(under.message()).isEqualTo("/data/x is not pinned (its folder /data is pinned)");
-    assertThat(apply(s, new SetPathPolicy("/other", null, 0L)).message())
+    assertThat(apply(s, new SetPathPolicy("/other", null, 0L, "")).message())
         .isEqualTo("/other has no TTL");
-    assertThat(apply(s, new SetPathPolicy("/other", null, -5L)).code())
+    assertThat(apply(s, new SetPathPolicy("/other", null, -5L, "")).code())
         .isEqualTo(StatusCode.INVALID_ARGUMENT);
     long v = s.policies().version();
-    assertThat(apply(s, new SetPathPolicy("/data", true, null)).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/data", true, null, "")).ok()).isTrue();
     assertThat(s.policies().version()).as("pinning again is no change").isEqualTo(v);
 
     ClusterState restored = new ClusterState();
@@ -99,7 +100,7 @@ class ApplierScenarioTest {
     assertThat(restored.digest()).isEqualTo(s.digest());
     assertThat(restored.view().getPoliciesList()).isEqualTo(s.view().getPoliciesList());
 
-    assertThat(apply(s, new SetPathPolicy("/data", false, 0L)).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/data", false, 0L, "")).ok()).isTrue();
     assertThat(s.policies().all()).as("neither pinned nor with a TTL: gone").isEmpty();
     assertThat(s.policies().version()).isEqualTo(v + 1);
   }
@@ -191,17 +192,57 @@ class ApplierScenarioTest {
     int accepted = 0;
     ApplyResult last = ApplyResult.OK;
     for (int i = 0; i < 600 && last.ok(); i++) {
-      last = apply(s, new SetPathPolicy(longFolder + i, true, null));
+      last = apply(s, new SetPathPolicy(longFolder + i, true, null, ""));
       accepted += last.ok() ? 1 : 0;
     }
     assertThat(last.code()).isEqualTo(io.strata.core.status.StatusCode.RESOURCE_EXHAUSTED);
     assertThat(accepted).isLessThan(300);
     assertThat(s.view().getSerializedSize()).isLessThan(2 << 20);
-    var tooLong = apply(s, new SetPathPolicy("/" + "x".repeat(5000), true, null));
+    var tooLong = apply(s, new SetPathPolicy("/" + "x".repeat(5000), true, null, ""));
     assertThat(tooLong.code()).isEqualTo(io.strata.core.status.StatusCode.INVALID_ARGUMENT);
     // Room again once one goes.
-    assertThat(apply(s, new SetPathPolicy(longFolder + 0, false, null)).ok()).isTrue();
-    assertThat(apply(s, new SetPathPolicy("/short", true, null)).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy(longFolder + 0, false, null, "")).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/short", true, null, "")).ok()).isTrue();
+  }
+
+  /**
+   * Issue 78: policies were one pool for all, so one user could take every slot (with folders they
+   * may write) and no one could pin a dataset after.
+   */
+  @Test
+  void pathPolicies_areSharedOut_noUserTakesAll_usersLeaveRoomForAdmins() throws Exception {
+    ClusterState s = new ClusterState();
+    for (int i = 0; i < PathPolicies.MAX_PER_USER; i++) {
+      assertThat(apply(s, new SetPathPolicy("/m/" + i, true, null, "mallory")).ok()).isTrue();
+    }
+    ApplyResult refused = apply(s, new SetPathPolicy("/m/more", true, null, "mallory"));
+    assertThat(refused.code()).isEqualTo(StatusCode.RESOURCE_EXHAUSTED);
+    assertThat(refused.message()).contains("mallory holds 1000", "the most one user may");
+    // Changing one of hers takes no new slot; alice and admins still have theirs.
+    assertThat(apply(s, new SetPathPolicy("/m/0", null, 60_000L, "alice")).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/alice", true, null, "alice")).ok()).isTrue();
+    assertThat(apply(s, new SetPathPolicy("/datasets", true, null, "")).ok()).isTrue();
+
+    // After a restart from a snapshot, the shares are what they were.
+    ClusterState restored = new ClusterState();
+    restored.restore(s.snapshot());
+    assertThat(apply(restored, new SetPathPolicy("/m/more", true, null, "mallory")).code())
+        .isEqualTo(StatusCode.RESOURCE_EXHAUSTED);
+    // One of hers gone (alice's TTL on it too) makes room for one more.
+    assertThat(apply(restored, new SetPathPolicy("/m/0", false, 0L, "mallory")).ok()).isTrue();
+    assertThat(apply(restored, new SetPathPolicy("/m/more", true, null, "mallory")).ok()).isTrue();
+
+    // Users together stop at half the cluster's policies; admins keep the other half.
+    int users = PathPolicies.MAX_FOR_USERS / PathPolicies.MAX_PER_USER;
+    for (int u = 1; u < users; u++) {
+      for (int i = 0; i < PathPolicies.MAX_PER_USER; i++) {
+        apply(restored, new SetPathPolicy("/u" + u + "/" + i, true, null, "user" + u));
+      }
+    }
+    ApplyResult usersFull = apply(restored, new SetPathPolicy("/late", true, null, "late"));
+    assertThat(usersFull.code()).isEqualTo(StatusCode.RESOURCE_EXHAUSTED);
+    assertThat(usersFull.message()).contains("the most users may together");
+    assertThat(apply(restored, new SetPathPolicy("/admin", true, null, "")).ok()).isTrue();
   }
 
   @Test
