@@ -298,7 +298,9 @@ public final class FileInStream extends InputStream {
 
   /**
    * A large positioned read: chunk-sized pieces fetched in parallel, straight into the caller's
-   * buffer.
+   * buffer. It returns, or throws, only once every piece is done: a piece still under way (failing
+   * over, say) would otherwise go on writing into memory the caller has taken back, a FUSE thread
+   * its reply buffer for the next request (another file's bytes in it were once served).
    */
   private int readInPieces(long pos, ByteBuffer range) {
     int wanted = range.remaining();
@@ -310,6 +312,11 @@ public final class FileInStream extends InputStream {
       parts.add(
           source.readAsync(
               file, pos + from, Unpooled.wrappedBuffer(range.slice(from, n)).clear(), n));
+    }
+    try {
+      CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).join();
+    } catch (CompletionException e) {
+      // Each piece's outcome is told below, the first failure in order.
     }
     int total = 0;
     for (CompletableFuture<Integer> p : parts) {

@@ -19,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class FileInStreamTest {
@@ -96,6 +98,53 @@ class FileInStreamTest {
         assertThat(Arrays.copyOf(b, n))
             .isEqualTo(Arrays.copyOfRange(data, (int) pos, (int) pos + n));
       }
+    }
+  }
+
+  /**
+   * A large read's piece that failed was thrown at once while another piece, failing over, still
+   * wrote into the caller's buffer: a FUSE thread's reply buffer, by then answering another file's
+   * read, once served 8 KiB of the wrong file (IntegrityCheckTest, seed 4490507755852).
+   */
+  @Test
+  void aLargeReadWithAFailedPiece_endsOnlyOnceEveryPieceHasWritten() {
+    CompletableFuture<Void> release = new CompletableFuture<>();
+    AtomicBoolean secondWrote = new AtomicBoolean();
+    FileInStream.Source slowSecond =
+        new FileInStream.Source() {
+          @Override
+          public CompletableFuture<Integer> readAsync(
+              FileInfo file, long offset, ByteBuf dst, int length) {
+            if (offset == 0) {
+              return CompletableFuture.failedFuture(
+                  new StrataException(StatusCode.FAILED_PRECONDITION, "changed"));
+            }
+            return release.thenApplyAsync(
+                v -> {
+                  dst.writeBytes(data, (int) offset, length);
+                  secondWrote.set(true);
+                  return length;
+                });
+          }
+
+          @Override
+          public int read(FileInfo file, long offset, ByteBuffer dst) {
+            throw new AssertionError("a large read goes in pieces");
+          }
+        };
+    FileInfo info =
+        new FileInfo("/f", "f", false, data.length, 0, 0644, "u", "g", "fp", "file:///f", -1);
+    try (FileInStream in =
+        new FileInStream(info, slowSecond, PooledByteBufAllocator.DEFAULT, 4L * CHUNK)) {
+      byte[] b = new byte[2 * CHUNK];
+      CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS)
+          .execute(() -> release.complete(null));
+
+      assertThatThrownBy(() -> in.positionedRead(0, b, 0, b.length))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION));
+      assertThat(secondWrote).as("the piece still under way wrote before the read ended").isTrue();
     }
   }
 
