@@ -74,10 +74,28 @@ public final class ForkedCluster implements AutoCloseable {
       masters.add(
           process("master-" + i, MASTER_MAIN, layout.master(i), List.of(), MASTER_JVM_OPTIONS));
     }
+    List<String> workerLauncher =
+        spec.workerAccount == null ? List.of() : openTo(spec.workerAccount);
     for (int j = 0; j < spec.workers; j++) {
       WorkerPorts p = WorkerPorts.free();
       workerPorts.add(p);
-      workers.add(process("worker-" + j, WORKER_MAIN, layout.worker(j, p)));
+      if (spec.workerAccount != null) {
+        for (Path own : List.of(layout.stateFolder(j), layout.ssdDir(j))) {
+          Files.createDirectories(own);
+          chown(own, spec.workerAccount);
+        }
+      }
+      workers.add(
+          register(
+              new ForkedProcess(
+                  "worker-" + j,
+                  WORKER_MAIN,
+                  spec.classpath,
+                  spec.jvmOptions,
+                  layout.worker(j, p),
+                  layout.dir(),
+                  List.of(),
+                  workerLauncher)));
     }
   }
 
@@ -234,11 +252,32 @@ public final class ForkedCluster implements AutoCloseable {
       List<String> moreJvmOptions) {
     List<String> jvm = new ArrayList<>(spec.jvmOptions);
     jvm.addAll(moreJvmOptions);
-    ForkedProcess p =
-        new ForkedProcess(name, mainClass, spec.classpath, jvm, conf, layout.dir(), args);
+    return register(
+        new ForkedProcess(name, mainClass, spec.classpath, jvm, conf, layout.dir(), args));
+  }
+
+  private ForkedProcess register(ForkedProcess p) {
     processes.add(p);
     return p;
   }
+
+  /**
+   * Opens the work folder to {@code account} (sticky and open to all, as /tmp: it writes its ready
+   * file, log and socket there) and returns what runs a process as it.
+   */
+  private List<String> openTo(Account account) throws IOException {
+    Files.setAttribute(layout.dir(), "unix:mode", 01777);
+    return List.of(
+        "setpriv", "--reuid=" + account.uid(), "--regid=" + account.gid(), "--clear-groups");
+  }
+
+  private static void chown(Path p, Account account) throws IOException {
+    Files.setAttribute(p, "unix:uid", account.uid());
+    Files.setAttribute(p, "unix:gid", account.gid());
+  }
+
+  /** A host account: a uid and its primary gid. */
+  public record Account(int uid, int gid) {}
 
   /**
    * A FUSE mount of {@code folder} at {@code mountPoint}, in a process of its own, started and
@@ -314,6 +353,7 @@ public final class ForkedCluster implements AutoCloseable {
             "-Xshare:auto");
     private Path dir;
     private boolean keep;
+    private Account workerAccount;
     private Duration startTimeout = Duration.ofSeconds(60);
 
     private Builder() {}
@@ -346,6 +386,16 @@ public final class ForkedCluster implements AutoCloseable {
     /** Keep the temporary folder (logs, journals) after close, for a post-mortem. */
     public Builder keep(boolean k) {
       this.keep = k;
+      return this;
+    }
+
+    /**
+     * Runs the workers as {@code account} (setpriv), as a worker installed under an account of its
+     * own runs: the class path must be one that account can read (lib/ of the checkout, not a Maven
+     * repository in root's 0700 home), and the work folder is opened to it.
+     */
+    public Builder workerAccount(Account account) {
+      this.workerAccount = account;
       return this;
     }
 

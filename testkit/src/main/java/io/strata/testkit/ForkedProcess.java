@@ -21,6 +21,10 @@ public final class ForkedProcess {
   private final String classpath;
   private final List<String> jvmOptions;
   private final List<String> tail;
+
+  /** What runs the JVM, before {@code java} (another account's setpriv), or nothing. */
+  private final List<String> launcher;
+
   private final Path readyFile;
   private final Path output;
   private volatile Process process;
@@ -50,7 +54,21 @@ public final class ForkedProcess {
       Map<String, String> conf,
       Path dir,
       List<String> args) {
+    this(name, mainClass, classpath, jvmOptions, conf, dir, args, List.of());
+  }
+
+  /** Run by {@code launcher} (a command that runs the rest, as another account, say). */
+  ForkedProcess(
+      String name,
+      String mainClass,
+      String classpath,
+      List<String> jvmOptions,
+      Map<String, String> conf,
+      Path dir,
+      List<String> args,
+      List<String> launcher) {
     this.name = name;
+    this.launcher = List.copyOf(launcher);
     this.readyFile = dir.resolve(name + ".ready");
     this.output = dir.resolve(name + ".out");
     this.mainClass = mainClass;
@@ -68,7 +86,7 @@ public final class ForkedProcess {
 
   /** The command of one start: whether it records or maps shared classes depends on the moment. */
   private List<String> command(ClassDataArchive sharing) {
-    List<String> cmd = new ArrayList<>();
+    List<String> cmd = new ArrayList<>(launcher);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
     if (sharing != null) {
@@ -95,7 +113,9 @@ public final class ForkedProcess {
       throw new IllegalStateException(name + " is already running");
     }
     Files.deleteIfExists(readyFile);
-    ClassDataArchive sharing = ClassDataArchive.forProcess(mainClass, classpath, jvmOptions);
+    // Shared class archives are this account's: a process run as another neither maps nor records.
+    ClassDataArchive sharing =
+        launcher.isEmpty() ? ClassDataArchive.forProcess(mainClass, classpath, jvmOptions) : null;
     try {
       process =
           OwnEnvironment.of(new ProcessBuilder(command(sharing)))

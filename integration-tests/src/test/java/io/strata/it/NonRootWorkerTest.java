@@ -1,0 +1,186 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.strata.client.FileInStream;
+import io.strata.client.FileInfo;
+import io.strata.client.FileOutStream;
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.SecurityKeys;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.security.ClusterSecret;
+import io.strata.core.security.Role;
+import io.strata.core.security.SecretFiles;
+import io.strata.core.security.Tokens;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import io.strata.testkit.ForkedCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 78, items 1 and 6, on a worker that does not run as root (as {@code bin/strata-start.sh
+ * local} and a worker installed under an account of its own run): it cannot act as its callers, so
+ * its own checks, on statuses it caches, are the only guard, and its account reaches more than a
+ * user may (here alice's home, readable by the workers' group). A folder the worker knows as
+ * mallory's, swapped on the host for a link into alice's home, must lead nowhere.
+ */
+class NonRootWorkerTest {
+  private static final int WORKER = 4100;
+  private static final int ALICE = 4001;
+  private static final int MALLORY = 4002;
+
+  @TempDir Path dir;
+  private ForkedCluster cluster;
+  private ClusterSecret secret;
+  private Path ufs;
+
+  @BeforeEach
+  void start() throws Exception {
+    assumeThat(FuseHost.onPath("setpriv"))
+        .as("running the worker as another account needs setpriv (util-linux)")
+        .isTrue();
+    Path lib = Scripts.ROOT.resolve("lib");
+    assertThat(lib).as("lib/ is built by the dist module before these tests").isDirectory();
+    Path secretFile = SecretFiles.write(dir.resolve("cluster"), SecretFiles.CLUSTER);
+    secret = ClusterSecret.load(secretFile);
+    // The worker's, as an install gives it: the master, root here, reads it anyway.
+    Files.setAttribute(secretFile, "unix:uid", WORKER);
+    cluster =
+        ForkedCluster.builder()
+            .workers(1)
+            .dir(dir)
+            // The checkout's lib/: the worker's account cannot read root's Maven repository.
+            .classpath(lib + "/*")
+            .workerAccount(new ForkedCluster.Account(WORKER, WORKER))
+            .property(SecurityKeys.MODE, "TOKEN")
+            .property(SecurityKeys.SECRET_FILE, secretFile.toString())
+            .start();
+    ufs = cluster.ufsRoot();
+    own(ufs, 0, "rwxr-xr-x");
+    own(Files.createDirectories(ufs.resolve("home/ali")), ALICE, WORKER, "rwxr-x---");
+    own(
+        Files.writeString(ufs.resolve("home/ali/secret"), "alice's own"),
+        ALICE,
+        WORKER,
+        "rw-r-----");
+    own(ufs.resolve("home"), 0, "rwxr-xr-x");
+    Path tmp = Files.createDirectories(ufs.resolve("tmp"));
+    own(tmp, 0, "rwxrwxrwx");
+    Files.setAttribute(tmp, "unix:mode", 01777);
+    // Mallory's, open to the worker's account, which writes for her.
+    own(Files.createDirectories(ufs.resolve("tmp/m")), MALLORY, MALLORY, "rwxrwxrwx");
+  }
+
+  @AfterEach
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void aFolderSwappedForALink_leadsNowhereTheWorkersAccountMayGo() throws Exception {
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      assertThatThrownBy(() -> read(fs, "/home/ali/secret"))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+          .hasMessageContaining("4002 lacks");
+
+      // Hers and open to the worker's account (a folder the worker made would be its account's).
+      own(Files.createDirectory(ufs.resolve("tmp/m/d")), MALLORY, MALLORY, "rwxrwxrwx");
+      write(fs, "/tmp/m/d/f", "mallory's");
+      assertThat(read(fs, "/tmp/m/d/f")).isEqualTo("mallory's");
+      assertThat(fs.listStatus("/tmp/m/d")).extracting(s -> s.name()).containsExactly("f");
+
+      // On the host, as her own account may (the folder above is hers): the folder the worker
+      // holds as one she may write becomes a link into alice's home.
+      Path d = ufs.resolve("tmp/m/d");
+      Files.move(d, ufs.resolve("tmp/m/d0"));
+      Files.createSymbolicLink(d, Path.of("../../home/ali"));
+      Files.setAttribute(d, "unix:uid", MALLORY, LinkOption.NOFOLLOW_LINKS);
+
+      assertThatThrownBy(() -> read(fs, "/tmp/m/d/secret")).isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> fs.getStatus("/tmp/m/d/secret")).isInstanceOf(StrataException.class);
+      // A listing cached before the swap may still be served within its TTL (her own folder's,
+      // as HostileUsersTest allows for reads); what lies behind the link, never.
+      assertThat(listedOrRefused(fs, "/tmp/m/d")).doesNotContain("secret");
+      assertThatThrownBy(() -> write(fs, "/tmp/m/d/planted", "mallory's"))
+          .isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> fs.delete("/tmp/m/d/secret", false))
+          .isInstanceOf(StrataException.class);
+      assertThatThrownBy(() -> fs.rename("/tmp/m/d/secret", "/tmp/m/stolen"))
+          .isInstanceOf(StrataException.class);
+    }
+    try (Stream<Path> left = Files.list(ufs.resolve("home/ali"))) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly("secret");
+    }
+    assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
+    assertThat(ufs.resolve("tmp/m/stolen")).doesNotExist();
+  }
+
+  private static List<String> listedOrRefused(FileSystem fs, String path) {
+    try {
+      return fs.listStatus(path).stream().map(FileInfo::name).toList();
+    } catch (StrataException refused) {
+      return List.of();
+    }
+  }
+
+  private Configuration as(int user) throws IOException {
+    Configuration conf = cluster.clientConf();
+    conf.set(SecurityKeys.SECRET_FILE, "");
+    conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "2s");
+    String token =
+        Tokens.issue(
+            secret, String.valueOf(user), Role.USER, Instant.now().plus(Duration.ofMinutes(10)));
+    Path file = Files.createTempFile(dir, "token-", "");
+    Files.writeString(file, token + "\n");
+    conf.set(SecurityKeys.TOKEN_FILE, file.toString());
+    return conf;
+  }
+
+  private static void own(Path p, int uid, String mode) throws IOException {
+    own(p, uid, uid, mode);
+  }
+
+  private static Path own(Path p, int uid, int gid, String mode) throws IOException {
+    Files.setAttribute(p, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+    Files.setAttribute(p, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
+    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(mode));
+    return p;
+  }
+
+  private static String read(FileSystem fs, String path) {
+    try (FileInStream in = fs.open(path)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void write(FileSystem fs, String path, String content) {
+    try (FileOutStream out =
+        fs.create(path, new WriteOptions(true, UserKeys.WriteType.THROUGH, 0))) {
+      out.write(content.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}
