@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.zip.CRC32C;
 
@@ -50,7 +52,7 @@ public final class FileLoader {
   /** The worker-wide throttle (strata.worker.load.bandwidth), null when unlimited. */
   private volatile RateLimiter throttle;
 
-  private final Cache<Long, RateLimiter> jobLimits =
+  private final Cache<Long, Pace> jobLimits =
       Caches.builder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
 
   /**
@@ -117,22 +119,20 @@ public final class FileLoader {
   }
 
   public CompletableFuture<LoadFilesResponse> load(LoadFilesRequest req) {
-    RateLimiter limiter = jobLimiter(req.getJobId(), req.getBandwidthBytes());
+    Pace pace = jobPace(req.getJobId(), req.getBandwidthBytes());
     long[] mark = jobMarks.get(req.getJobId(), id -> store.mark());
-    if (limiter == null && throttle == null) {
+    if (pace == null && throttle == null) {
       // First in the executor's queue, so the reads it starts run while the loaders begin. Not
       // under a bandwidth limit: those reads would come before the limit is asked.
       executor.execute(() -> startReadingSmallFiles(req.getFilesList(), req.getForce()));
     }
-    // A job with a limit of its own waits in its limiter on a loader thread, page after page: on
-    // threads of their own, so that slow jobs (any user may ask for 1 KiB/s) hold up only each
-    // other, never the loads without one (issue 78).
-    Executor on = limiter == null ? executor : limitedExecutor;
+    // A job with a limit of its own runs on threads of its kind, and leaves them while its pace
+    // says wait: slow jobs (any user may ask for 1 KiB/s) hold up neither the loads without a
+    // limit nor each other (issue 78).
+    Executor on = pace == null ? executor : limitedExecutor;
     List<CompletableFuture<LoadFileResult>> results = new ArrayList<>();
     for (FileStatus f : req.getFilesList()) {
-      results.add(
-          CompletableFuture.supplyAsync(
-              () -> loadOne(f, req.getForce(), req.getVerify(), limiter, mark), on));
+      results.add(new FileLoad(f, req.getForce(), req.getVerify(), pace, mark, on).start());
     }
     return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
         .thenApply(
@@ -179,102 +179,168 @@ public final class FileLoader {
   }
 
   /**
-   * One limiter per job, shared by all of its batches in flight here; null when the job has no
-   * limit.
+   * One pace per job, shared by all of its batches in flight here; null when the job has no limit.
    */
-  private RateLimiter jobLimiter(long jobId, long bytesPerSecond) {
+  private Pace jobPace(long jobId, long bytesPerSecond) {
     if (bytesPerSecond <= 0) {
       return null;
     }
-    RateLimiter limiter = jobLimits.get(jobId, id -> RateLimiter.create((double) bytesPerSecond));
-    if ((long) limiter.getRate() != bytesPerSecond) {
+    Pace pace = jobLimits.get(jobId, id -> new Pace(bytesPerSecond, System::nanoTime));
+    if (pace.bytesPerSecond() != bytesPerSecond) {
       // The job's share of this worker changes as workers come and go.
-      limiter.setRate((double) bytesPerSecond);
+      pace.setBytesPerSecond(bytesPerSecond);
     }
-    return limiter;
-  }
-
-  private LoadFileResult loadOne(
-      FileStatus f, boolean force, boolean verify, RateLimiter limiter, long[] mark) {
-    LoadFileResult.Builder r = LoadFileResult.newBuilder().setPath(f.getPath());
-    try {
-      r.setBytesLoaded(loadPages(f, force, verify, limiter, mark)).setOk(true);
-      files.increment();
-    } catch (StrataException e) {
-      r.setOk(false).setCode(e.code().number()).setError(e.getMessage());
-    } catch (IOException | RuntimeException e) {
-      r.setOk(false)
-          .setCode(StatusCode.UNAVAILABLE.number())
-          .setError(String.valueOf(e.getMessage()));
-    }
-    return r.build();
+    return pace;
   }
 
   /**
-   * Returns the bytes read from the UFS (pages already cached are skipped). Consecutive pages to
-   * load are read in runs of up to strata.worker.ufs.read.ahead, one UFS request each. The pages
-   * are cut by the length of the file the reader opened, not by the status the job listed: a
-   * listing that says less must not cache short pages under the file's fingerprint.
+   * One file's load, in steps on a loader thread. Returns the bytes read from the UFS (pages
+   * already cached are skipped). Consecutive pages to load are read in runs of up to
+   * strata.worker.ufs.read.ahead, one UFS request each. The pages are cut by the length of the file
+   * the reader opened, not by the status the job listed: a listing that says less must not cache
+   * short pages under the file's fingerprint. A job with a pace of its own leaves the thread when
+   * the pace says wait, and comes back on one when the wait is over.
    */
-  private long loadPages(
-      FileStatus f, boolean force, boolean verify, RateLimiter limiter, long[] mark)
-      throws IOException {
-    Target t = target(f);
-    UfsManager.Resolved file = t.file();
-    PageId.FileKey key = t.key();
-    int runPages = (int) Math.max(1, runBytes.getAsLong() / pageSize);
-    long loaded = 0;
-    try (UfsReader reader = file.ufs().openVersion(file.ufsPath(), f.getFingerprint())) {
-      long fileLength = reader.length();
-      long pages = (fileLength + pageSize - 1) / pageSize;
-      long i = 0;
-      while (i < pages) {
-        if (!force && store.contains(key.page(i))) {
-          i++;
-          continue;
+  private final class FileLoad {
+    private final FileStatus f;
+    private final boolean force;
+    private final boolean verify;
+    private final Pace pace;
+    private final long[] mark;
+    private final Executor on;
+    private final CompletableFuture<LoadFileResult> result = new CompletableFuture<>();
+    private Target target;
+    private UfsReader reader;
+    private long fileLength;
+    private long pages;
+
+    /** The first page not loaded yet. */
+    private long next;
+
+    /** The first page of the run whose bytes the pace has granted (-1: none yet). */
+    private long paidFor = -1;
+
+    private long loaded;
+
+    FileLoad(FileStatus f, boolean force, boolean verify, Pace pace, long[] mark, Executor on) {
+      this.f = f;
+      this.force = force;
+      this.verify = verify;
+      this.pace = pace;
+      this.mark = mark;
+      this.on = on;
+    }
+
+    CompletableFuture<LoadFileResult> start() {
+      on.execute(this::step);
+      return result;
+    }
+
+    private void step() {
+      try {
+        if (reader == null) {
+          target = target(f);
+          reader = target.file().ufs().openVersion(target.file().ufsPath(), f.getFingerprint());
+          fileLength = reader.length();
+          pages = (fileLength + pageSize - 1) / pageSize;
         }
-        long end = i + 1;
-        while (end < pages && end - i < runPages && (force || !store.contains(key.page(end)))) {
-          end++;
-        }
-        long length = Math.min(end * pageSize, fileLength) - i * pageSize;
-        if (limiter != null) {
-          limiter.acquire((int) length);
-        }
-        RateLimiter workerWide = throttle;
-        if (workerWide != null) {
-          workerWide.acquire((int) length);
-        }
-        ByteBuf[] run =
-            UfsPages.read(
-                reader,
-                i,
-                (int) (end - i),
-                pageSize,
-                allocator,
-                () -> {
-                  if (!reader.currentFingerprint().equals(f.getFingerprint())) {
-                    throw changed(f);
-                  }
-                });
-        if (end < pages) {
-          // The disk reads the next run while this one is checksummed and written: without the
-          // hint it idled meanwhile, past the kernel's own read-ahead of 128 KiB.
-          reader.willNeed(end * pageSize, runPages * pageSize);
-        }
-        try {
-          for (int k = 0; k < run.length; k++) {
-            loaded += admit(key.page(i + k), run[k], f, file, force, verify, mark);
+        PageId.FileKey key = target.key();
+        int runPages = (int) Math.max(1, runBytes.getAsLong() / pageSize);
+        while (next < pages) {
+          long i = next;
+          if (!force && store.contains(key.page(i))) {
+            next++;
+            continue;
           }
-        } finally {
-          for (ByteBuf page : run) {
-            page.release();
+          long end = i + 1;
+          while (end < pages && end - i < runPages && (force || !store.contains(key.page(end)))) {
+            end++;
           }
+          long length = Math.min(end * pageSize, fileLength) - i * pageSize;
+          if (pace != null && paidFor != i) {
+            paidFor = i;
+            long wait = pace.take(length);
+            if (wait > 0) {
+              CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(this::resume);
+              return;
+            }
+          }
+          RateLimiter workerWide = throttle;
+          if (workerWide != null) {
+            workerWide.acquire((int) length);
+          }
+          loadRun(key, i, end, runPages);
+          next = end;
         }
-        i = end;
+        files.increment();
+        finish(LoadFileResult.newBuilder().setBytesLoaded(loaded).setOk(true));
+      } catch (StrataException e) {
+        finish(
+            LoadFileResult.newBuilder()
+                .setOk(false)
+                .setCode(e.code().number())
+                .setError(e.getMessage()));
+      } catch (IOException | RuntimeException e) {
+        finish(
+            LoadFileResult.newBuilder()
+                .setOk(false)
+                .setCode(StatusCode.UNAVAILABLE.number())
+                .setError(String.valueOf(e.getMessage())));
       }
     }
-    return loaded;
+
+    /** Back on a loader thread after a wait for the pace. */
+    private void resume() {
+      try {
+        on.execute(this::step);
+      } catch (RejectedExecutionException e) {
+        finish(
+            LoadFileResult.newBuilder()
+                .setOk(false)
+                .setCode(StatusCode.UNAVAILABLE.number())
+                .setError("the worker is stopping"));
+      }
+    }
+
+    private void loadRun(PageId.FileKey key, long i, long end, int runPages) throws IOException {
+      ByteBuf[] run =
+          UfsPages.read(
+              reader,
+              i,
+              (int) (end - i),
+              pageSize,
+              allocator,
+              () -> {
+                if (!reader.currentFingerprint().equals(f.getFingerprint())) {
+                  throw changed(f);
+                }
+              });
+      if (end < pages) {
+        // The disk reads the next run while this one is checksummed and written: without the
+        // hint it idled meanwhile, past the kernel's own read-ahead of 128 KiB.
+        reader.willNeed(end * pageSize, runPages * pageSize);
+      }
+      try {
+        for (int k = 0; k < run.length; k++) {
+          loaded += admit(key.page(i + k), run[k], f, target.file(), force, verify, mark);
+        }
+      } finally {
+        for (ByteBuf page : run) {
+          page.release();
+        }
+      }
+    }
+
+    private void finish(LoadFileResult.Builder r) {
+      if (reader != null) {
+        try {
+          reader.close();
+        } catch (IOException e) {
+          // Read to the end already, or failed for another reason reported here.
+        }
+      }
+      result.complete(r.setPath(f.getPath()).build());
+    }
   }
 
   /** Puts one loaded page in the store; its length. */

@@ -59,8 +59,9 @@ class FileLoaderTest {
   }
 
   /**
-   * Issue 78: a job's own bandwidth limit waits on a loader thread, and any user may ask for 1
-   * byte/s: such jobs wait on threads of their own, and a job without a limit still loads.
+   * Issue 78: a job's own bandwidth limit waited on a loader thread, and any user may ask for 1
+   * byte/s: such jobs run on threads of their own and leave them while they wait, so a job without
+   * a limit, and another job with one, still load.
    */
   @Test
   void aJobSlowedByItsOwnLimit_holdsUpNoJobWithout() throws Exception {
@@ -93,6 +94,18 @@ class FileLoaderTest {
         two.load(LoadFilesRequest.newBuilder().setJobId(8).setForce(true).addFiles(f).build());
     LoadFileResult r = other.get(20, java.util.concurrent.TimeUnit.SECONDS).getResults(0);
     assertThat(r.getOk()).as(r.getError()).isTrue();
+    // Nor another job with a limit of its own: the slow one waits off the only limited thread.
+    var otherLimited =
+        two.load(
+            LoadFilesRequest.newBuilder()
+                .setJobId(9)
+                .setForce(true)
+                .setBandwidthBytes(1L << 30)
+                .addFiles(f)
+                .build());
+    LoadFileResult limitedToo =
+        otherLimited.get(20, java.util.concurrent.TimeUnit.SECONDS).getResults(0);
+    assertThat(limitedToo.getOk()).as(limitedToo.getError()).isTrue();
     assertThat(slow).isNotDone();
     open.shutdownNow();
     limited.shutdownNow();
