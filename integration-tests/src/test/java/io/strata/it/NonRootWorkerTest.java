@@ -3,15 +3,18 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.strata.client.FileInStream;
 import io.strata.client.FileInfo;
 import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
+import io.strata.client.NewEntry;
 import io.strata.client.WriteOptions;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
+import io.strata.core.proto.FileType;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Role;
 import io.strata.core.security.SecretFiles;
@@ -135,6 +138,56 @@ class NonRootWorkerTest {
     }
     assertThat(Files.readString(ufs.resolve("home/ali/secret"))).isEqualTo("alice's own");
     assertThat(ufs.resolve("tmp/m/stolen")).doesNotExist();
+  }
+
+  /**
+   * High 5 where the worker's checks are the only guard: a recursive delete checked only the top
+   * folder's parent, so a user who may write {@code /proj} deleted alice's tree, which the worker's
+   * account (her group) may write.
+   */
+  @Test
+  void aRecursiveDelete_needsEveryFolderOfTheTree() throws Exception {
+    own(Files.createDirectories(ufs.resolve("proj")), 0, "rwxrwxrwx");
+    own(Files.createDirectories(ufs.resolve("proj/alice/runs")), ALICE, WORKER, "rwxrwx---");
+    own(ufs.resolve("proj/alice"), ALICE, WORKER, "rwxrwx---");
+    own(
+        Files.writeString(ufs.resolve("proj/alice/runs/r1"), "alice's run"),
+        ALICE,
+        WORKER,
+        "rw-rw----");
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      assertThatThrownBy(() -> fs.delete("/proj/alice", true))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+          .hasMessageContaining("4002 lacks");
+    }
+    assertThat(Files.readString(ufs.resolve("proj/alice/runs/r1"))).isEqualTo("alice's run");
+  }
+
+  /**
+   * High 4: a FIFO's extended attributes, read by opening it, held a worker thread until a writer
+   * came; 16 such calls held every metadata thread.
+   */
+  @Test
+  void theAttributesOfAFifo_holdNoWorkerThread() throws Exception {
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      own(Files.createDirectory(ufs.resolve("tmp/m/d")), MALLORY, MALLORY, "rwxrwxrwx");
+      fs.createSpecial("/tmp/m/d/p", FileType.FIFO, 0, NewEntry.DEFAULT);
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(60),
+          () -> {
+            for (int i = 0; i < 32; i++) {
+              try {
+                fs.xattrs("/tmp/m/d/p");
+              } catch (StrataException refused) {
+                // Refused is as good: the point is that it returns.
+              }
+            }
+          });
+      write(fs, "/tmp/m/d/after", "still served");
+      assertThat(read(fs, "/tmp/m/d/after")).isEqualTo("still served");
+    }
   }
 
   private static List<String> listedOrRefused(FileSystem fs, String path) {
