@@ -1,16 +1,15 @@
 package io.strata.it;
 
+import static io.strata.it.HostileUsers.read;
+import static io.strata.it.HostileUsers.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.strata.client.FileInStream;
 import io.strata.client.FileInfo;
-import io.strata.client.FileOutStream;
 import io.strata.client.FileSystem;
 import io.strata.client.NewEntry;
-import io.strata.client.WriteOptions;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
@@ -23,8 +22,6 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.testkit.ForkedCluster;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -220,20 +217,5 @@ class NonRootWorkerTest {
     Files.setAttribute(p, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
     Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(mode));
     return p;
-  }
-
-  private static String read(FileSystem fs, String path) {
-    try (FileInStream in = fs.open(path)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void write(FileSystem fs, String path, String content) {
-    try (FileOutStream out =
-        fs.create(path, new WriteOptions(true, UserKeys.WriteType.THROUGH, 0))) {
-      out.write(content.getBytes(StandardCharsets.UTF_8));
-    }
   }
 }
