@@ -1,7 +1,5 @@
 package io.strata.testkit;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.strata.core.conf.Configuration;
@@ -416,12 +414,12 @@ public final class ForkedCluster implements AutoCloseable {
         } catch (ForkedProcess.PortTaken e) {
           String holders = cluster.listenersOnItsPorts();
           if (attempt == START_ATTEMPTS) {
-            throw new ForkedProcess.PortTaken(e.getMessage() + "\nlisteners: " + holders);
+            throw new ForkedProcess.PortTaken(e.getMessage() + "\nsockets on its ports:" + holders);
           }
           // Who took it, for the next look at a run's output: the kernel's view, as it stands.
           System.err.printf(
               "ForkedCluster: a port was taken (attempt %d of %d), starting on others;"
-                  + " listeners on its ports: %s%n",
+                  + " sockets on its ports:%s%n",
               attempt, START_ATTEMPTS, holders);
           cluster.forgetState();
         }
@@ -431,28 +429,16 @@ public final class ForkedCluster implements AutoCloseable {
 
   private static final int START_ATTEMPTS = 3;
 
-  /** What {@code ss} lists listening on any port of this cluster's processes, with its owner. */
+  /** The kernel's sockets on any port of this cluster's processes. */
   private String listenersOnItsPorts() {
-    java.util.Set<String> ports = new java.util.HashSet<>();
+    List<Integer> ports = new ArrayList<>();
     for (MasterPorts m : layout.masters()) {
-      java.util.stream.IntStream.of(m.rpc(), m.journal(), m.web()).forEach(p -> ports.add(":" + p));
+      ports.addAll(List.of(m.rpc(), m.journal(), m.web()));
     }
     for (WorkerPorts w : workerPorts) {
-      java.util.stream.IntStream.of(w.rpc(), w.data(), w.web()).forEach(p -> ports.add(":" + p));
+      ports.addAll(List.of(w.rpc(), w.data(), w.web()));
     }
-    try {
-      Process ss = new ProcessBuilder("ss", "-Hltnp").redirectErrorStream(true).start();
-      String out = new String(ss.getInputStream().readAllBytes(), UTF_8);
-      ss.waitFor(10, TimeUnit.SECONDS);
-      return out.lines()
-          .filter(l -> ports.stream().anyMatch(p -> l.contains(p + " ")))
-          .collect(java.util.stream.Collectors.joining("\n  ", "\n  ", ""));
-    } catch (IOException e) {
-      return "(ss: " + e.getMessage() + ")";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "(interrupted)";
-    }
+    return PortHolders.of(ports);
   }
 
   /**

@@ -139,13 +139,27 @@ public final class ForkedProcess {
    */
   public void awaitReady(Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
+    int bindFailures = 0;
     while (!Files.exists(readyFile)) {
       if (!process.isAlive()) {
         String tail = tail();
         String message = name + " exited with " + process.exitValue() + ": " + tail;
-        throw tail.contains("java.net.BindException")
-            ? new PortTaken(message)
-            : new IllegalStateException(message);
+        if (!tail.contains("java.net.BindException")) {
+          throw new IllegalStateException(message);
+        }
+        // Its ports are its identity (a restart comes back at the same address): a holder that
+        // lets go within seconds (a socket of the process just killed, say) is waited out, and
+        // named in the run's output.
+        String holders = PortHolders.of(ports());
+        if (++bindFailures > BIND_RETRIES || System.nanoTime() > deadline) {
+          throw new PortTaken(message + "\nsockets on its ports:" + holders);
+        }
+        System.err.printf(
+            "ForkedProcess: %s found a port taken (attempt %d); sockets on its ports:%s%n",
+            name, bindFailures, holders);
+        Thread.sleep(1000);
+        start();
+        continue;
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(name + " not ready within " + timeout + ": " + tail());
@@ -165,6 +179,23 @@ public final class ForkedProcess {
       super(message);
     }
   }
+
+  private static final int BIND_RETRIES = 3;
+
+  /** The ports its configuration names (every {@code -D...port=N}). */
+  private List<Integer> ports() {
+    List<Integer> ports = new ArrayList<>();
+    for (String arg : tail) {
+      java.util.regex.Matcher m = PORT.matcher(arg);
+      if (m.matches() && !m.group(1).equals("0")) {
+        ports.add(Integer.parseInt(m.group(1)));
+      }
+    }
+    return ports;
+  }
+
+  private static final java.util.regex.Pattern PORT =
+      java.util.regex.Pattern.compile("-D[\\w.]*port=(\\d+)");
 
   /** From now on the process is not started again; the caller stops it. */
   synchronized void retire() {
