@@ -299,8 +299,8 @@ public final class FileInStream extends InputStream {
   /**
    * A large positioned read: chunk-sized pieces fetched in parallel, straight into the caller's
    * buffer. It returns, or throws, only once every piece is done: a piece still under way (failing
-   * over, say) would otherwise go on writing into memory the caller has taken back, a FUSE thread
-   * its reply buffer for the next request (another file's bytes in it were once served).
+   * over, say) would otherwise go on writing into memory the caller has taken back (a FUSE thread's
+   * reply buffer, by then holding the next request's answer: another file's bytes).
    */
   private int readInPieces(long pos, ByteBuffer range) {
     int wanted = range.remaining();

@@ -103,8 +103,9 @@ class FileInStreamTest {
 
   /**
    * A large read's piece that failed was thrown at once while another piece, failing over, still
-   * wrote into the caller's buffer: a FUSE thread's reply buffer, by then answering another file's
-   * read, once served 8 KiB of the wrong file (IntegrityCheckTest, seed 4490507755852).
+   * wrote into the caller's buffer: a FUSE thread's reply buffer, say, by then answering another
+   * file's read. (Found looking for the cause of IntegrityCheckTest's violation at seed
+   * 4490507755852, which it does not explain: there FUSE reads are smaller than a piece.)
    */
   @Test
   void aLargeReadWithAFailedPiece_endsOnlyOnceEveryPieceHasWritten() {
