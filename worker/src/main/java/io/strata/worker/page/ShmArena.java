@@ -55,6 +55,9 @@ public final class ShmArena implements AutoCloseable {
   /** Null without huge pages. */
   private final HugePageCollapse huge;
 
+  /** Fresh memory for a freed slot before it is written again (see {@link SlotHoles}). */
+  private final SlotHoles holes;
+
   /** 2 MiB stretches of the file asked into a huge page since they were last cut off. */
   private final BitSet stretchesAsked = new BitSet();
 
@@ -68,7 +71,8 @@ public final class ShmArena implements AutoCloseable {
   private long fileBytes;
   private boolean closed;
 
-  private ShmArena(FileChannel file, int slotSize, HugePageCollapse huge) {
+  private ShmArena(FileChannel file, int slotSize, HugePageCollapse huge, SlotHoles holes) {
+    this.holes = holes;
     this.file = file;
     this.slotSize = slotSize;
     this.huge = huge;
@@ -84,6 +88,7 @@ public final class ShmArena implements AutoCloseable {
     Path path = dir.resolve("strata-mem-" + UUID.randomUUID());
     FileChannel ch = null;
     HugePageCollapse huge = null;
+    SlotHoles holes = null;
     try {
       // Owner-only from its creation: in the moment before the unlink below, another account
       // must not open the cached pages of every user (issue 54).
@@ -94,8 +99,9 @@ public final class ShmArena implements AutoCloseable {
                   StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       huge = hugePages ? HugePageCollapse.open(path) : null;
+      holes = SlotHoles.open(path);
       Files.delete(path);
-      return new ShmArena(ch, slotSize, huge);
+      return new ShmArena(ch, slotSize, huge, holes);
     } catch (IOException | UnsupportedOperationException e) {
       LOG.warn(
           "memory tier: cannot keep pages in {} ({}); they stay in direct memory",
@@ -103,6 +109,9 @@ public final class ShmArena implements AutoCloseable {
           e.toString());
       if (huge != null) {
         huge.close();
+      }
+      if (holes != null) {
+        holes.close();
       }
       try {
         if (ch != null) {
@@ -262,6 +271,19 @@ public final class ShmArena implements AutoCloseable {
   }
 
   private synchronized void free(int slot) {
+    if (!closed) {
+      try {
+        holes.punch(offset(slot), slotSize);
+      } catch (IOException e) {
+        // Never written over while a socket may still read its old memory: the slot stays taken.
+        LOG.warn("memory tier: a slot is given up: {}", e.toString());
+        return;
+      }
+      // A hole splits a huge page: the stretch may be collapsed again once full.
+      int stretch = (int) (offset(slot) / HugePageCollapse.HUGE_PAGE);
+      stretchesAsked.clear(stretch);
+      stretchesHuge.clear(stretch);
+    }
     used.clear(slot);
     long top = offset(used.length());
     if (!closed && collapsing == 0 && fileBytes - top >= TRIM_SLACK) {
@@ -300,6 +322,7 @@ public final class ShmArena implements AutoCloseable {
   @Override
   public synchronized void close() {
     closed = true;
+    holes.close();
     if (huge != null && collapsing == 0) {
       // Else the last collapse under way closes it: its descriptor must not be reused meanwhile.
       huge.close();

@@ -49,6 +49,45 @@ class ShmArenaTest {
     return out.toByteArray();
   }
 
+  /**
+   * sendfile hands the socket references to the file's memory: a slot freed once its page was sent,
+   * then written with the next page, used to give the receiver, still to read, the next page's
+   * bytes (over TCP on loopback, as here, and over a unix socket).
+   */
+  @Test
+  void aPageSentThenFreed_reachesTheReceiverAsItWas_thoughItsSlotIsWrittenAgain()
+      throws IOException {
+    try (ShmArena arena = ShmArena.open(SHM, SLOT, false);
+        java.nio.channels.ServerSocketChannel server =
+            java.nio.channels.ServerSocketChannel.open()) {
+      server.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+      try (java.nio.channels.SocketChannel sender =
+              java.nio.channels.SocketChannel.open(server.getLocalAddress());
+          java.nio.channels.SocketChannel receiver = server.accept()) {
+        byte[] first = random(SLOT, 7);
+        ByteBuf page = arena.copyOf(Unpooled.wrappedBuffer(first));
+        // A page above it stays: the file is not cut back, which would drop the slot's memory.
+        ByteBuf above = arena.copyOf(Unpooled.wrappedBuffer(random(SLOT, 9)));
+        FileRegion region = ShmArena.region(page, 0, SLOT);
+        while (region.transferred() < region.count()) {
+          region.transferTo(sender, region.transferred());
+        }
+        region.release();
+        page.release();
+        // The lowest free slot: the one just freed.
+        ByteBuf next = arena.copyOf(Unpooled.wrappedBuffer(random(SLOT, 8)));
+
+        java.nio.ByteBuffer got = java.nio.ByteBuffer.allocate(SLOT);
+        while (got.hasRemaining()) {
+          receiver.read(got);
+        }
+        assertThat(got.array()).isEqualTo(first);
+        next.release();
+        above.release();
+      }
+    }
+  }
+
   @Test
   void aPageReadsBackThroughItsMappingAndASendfileRegion() throws IOException {
     try (ShmArena arena = ShmArena.open(SHM, SLOT, false)) {
