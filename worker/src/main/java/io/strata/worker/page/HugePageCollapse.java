@@ -57,6 +57,10 @@ final class HugePageCollapse implements AutoCloseable {
 
     @SaveError
     int madvise(Pointer addr, @size_t long length, int advice);
+
+    /** For {@link SlotHoles}: the memory tier's file is bound once, here. */
+    @SaveError
+    int fallocate(int fd, int mode, @off_t long offset, @off_t long length);
   }
 
   private final LibC c;

@@ -1,13 +1,12 @@
 package io.strata.worker.page;
 
+import io.strata.worker.page.HugePageCollapse.LibC;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jnr.constants.platform.OpenFlags;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
-import jnr.ffi.annotations.SaveError;
-import jnr.ffi.types.off_t;
 
 /**
  * Gives a freed slot of the memory tier's file fresh memory before it is written again, by punching
@@ -21,17 +20,6 @@ import jnr.ffi.types.off_t;
 final class SlotHoles implements AutoCloseable {
   private static final int FALLOC_FL_KEEP_SIZE = 1;
   private static final int FALLOC_FL_PUNCH_HOLE = 2;
-
-  /** libc, as jnr-ffi binds it. */
-  public interface LibC {
-    @SaveError
-    int open(String path, int flags, int mode);
-
-    int close(int fd);
-
-    @SaveError
-    int fallocate(int fd, int mode, @off_t long offset, @off_t long length);
-  }
 
   private final LibC c;
   private final int fd;
