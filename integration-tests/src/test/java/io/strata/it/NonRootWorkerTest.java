@@ -5,6 +5,7 @@ import static io.strata.it.HostileUsers.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.strata.client.FileInfo;
@@ -13,6 +14,7 @@ import io.strata.client.NewEntry;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.conf.UserKeys;
+import io.strata.core.conf.WorkerKeys;
 import io.strata.core.proto.FileType;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Role;
@@ -30,8 +32,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,13 +49,16 @@ class NonRootWorkerTest {
   private static final int ALICE = 4001;
   private static final int MALLORY = 4002;
 
-  @TempDir Path dir;
-  private ForkedCluster cluster;
-  private ClusterSecret secret;
-  private Path ufs;
+  /** What the worker trusts of the host before it looks again: short, so a host's change shows. */
+  private static final Duration METADATA_TTL = Duration.ofSeconds(1);
 
-  @BeforeEach
-  void start() throws Exception {
+  @TempDir static Path dir;
+  private static ForkedCluster cluster;
+  private static ClusterSecret secret;
+  private static Path ufs;
+
+  @BeforeAll
+  static void start() throws Exception {
     assumeThat(FuseHost.onPath("setpriv"))
         .as("running the worker as another account needs setpriv (util-linux)")
         .isTrue();
@@ -72,6 +77,7 @@ class NonRootWorkerTest {
             .workerAccount(new ForkedCluster.Account(WORKER, WORKER))
             .property(SecurityKeys.MODE, "TOKEN")
             .property(SecurityKeys.SECRET_FILE, secretFile.toString())
+            .property(WorkerKeys.METADATA_TTL, METADATA_TTL.toMillis() + "ms")
             .start();
     ufs = cluster.ufsRoot();
     own(ufs, 0, "rwxr-xr-x");
@@ -89,8 +95,8 @@ class NonRootWorkerTest {
     own(Files.createDirectories(ufs.resolve("tmp/m")), MALLORY, MALLORY, "rwxrwxrwx");
   }
 
-  @AfterEach
-  void stop() {
+  @AfterAll
+  static void stop() {
     if (cluster != null) {
       cluster.close();
     }
@@ -169,21 +175,111 @@ class NonRootWorkerTest {
   @Test
   void theAttributesOfAFifo_holdNoWorkerThread() throws Exception {
     try (FileSystem fs = FileSystem.create(as(MALLORY))) {
-      own(Files.createDirectory(ufs.resolve("tmp/m/d")), MALLORY, MALLORY, "rwxrwxrwx");
-      fs.createSpecial("/tmp/m/d/p", FileType.FIFO, 0, NewEntry.DEFAULT);
+      own(Files.createDirectory(ufs.resolve("tmp/m/fifo")), MALLORY, MALLORY, "rwxrwxrwx");
+      fs.createSpecial("/tmp/m/fifo/p", FileType.FIFO, 0, NewEntry.DEFAULT);
       assertTimeoutPreemptively(
           Duration.ofSeconds(60),
           () -> {
             for (int i = 0; i < 32; i++) {
               try {
-                fs.xattrs("/tmp/m/d/p");
+                fs.xattrs("/tmp/m/fifo/p");
               } catch (StrataException refused) {
                 // Refused is as good: the point is that it returns.
               }
             }
           });
-      write(fs, "/tmp/m/d/after", "still served");
-      assertThat(read(fs, "/tmp/m/d/after")).isEqualTo("still served");
+      write(fs, "/tmp/m/fifo/after", "still served");
+      assertThat(read(fs, "/tmp/m/fifo/after")).isEqualTo("still served");
+    }
+  }
+
+  /**
+   * Item 3 where the worker's account may write what mallory may not: alice's file, open to the
+   * workers' group, is neither rewritten nor hard-linked into mallory's folder for her to rewrite
+   * (the kernel lets the worker's account link a file it may read and write).
+   */
+  @Test
+  void aFileTheWorkerMayWrite_isNotRewrittenNorLinkedForAUserWhoMayNot() throws Exception {
+    own(
+        Files.writeString(ufs.resolve("tmp/m/payroll.csv"), "salaries"),
+        ALICE,
+        WORKER,
+        "rw-rw-r--");
+    own(Files.createDirectories(ufs.resolve("data")), 0, "rwxr-xr-x");
+    own(Files.writeString(ufs.resolve("data/table.csv"), "rows"), ALICE, WORKER, "rw-rw----");
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      assertThat(read(fs, "/tmp/m/payroll.csv")).isEqualTo("salaries");
+      assertThatThrownBy(() -> write(fs, "/tmp/m/payroll.csv", "mallory's figures"))
+          .isInstanceOf(StrataException.class)
+          .hasMessageContaining("4002 lacks w");
+      assertThatThrownBy(() -> fs.createHardLink("/data/table.csv", "/tmp/m/table-link.csv"))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+          .hasMessageContaining("4002 lacks");
+    }
+    assertThat(ufs.resolve("tmp/m/table-link.csv")).doesNotExist();
+    assertThat(Files.readString(ufs.resolve("tmp/m/payroll.csv"))).isEqualTo("salaries");
+    assertThat(Files.readString(ufs.resolve("data/table.csv"))).isEqualTo("rows");
+  }
+
+  /**
+   * Item 9 where the worker's account owns what it writes: a file mallory had it write must not
+   * become a set-id program of that account, nor may she have a device node made.
+   */
+  @Test
+  void noSetIdFileNorDeviceNode_forAUser() throws Exception {
+    own(Files.createDirectory(ufs.resolve("tmp/m/bin")), MALLORY, MALLORY, "rwxrwxrwx");
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      write(fs, "/tmp/m/bin/tool", "#!/bin/sh");
+      assertThatThrownBy(() -> fs.setMode("/tmp/m/bin/tool", 04755))
+          .isInstanceOfSatisfying(
+              StrataException.class,
+              e ->
+                  assertThat(e.code())
+                      .isIn(StatusCode.PERMISSION_DENIED, StatusCode.NOT_PERMITTED));
+      assertThatThrownBy(
+              () ->
+                  fs.createSpecial(
+                      "/tmp/m/bin/mem",
+                      FileType.CHAR_DEVICE,
+                      (1L << 8) | 1,
+                      new NewEntry(0666, -1, -1)))
+          .isInstanceOf(StrataException.class)
+          .hasMessageContaining("superuser only");
+    }
+    assertThat((int) Files.getAttribute(ufs.resolve("tmp/m/bin/tool"), "unix:mode") & 07000)
+        .isZero();
+    assertThat(ufs.resolve("tmp/m/bin/mem")).doesNotExist();
+  }
+
+  /**
+   * A permission taken away on the host (the worker's account cannot change alice's file, so that
+   * is where she changes it) holds for a connection that read before, once the worker's metadata
+   * TTL has passed: the grant does not outlive the status it was given on.
+   */
+  @Test
+  void aPermissionRevokedOnTheHost_holdsOnAConnectionThatReadBefore() throws Exception {
+    own(Files.createDirectories(ufs.resolve("pub")), 0, "rwxr-xr-x");
+    Path draft =
+        own(
+            Files.writeString(ufs.resolve("pub/draft"), "alice's draft"),
+            ALICE,
+            WORKER,
+            "rw-r--r--");
+    try (FileSystem fs = FileSystem.create(as(MALLORY))) {
+      assertThat(read(fs, "/pub/draft")).isEqualTo("alice's draft");
+      own(draft, ALICE, WORKER, "rw-r-----");
+      await()
+          .atMost(METADATA_TTL.multipliedBy(10))
+          .pollInterval(Duration.ofMillis(200))
+          .untilAsserted(
+              () ->
+                  assertThatThrownBy(() -> read(fs, "/pub/draft"))
+                      .isInstanceOfSatisfying(
+                          StrataException.class,
+                          e -> assertThat(e.code()).isEqualTo(StatusCode.PERMISSION_DENIED))
+                      .hasMessageContaining("4002 lacks r"));
     }
   }
 
@@ -195,7 +291,7 @@ class NonRootWorkerTest {
     }
   }
 
-  private Configuration as(int user) throws IOException {
+  private static Configuration as(int user) throws IOException {
     Configuration conf = cluster.clientConf();
     conf.set(SecurityKeys.SECRET_FILE, "");
     conf.set(UserKeys.RPC_RETRY_MAX_DURATION, "2s");
