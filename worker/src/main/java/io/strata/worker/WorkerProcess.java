@@ -91,6 +91,10 @@ public final class WorkerProcess implements Service {
   private final ExecutorService rpcExecutor;
   private final ExecutorService webExecutor =
       Executors.newFixedThreadPool(2, DaemonThreads.factory("worker-web"));
+
+  /** How often whole files sealed since are made durable, and one of them is scrubbed. */
+  private static final java.time.Duration WHOLE_FILE_UPKEEP = java.time.Duration.ofSeconds(5);
+
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("worker-heartbeat"));
   private final UfsManager ufs;
@@ -340,6 +344,7 @@ public final class WorkerProcess implements Service {
     long check = conf.get(WorkerKeys.POLICY_CHECK_INTERVAL).toMillis();
     Periodic.every(
         scheduler, "pins and TTLs", check, check, TimeUnit.MILLISECONDS, policies::check);
+    store.wholeFiles().startUpkeep(WHOLE_FILE_UPKEEP);
     long beat = MetadataWatchers.HEARTBEAT.toMillis();
     Periodic.every(
         scheduler,

@@ -331,6 +331,24 @@ public final class WorkerKeys {
               "When a segment is evicted, write again its pages read since, up to this share of its size.")
           .build();
 
+  public static final ConfKey<Long> WHOLE_FILE_MIN_SIZE =
+      ConfKey.bytes("strata.worker.page.store.whole.min.size")
+          .defaultValue("64KiB")
+          .scope(Scope.WORKER)
+          .check(n -> n >= 0, "must not be negative")
+          .description(
+              "A file version at least this large that a load caches whole is kept on SSD as one plain file (the whole-file area, which FUSE can pass reads through to) instead of in segments.")
+          .build();
+
+  public static final ConfKey<Integer> WHOLE_FILE_SHARE =
+      ConfKey.integer("strata.worker.page.store.whole.share")
+          .defaultValue("50")
+          .scope(Scope.WORKER)
+          .check(n -> n >= 0 && n <= 90, "must be from 0 to 90")
+          .description(
+              "Percent of each SSD folder's quota that whole files may take (0: none are kept; loads write segments only).")
+          .build();
+
   public static final ConfKey<Integer> PIN_CAPACITY_PERCENT =
       ConfKey.integer("strata.worker.pin.capacity.percent")
           .defaultValue("50")

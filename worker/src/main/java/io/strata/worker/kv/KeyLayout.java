@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
  *                         'L' ufsUri (UTF-8)                      loadedAtMs:8 ListStatusResponse (protobuf)
  * cached versions         'C' ufsUri NUL fingerprint (UTF-8)      fileLength:8
  *   (first SSD dir's index, beside its pages)
+ * whole files (per dir)   'W' keyHigh:8 keyLow:8                  length:8 pageSize:4 synced:1
+ *                                                                 pages:4 crc32c:4 per page
  * </pre>
  */
 public final class KeyLayout {
@@ -26,6 +28,7 @@ public final class KeyLayout {
   public static final byte LISTING = 'L';
   public static final byte CACHED_VERSION = 'C';
   public static final byte NEXT_SEGMENT = 'N';
+  public static final byte WHOLE_FILE = 'W';
 
   private KeyLayout() {}
 
@@ -67,6 +70,15 @@ public final class KeyLayout {
   /** The UFS URI of a metadata key. */
   public static String uriOf(byte[] metadataKey) {
     return new String(metadataKey, 1, metadataKey.length - 1, StandardCharsets.UTF_8);
+  }
+
+  public static byte[] wholeFileKey(PageId.FileKey key) {
+    return ByteBuffer.allocate(17).put(WHOLE_FILE).putLong(key.high()).putLong(key.low()).array();
+  }
+
+  public static PageId.FileKey fileKeyOf(byte[] wholeFileKey) {
+    ByteBuffer b = ByteBuffer.wrap(wholeFileKey, 1, 16);
+    return new PageId.FileKey(b.getLong(), b.getLong());
   }
 
   public static byte[] prefix(byte kind) {

@@ -18,6 +18,8 @@ import io.strata.core.util.Caches;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
+import io.strata.worker.page.whole.WholeFileWriter;
+import io.strata.worker.page.whole.WholeFiles;
 import io.strata.worker.ufs.UfsManager;
 import io.strata.worker.ufs.UfsPages;
 import java.io.IOException;
@@ -214,6 +216,9 @@ public final class FileLoader {
     private long fileLength;
     private long pages;
 
+    /** Where the pages go when the version is kept as one whole file (null: to segments). */
+    private WholeFileWriter whole;
+
     /** The first page not loaded yet. */
     private long next;
 
@@ -243,17 +248,20 @@ public final class FileLoader {
           reader = target.file().ufs().openVersion(target.file().ufsPath(), f.getFingerprint());
           fileLength = reader.length();
           pages = (fileLength + pageSize - 1) / pageSize;
+          whole = beginWhole(target.key());
         }
         PageId.FileKey key = target.key();
         int runPages = (int) Math.max(1, runBytes.getAsLong() / pageSize);
         while (next < pages) {
           long i = next;
-          if (!force && store.contains(key.page(i))) {
+          if (!force && whole == null && store.contains(key.page(i))) {
             next++;
             continue;
           }
           long end = i + 1;
-          while (end < pages && end - i < runPages && (force || !store.contains(key.page(end)))) {
+          while (end < pages
+              && end - i < runPages
+              && (force || whole != null || !store.contains(key.page(end)))) {
             end++;
           }
           long length = Math.min(end * pageSize, fileLength) - i * pageSize;
@@ -271,6 +279,9 @@ public final class FileLoader {
           }
           loadRun(key, i, end, runPages);
           next = end;
+        }
+        if (whole != null) {
+          sealWhole(key);
         }
         files.increment();
         finish(LoadFileResult.newBuilder().setBytesLoaded(loaded).setOk(true));
@@ -322,7 +333,10 @@ public final class FileLoader {
       }
       try {
         for (int k = 0; k < run.length; k++) {
-          loaded += admit(key.page(i + k), run[k], f, target.file(), force, verify, mark);
+          loaded +=
+              whole != null
+                  ? toWhole(i + k, run[k])
+                  : admit(key.page(i + k), run[k], f, target.file(), force, verify, mark);
         }
       } finally {
         for (ByteBuf page : run) {
@@ -331,7 +345,64 @@ public final class FileLoader {
       }
     }
 
+    /**
+     * A writer of the version's whole file, if it is one to keep whole and not kept yet (a version
+     * already whole is loaded as any other: its pages are found cached, or reloaded by force).
+     */
+    private WholeFileWriter beginWhole(PageId.FileKey key) throws IOException {
+      WholeFiles wholes = store.wholeFiles();
+      if (force) {
+        wholes.remove(key);
+      }
+      if (!wholes.wanted(key, fileLength) || wholes.find(key).isPresent()) {
+        return null;
+      }
+      WholeFileWriter w =
+          wholes.begin(key, fileLength, Math.toIntExact(pageSize), PageStore.wholeMark(mark));
+      if (w != null) {
+        store.versions().note(target.file().ufsUri(), f.getFingerprint(), f.getLength());
+      }
+      return w;
+    }
+
+    private int toWhole(long index, ByteBuf page) throws IOException {
+      if (!whole.write(index, page)) {
+        throw new StrataException(
+            StatusCode.FAILED_PRECONDITION,
+            f.getPath()
+                + " changed in the under-storage while it was loaded (a page of "
+                + page.readableBytes()
+                + " bytes)");
+      }
+      int length = page.readableBytes();
+      bytes.increment(length);
+      return length;
+    }
+
+    /**
+     * Seals the whole file written, then drops the segments' copies of its pages (a page cached
+     * before the load was read again into the file: one sequential write of the whole version).
+     */
+    private void sealWhole(PageId.FileKey key) throws IOException {
+      if (whole.seal().isEmpty()) {
+        throw new StrataException(
+            StatusCode.INTERNAL, "the whole file of " + f.getPath() + " could not be sealed");
+      }
+      store.dropSegmentCopies(key, pages);
+      if (verify && !store.wholeFiles().verify(key)) {
+        throw new StrataException(
+            StatusCode.INTERNAL, "verify: " + f.getPath() + " reads back differently");
+      }
+    }
+
     private void finish(LoadFileResult.Builder r) {
+      if (whole != null) {
+        try {
+          whole.close();
+        } catch (IOException e) {
+          // An unsealed part not deleted now is deleted at the next start.
+        }
+      }
       if (reader != null) {
         try {
           reader.close();

@@ -11,6 +11,8 @@ import io.strata.core.proto.TierUsage;
 import io.strata.core.util.OwnerOnly;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.kv.RocksKvStore;
+import io.strata.worker.page.whole.WholeFileArea;
+import io.strata.worker.page.whole.WholeFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,14 +50,17 @@ public final class PageStore implements AutoCloseable {
   private final Supplier<WorkerKeys.AdmissionPolicy> policy;
   private final TierMetrics memMetrics;
   private final CachedVersions versions;
+  private final WholeFiles wholes;
 
   PageStore(
       MemTier mem,
       ShmArena arena,
       List<SsdTier> ssds,
+      WholeFiles wholes,
       Supplier<WorkerKeys.AdmissionPolicy> policy,
       java.util.function.Function<MemTier, TierMetrics> memMetrics) {
     this.mem = mem;
+    this.wholes = wholes;
     this.arena = arena;
     this.ssds = List.copyOf(ssds);
     this.policy = policy;
@@ -64,6 +69,11 @@ public final class PageStore implements AutoCloseable {
         new CachedVersions(
             ssds.isEmpty() ? new io.strata.worker.kv.MemoryKvStore() : ssds.get(0).index(),
             System::currentTimeMillis);
+  }
+
+  /** The fully cached versions kept as one file each, on the SSD folders. */
+  public WholeFiles wholeFiles() {
+    return wholes;
   }
 
   /** The file versions this store holds pages of. */
@@ -89,20 +99,40 @@ public final class PageStore implements AutoCloseable {
       Configuration conf, ByteBufAllocator allocator, MeterRegistry registry, LongSupplier nanoTime)
       throws IOException {
     List<SsdTier> ssds = new ArrayList<>();
+    List<WholeFileArea> areas = new ArrayList<>();
+    List<LongSupplier> wholeLimits = new ArrayList<>();
+    int wholeShare = conf.get(WorkerKeys.WHOLE_FILE_SHARE);
     for (PageStoreDirs.Dir d : PageStoreDirs.parse(conf.get(WorkerKeys.PAGE_STORE_DIRS))) {
       closeToOthers(d.path().resolve("segments"));
-      ssds.add(
+      RocksKvStore index = RocksKvStore.open(d.path().resolve("index"), INDEX_CACHE_BYTES);
+      SsdTier tier =
           SsdTier.open(
               new SsdLayout(
                   d.path(),
                   d.quota(),
                   conf.get(WorkerKeys.SEGMENT_SIZE),
                   conf.get(WorkerKeys.READMIT_PERCENT)),
-              RocksKvStore.open(d.path().resolve("index"), INDEX_CACHE_BYTES),
+              index,
               allocator,
               nanoTime,
-              registry));
+              registry);
+      ssds.add(tier);
+      if (wholeShare > 0) {
+        WholeFileArea area = WholeFileArea.open(d.path(), index, nanoTime);
+        areas.add(area);
+        // A share of what the folder may hold now: its quota, or less when its disk has less room.
+        wholeLimits.add(() -> (tier.capacity() + area.used()) / 100 * wholeShare);
+        // Whole files take their bytes from the folder's quota: segments get what they leave.
+        tier.besides(area::used);
+      }
     }
+    WholeFiles wholes =
+        areas.isEmpty()
+            ? WholeFiles.none()
+            : new WholeFiles(
+                areas,
+                new WholeFiles.Rules(conf.get(WorkerKeys.WHOLE_FILE_MIN_SIZE), wholeLimits),
+                allocator);
     long memSize = conf.get(WorkerKeys.MEM_SIZE);
     PageStore[] store = new PageStore[1];
     MemTier mem = null;
@@ -143,6 +173,7 @@ public final class PageStore implements AutoCloseable {
             mem,
             arena,
             ssds,
+            wholes,
             () -> conf.get(WorkerKeys.ADMISSION),
             m -> new TierMetrics(registry, "MEM", null, m::used, m::capacity, m::pages));
     return store[0];
@@ -166,7 +197,7 @@ public final class PageStore implements AutoCloseable {
   }
 
   public boolean onDisk(PageId id) {
-    return !ssds.isEmpty() && ssdOf(id).contains(id);
+    return !ssds.isEmpty() && (ssdOf(id).contains(id) || wholes.holds(id));
   }
 
   public boolean contains(PageId id) {
@@ -179,7 +210,29 @@ public final class PageStore implements AutoCloseable {
    */
   public java.util.Optional<SsdTier.Pinned> pinOnDisk(
       PageId id, long untilNanos, java.util.function.Predicate<java.nio.file.Path> allowed) {
-    return ssds.isEmpty() ? java.util.Optional.empty() : ssdOf(id).pin(id, untilNanos, allowed);
+    if (ssds.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    java.util.Optional<SsdTier.Pinned> inSegment = ssdOf(id).pin(id, untilNanos, allowed);
+    return inSegment.isPresent() ? inSegment : pinWhole(id, untilNanos, allowed);
+  }
+
+  /**
+   * The page in its whole file, the file leased until {@code untilNanos}: a segment to a reader.
+   */
+  private java.util.Optional<SsdTier.Pinned> pinWhole(
+      PageId id, long untilNanos, java.util.function.Predicate<java.nio.file.Path> allowed) {
+    PageId.FileKey key = new PageId.FileKey(id.keyHigh(), id.keyLow());
+    return wholes
+        .find(key)
+        .filter(f -> id.index() < f.pages() && allowed.test(f.path()))
+        .filter(f -> wholes.lease(key, untilNanos))
+        .map(
+            f -> {
+              int i = (int) id.index();
+              return new SsdTier.Pinned(
+                  f.path(), new PageLocation(-1, f.offset(i), f.pageLength(i), f.crc(i)));
+            });
   }
 
   /**
@@ -199,6 +252,9 @@ public final class PageStore implements AutoCloseable {
       return null;
     }
     ByteBuf page = ssdOf(id).read(id);
+    if (page == null) {
+      page = wholes.readPage(id);
+    }
     if (page != null && mem != null) {
       mem.put(id, page);
       memMetrics.promotions.increment();
@@ -222,10 +278,21 @@ public final class PageStore implements AutoCloseable {
   }
 
   /**
-   * Where each SSD folder writes now: pages admitted by a load past this mark stay while it runs.
+   * Where each SSD folder writes now, and last where the whole files' seals are: what a load caches
+   * past this mark stays while it runs.
    */
   public long[] mark() {
-    return ssds.stream().mapToLong(SsdTier::mark).toArray();
+    long[] mark = new long[ssds.size() + 1];
+    for (int i = 0; i < ssds.size(); i++) {
+      mark[i] = ssds.get(i).mark();
+    }
+    mark[ssds.size()] = wholes.mark();
+    return mark;
+  }
+
+  /** The whole files' part of a {@link #mark}. */
+  public static long wholeMark(long[] mark) {
+    return mark[mark.length - 1];
   }
 
   /**
@@ -300,6 +367,18 @@ public final class PageStore implements AutoCloseable {
     }
     if (!ssds.isEmpty()) {
       ssdOf(id).remove(id);
+      // A version missing a page is not whole any more.
+      wholes.remove(new PageId.FileKey(id.keyHigh(), id.keyLow()));
+    }
+  }
+
+  /**
+   * Drops the SSD segments' copies of the first {@code pages} pages of version {@code key}, now
+   * that its whole file holds them (memory keeps its copies: they are as good).
+   */
+  public void dropSegmentCopies(PageId.FileKey key, long pages) {
+    for (long i = 0; i < pages && !ssds.isEmpty(); i++) {
+      ssdOf(key.page(i)).remove(key.page(i));
     }
   }
 
@@ -343,8 +422,8 @@ public final class PageStore implements AutoCloseable {
           TierUsage.newBuilder()
               .setTier("SSD")
               .setDir(s.dir().toString())
-              .setCapacityBytes(s.capacity())
-              .setUsedBytes(s.used())
+              .setCapacityBytes(s.capacity() + wholes.used(ssds.indexOf(s)))
+              .setUsedBytes(s.used() + wholes.used(ssds.indexOf(s)))
               .setPages(s.pages())
               .build());
     }
@@ -353,11 +432,25 @@ public final class PageStore implements AutoCloseable {
 
   /** The cache's size: SSD when there is SSD (memory holds a subset of it), else memory. */
   public long capacityBytes() {
-    return ssds.isEmpty() ? mem.capacity() : ssds.stream().mapToLong(SsdTier::capacity).sum();
+    if (ssds.isEmpty()) {
+      return mem.capacity();
+    }
+    long capacity = 0;
+    for (int i = 0; i < ssds.size(); i++) {
+      capacity += ssds.get(i).capacity() + wholes.used(i);
+    }
+    return capacity;
   }
 
   public long usedBytes() {
-    return ssds.isEmpty() ? mem.used() : ssds.stream().mapToLong(SsdTier::used).sum();
+    if (ssds.isEmpty()) {
+      return mem.used();
+    }
+    long used = 0;
+    for (int i = 0; i < ssds.size(); i++) {
+      used += ssds.get(i).used() + wholes.used(i);
+    }
+    return used;
   }
 
   /**
@@ -369,8 +462,10 @@ public final class PageStore implements AutoCloseable {
     if (mem != null) {
       ids = Stream.concat(mem.ids(), ids);
     }
-    return ids.filter(id -> id.keyHigh() == key.high() && id.keyLow() == key.low())
-        .mapToLong(PageId::index)
+    return LongStream.concat(
+            ids.filter(id -> id.keyHigh() == key.high() && id.keyLow() == key.low())
+                .mapToLong(PageId::index),
+            wholes.heldIndexes(key))
         .distinct();
   }
 
@@ -395,6 +490,7 @@ public final class PageStore implements AutoCloseable {
     if (arena != null) {
       arena.close();
     }
+    wholes.close();
     ssds.forEach(SsdTier::close);
   }
 }

@@ -60,6 +60,9 @@ public final class SsdTier implements AutoCloseable {
   private volatile long failedAtNanos = -1;
   private volatile PagePins pins = PagePins.NONE;
 
+  /** Bytes of the folder's quota something beside the segments holds (its whole files). */
+  private volatile LongSupplier besides = () -> 0;
+
   private SsdTier(
       SsdLayout layout,
       KvStore index,
@@ -457,7 +460,12 @@ public final class SsdTier implements AutoCloseable {
    * Past it the tier evicts, rather than write into a full disk.
    */
   public long capacity() {
-    return Math.max(0, Math.min(quota, disk.room(catalog.used())));
+    return Math.max(0, Math.min(quota - besides.getAsLong(), disk.room(catalog.used())));
+  }
+
+  /** What else takes from the folder's quota: the segments get the rest. */
+  public void besides(LongSupplier bytes) {
+    this.besides = bytes;
   }
 
   public long pages() {

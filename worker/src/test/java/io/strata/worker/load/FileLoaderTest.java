@@ -218,6 +218,58 @@ class FileLoaderTest {
     assertThat(next.getOk()).as(next.getError()).isTrue();
   }
 
+  /**
+   * Issue 79 (c): a version at least the whole-file size that a load caches is written once, as one
+   * plain file at its own offsets (what FUSE passthrough needs), not into segments; its pages are
+   * read from that file; a free drops it. A smaller one goes to segments as before.
+   */
+  @Test
+  void aLoadedFileOfTheWholeFileSize_isOneFileOnSsd_readPageByPage() throws Exception {
+    store.close();
+    store = TestFiles.pageStore(0, registry, root.resolve("ssd") + ":8MiB");
+    loader = loader();
+    byte[] big = new byte[25 * PAGE + 123];
+    FileStatus bigFile = file("w/big", big);
+    FileStatus small = file("w/small", new byte[3 * PAGE]);
+
+    LoadFilesRequest req =
+        LoadFilesRequest.newBuilder().setJobId(11).addFiles(bigFile).addFiles(small).build();
+    for (LoadFileResult r : loader.load(req).join().getResultsList()) {
+      assertThat(r.getOk()).as(r.getError()).isTrue();
+    }
+
+    PageId.FileKey key = keyOf("/w/big");
+    var whole = store.wholeFiles().find(key).orElseThrow();
+    assertThat(Files.readAllBytes(whole.path())).isEqualTo(big);
+    // Only the small file's 3 pages went to segments.
+    assertThat(store.tiers().get(0).getPages()).isEqualTo(3);
+    assertThat(store.wholeFiles().find(keyOf("/w/small"))).isEmpty();
+    ByteBuf page = store.readFromDisk(key.page(25));
+    try {
+      assertThat(ByteBufUtil.getBytes(page))
+          .isEqualTo(Arrays.copyOfRange(big, 25 * PAGE, big.length));
+    } finally {
+      page.release();
+    }
+    assertThat(cachedPages("/w/big")).isEqualTo(26);
+    // Loaded again: every page is found cached, nothing is read.
+    LoadFileResult again =
+        loader
+            .load(LoadFilesRequest.newBuilder().setJobId(12).addFiles(bigFile).build())
+            .join()
+            .getResults(0);
+    assertThat(again.getBytesLoaded()).isZero();
+
+    new io.strata.worker.page.FilePages(store, PAGE).free(key, big.length);
+    assertThat(cachedPages("/w/big")).isZero();
+    assertThat(whole.path()).doesNotExist();
+  }
+
+  private PageId.FileKey keyOf(String path) {
+    UfsManager.Resolved r = ufs.resolve(StrataPath.of(path));
+    return PageId.FileKey.of(r.ufsUri(), r.ufs().getStatus(r.ufsPath()).fingerprint(), PAGE);
+  }
+
   private FileStatus file(String name, byte[] content) throws java.io.IOException {
     new Random(name.hashCode()).nextBytes(content);
     Path p = root.resolve(name);
