@@ -54,6 +54,13 @@ public interface FileSystem extends AutoCloseable {
    */
   FileInStream open(FileInfo version);
 
+  /**
+   * The plain file in which the worker on this host keeps exactly this version whole (for FUSE
+   * passthrough: the kernel reads it itself), leased for a while; empty when its owner is not on
+   * this host, keeps no whole file of it, or lets this process read none (short-circuit off).
+   */
+  java.util.Optional<java.nio.file.Path> wholeFile(FileInfo version);
+
   FileOutStream create(String path, WriteOptions options);
 
   /**

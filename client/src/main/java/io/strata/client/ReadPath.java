@@ -14,6 +14,7 @@ import io.strata.core.conf.UserKeys;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.security.Credentials;
 import io.strata.core.status.StrataException;
+import io.strata.core.transport.LeaseGrant;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -169,6 +170,34 @@ final class ReadPath implements AutoCloseable {
       dst.position(start);
     }
     return got;
+  }
+
+  /**
+   * The owner's plain file holding {@code file} whole, if it runs here, lets this process read its
+   * files, and keeps one: its lease of the whole length names a single file, each page at its own
+   * offset. Empty otherwise, and on any failure (the caller reads as usual).
+   */
+  java.util.Optional<java.nio.file.Path> wholeFile(FileInfo file) {
+    Optional<Endpoint> owner = failover.owner(file.path()).map(endpoints::of);
+    if (owner.isEmpty() || !shortCircuitAllowed(owner.get()) || file.length() == 0) {
+      return java.util.Optional.empty();
+    }
+    LeaseGrant grant;
+    try {
+      grant = data.lease(owner.get(), target(file), 0, file.length());
+    } catch (RuntimeException e) {
+      return java.util.Optional.empty();
+    }
+    long pages = (file.length() + grant.pageSize() - 1) / grant.pageSize();
+    if (grant.segments().size() != 1 || grant.pages().size() != pages) {
+      return java.util.Optional.empty();
+    }
+    for (LeaseGrant.Page p : grant.pages()) {
+      if (p.segment() != 0 || p.offset() != p.index() * grant.pageSize()) {
+        return java.util.Optional.empty();
+      }
+    }
+    return java.util.Optional.of(java.nio.file.Path.of(grant.segments().get(0)));
   }
 
   private boolean shortCircuitAllowed(Endpoint worker) {

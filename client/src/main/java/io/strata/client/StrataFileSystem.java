@@ -178,6 +178,11 @@ final class StrataFileSystem implements FileSystem {
     return open(StrataPath.of(version.path()), version);
   }
 
+  @Override
+  public java.util.Optional<java.nio.file.Path> wholeFile(FileInfo version) {
+    return version.directory() ? java.util.Optional.empty() : context.reads().wholeFile(version);
+  }
+
   /** The current version, or {@code wanted} (read by its fingerprint) when it is not that. */
   private FileInStream open(StrataPath p, FileInfo wanted) {
     String path = p.toString();

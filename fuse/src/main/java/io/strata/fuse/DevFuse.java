@@ -29,6 +29,10 @@ final class DevFuse {
     @SaveError
     int ioctl(int fd, long request, @In IntByReference arg);
 
+    /** ioctl(2) with a pointer to a struct (fuse_backing_map). */
+    @SaveError
+    int ioctl(int fd, long request, @In Pointer arg);
+
     @SaveError
     int mount(String source, String target, String type, long flags, String data);
 

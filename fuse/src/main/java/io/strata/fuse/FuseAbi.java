@@ -132,10 +132,14 @@ final class FuseAbi {
   static final int MAX_PAGES = 1 << 22;
   static final int INIT_EXT = 1 << 30;
 
+  /** FUSE_PASSTHROUGH, bit 37: bit 5 of fuse_init_in/out.flags2. */
+  static final int PASSTHROUGH_FLAGS2 = 1 << 5;
+
   // Open reply flags (fuse_open_out.open_flags).
   static final int FOPEN_DIRECT_IO = 1;
   static final int FOPEN_KEEP_CACHE = 1 << 1;
   static final int FOPEN_NOFLUSH = 1 << 5;
+  static final int FOPEN_PASSTHROUGH = 1 << 7;
 
   // SETATTR's valid bits.
   static final int FATTR_MODE = 1;
@@ -175,4 +179,13 @@ final class FuseAbi {
 
   /** FUSE_DEV_IOC_CLONE: _IOR(229, 0, uint32_t). */
   static final long DEV_IOC_CLONE = 0x8004E500L;
+
+  /** FUSE_DEV_IOC_BACKING_OPEN: _IOW(229, 1, struct fuse_backing_map) (fd, flags, padding). */
+  static final long DEV_IOC_BACKING_OPEN = 0x4010E501L;
+
+  /** FUSE_DEV_IOC_BACKING_CLOSE: _IOW(229, 2, uint32_t) (the backing id). */
+  static final long DEV_IOC_BACKING_CLOSE = 0x4004E502L;
+
+  /** struct fuse_backing_map. */
+  static final int BACKING_MAP = 16;
 }

@@ -25,6 +25,7 @@ final class KernelFiles {
   private final Nodes nodes;
   private final KernelReplies replies;
   private final KernelEntries entries;
+  private final Passthrough passthrough;
   private final Map<Long, List<Listed>> listings = new ConcurrentHashMap<>();
   private final AtomicLong nextListing = new AtomicLong(1);
 
@@ -41,11 +42,17 @@ final class KernelFiles {
     }
   }
 
-  KernelFiles(StrataFuse fs, Nodes nodes, KernelReplies replies, KernelEntries entries) {
+  KernelFiles(
+      StrataFuse fs,
+      Nodes nodes,
+      KernelReplies replies,
+      KernelEntries entries,
+      Passthrough passthrough) {
     this.fs = fs;
     this.nodes = nodes;
     this.replies = replies;
     this.entries = entries;
+    this.passthrough = passthrough;
   }
 
   int open(KernelRequest r) {
@@ -55,7 +62,22 @@ final class KernelFiles {
     }
     FuseFileInfo fi = r.slot.file(r.int32(0), 0);
     int result = fs.open(path, fi);
-    return result < 0 ? result : opened(r.out(), fi);
+    if (result < 0) {
+      return result;
+    }
+    if (!passthrough.accepted()) {
+      return opened(r.out(), fi);
+    }
+    long fh = fi.fh.get();
+    int backing = passthrough.open(r.slot.fd, r.node, fh, () -> fs.wholeFile(fh).orElse(null));
+    if (backing == 0) {
+      return opened(r.out(), fi);
+    }
+    // The kernel reads the backing file itself: no page cache of ours (KEEP_CACHE is refused).
+    r.out().putLong(0, fh);
+    r.out().putInt(8, FuseAbi.FOPEN_PASSTHROUGH | FuseAbi.FOPEN_NOFLUSH);
+    r.out().putInt(12, backing);
+    return FuseAbi.OPEN_OUT;
   }
 
   /** CREATE: the new file's entry, then its open. */
@@ -140,6 +162,9 @@ final class KernelFiles {
   }
 
   int release(KernelRequest r) {
+    if (passthrough.accepted()) {
+      passthrough.release(r.slot.fd, r.int64(0));
+    }
     return fs.release(pathOrEmpty(r.node), r.slot.file(r.int32(8), r.int64(0)));
   }
 

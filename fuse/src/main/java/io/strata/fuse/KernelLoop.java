@@ -71,7 +71,8 @@ final class KernelLoop {
     }
     fs.mountedAt(mountPoint);
     KernelSlot first = new KernelSlot(fd);
-    init(first);
+    Passthrough passthrough = new Passthrough();
+    init(first, spec.readOnly() ? passthrough : null);
     KernelReplies replies = new KernelReplies(spec.entryTimeout(), spec.attrTimeout());
     Nodes nodes = new Nodes();
     KernelNotices notices = new KernelNotices(fd, nodes, spec.folder());
@@ -90,7 +91,8 @@ final class KernelLoop {
             });
     KernelEntries entries = new KernelEntries(fs, nodes, replies);
     KernelLoop loop =
-        new KernelLoop(fs, new KernelOps(entries, new KernelFiles(fs, nodes, replies, entries)));
+        new KernelLoop(
+            fs, new KernelOps(entries, new KernelFiles(fs, nodes, replies, entries, passthrough)));
     ThreadFactory factory = DaemonThreads.factory("fuse-kernel");
     List<Thread> serving = new ArrayList<>();
     List<Integer> fds = new ArrayList<>(List.of(fd));
@@ -132,8 +134,11 @@ final class KernelLoop {
         + FuseAbi.MAX_WRITE;
   }
 
-  /** Reads and answers the kernel's first request, INIT. */
-  private static void init(KernelSlot slot) {
+  /**
+   * Reads and answers the kernel's first request, INIT; accepts read passthrough if the kernel
+   * offers it and {@code passthrough} is given (a read-only mount).
+   */
+  private static void init(KernelSlot slot, Passthrough passthrough) {
     KernelRequest r = next(slot);
     if (r == null || r.opcode != FuseAbi.INIT) {
       throw new StrataException(
@@ -166,13 +171,25 @@ final class KernelLoop {
     out.putInt(20, FuseAbi.MAX_WRITE);
     out.putInt(24, 1);
     out.putShort(28, (short) FuseAbi.MAX_PAGES_PER_REQUEST);
+    int offered2 = (offered & FuseAbi.INIT_EXT) != 0 ? r.int32(16) : 0;
+    if (passthrough != null && (offered2 & FuseAbi.PASSTHROUGH_FLAGS2) != 0) {
+      out.putInt(32, FuseAbi.PASSTHROUGH_FLAGS2);
+      // The backing files' own file system (ext4, xfs) is at depth 0: this mount stacks one on it.
+      out.putInt(36, 1);
+      passthrough.accept();
+    }
     reply(slot, r.unique, FuseAbi.INIT_OUT);
     LOG.info(
-        "FUSE {}.{}: flags {} of {} offered",
+        "FUSE {}.{}: flags {} of {} offered; read passthrough {}",
         major,
         minor,
         Integer.toHexString(offered & wanted),
-        Integer.toHexString(offered));
+        Integer.toHexString(offered),
+        passthrough != null && passthrough.enabled()
+            ? "on"
+            : (offered2 & FuseAbi.PASSTHROUGH_FLAGS2) == 0
+                ? "not offered by the kernel"
+                : "off (a mount that is not read-only)");
   }
 
   private void serve(KernelSlot slot) {

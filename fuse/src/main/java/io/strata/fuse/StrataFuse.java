@@ -7,6 +7,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.IntSupplier;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
@@ -112,6 +113,13 @@ final class StrataFuse extends FuseStubFS {
   /** Whether {@code fh} is open for reading only (its close needs no FLUSH). */
   boolean reads(long fh) {
     return open.get(fh) instanceof OpenFile.Reader;
+  }
+
+  /** The worker's whole file of the version the reader {@code fh} reads, for a passthrough open. */
+  Optional<Path> wholeFile(long fh) {
+    return open.get(fh) instanceof OpenFile.Reader r
+        ? fs.wholeFile(r.reading.version())
+        : Optional.empty();
   }
 
   /** The table of operations libfuse calls, for {@link FuseLoop}. */

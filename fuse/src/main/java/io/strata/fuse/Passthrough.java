@@ -1,0 +1,147 @@
+package io.strata.fuse;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+import jnr.ffi.byref.IntByReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Read passthrough on Strata's own loop: an open of a file its worker keeps whole on this host
+ * registers that file with the kernel as the inode's backing file and is answered {@code
+ * FOPEN_PASSTHROUGH}; the kernel then reads the file itself, and no READ reaches this process.
+ *
+ * <p>The kernel's rules shape the table kept per inode: one backing file per inode while any open
+ * of it passes through, every open of such an inode must pass through with the same backing id, and
+ * no open may pass through while the inode has opens through the page cache. So an inode is in one
+ * mode from its first open to its last release: its backing file registered once (refcounted over
+ * its opens, closed at the last RELEASE), or its opens counted as cached. An open of a newer
+ * version while an older one is passed through is served the older one's file (a whole file is one
+ * immutable version): it changes at the last release, as a file held open on NFS does.
+ *
+ * <p>Only for read-only mounts (on one that is not, a write open of an inode in passthrough would
+ * fail) and a process with CAP_SYS_ADMIN, which registering needs: the first refusal turns it off
+ * for the mount, said once in the log. Thread-safe.
+ */
+final class Passthrough {
+  private static final Logger LOG = LoggerFactory.getLogger(Passthrough.class);
+  private static final int O_RDONLY = 0;
+  private static final int O_CLOEXEC = 02000000;
+
+  /** One inode's mode: its backing id (0: its opens go through the page cache) and open count. */
+  private static final class Inode {
+    final int backingId;
+    final Path file;
+    int opens;
+
+    Inode(int backingId, Path file) {
+      this.backingId = backingId;
+      this.file = file;
+    }
+  }
+
+  private final Map<Long, Inode> inodes = new HashMap<>();
+  private final Map<Long, Long> inodeOfHandle = new HashMap<>();
+  private final AtomicLong passedThrough = new AtomicLong();
+  private volatile boolean accepted;
+  private volatile boolean enabled;
+
+  /** INIT accepted passthrough: opens may now pass through, and every open is counted. */
+  void accept() {
+    accepted = true;
+    enabled = true;
+  }
+
+  /** Whether INIT accepted passthrough (opens are counted even once registering is refused). */
+  boolean accepted() {
+    return accepted;
+  }
+
+  boolean enabled() {
+    return enabled;
+  }
+
+  /** Opens answered FOPEN_PASSTHROUGH since the mount began. */
+  long passedThrough() {
+    return passedThrough.get();
+  }
+
+  /** Backing files registered now. */
+  synchronized int backingFiles() {
+    return (int) inodes.values().stream().filter(i -> i.backingId > 0).count();
+  }
+
+  /**
+   * Counts the open {@code fh} of inode {@code node} in; its backing id if it passes through
+   * ({@code file} gives the worker's whole file of the version opened, null if it keeps none; asked
+   * only for an inode with no open yet), 0 if it goes through the page cache.
+   */
+  synchronized int open(int devFd, long node, long fh, java.util.function.Supplier<Path> file) {
+    Inode inode = inodes.get(node);
+    if (inode == null) {
+      Path whole = enabled ? file.get() : null;
+      int id = whole != null ? register(devFd, whole) : 0;
+      inode = new Inode(id, whole);
+      inodes.put(node, inode);
+    }
+    inode.opens++;
+    inodeOfHandle.put(fh, node);
+    if (inode.backingId > 0) {
+      passedThrough.incrementAndGet();
+    }
+    return inode.backingId;
+  }
+
+  /** Counts the open {@code fh} out; the inode's backing file is closed with its last open. */
+  synchronized void release(int devFd, long fh) {
+    Long node = inodeOfHandle.remove(fh);
+    Inode inode = node == null ? null : inodes.get(node);
+    if (inode == null || --inode.opens > 0) {
+      return;
+    }
+    inodes.remove(node);
+    if (inode.backingId > 0) {
+      IntByReference id = new IntByReference(inode.backingId);
+      if (DevFuse.libc().ioctl(devFd, FuseAbi.DEV_IOC_BACKING_CLOSE, id) != 0) {
+        LOG.warn(
+            "cannot close the backing file {} of {}: {}",
+            inode.backingId,
+            inode.file,
+            DevFuse.lastError().description());
+      }
+    }
+  }
+
+  /** The kernel's id of {@code file} as a backing file; 0 if it cannot be one. */
+  private int register(int devFd, Path file) {
+    DevFuse.LibC c = DevFuse.libc();
+    int fd = c.open(file.toString(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      // Evicted since the worker named it, or not ours to read: this open goes the daemon's way.
+      return 0;
+    }
+    try {
+      Pointer map = Memory.allocateDirect(Runtime.getSystemRuntime(), FuseAbi.BACKING_MAP);
+      map.putInt(0, fd);
+      map.putInt(4, 0);
+      map.putLong(8, 0);
+      int id = c.ioctl(devFd, FuseAbi.DEV_IOC_BACKING_OPEN, map);
+      if (id <= 0) {
+        enabled = false;
+        LOG.warn(
+            "FUSE passthrough is off for this mount: the kernel refused a backing file ({}); it"
+                + " needs CAP_SYS_ADMIN, and reads go through this process",
+            DevFuse.lastError().description());
+        return 0;
+      }
+      return id;
+    } finally {
+      c.close(fd);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.UserKeys;
+import io.strata.core.conf.WorkerKeys;
+import io.strata.fuse.FuseProcess;
+import io.strata.testkit.MiniCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 79, step (d): on a read-only mount served by Strata's own loop, an open of a file its
+ * co-located worker keeps whole is passed through: the kernel reads the worker's file itself and no
+ * READ reaches the FUSE process, with the file's bytes; a file kept in segments is read through the
+ * daemon as before.
+ */
+class PassthroughMountTest {
+  private static final int FILES = 12;
+
+  @TempDir static Path dir;
+  private static MiniCluster cluster;
+  private static FuseProcess fuse;
+  private static Path mnt;
+  private static byte[][] data = new byte[FILES][];
+
+  @BeforeAll
+  static void mount() throws Exception {
+    FuseHost.assumeMountable();
+    cluster =
+        MiniCluster.builder()
+            .workers(1)
+            .domainSockets()
+            .ssd("256MiB")
+            .property(WorkerKeys.MEM_SIZE, "4MiB")
+            .property(WorkerKeys.SEGMENT_SIZE, "4MiB")
+            .start();
+    Path ufs = Files.createDirectories(cluster.ufsRoot().resolve("data"));
+    Random r = new Random(7);
+    for (int i = 0; i < FILES; i++) {
+      data[i] = new byte[(120 << 10) + i * 4099];
+      r.nextBytes(data[i]);
+      Files.write(ufs.resolve("f" + i), data[i]);
+    }
+    Files.writeString(ufs.resolve("small.txt"), "kept in a segment\n");
+    ShellRunner.Run load =
+        new ShellRunner(cluster::clientConf).run("fs", "distributedLoad", "/data", "--json");
+    assertThat(load.code()).as(load.out() + load.err()).isZero();
+
+    mnt = Files.createDirectories(dir.resolve("mnt"));
+    Configuration conf = cluster.clientConf();
+    conf.set(UserKeys.DOMAIN_SOCKET, "true");
+    conf.set(UserKeys.SHORT_CIRCUIT, "true");
+    fuse =
+        new FuseProcess(
+            conf, mnt, "/data", false, "engine=strata,ro,attr_timeout=600,entry_timeout=600");
+    fuse.start();
+    await().atMost(Duration.ofSeconds(20)).until(() -> fuse.notReadyReason().isEmpty());
+  }
+
+  @AfterAll
+  static void unmount() {
+    if (fuse != null) {
+      fuse.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void wholeFiles_areReadByTheKernel_withoutAReadOfOurs() throws Exception {
+    double readsBefore = kernelRequests("read");
+    for (int epoch = 0; epoch < 2; epoch++) {
+      for (int i = 0; i < FILES; i++) {
+        assertThat(Files.readAllBytes(mnt.resolve("f" + i))).as("f" + i).isEqualTo(data[i]);
+      }
+    }
+    assertThat(kernelRequests("read") - readsBefore)
+        .as("READ requests for files passed through")
+        .isZero();
+    assertThat(kernelRequests("open")).isGreaterThanOrEqualTo(2 * FILES);
+
+    // A file in segments only is read through this process, as before.
+    assertThat(Files.readString(mnt.resolve("small.txt"))).isEqualTo("kept in a segment\n");
+    assertThat(kernelRequests("read") - readsBefore).isPositive();
+  }
+
+  private static double kernelRequests(String opcode) throws Exception {
+    String metrics = Scrape.page(fuse.webPort(), "/metrics");
+    Matcher m =
+        Pattern.compile(
+                "strata_fuse_kernel_requests_total\\{opcode=\"" + opcode + "\"[^}]*} ([0-9.eE+]+)")
+            .matcher(metrics);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+}
