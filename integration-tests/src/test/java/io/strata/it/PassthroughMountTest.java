@@ -41,6 +41,7 @@ class PassthroughMountTest {
         MiniCluster.builder()
             .workers(1)
             .domainSockets()
+            .property(WorkerKeys.WHOLE_FILE_SHARE, "50")
             .ssd("256MiB")
             .property(WorkerKeys.MEM_SIZE, "4MiB")
             .property(WorkerKeys.SEGMENT_SIZE, "4MiB")

@@ -40,6 +40,7 @@ class WholeFileLoadTest {
         MiniCluster.builder()
             .workers(1)
             .domainSockets()
+            .property(WorkerKeys.WHOLE_FILE_SHARE, "50")
             .ssd("64MiB")
             .property(WorkerKeys.PAGE_SIZE, "64KiB")
             .property(WorkerKeys.SEGMENT_SIZE, "1MiB")

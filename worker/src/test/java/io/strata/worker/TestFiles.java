@@ -27,6 +27,7 @@ public final class TestFiles {
     conf.set(WorkerKeys.MEM_SIZE, String.valueOf(memBytes));
     conf.set(WorkerKeys.PAGE_STORE_DIRS, String.join(",", dirs));
     conf.set(WorkerKeys.SEGMENT_SIZE, "1MiB");
+    conf.set(WorkerKeys.WHOLE_FILE_SHARE, "50");
     try {
       return PageStore.create(conf, PooledByteBufAllocator.DEFAULT, registry, System::nanoTime);
     } catch (IOException e) {
