@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -417,14 +418,14 @@ public final class PageStore implements AutoCloseable {
               .setPages(mem.pages())
               .build());
     }
-    for (SsdTier s : ssds) {
+    for (int i = 0; i < ssds.size(); i++) {
       out.add(
           TierUsage.newBuilder()
               .setTier("SSD")
-              .setDir(s.dir().toString())
-              .setCapacityBytes(s.capacity() + wholes.used(ssds.indexOf(s)))
-              .setUsedBytes(s.used() + wholes.used(ssds.indexOf(s)))
-              .setPages(s.pages())
+              .setDir(ssds.get(i).dir().toString())
+              .setCapacityBytes(folderCapacity(i))
+              .setUsedBytes(folderUsed(i))
+              .setPages(ssds.get(i).pages())
               .build());
     }
     return out;
@@ -435,22 +436,24 @@ public final class PageStore implements AutoCloseable {
     if (ssds.isEmpty()) {
       return mem.capacity();
     }
-    long capacity = 0;
-    for (int i = 0; i < ssds.size(); i++) {
-      capacity += ssds.get(i).capacity() + wholes.used(i);
-    }
-    return capacity;
+    return IntStream.range(0, ssds.size()).mapToLong(this::folderCapacity).sum();
+  }
+
+  /** What SSD folder {@code i} may hold: its segments' room and its whole files. */
+  private long folderCapacity(int i) {
+    return ssds.get(i).capacity() + wholes.used(i);
+  }
+
+  /** What SSD folder {@code i} holds: its segments and its whole files. */
+  private long folderUsed(int i) {
+    return ssds.get(i).used() + wholes.used(i);
   }
 
   public long usedBytes() {
     if (ssds.isEmpty()) {
       return mem.used();
     }
-    long used = 0;
-    for (int i = 0; i < ssds.size(); i++) {
-      used += ssds.get(i).used() + wholes.used(i);
-    }
-    return used;
+    return IntStream.range(0, ssds.size()).mapToLong(this::folderUsed).sum();
   }
 
   /**
