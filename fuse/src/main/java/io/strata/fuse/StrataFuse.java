@@ -184,6 +184,16 @@ final class StrataFuse extends FuseStubFS {
     }
   }
 
+  /**
+   * {@code body} with its calls acting for the caller of the request this thread serves: a root
+   * worker then lets the kernel check the change against the store as it is now, not against the
+   * attributes this mount's kernel checked it on, which may be a minute old (issue 78: a file of
+   * mallory's that alice's replaced behind the kernel's back is not mallory's to remove).
+   */
+  private IntSupplier asCaller(IntSupplier body) {
+    return () -> CallerAccount.of(getContext()).run(body);
+  }
+
   @Override
   public int getattr(String path, FileStat stat) {
     return call(
@@ -403,13 +413,14 @@ final class StrataFuse extends FuseStubFS {
         "unlink",
         path,
         List.of(p),
-        () -> {
-          if (fs.getStatus(p).directory()) {
-            return -Errno.EISDIR;
-          }
-          fs.delete(p, false);
-          return 0;
-        });
+        asCaller(
+            () -> {
+              if (fs.getStatus(p).directory()) {
+                return -Errno.EISDIR;
+              }
+              fs.delete(p, false);
+              return 0;
+            }));
   }
 
   @Override
@@ -432,17 +443,18 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
+    String p = strata(path);
     return call(
         "rmdir",
         path,
-        () -> {
-          String p = strata(path);
-          if (!fs.getStatus(p).directory()) {
-            return -Errno.ENOTDIR;
-          }
-          fs.delete(p, false);
-          return 0;
-        });
+        asCaller(
+            () -> {
+              if (!fs.getStatus(p).directory()) {
+                return -Errno.ENOTDIR;
+              }
+              fs.delete(p, false);
+              return 0;
+            }));
   }
 
   @Override
@@ -455,7 +467,7 @@ final class StrataFuse extends FuseStubFS {
     KernelView.Reading moving = kernel.renaming(from, to);
     int result = -Errno.EIO;
     try {
-      result = call("rename", oldpath, () -> replace(from, to));
+      result = call("rename", oldpath, asCaller(() -> replace(from, to)));
     } finally {
       kernel.renamed(from, to, moving, result == 0);
     }
@@ -485,7 +497,8 @@ final class StrataFuse extends FuseStubFS {
       return -Errno.EROFS;
     }
     String p = strata(path);
-    return change("chmod", path, List.of(p), () -> posix.chmod(p, (int) mode, open.writerOf(p)));
+    return change(
+        "chmod", path, List.of(p), asCaller(() -> posix.chmod(p, (int) mode, open.writerOf(p))));
   }
 
   /** The kernel passes -1 (as an unsigned 32-bit id) for "leave as it is". */
@@ -495,7 +508,8 @@ final class StrataFuse extends FuseStubFS {
       return -Errno.EROFS;
     }
     String p = strata(path);
-    return change("chown", path, List.of(p), () -> posix.chown(p, uid, gid, open.writerOf(p)));
+    return change(
+        "chown", path, List.of(p), asCaller(() -> posix.chown(p, uid, gid, open.writerOf(p))));
   }
 
   @Override
@@ -504,7 +518,8 @@ final class StrataFuse extends FuseStubFS {
       return -Errno.EROFS;
     }
     String p = strata(path);
-    return change("utimens", path, List.of(p), () -> posix.utimens(p, timespec, open.writerOf(p)));
+    return change(
+        "utimens", path, List.of(p), asCaller(() -> posix.utimens(p, timespec, open.writerOf(p))));
   }
 
   @Override
@@ -528,7 +543,7 @@ final class StrataFuse extends FuseStubFS {
     }
     String from = strata(existing);
     String p = strata(path);
-    return change("link", path, List.of(from, p), () -> posix.link(from, p));
+    return change("link", path, List.of(from, p), asCaller(() -> posix.link(from, p)));
   }
 
   @Override
@@ -556,7 +571,8 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("setxattr", path, () -> xattrs.set(strata(path), name, value, size, flags));
+    return call(
+        "setxattr", path, asCaller(() -> xattrs.set(strata(path), name, value, size, flags)));
   }
 
   @Override
@@ -564,7 +580,7 @@ final class StrataFuse extends FuseStubFS {
     if (readOnly) {
       return -Errno.EROFS;
     }
-    return call("removexattr", path, () -> xattrs.remove(strata(path), name));
+    return call("removexattr", path, asCaller(() -> xattrs.remove(strata(path), name)));
   }
 
   @Override

@@ -284,8 +284,15 @@ public final class ForkedCluster implements AutoCloseable {
    */
   public ForkedProcess mountFuse(Path mountPoint, String folder)
       throws IOException, InterruptedException {
-    ForkedProcess fuse =
-        process("fuse", FUSE_MAIN, clientProperties(), List.of(mountPoint.toString(), folder));
+    return mountFuse(mountPoint, folder, Map.of());
+  }
+
+  /** Like {@link #mountFuse(Path, String)}, with client keys of the mount's own on top. */
+  public ForkedProcess mountFuse(Path mountPoint, String folder, Map<String, String> conf)
+      throws IOException, InterruptedException {
+    Map<String, String> all = new LinkedHashMap<>(clientProperties());
+    all.putAll(conf);
+    ForkedProcess fuse = process("fuse", FUSE_MAIN, all, List.of(mountPoint.toString(), folder));
     restart(fuse);
     return fuse;
   }

@@ -9,6 +9,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.StatusRuntimeException;
 import io.strata.core.net.ConnectionGate;
+import io.strata.core.security.ActingFor;
 import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
 import io.strata.core.security.Security;
@@ -49,9 +50,11 @@ public final class AuthInterceptor implements ServerInterceptor {
   public <Q, R> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
     Principal caller;
+    ActingFor actingFor;
     ConnectionGate.Held held = null;
     try {
       caller = authenticate(headers);
+      actingFor = actingFor(caller, headers);
       held = connections.held(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
       if (held != null && !held.prove(caller)) {
         throw new StrataException(
@@ -85,10 +88,17 @@ public final class AuthInterceptor implements ServerInterceptor {
     return Contexts.interceptCall(
         Context.current()
             .withValue(Principal.CURRENT, caller)
+            .withValue(ActingFor.CURRENT, actingFor)
             .withValue(Principal.REMOTE, call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR)),
         call,
         headers,
         next);
+  }
+
+  /** A SERVICE caller's claim to act for a local account; other callers act as themselves. */
+  private static ActingFor actingFor(Principal caller, Metadata headers) {
+    String claim = headers.get(CallerInterceptor.ACTING_FOR);
+    return claim == null || caller.role() != Role.SERVICE ? null : ActingFor.parse(claim);
   }
 
   private Principal authenticate(Metadata headers) {
