@@ -23,8 +23,13 @@ public final class Scripts {
   private final ScriptConf site;
 
   public Scripts(Path home, Path work) throws IOException {
+    this(home, work, new String[0]);
+  }
+
+  /** With {@code siteLines} ({@code key=value}) added to the cluster's site file. */
+  public Scripts(Path home, Path work, String... siteLines) throws IOException {
     this.home = home;
-    this.site = ScriptConf.create(home, work);
+    this.site = ScriptConf.create(home, work, siteLines);
   }
 
   public int workerWebPort() {

@@ -23,4 +23,11 @@ public final class WorkerSettings {
     settings.forEach((k, v) -> cluster.property(KeyRegistry.require(k, "--conf"), v));
     return cluster;
   }
+
+  /** The settings as lines of a site file, for a cluster the scripts start ({@link Scripts}). */
+  public String[] siteLines() {
+    return settings.entrySet().stream()
+        .map(e -> KeyRegistry.require(e.getKey(), "--conf").name() + "=" + e.getValue())
+        .toArray(String[]::new);
+  }
 }

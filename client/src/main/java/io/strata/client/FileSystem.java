@@ -56,10 +56,11 @@ public interface FileSystem extends AutoCloseable {
 
   /**
    * The plain file in which the worker on this host keeps exactly this version whole (for FUSE
-   * passthrough: the kernel reads it itself), leased for a while; empty when its owner is not on
-   * this host, keeps no whole file of it, or lets this process read none (short-circuit off).
+   * passthrough: the kernel reads it itself); empty when its owner is not on this host, keeps no
+   * whole file of it, or lets this process read none (short-circuit off). The worker may evict it
+   * at any time: open it before relying on it, and what is open stays readable.
    */
-  java.util.Optional<java.nio.file.Path> wholeFile(FileInfo version);
+  Optional<java.nio.file.Path> wholeFile(FileInfo version);
 
   FileOutStream create(String path, WriteOptions options);
 

@@ -9,13 +9,18 @@ import io.strata.client.data.Opened;
 import io.strata.client.data.ShortCircuit;
 import io.strata.client.data.StreamReader;
 import io.strata.client.data.UfsFallback;
+import io.strata.core.cache.VersionKey;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
+import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.security.Credentials;
 import io.strata.core.status.StrataException;
-import io.strata.core.transport.LeaseGrant;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -173,31 +178,32 @@ final class ReadPath implements AutoCloseable {
   }
 
   /**
-   * The owner's plain file holding {@code file} whole, if it runs here, lets this process read its
-   * files, and keeps one: its lease of the whole length names a single file, each page at its own
-   * offset. Empty otherwise, and on any failure (the caller reads as usual).
+   * The owner's plain file holding {@code file} whole, if it runs here, allows short-circuit reads
+   * and keeps one; empty otherwise. Found by name, without asking the worker: the file's key is
+   * computed from its status as the worker computes it ({@link VersionKey}), in the whole-file
+   * folders the worker announces. A name is only ever a sealed, complete version (written beside it
+   * and renamed into place); one evicted after it is opened stays readable through the open
+   * descriptor, so the caller must open it before relying on it and fall back if it cannot.
    */
-  java.util.Optional<java.nio.file.Path> wholeFile(FileInfo file) {
-    Optional<Endpoint> owner = failover.owner(file.path()).map(endpoints::of);
-    if (owner.isEmpty() || !shortCircuitAllowed(owner.get()) || file.length() == 0) {
-      return java.util.Optional.empty();
+  Optional<Path> wholeFile(FileInfo file) {
+    Optional<WorkerInfo> owner = failover.owner(file.path());
+    if (owner.isEmpty()
+        || file.length() == 0
+        || file.ufsPath().isEmpty()
+        || !shortCircuitAllowed(endpoints.of(owner.get()))) {
+      return Optional.empty();
     }
-    LeaseGrant grant;
+    WorkerAddress at = owner.get().getAddress();
+    List<Path> folders = at.getWholeFileDirsList().stream().map(Path::of).toList();
+    Optional<Path> whole =
+        VersionKey.of(file.ufsPath(), file.fingerprint(), at.getPageSize()).wholeFile(folders);
     try {
-      grant = data.lease(owner.get(), target(file), 0, file.length());
-    } catch (RuntimeException e) {
-      return java.util.Optional.empty();
+      return whole.isPresent() && Files.size(whole.get()) == file.length()
+          ? whole
+          : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
     }
-    long pages = (file.length() + grant.pageSize() - 1) / grant.pageSize();
-    if (grant.segments().size() != 1 || grant.pages().size() != pages) {
-      return java.util.Optional.empty();
-    }
-    for (LeaseGrant.Page p : grant.pages()) {
-      if (p.segment() != 0 || p.offset() != p.index() * grant.pageSize()) {
-        return java.util.Optional.empty();
-      }
-    }
-    return java.util.Optional.of(java.nio.file.Path.of(grant.segments().get(0)));
   }
 
   private boolean shortCircuitAllowed(Endpoint worker) {

@@ -179,8 +179,8 @@ final class StrataFileSystem implements FileSystem {
   }
 
   @Override
-  public java.util.Optional<java.nio.file.Path> wholeFile(FileInfo version) {
-    return version.directory() ? java.util.Optional.empty() : context.reads().wholeFile(version);
+  public Optional<java.nio.file.Path> wholeFile(FileInfo version) {
+    return version.directory() ? Optional.empty() : context.reads().wholeFile(version);
   }
 
   /** The current version, or {@code wanted} (read by its fingerprint) when it is not that. */

@@ -8,12 +8,16 @@ import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.fuse.FuseProcess;
 import io.strata.testkit.MiniCluster;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +37,7 @@ class PassthroughMountTest {
   private static FuseProcess fuse;
   private static Path mnt;
   private static byte[][] data = new byte[FILES][];
+  private static byte[] evicted;
 
   @BeforeAll
   static void mount() throws Exception {
@@ -54,6 +59,9 @@ class PassthroughMountTest {
       Files.write(ufs.resolve("f" + i), data[i]);
     }
     Files.writeString(ufs.resolve("small.txt"), "kept in a segment\n");
+    evicted = new byte[300 << 10];
+    r.nextBytes(evicted);
+    Files.write(ufs.resolve("evicted.bin"), evicted);
     ShellRunner.Run load =
         new ShellRunner(cluster::clientConf).run("fs", "distributedLoad", "/data", "--json");
     assertThat(load.code()).as(load.out() + load.err()).isZero();
@@ -95,6 +103,48 @@ class PassthroughMountTest {
     // A file in segments only is read through this process, as before.
     assertThat(Files.readString(mnt.resolve("small.txt"))).isEqualTo("kept in a segment\n");
     assertThat(kernelRequests("read") - readsBefore).isPositive();
+  }
+
+  /**
+   * The mount finds a whole file by name, without a lease: one the worker removes while it is open
+   * stays readable through the open, and the next open, finding none, reads through this process.
+   */
+  @Test
+  void aWholeFileRemovedWhileOpen_isReadToTheEnd_andTheNextOpenGoesThroughUs() throws Exception {
+    Path whole = wholeFileOfLength(evicted.length);
+    byte[] got = new byte[evicted.length];
+    try (FileChannel in = FileChannel.open(mnt.resolve("evicted.bin"))) {
+      ByteBuffer first = ByteBuffer.wrap(got, 0, 4096);
+      while (first.hasRemaining() && in.read(first) > 0) {}
+      Files.delete(whole);
+      ByteBuffer rest = ByteBuffer.wrap(got, 4096, got.length - 4096);
+      while (rest.hasRemaining() && in.read(rest) > 0) {}
+    }
+    assertThat(got).isEqualTo(evicted);
+
+    double readsBefore = kernelRequests("read");
+    assertThat(Files.readAllBytes(mnt.resolve("evicted.bin"))).isEqualTo(evicted);
+    assertThat(kernelRequests("read") - readsBefore)
+        .as("READ requests once the whole file is gone")
+        .isPositive();
+  }
+
+  private static Path wholeFileOfLength(long length) throws Exception {
+    try (Stream<Path> files = Files.list(cluster.ssdDir(0).resolve("whole"))) {
+      List<Path> found =
+          files
+              .filter(
+                  f -> {
+                    try {
+                      return Files.size(f) == length;
+                    } catch (java.io.IOException e) {
+                      return false;
+                    }
+                  })
+              .toList();
+      assertThat(found).as("whole files of " + length + " bytes").hasSize(1);
+      return found.get(0);
+    }
   }
 
   private static double kernelRequests(String opcode) throws Exception {

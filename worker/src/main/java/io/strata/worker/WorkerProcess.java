@@ -323,6 +323,11 @@ public final class WorkerProcess implements Service {
             .setWebPort(webServer.port())
             .setDomainSocketPath(
                 socket.isEmpty() ? "" : Path.of(socket).toAbsolutePath().toString())
+            .addAllWholeFileDirs(
+                store.wholeFiles().folders().stream()
+                    .map(d -> d.toAbsolutePath().toString())
+                    .toList())
+            .setPageSize(conf.get(WorkerKeys.PAGE_SIZE))
             .build();
     masterSync =
         new MasterSync(

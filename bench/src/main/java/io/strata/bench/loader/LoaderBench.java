@@ -4,6 +4,7 @@ import io.strata.bench.Json;
 import io.strata.bench.Scripts;
 import io.strata.bench.Stats;
 import io.strata.bench.Trees;
+import io.strata.bench.WorkerSettings;
 import io.strata.bench.fuse.Mounts;
 import io.strata.bench.load.PageCache;
 import io.strata.core.conf.ConfType;
@@ -24,6 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -90,6 +92,9 @@ public final class LoaderBench implements Callable<Integer> {
               + " them.")
   String mountOptions;
 
+  @Mixin WorkerSettings workerSettings = new WorkerSettings();
+
+  private final List<Double> readsPerLoadedOpen = new ArrayList<>();
   private Scripts scripts;
   private Path strataMnt;
   private int fuseWebPort;
@@ -104,7 +109,7 @@ public final class LoaderBench implements Callable<Integer> {
     Map<String, List<Double>> rates = new LinkedHashMap<>();
     List<Double> getattrPerOpen = new ArrayList<>();
     try {
-      scripts = new Scripts(home, work);
+      scripts = new Scripts(home, work, workerSettings.siteLines());
       scripts.must("bin/strata-start.sh", "local");
       Path data = Files.createDirectories(work.resolve("dataset"));
       Path filesManifest =
@@ -144,7 +149,14 @@ public final class LoaderBench implements Callable<Integer> {
             }
             scripts.must("bin/strata", "fs", "distributedLoad", "/data/files");
             PageCache.drop(true);
+            double[] beforeLoaded = getattrsAndOpens();
             m.put("strata_loaded", files.strata(false));
+            double[] afterLoaded = getattrsAndOpens();
+            if (p == headline()) {
+              readsPerLoadedOpen.add(
+                  (afterLoaded[2] - beforeLoaded[2])
+                      / Math.max(1, afterLoaded[1] - beforeLoaded[1]));
+            }
             // bindfs with an empty page cache, its epoch alone: the index is made once per job.
             PageCache.drop(true);
             m.put("bindfs_loaded", files.bindfs(false));
@@ -206,7 +218,9 @@ public final class LoaderBench implements Callable<Integer> {
       out.put("shards_vs_bindfs", Math.min(cold, warm));
     }
     out.put("getattr_per_open", Stats.of(perOpen).median());
+    out.put("read_upcalls_per_loaded_open", Stats.of(readsPerLoadedOpen).median());
     out.put("mount_options", mountOptions);
+    out.put("conf", String.join(",", workerSettings.siteLines()));
     double worst = Double.MAX_VALUE;
     for (Map.Entry<String, List<Double>> e : ratios.entrySet()) {
       Stats st = Stats.of(e.getValue());
@@ -299,7 +313,7 @@ public final class LoaderBench implements Callable<Integer> {
     fuseWebPort = m.find() ? Integer.parseInt(m.group(1)) : 7720;
   }
 
-  /** The mount's getattr and open counts so far. */
+  /** The mount's getattr, open and read counts so far. */
   private double[] getattrsAndOpens() throws Exception {
     HttpRequest.Builder get =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + fuseWebPort + "/metrics"))
@@ -315,7 +329,9 @@ public final class LoaderBench implements Callable<Integer> {
       throw new IllegalStateException(
           "the mount's /metrics answered " + r.statusCode() + ": " + r.body().strip());
     }
-    return new double[] {count(r.body(), "getattr"), count(r.body(), "open")};
+    return new double[] {
+      count(r.body(), "getattr"), count(r.body(), "open"), count(r.body(), "read")
+    };
   }
 
   private static double count(String metrics, String op) {

@@ -128,9 +128,9 @@ public final class WholeFileArea implements AutoCloseable {
     this.seals = counter;
   }
 
-  /** The file's name: its key, as 32 hex digits. */
+  /** The file's name: its key's ({@link io.strata.core.cache.VersionKey#name}). */
   static String name(PageId.FileKey key) {
-    return String.format("%016x%016x", key.high(), key.low());
+    return key.version().name();
   }
 
   /**

@@ -56,6 +56,14 @@ public final class WholeFiles implements AutoCloseable {
     return new WholeFiles(List.of(), new Rules(Long.MAX_VALUE, List.of()), null);
   }
 
+  /**
+   * The areas' folders in the order a version's key picks one ({@link
+   * io.strata.core.cache.VersionKey#wholeFile}): what a co-located client looks a file up in.
+   */
+  public List<java.nio.file.Path> folders() {
+    return areas.stream().map(WholeFileArea::dir).toList();
+  }
+
   /** Whether a version of {@code length} bytes is one to keep whole. */
   public boolean wanted(PageId.FileKey key, long length) {
     return !areas.isEmpty()
@@ -197,7 +205,7 @@ public final class WholeFiles implements AutoCloseable {
   }
 
   private int indexOf(PageId.FileKey key) {
-    return (int) Math.floorMod(key.low(), (long) areas.size());
+    return key.version().folder(areas.size());
   }
 
   @Override
