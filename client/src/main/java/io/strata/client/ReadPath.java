@@ -38,6 +38,7 @@ final class ReadPath implements AutoCloseable {
   private final Endpoints endpoints;
   private final DataClient data;
   private final ShortCircuit shortCircuit;
+  private volatile FoldersOf lastFolders;
 
   ReadPath(Configuration conf, Credentials credentials, RingFailover failover, UfsFallback ufs) {
     this.conf = conf;
@@ -194,7 +195,7 @@ final class ReadPath implements AutoCloseable {
       return Optional.empty();
     }
     WorkerAddress at = owner.get().getAddress();
-    List<Path> folders = at.getWholeFileDirsList().stream().map(Path::of).toList();
+    List<Path> folders = wholeFileFolders(at);
     Optional<Path> whole =
         VersionKey.of(file.ufsPath(), file.fingerprint(), at.getPageSize()).wholeFile(folders);
     try {
@@ -205,6 +206,18 @@ final class ReadPath implements AutoCloseable {
       return Optional.empty();
     }
   }
+
+  /** The whole-file folders {@code at} announces, made paths once per address (one per open). */
+  private List<Path> wholeFileFolders(WorkerAddress at) {
+    FoldersOf last = lastFolders;
+    if (last == null || !last.address().equals(at)) {
+      last = new FoldersOf(at, at.getWholeFileDirsList().stream().map(Path::of).toList());
+      lastFolders = last;
+    }
+    return last.folders();
+  }
+
+  private record FoldersOf(WorkerAddress address, List<Path> folders) {}
 
   private boolean shortCircuitAllowed(Endpoint worker) {
     return worker.isDomainSocket() && conf.get(UserKeys.SHORT_CIRCUIT);

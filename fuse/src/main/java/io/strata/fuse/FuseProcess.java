@@ -153,7 +153,9 @@ public final class FuseProcess implements Service {
       return false;
     }
     if (!KernelLoop.canMount()) {
-      LOG.warn("strata.fuse.engine=strata mounts as root only; serving with jnr-fuse");
+      LOG.warn(
+          "Strata's own FUSE loop (strata.fuse.engine=strata, the default) mounts as root only;"
+              + " serving with jnr-fuse (libfuse 2)");
       return false;
     }
     return true;

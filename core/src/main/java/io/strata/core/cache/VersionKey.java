@@ -4,6 +4,7 @@ import com.google.common.hash.Hasher;
 import com.google.common.hash.Hashing;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -32,7 +33,8 @@ public record VersionKey(long high, long low) {
 
   /** The name of the version's whole file: the key as 32 hex digits. */
   public String name() {
-    return String.format("%016x%016x", high, low);
+    HexFormat hex = HexFormat.of();
+    return hex.toHexDigits(high) + hex.toHexDigits(low);
   }
 
   /** Which of {@code folders} SSD folders keeps the version whole (they are taken in order). */

@@ -61,14 +61,14 @@ public final class FuseKeys {
 
   public static final ConfKey<String> ENGINE =
       ConfKey.string("strata.fuse.engine")
-          .defaultValue("jnr")
+          .defaultValue("strata")
           .scope(Scope.CLIENT)
           .check(e -> e.equals("strata") || e.equals("jnr"), "must be strata or jnr")
           .description(
               "What speaks the FUSE protocol for the mount: strata, Strata's own loop on /dev/fuse "
-                  + "(1 MiB requests; needs root, else the mount says so in its log and uses jnr), or "
-                  + "jnr, libfuse 2 through jnr-fuse. The mount option engine= sets it. Applies at "
-                  + "mount.")
+                  + "(1 MiB requests, read passthrough on ro mounts; needs root, else the mount says "
+                  + "so in its log and uses jnr), or jnr, libfuse 2 through jnr-fuse. The mount "
+                  + "option engine= sets it. Applies at mount.")
           .build();
 
   public static final ConfKey<Integer> THREADS =

@@ -342,11 +342,11 @@ public final class WorkerKeys {
 
   public static final ConfKey<Integer> WHOLE_FILE_SHARE =
       ConfKey.integer("strata.worker.page.store.whole.share")
-          .defaultValue("0")
+          .defaultValue("50")
           .scope(Scope.WORKER)
           .check(n -> n >= 0 && n <= 90, "must be from 0 to 90")
           .description(
-              "Percent of each SSD folder's quota that whole files may take (0, the default until the loader bench shows a gain: none are kept; loads write segments only).")
+              "Percent of each SSD folder's quota that whole files may take (the segments get the rest; 0: none are kept, loads write segments only).")
           .build();
 
   public static final ConfKey<Integer> PIN_CAPACITY_PERCENT =
