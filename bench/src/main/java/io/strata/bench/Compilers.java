@@ -1,6 +1,5 @@
 package io.strata.bench;
 
-import com.google.common.base.Splitter;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -14,8 +13,6 @@ import java.util.List;
  * compiling.
  */
 public final class Compilers {
-  /** USER_HZ: the unit of /proc's CPU times, 100 on every Linux this runs on. */
-  private static final long MILLIS_PER_TICK = 10;
 
   private final List<Long> pids;
 
@@ -51,7 +48,7 @@ public final class Compilers {
         return -1;
       }
     }
-    return ticks * MILLIS_PER_TICK;
+    return ticks * ProcessCpu.MILLIS_PER_TICK;
   }
 
   private static long compilerTicks(Path task) {
@@ -59,7 +56,7 @@ public final class Compilers {
       if (!isCompiler(Files.readString(task.resolve("comm")))) {
         return 0;
       }
-      return ticks(Files.readString(task.resolve("stat")));
+      return ProcessCpu.ticks(Files.readString(task.resolve("stat")));
     } catch (IOException e) {
       return 0; // the thread ended meanwhile
     }
@@ -67,16 +64,5 @@ public final class Compilers {
 
   static boolean isCompiler(String comm) {
     return comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre");
-  }
-
-  /**
-   * utime + stime of a /proc/PID/task/TID/stat line, fields 14 and 15, counted after the command's
-   * closing parenthesis (a thread's name may hold spaces and parentheses).
-   */
-  static long ticks(String stat) {
-    List<String> f =
-        Splitter.on(' ').omitEmptyStrings().splitToList(stat.substring(stat.lastIndexOf(')') + 1));
-    // f.get(0) is field 3 (the state): utime is field 14, stime field 15.
-    return Long.parseLong(f.get(11)) + Long.parseLong(f.get(12));
   }
 }

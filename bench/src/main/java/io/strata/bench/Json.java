@@ -16,7 +16,8 @@ public final class Json {
 
   private static String value(Object v) {
     if (v instanceof Double d) {
-      return String.format(Locale.ROOT, "%.4f", d);
+      // JSON has no NaN or infinity: a figure that could not be measured is null.
+      return d.isNaN() || d.isInfinite() ? "null" : String.format(Locale.ROOT, "%.4f", d);
     }
     if (v instanceof Number || v instanceof Boolean) {
       return v.toString();

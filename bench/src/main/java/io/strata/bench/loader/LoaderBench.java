@@ -1,6 +1,7 @@
 package io.strata.bench.loader;
 
 import io.strata.bench.Json;
+import io.strata.bench.ProcessCpu;
 import io.strata.bench.Scripts;
 import io.strata.bench.Stats;
 import io.strata.bench.Trees;
@@ -94,7 +95,10 @@ public final class LoaderBench implements Callable<Integer> {
 
   @Mixin WorkerSettings workerSettings = new WorkerSettings();
 
-  private final List<Double> readsPerLoadedOpen = new ArrayList<>();
+  /** Per open of the headline's warm epochs, and per open (or file) of its loaded epochs. */
+  private final PerOpen warmPerOpen = new PerOpen();
+
+  private final PerOpen loadedPerOpen = new PerOpen();
   private Scripts scripts;
   private Path strataMnt;
   private int fuseWebPort;
@@ -145,17 +149,23 @@ public final class LoaderBench implements Callable<Integer> {
             m.put("bindfs_warm", files.bindfs(false));
             m.put("raw_warm", files.raw(false));
             if (p == headline()) {
-              getattrPerOpen.add((after[0] - before[0]) / Math.max(1, after[1] - before[1]));
+              double opens = Math.max(1, after[1] - before[1]);
+              getattrPerOpen.add((after[0] - before[0]) / opens);
+              warmPerOpen.add("lookup", (after[3] - before[3]) / opens);
             }
             scripts.must("bin/strata", "fs", "distributedLoad", "/data/files");
             PageCache.drop(true);
             double[] beforeLoaded = getattrsAndOpens();
+            long[] cpuBefore = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
             m.put("strata_loaded", files.strata(false));
+            long[] cpuAfter = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
             double[] afterLoaded = getattrsAndOpens();
             if (p == headline()) {
-              readsPerLoadedOpen.add(
-                  (afterLoaded[2] - beforeLoaded[2])
-                      / Math.max(1, afterLoaded[1] - beforeLoaded[1]));
+              double opens = Math.max(1, afterLoaded[1] - beforeLoaded[1]);
+              loadedPerOpen.add("read", (afterLoaded[2] - beforeLoaded[2]) / opens);
+              loadedPerOpen.add("lookup", (afterLoaded[3] - beforeLoaded[3]) / opens);
+              loadedPerOpen.add("fuse_cpu_us", microsPerFile(cpuBefore[0], cpuAfter[0]));
+              loadedPerOpen.add("worker_cpu_us", microsPerFile(cpuBefore[1], cpuAfter[1]));
             }
             // bindfs with an empty page cache, its epoch alone: the index is made once per job.
             PageCache.drop(true);
@@ -218,7 +228,11 @@ public final class LoaderBench implements Callable<Integer> {
       out.put("shards_vs_bindfs", Math.min(cold, warm));
     }
     out.put("getattr_per_open", Stats.of(perOpen).median());
-    out.put("read_upcalls_per_loaded_open", Stats.of(readsPerLoadedOpen).median());
+    out.put("lookup_per_open", warmPerOpen.median("lookup"));
+    out.put("read_upcalls_per_loaded_open", loadedPerOpen.median("read"));
+    out.put("lookup_per_loaded_open", loadedPerOpen.median("lookup"));
+    out.put("fuse_cpu_us_per_loaded_file", loadedPerOpen.median("fuse_cpu_us"));
+    out.put("worker_cpu_us_per_loaded_file", loadedPerOpen.median("worker_cpu_us"));
     out.put("mount_options", mountOptions);
     out.put("conf", String.join(",", workerSettings.siteLines()));
     double worst = Double.MAX_VALUE;
@@ -330,8 +344,51 @@ public final class LoaderBench implements Callable<Integer> {
           "the mount's /metrics answered " + r.statusCode() + ": " + r.body().strip());
     }
     return new double[] {
-      count(r.body(), "getattr"), count(r.body(), "open"), count(r.body(), "read")
+      count(r.body(), "getattr"),
+      count(r.body(), "open"),
+      count(r.body(), "read"),
+      kernelCount(r.body(), "lookup")
     };
+  }
+
+  /** Requests of {@code opcode} as the kernel sent them (Strata's own loop counts them; else 0). */
+  private static double kernelCount(String metrics, String opcode) {
+    Matcher m =
+        Pattern.compile(
+                "strata_fuse_kernel_requests_total\\{[^}]*opcode=\""
+                    + opcode
+                    + "\"[^}]*\\} ([0-9.eE+]+)")
+            .matcher(metrics);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
+  private long fusePid() throws java.io.IOException {
+    return scripts.pid("fuse" + strataMnt.toAbsolutePath().toString().replace('/', '_'));
+  }
+
+  private long workerPid() throws java.io.IOException {
+    return scripts.pid("worker");
+  }
+
+  /** CPU microseconds per file of the data set between two {@link ProcessCpu} reads. */
+  private double microsPerFile(long beforeMillis, long afterMillis) {
+    return beforeMillis < 0 || afterMillis < 0
+        ? Double.NaN
+        : (afterMillis - beforeMillis) * 1000.0 / files;
+  }
+
+  /** Figures per open (or per file), by name, over the runs. */
+  private static final class PerOpen {
+    private final Map<String, List<Double>> byName = new LinkedHashMap<>();
+
+    void add(String name, double value) {
+      byName.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+    }
+
+    double median(String name) {
+      List<Double> values = byName.get(name);
+      return values == null ? Double.NaN : Stats.of(values).median();
+    }
   }
 
   private static double count(String metrics, String op) {
