@@ -1,6 +1,8 @@
 package io.strata.fuse;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;
@@ -19,6 +21,11 @@ final class FuseMetrics {
 
   /** Requests as the kernel sent them, by opcode (Strata's own FUSE loop only). */
   static final String KERNEL_REQUESTS = "strata.fuse.kernel.requests";
+
+  /** Opens answered FOPEN_PASSTHROUGH, and backing files registered now (Strata's own loop). */
+  static final String PASSTHROUGH_OPENS = "strata.fuse.passthrough.opens";
+
+  static final String BACKING_FILES = "strata.fuse.passthrough.backing.files";
 
   private record Meters(Timer time, Counter errors) {}
 
@@ -57,6 +64,16 @@ final class FuseMetrics {
       byOpcode.set(at, c);
     }
     c.increment();
+  }
+
+  /** Counts what {@code passthrough} does, read when scraped. */
+  void passthrough(Passthrough passthrough) {
+    FunctionCounter.builder(PASSTHROUGH_OPENS, passthrough, Passthrough::passedThrough)
+        .description("Opens answered FOPEN_PASSTHROUGH: the kernel reads the worker's file itself")
+        .register(registry);
+    Gauge.builder(BACKING_FILES, passthrough, Passthrough::backingFiles)
+        .description("Whole files registered with the kernel as backing files now")
+        .register(registry);
   }
 
   private Meters meters(String op) {

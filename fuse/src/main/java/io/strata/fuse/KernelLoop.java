@@ -72,6 +72,7 @@ final class KernelLoop {
     fs.mountedAt(mountPoint);
     KernelSlot first = new KernelSlot(fd);
     Passthrough passthrough = new Passthrough();
+    fs.metrics().passthrough(passthrough);
     init(first, spec.readOnly() ? passthrough : null);
     KernelReplies replies = new KernelReplies(spec.entryTimeout(), spec.attrTimeout());
     Nodes nodes = new Nodes();

@@ -72,6 +72,19 @@ class FuseScriptsTest {
         .contains("fuse-kernel-");
     assertThat(scripts.run("bin/strata", "fuse", "list").out())
         .containsPattern(mnt + " +strata:/data +rw +ok");
+    // What the kernel asked of it (issue 79), from the mount's own /metrics: a read-write mount
+    // passes nothing through.
+    Scripts.Result stat = scripts.run("bin/strata", "fuse", "stat", mnt.toString());
+    assertThat(stat.code()).as(stat.out()).isZero();
+    assertThat(stat.out())
+        .contains("Strata's own FUSE loop", "opens passed through: 0")
+        .containsPattern("(?m)^lookup +[1-9]");
+    assertThat(scripts.run("bin/strata", "fuse", "stat", mnt.toString(), "--json").out())
+        .contains("\"engine\":\"strata\"", "\"lookup\":", "\"passthrough_opens\":0");
+    Scripts.Result noMount = scripts.run("bin/strata", "fuse", "stat", work.toString());
+    assertThat(noMount.code()).isNotZero();
+    assertThat(noMount.out().strip())
+        .startsWith("strata: NOT_FOUND: " + work + " is not a mount this host's scripts started");
     Scripts.Result twice = scripts.run("bin/strata", "fuse", "mount", mnt.toString(), "/data");
     assertThat(twice.code()).as(twice.out()).isZero();
     assertThat(twice.out().strip()).startsWith(mnt + " is already mounted (pid ");

@@ -99,6 +99,10 @@ class PassthroughMountTest {
         .as("READ requests for files passed through")
         .isZero();
     assertThat(kernelRequests("open")).isGreaterThanOrEqualTo(2 * FILES);
+    assertThat(metric("strata_fuse_passthrough_opens_total"))
+        .as("opens passed through, as /metrics counts them")
+        .isGreaterThanOrEqualTo(2 * FILES);
+    assertThat(metric("strata_fuse_passthrough_backing_files")).as("none left open").isZero();
 
     // A file in segments only is read through this process, as before.
     assertThat(Files.readString(mnt.resolve("small.txt"))).isEqualTo("kept in a segment\n");
@@ -145,6 +149,14 @@ class PassthroughMountTest {
       assertThat(found).as("whole files of " + length + " bytes").hasSize(1);
       return found.get(0);
     }
+  }
+
+  private static double metric(String name) throws Exception {
+    Matcher m =
+        Pattern.compile("(?m)^" + name + "(?:\\{[^}]*})? ([0-9.eE+]+)$")
+            .matcher(Scrape.page(fuse.webPort(), "/metrics"));
+    assertThat(m.find()).as(name + " in /metrics").isTrue();
+    return Double.parseDouble(m.group(1));
   }
 
   private static double kernelRequests(String opcode) throws Exception {

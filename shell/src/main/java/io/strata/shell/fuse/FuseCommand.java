@@ -32,6 +32,7 @@ public final class FuseCommand implements Runnable {
         .leaf(MountCommand.class, () -> new MountCommand(ctx))
         .leaf(UnmountCommand.class, () -> new UnmountCommand(ctx))
         .leaf(ListCommand.class, () -> new ListCommand(ctx))
+        .leaf(FuseStatCommand.class, () -> new FuseStatCommand(ctx))
         .build(new FuseCommand(), words);
   }
 
