@@ -156,12 +156,18 @@ public final class LoaderBench implements Callable<Integer> {
             scripts.must("bin/strata", "fs", "distributedLoad", "/data/files");
             PageCache.drop(true);
             double[] beforeLoaded = getattrsAndOpens();
+            Map<String, Double> callsBefore = workerCalls();
             long[] cpuBefore = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
             m.put("strata_loaded", files.strata(false));
             long[] cpuAfter = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
             double[] afterLoaded = getattrsAndOpens();
+            Map<String, Double> calls = callsBetween(callsBefore, workerCalls());
+            System.out.println("worker calls in the loaded epoch: " + calls);
             if (p == headline()) {
               double opens = Math.max(1, afterLoaded[1] - beforeLoaded[1]);
+              loadedPerOpen.add(
+                  "worker_calls",
+                  calls.values().stream().mapToDouble(Double::doubleValue).sum() / opens);
               loadedPerOpen.add("read", (afterLoaded[2] - beforeLoaded[2]) / opens);
               loadedPerOpen.add("lookup", (afterLoaded[3] - beforeLoaded[3]) / opens);
               loadedPerOpen.add("fuse_cpu_us", microsPerFile(cpuBefore[0], cpuAfter[0]));
@@ -231,6 +237,7 @@ public final class LoaderBench implements Callable<Integer> {
     out.put("lookup_per_open", warmPerOpen.median("lookup"));
     out.put("read_upcalls_per_loaded_open", loadedPerOpen.median("read"));
     out.put("lookup_per_loaded_open", loadedPerOpen.median("lookup"));
+    out.put("worker_calls_per_loaded_open", loadedPerOpen.median("worker_calls"));
     out.put("fuse_cpu_us_per_loaded_file", loadedPerOpen.median("fuse_cpu_us"));
     out.put("worker_cpu_us_per_loaded_file", loadedPerOpen.median("worker_cpu_us"));
     out.put("mount_options", mountOptions);
@@ -327,10 +334,47 @@ public final class LoaderBench implements Callable<Integer> {
     fuseWebPort = m.find() ? Integer.parseInt(m.group(1)) : 7720;
   }
 
-  /** The mount's getattr, open and read counts so far. */
+  /** The mount's getattr, open, read and lookup counts so far. */
   private double[] getattrsAndOpens() throws Exception {
+    String metrics = scrape(fuseWebPort, "mount");
+    return new double[] {
+      count(metrics, "getattr"),
+      count(metrics, "open"),
+      count(metrics, "read"),
+      kernelCount(metrics, "lookup")
+    };
+  }
+
+  /** The calls the worker has served so far, by method. */
+  private Map<String, Double> workerCalls() throws Exception {
+    Matcher m =
+        Pattern.compile(
+                "strata_rpc_server_seconds_count\\{[^}]*method=\"([^\"]+)\"[^}]*\\} ([0-9.eE+]+)")
+            .matcher(scrape(scripts.workerWebPort(), "worker"));
+    Map<String, Double> calls = new java.util.TreeMap<>();
+    while (m.find()) {
+      calls.merge(m.group(1), Double.parseDouble(m.group(2)), Double::sum);
+    }
+    return calls;
+  }
+
+  /** The calls of each method between two {@link #workerCalls()}, those that changed only. */
+  private static Map<String, Double> callsBetween(
+      Map<String, Double> before, Map<String, Double> after) {
+    Map<String, Double> made = new java.util.TreeMap<>();
+    after.forEach(
+        (method, n) -> {
+          double d = n - before.getOrDefault(method, 0.0);
+          if (d > 0) {
+            made.put(method, d);
+          }
+        });
+    return made;
+  }
+
+  private String scrape(int port, String what) throws Exception {
     HttpRequest.Builder get =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + fuseWebPort + "/metrics"))
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
             .timeout(Duration.ofSeconds(10));
     // Local mode's mount holds the cluster secret, and asks for a token as the servers do.
     String authorization = scripts.metricsAuthorization();
@@ -341,14 +385,9 @@ public final class LoaderBench implements Callable<Integer> {
         HttpClient.newHttpClient().send(get.build(), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
       throw new IllegalStateException(
-          "the mount's /metrics answered " + r.statusCode() + ": " + r.body().strip());
+          "the " + what + "'s /metrics answered " + r.statusCode() + ": " + r.body().strip());
     }
-    return new double[] {
-      count(r.body(), "getattr"),
-      count(r.body(), "open"),
-      count(r.body(), "read"),
-      kernelCount(r.body(), "lookup")
-    };
+    return r.body();
   }
 
   /** Requests of {@code opcode} as the kernel sent them (Strata's own loop counts them; else 0). */
