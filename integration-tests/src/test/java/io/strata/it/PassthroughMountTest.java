@@ -13,6 +13,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
@@ -38,6 +39,7 @@ class PassthroughMountTest {
   private static Path mnt;
   private static byte[][] data = new byte[FILES][];
   private static byte[] evicted;
+  private static byte[] changing;
 
   @BeforeAll
   static void mount() throws Exception {
@@ -62,6 +64,9 @@ class PassthroughMountTest {
     evicted = new byte[300 << 10];
     r.nextBytes(evicted);
     Files.write(ufs.resolve("evicted.bin"), evicted);
+    changing = new byte[200 << 10];
+    r.nextBytes(changing);
+    Files.write(ufs.resolve("changing.bin"), changing);
     ShellRunner.Run load =
         new ShellRunner(cluster::clientConf).run("fs", "distributedLoad", "/data", "--json");
     assertThat(load.code()).as(load.out() + load.err()).isZero();
@@ -131,6 +136,46 @@ class PassthroughMountTest {
     assertThat(kernelRequests("read") - readsBefore)
         .as("READ requests once the whole file is gone")
         .isPositive();
+  }
+
+  /**
+   * A whole file is one version (its name is the version's key): a file rewritten in the UFS while
+   * it is open is read to the end as the version opened, never a mix; once the mount is told (here
+   * by {@code fs invalidate}), the next open reads the new version whole.
+   */
+  @Test
+  void aFileRewrittenInTheUfsWhileOpen_isReadAsTheVersionOpened_thenAsTheNewOne() throws Exception {
+    byte[] newer = changing.clone();
+    for (int i = 0; i < newer.length; i += 512) {
+      newer[i] ^= 0x5A;
+    }
+    byte[] got = new byte[changing.length];
+    double passedBefore = metric("strata_fuse_passthrough_opens_total");
+    try (FileChannel in = FileChannel.open(mnt.resolve("changing.bin"))) {
+      ByteBuffer first = ByteBuffer.wrap(got, 0, 4096);
+      while (first.hasRemaining() && in.read(first) > 0) {}
+      Files.write(cluster.ufsRoot().resolve("data/changing.bin"), newer);
+      ByteBuffer rest = ByteBuffer.wrap(got, 4096, got.length - 4096);
+      while (rest.hasRemaining() && in.read(rest) > 0) {}
+    }
+    assertThat(metric("strata_fuse_passthrough_opens_total") - passedBefore)
+        .as("the open passed through")
+        .isEqualTo(1);
+    assertThat(got).as("the version opened, whole").isEqualTo(changing);
+
+    ShellRunner.Run invalidate =
+        new ShellRunner(cluster::clientConf).run("fs", "invalidate", "/data/changing.bin");
+    assertThat(invalidate.code()).as(invalidate.out() + invalidate.err()).isZero();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              byte[] now = Files.readAllBytes(mnt.resolve("changing.bin"));
+              if (!Arrays.equals(now, changing) && !Arrays.equals(now, newer)) {
+                throw new IllegalStateException("a read of neither version: a mix");
+              }
+              return Arrays.equals(now, newer);
+            });
   }
 
   private static Path wholeFileOfLength(long length) throws Exception {
