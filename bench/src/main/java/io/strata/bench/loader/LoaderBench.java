@@ -99,6 +99,10 @@ public final class LoaderBench implements Callable<Integer> {
   private final PerOpen warmPerOpen = new PerOpen();
 
   private final PerOpen loadedPerOpen = new PerOpen();
+
+  /** Per file of the headline's cold epochs (their index included). */
+  private final PerOpen coldPerFile = new PerOpen();
+
   private Scripts scripts;
   private Path strataMnt;
   private int fuseWebPort;
@@ -139,8 +143,15 @@ public final class LoaderBench implements Callable<Integer> {
             m.put("bindfs_cold_index_s", files.indexSeconds);
             m.put("raw_cold", files.raw(true));
             freshStrata();
+            long[] coldCpu = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
             m.put("strata_cold", files.strata(true));
             m.put("strata_cold_index_s", files.indexSeconds);
+            if (p == headline()) {
+              coldPerFile.add(
+                  "fuse_cpu_us", microsPerFile(coldCpu[0], ProcessCpu.millis(fusePid())));
+              coldPerFile.add(
+                  "worker_cpu_us", microsPerFile(coldCpu[1], ProcessCpu.millis(workerPid())));
+            }
             // Warm: a second epoch, everything in the page cache (bindfs's after an untimed one).
             double[] before = getattrsAndOpens();
             m.put("strata_warm", files.strata(false));
@@ -237,6 +248,8 @@ public final class LoaderBench implements Callable<Integer> {
     out.put("lookup_per_open", warmPerOpen.median("lookup"));
     out.put("read_upcalls_per_loaded_open", loadedPerOpen.median("read"));
     out.put("lookup_per_loaded_open", loadedPerOpen.median("lookup"));
+    out.put("fuse_cpu_us_per_cold_file", coldPerFile.median("fuse_cpu_us"));
+    out.put("worker_cpu_us_per_cold_file", coldPerFile.median("worker_cpu_us"));
     out.put("worker_calls_per_loaded_open", loadedPerOpen.median("worker_calls"));
     out.put("fuse_cpu_us_per_loaded_file", loadedPerOpen.median("fuse_cpu_us"));
     out.put("worker_cpu_us_per_loaded_file", loadedPerOpen.median("worker_cpu_us"));
