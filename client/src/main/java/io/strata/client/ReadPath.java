@@ -19,7 +19,9 @@ import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -198,10 +200,14 @@ final class ReadPath implements AutoCloseable {
     List<Path> folders = wholeFileFolders(at);
     Optional<Path> whole =
         VersionKey.of(file.ufsPath(), file.fingerprint(), at.getPageSize()).wholeFile(folders);
+    if (whole.isEmpty()) {
+      return whole;
+    }
     try {
-      return whole.isPresent() && Files.size(whole.get()) == file.length()
-          ? whole
-          : Optional.empty();
+      // A plain file of the version's length, not a link: the worker's folder is its account's.
+      BasicFileAttributes a =
+          Files.readAttributes(whole.get(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return a.isRegularFile() && a.size() == file.length() ? whole : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();
     }

@@ -32,6 +32,8 @@ final class Passthrough {
   private static final Logger LOG = LoggerFactory.getLogger(Passthrough.class);
   private static final int O_RDONLY = 0;
   private static final int O_CLOEXEC = 02000000;
+  private static final int O_NOFOLLOW = 0400000;
+  private static final int O_NONBLOCK = 04000;
 
   /** One inode's mode: its backing id (0: its opens go through the page cache) and open count. */
   private static final class Inode {
@@ -120,9 +122,12 @@ final class Passthrough {
   /** The kernel's id of {@code file} as a backing file; 0 if it cannot be one. */
   private int register(int devFd, Path file) {
     DevFuse.LibC c = DevFuse.libc();
-    int fd = c.open(file.toString(), O_RDONLY | O_CLOEXEC);
+    // The mount may run as root and the worker as an account of its own, whose folder this is: a
+    // name there that is a symbolic link (to a file of root's) or a FIFO (a hang) is no whole file.
+    int fd = c.open(file.toString(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
-      // Evicted since the worker named it, or not ours to read: this open goes the daemon's way.
+      // Evicted since the worker named it, not ours to read, or no plain file: this open goes the
+      // daemon's way.
       return 0;
     }
     try {

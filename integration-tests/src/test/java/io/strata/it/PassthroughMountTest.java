@@ -3,6 +3,9 @@ package io.strata.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.strata.client.FileInfo;
+import io.strata.client.FileSystem;
+import io.strata.core.cache.VersionKey;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
@@ -176,6 +179,37 @@ class PassthroughMountTest {
               }
               return Arrays.equals(now, newer);
             });
+  }
+
+  /**
+   * The mount may run as root and the worker as an account of its own, which owns the whole-file
+   * folder: a symbolic link it puts where a version's whole file would be, to a file of the same
+   * length it may not read, is not passed through; the version is read through the daemon.
+   */
+  @Test
+  void aSymlinkWhereAWholeFileWouldBe_isNotFollowed() throws Exception {
+    byte[] mine = new byte[150 << 10];
+    new Random(11).nextBytes(mine);
+    Files.write(cluster.ufsRoot().resolve("data/planted.bin"), mine);
+    byte[] secret = new byte[mine.length];
+    new Random(12).nextBytes(secret);
+    Path target = Files.write(dir.resolve("root-only.bin"), secret);
+    FileInfo status;
+    try (FileSystem fs = FileSystem.create(cluster.clientConf())) {
+      status = fs.getStatus("/data/planted.bin");
+    }
+    Path whole = cluster.ssdDir(0).resolve("whole");
+    VersionKey key =
+        VersionKey.of(
+            status.ufsPath(), status.fingerprint(), cluster.clientConf().get(WorkerKeys.PAGE_SIZE));
+    Files.createSymbolicLink(whole.resolve(key.name()), target);
+    try {
+      double passedBefore = metric("strata_fuse_passthrough_opens_total");
+      assertThat(Files.readAllBytes(mnt.resolve("planted.bin"))).isEqualTo(mine);
+      assertThat(metric("strata_fuse_passthrough_opens_total")).isEqualTo(passedBefore);
+    } finally {
+      Files.deleteIfExists(whole.resolve(key.name()));
+    }
   }
 
   private static Path wholeFileOfLength(long length) throws Exception {
