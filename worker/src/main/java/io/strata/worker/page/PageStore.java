@@ -122,9 +122,10 @@ public final class PageStore implements AutoCloseable {
         WholeFileArea area = WholeFileArea.open(d.path(), index, nanoTime);
         areas.add(area);
         // A share of what the folder may hold now: its quota, or less when its disk has less room.
-        wholeLimits.add(() -> (tier.capacity() + area.used()) / 100 * wholeShare);
-        // Whole files take their bytes from the folder's quota: segments get what they leave.
-        tier.besides(area::used);
+        wholeLimits.add(() -> (tier.capacity() + tier.besidesBytes()) / 100 * wholeShare);
+        // Whole files (and the parts being sealed) take their bytes from the folder's quota:
+        // segments get what they leave.
+        tier.besides(() -> area.used() + area.partBytes());
       }
     }
     WholeFiles wholes =
@@ -441,12 +442,12 @@ public final class PageStore implements AutoCloseable {
 
   /** What SSD folder {@code i} may hold: its segments' room and its whole files. */
   private long folderCapacity(int i) {
-    return ssds.get(i).capacity() + wholes.used(i);
+    return ssds.get(i).capacity() + ssds.get(i).besidesBytes();
   }
 
   /** What SSD folder {@code i} holds: its segments and its whole files. */
   private long folderUsed(int i) {
-    return ssds.get(i).used() + wholes.used(i);
+    return ssds.get(i).used() + ssds.get(i).besidesBytes();
   }
 
   public long usedBytes() {

@@ -455,12 +455,21 @@ public final class SsdTier implements AutoCloseable {
   }
 
   /**
-   * What the folder may hold: its quota, or less when its file system has less room (a quota set
-   * larger than the disk, or other files filling it). One segment's worth of the disk stays free.
-   * Past it the tier evicts, rather than write into a full disk.
+   * What the segments may hold: the folder's quota, or less when its file system has less room (a
+   * quota set larger than the disk, or other files filling it), less what else the folder holds
+   * ({@link #besides}). The disk's room counts all the folder holds as its own, so that what it
+   * holds besides segments (whole files, their parts being written) neither hides room nor counts
+   * twice, however it changed since the disk was last asked. One segment's worth of the disk stays
+   * free. Past it the tier evicts, rather than write into a full disk.
    */
   public long capacity() {
-    return Math.max(0, Math.min(quota - besides.getAsLong(), disk.room(catalog.used())));
+    long others = besides.getAsLong();
+    return Math.max(0, Math.min(quota, disk.room(catalog.used() + others)) - others);
+  }
+
+  /** What the folder holds besides segments now ({@link #besides}). */
+  public long besidesBytes() {
+    return besides.getAsLong();
   }
 
   /** What else takes from the folder's quota: the segments get the rest. */

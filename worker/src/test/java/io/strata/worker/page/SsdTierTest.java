@@ -50,6 +50,37 @@ class SsdTierTest extends SsdTierFixture {
     }
   }
 
+  /**
+   * What the folder holds besides segments (whole files, a part being written) is its own when the
+   * disk is asked: the segments' capacity plus it is what the disk holds for the cache, also once
+   * it shrank before the disk is asked again (a failed seal's part deleted: its room was not lost).
+   */
+  @Test
+  void whatTheFolderHoldsBesidesSegments_isCountedAsItsOwnRoom() throws IOException {
+    long disk = 10 * SEGMENT;
+    java.util.concurrent.atomic.AtomicLong others =
+        new java.util.concurrent.atomic.AtomicLong(3 * SEGMENT);
+    java.util.concurrent.atomic.AtomicReference<SsdTier> opened =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    try (SsdTier tier =
+        SsdTier.open(
+            new SsdLayout(dir, 100 * SEGMENT, SEGMENT, 0),
+            RocksKvStore.open(dir.resolve("index"), 1 << 20),
+            PooledByteBufAllocator.DEFAULT,
+            () -> 0L,
+            new SimpleMeterRegistry(),
+            () -> disk - others.get() - (opened.get() == null ? 0 : opened.get().used()))) {
+      opened.set(tier);
+      tier.besides(others::get);
+      // One segment of the disk stays free.
+      assertThat(tier.capacity() + tier.besidesBytes()).isEqualTo(9 * SEGMENT);
+      others.set(0);
+      assertThat(tier.capacity() + tier.besidesBytes()).isEqualTo(9 * SEGMENT);
+      others.set(5 * SEGMENT);
+      assertThat(tier.capacity()).isEqualTo(4 * SEGMENT);
+    }
+  }
+
   @Test
   void corruptByte_failsTheChecksum_andThePageIsDropped() throws IOException {
     try (SsdTier tier = open(1 << 20, 0, new MemoryKvStore())) {

@@ -63,6 +63,10 @@ public final class WholeFileArea implements AutoCloseable {
   private final Set<PageId.FileKey> sealing = ConcurrentHashMap.newKeySet();
   private final Set<PageId.FileKey> unsynced = ConcurrentHashMap.newKeySet();
   private final AtomicLong used = new AtomicLong();
+
+  /** Bytes of the parts being written: the folder's too, though nothing is served of them yet. */
+  private final AtomicLong partBytes = new AtomicLong();
+
   private volatile AtomicLong seals = new AtomicLong();
 
   /** A sealed file and what the worker knows of its use. */
@@ -397,6 +401,16 @@ public final class WholeFileArea implements AutoCloseable {
   /** The keys of the files held, for a scrub to walk. */
   public List<PageId.FileKey> keys() {
     return List.copyOf(files.keySet());
+  }
+
+  /** Bytes of the parts of files being sealed now. */
+  public long partBytes() {
+    return partBytes.get();
+  }
+
+  /** A writer's part grew by {@code bytes} (negative: it was renamed into place or deleted). */
+  void partGrew(long bytes) {
+    partBytes.addAndGet(bytes);
   }
 
   /** Bytes of the files held (those waiting for a lease to end included). */

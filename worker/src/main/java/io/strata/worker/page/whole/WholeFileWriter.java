@@ -32,6 +32,9 @@ public final class WholeFileWriter implements AutoCloseable {
   private final BitSet written;
   private boolean done;
 
+  /** Bytes written into the part, counted in the area's {@link WholeFileArea#sealing}. */
+  private long partBytes;
+
   WholeFileWriter(WholeFileArea area, PageId.FileKey key, long length, int pageSize)
       throws IOException {
     this.area = area;
@@ -68,11 +71,17 @@ public final class WholeFileWriter implements AutoCloseable {
       return false;
     }
     CRC32C crc = new CRC32C();
-    for (ByteBuffer b : page.nioBuffers()) {
-      crc.update(b.duplicate());
-      while (b.hasRemaining()) {
-        at += out.write(b, at);
+    long from = at;
+    try {
+      for (ByteBuffer b : page.nioBuffers()) {
+        crc.update(b.duplicate());
+        while (b.hasRemaining()) {
+          at += out.write(b, at);
+        }
       }
+    } finally {
+      partBytes += at - from;
+      area.partGrew(at - from);
     }
     crcs[(int) index] = (int) crc.getValue();
     written.set((int) index);
@@ -92,6 +101,9 @@ public final class WholeFileWriter implements AutoCloseable {
     Path path = area.dir().resolve(WholeFileArea.name(key));
     Files.move(part, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     WholeFile file = new WholeFile(key, path, length, pageSize, crcs);
+    // Out of the parts before it is counted as held: a moment's undercount, never a double count.
+    area.partGrew(-partBytes);
+    partBytes = 0;
     area.sealed(file);
     return Optional.of(file);
   }
@@ -102,6 +114,8 @@ public final class WholeFileWriter implements AutoCloseable {
       out.close();
       Files.deleteIfExists(part);
     } finally {
+      area.partGrew(-partBytes);
+      partBytes = 0;
       done = true;
       area.writerClosed(key);
     }
