@@ -11,13 +11,8 @@ import io.strata.bench.load.PageCache;
 import io.strata.core.conf.ConfType;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.Commands;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,6 +99,7 @@ public final class LoaderBench implements Callable<Integer> {
   private final PerOpen coldPerFile = new PerOpen();
 
   private Scripts scripts;
+  private LoaderMeters meters;
   private Path strataMnt;
   private int fuseWebPort;
   private long seed;
@@ -118,6 +114,7 @@ public final class LoaderBench implements Callable<Integer> {
     List<Double> getattrPerOpen = new ArrayList<>();
     try {
       scripts = new Scripts(home, work, workerSettings.siteLines());
+      meters = new LoaderMeters(scripts);
       scripts.must("bin/strata-start.sh", "local");
       Path data = Files.createDirectories(work.resolve("dataset"));
       Path filesManifest =
@@ -153,9 +150,9 @@ public final class LoaderBench implements Callable<Integer> {
                   "worker_cpu_us", microsPerFile(coldCpu[1], ProcessCpu.millis(workerPid())));
             }
             // Warm: a second epoch, everything in the page cache (bindfs's after an untimed one).
-            double[] before = getattrsAndOpens();
+            double[] before = meters.mount(fuseWebPort);
             m.put("strata_warm", files.strata(false));
-            double[] after = getattrsAndOpens();
+            double[] after = meters.mount(fuseWebPort);
             files.bindfs(false);
             m.put("bindfs_warm", files.bindfs(false));
             m.put("raw_warm", files.raw(false));
@@ -166,13 +163,14 @@ public final class LoaderBench implements Callable<Integer> {
             }
             scripts.must("bin/strata", "fs", "distributedLoad", "/data/files");
             PageCache.drop(true);
-            double[] beforeLoaded = getattrsAndOpens();
-            Map<String, Double> callsBefore = workerCalls();
+            double[] beforeLoaded = meters.mount(fuseWebPort);
+            Map<String, Double> callsBefore = meters.workerCalls();
             long[] cpuBefore = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
             m.put("strata_loaded", files.strata(false));
             long[] cpuAfter = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
-            double[] afterLoaded = getattrsAndOpens();
-            Map<String, Double> calls = callsBetween(callsBefore, workerCalls());
+            double[] afterLoaded = meters.mount(fuseWebPort);
+            Map<String, Double> calls =
+                LoaderMeters.callsBetween(callsBefore, meters.workerCalls());
             System.out.println("worker calls in the loaded epoch: " + calls);
             if (p == headline()) {
               double opens = Math.max(1, afterLoaded[1] - beforeLoaded[1]);
@@ -347,73 +345,6 @@ public final class LoaderBench implements Callable<Integer> {
     fuseWebPort = m.find() ? Integer.parseInt(m.group(1)) : 7720;
   }
 
-  /** The mount's getattr, open, read and lookup counts so far. */
-  private double[] getattrsAndOpens() throws Exception {
-    String metrics = scrape(fuseWebPort, "mount");
-    return new double[] {
-      count(metrics, "getattr"),
-      count(metrics, "open"),
-      count(metrics, "read"),
-      kernelCount(metrics, "lookup")
-    };
-  }
-
-  /** The calls the worker has served so far, by method. */
-  private Map<String, Double> workerCalls() throws Exception {
-    Matcher m =
-        Pattern.compile(
-                "strata_rpc_server_seconds_count\\{[^}]*method=\"([^\"]+)\"[^}]*\\} ([0-9.eE+]+)")
-            .matcher(scrape(scripts.workerWebPort(), "worker"));
-    Map<String, Double> calls = new java.util.TreeMap<>();
-    while (m.find()) {
-      calls.merge(m.group(1), Double.parseDouble(m.group(2)), Double::sum);
-    }
-    return calls;
-  }
-
-  /** The calls of each method between two {@link #workerCalls()}, those that changed only. */
-  private static Map<String, Double> callsBetween(
-      Map<String, Double> before, Map<String, Double> after) {
-    Map<String, Double> made = new java.util.TreeMap<>();
-    after.forEach(
-        (method, n) -> {
-          double d = n - before.getOrDefault(method, 0.0);
-          if (d > 0) {
-            made.put(method, d);
-          }
-        });
-    return made;
-  }
-
-  private String scrape(int port, String what) throws Exception {
-    HttpRequest.Builder get =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-            .timeout(Duration.ofSeconds(10));
-    // Local mode's mount holds the cluster secret, and asks for a token as the servers do.
-    String authorization = scripts.metricsAuthorization();
-    if (authorization != null) {
-      get.header("Authorization", authorization);
-    }
-    HttpResponse<String> r =
-        HttpClient.newHttpClient().send(get.build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IllegalStateException(
-          "the " + what + "'s /metrics answered " + r.statusCode() + ": " + r.body().strip());
-    }
-    return r.body();
-  }
-
-  /** Requests of {@code opcode} as the kernel sent them (Strata's own loop counts them; else 0). */
-  private static double kernelCount(String metrics, String opcode) {
-    Matcher m =
-        Pattern.compile(
-                "strata_fuse_kernel_requests_total\\{[^}]*opcode=\""
-                    + opcode
-                    + "\"[^}]*\\} ([0-9.eE+]+)")
-            .matcher(metrics);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
-  }
-
   private long fusePid() throws java.io.IOException {
     return scripts.pid("fuse" + strataMnt.toAbsolutePath().toString().replace('/', '_'));
   }
@@ -427,32 +358,6 @@ public final class LoaderBench implements Callable<Integer> {
     return beforeMillis < 0 || afterMillis < 0
         ? Double.NaN
         : (afterMillis - beforeMillis) * 1000.0 / files;
-  }
-
-  /** Figures per open (or per file), by name, over the runs. */
-  private static final class PerOpen {
-    private final Map<String, List<Double>> byName = new LinkedHashMap<>();
-
-    void add(String name, double value) {
-      byName.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
-    }
-
-    double median(String name) {
-      List<Double> values = byName.get(name);
-      return values == null ? Double.NaN : Stats.of(values).median();
-    }
-  }
-
-  private static double count(String metrics, String op) {
-    Matcher m =
-        Pattern.compile(
-                "strata_fuse_requests_seconds_count\\{[^}]*op=\"" + op + "\"[^}]*\\} ([0-9.eE+]+)")
-            .matcher(metrics);
-    double sum = 0;
-    while (m.find()) {
-      sum += Double.parseDouble(m.group(1));
-    }
-    return sum;
   }
 
   private static void requireTools() {
