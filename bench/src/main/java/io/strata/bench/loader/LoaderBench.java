@@ -11,6 +11,7 @@ import io.strata.bench.load.PageCache;
 import io.strata.core.conf.ConfType;
 import io.strata.core.status.StrataException;
 import io.strata.core.util.Commands;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -345,11 +346,11 @@ public final class LoaderBench implements Callable<Integer> {
     fuseWebPort = m.find() ? Integer.parseInt(m.group(1)) : 7720;
   }
 
-  private long fusePid() throws java.io.IOException {
+  private long fusePid() throws IOException {
     return scripts.pid("fuse" + strataMnt.toAbsolutePath().toString().replace('/', '_'));
   }
 
-  private long workerPid() throws java.io.IOException {
+  private long workerPid() throws IOException {
     return scripts.pid("worker");
   }
 

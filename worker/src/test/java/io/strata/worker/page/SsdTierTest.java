@@ -17,6 +17,9 @@ import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -28,18 +31,7 @@ class SsdTierTest extends SsdTierFixture {
    */
   @Test
   void aDiskSmallerThanTheQuota_boundsTheTier_whichEvictsInsteadOfFillingIt() throws IOException {
-    long disk = 6 * SEGMENT;
-    java.util.concurrent.atomic.AtomicReference<SsdTier> opened =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    try (SsdTier tier =
-        SsdTier.open(
-            new SsdLayout(dir, 100 * SEGMENT, SEGMENT, 0),
-            RocksKvStore.open(dir.resolve("index"), 1 << 20),
-            PooledByteBufAllocator.DEFAULT,
-            clock::incrementAndGet,
-            new SimpleMeterRegistry(),
-            () -> disk - (opened.get() == null ? 0 : opened.get().used()))) {
-      opened.set(tier);
+    try (SsdTier tier = onDisk(6 * SEGMENT, () -> 0, clock::incrementAndGet)) {
       assertThat(tier.capacity()).isEqualTo(5 * SEGMENT);
       for (long i = 0; i < 200; i++) {
         write(tier, i);
@@ -57,20 +49,8 @@ class SsdTierTest extends SsdTierFixture {
    */
   @Test
   void whatTheFolderHoldsBesidesSegments_isCountedAsItsOwnRoom() throws IOException {
-    long disk = 10 * SEGMENT;
-    java.util.concurrent.atomic.AtomicLong others =
-        new java.util.concurrent.atomic.AtomicLong(3 * SEGMENT);
-    java.util.concurrent.atomic.AtomicReference<SsdTier> opened =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    try (SsdTier tier =
-        SsdTier.open(
-            new SsdLayout(dir, 100 * SEGMENT, SEGMENT, 0),
-            RocksKvStore.open(dir.resolve("index"), 1 << 20),
-            PooledByteBufAllocator.DEFAULT,
-            () -> 0L,
-            new SimpleMeterRegistry(),
-            () -> disk - others.get() - (opened.get() == null ? 0 : opened.get().used()))) {
-      opened.set(tier);
+    AtomicLong others = new AtomicLong(3 * SEGMENT);
+    try (SsdTier tier = onDisk(10 * SEGMENT, others::get, () -> 0L)) {
       tier.besides(others::get);
       // One segment of the disk stays free.
       assertThat(tier.capacity() + tier.besidesBytes()).isEqualTo(9 * SEGMENT);
@@ -79,6 +59,24 @@ class SsdTierTest extends SsdTierFixture {
       others.set(5 * SEGMENT);
       assertThat(tier.capacity()).isEqualTo(4 * SEGMENT);
     }
+  }
+
+  /**
+   * A tier under a quota of a hundred segments on a disk of {@code disk} bytes, of which {@code
+   * others} hold files besides the tier's segments.
+   */
+  private SsdTier onDisk(long disk, LongSupplier others, LongSupplier nanoTime) throws IOException {
+    AtomicReference<SsdTier> opened = new AtomicReference<>();
+    SsdTier tier =
+        SsdTier.open(
+            new SsdLayout(dir, 100 * SEGMENT, SEGMENT, 0),
+            RocksKvStore.open(dir.resolve("index"), 1 << 20),
+            PooledByteBufAllocator.DEFAULT,
+            nanoTime,
+            new SimpleMeterRegistry(),
+            () -> disk - others.getAsLong() - (opened.get() == null ? 0 : opened.get().used()));
+    opened.set(tier);
+    return tier;
   }
 
   @Test

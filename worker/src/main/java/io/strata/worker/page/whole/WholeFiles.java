@@ -7,6 +7,7 @@ import io.strata.core.util.Periodic;
 import io.strata.worker.page.PageId;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -60,7 +61,7 @@ public final class WholeFiles implements AutoCloseable {
    * The areas' folders in the order a version's key picks one ({@link
    * io.strata.core.cache.VersionKey#wholeFile}): what a co-located client looks a file up in.
    */
-  public List<java.nio.file.Path> folders() {
+  public List<Path> folders() {
     return areas.stream().map(WholeFileArea::dir).toList();
   }
 
