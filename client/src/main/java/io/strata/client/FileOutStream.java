@@ -37,6 +37,7 @@ public final class FileOutStream extends OutputStream {
   private ClientCallStreamObserver<WriteRequest> requests;
   private int filled;
   private boolean closed;
+  private volatile FileInfo published;
 
   FileOutStream(
       WorkerServiceGrpc.WorkerServiceStub stub,
@@ -123,7 +124,13 @@ public final class FileOutStream extends OutputStream {
     closed = true;
     requests.onCompleted();
     FileInfo info = await();
+    published = info;
     onClose.accept(info);
+  }
+
+  /** The version {@link #close} published, as the under-storage holds it; null before. */
+  public FileInfo published() {
+    return published;
   }
 
   /** Abandons the file: nothing appears under its name. */

@@ -21,14 +21,7 @@ final class Attributes {
   static void fill(FileStat stat, FileInfo f, Identities ids) {
     PosixAttributes p = f.posix();
     if (p == null) {
-      fill(
-          stat,
-          f.directory(),
-          f.length(),
-          f.mtimeMs(),
-          f.mode(),
-          ids.uid(f.owner()),
-          ids.gid(f.group()));
+      fill(stat, f.directory(), f.length(), f.mtimeMs(), f.mode(), uid(f, ids), gid(f, ids));
       return;
     }
     stat.st_mode.set(typeBits(f.type()) | (p.getMode() & 07777));
@@ -38,8 +31,8 @@ final class Attributes {
     stat.st_size.set(f.directory() ? BLOCK : f.length());
     stat.st_blksize.set(BLOCK);
     stat.st_blocks.set((f.length() + 511) / 512);
-    stat.st_uid.set(ids.uid(p.getUid()));
-    stat.st_gid.set(ids.gid(p.getGid()));
+    stat.st_uid.set(uid(f, ids));
+    stat.st_gid.set(gid(f, ids));
     time(stat.st_atim, p.getAtimeNs());
     time(stat.st_mtim, p.getMtimeNs());
     time(stat.st_ctim, p.getCtimeNs());
@@ -77,13 +70,34 @@ final class Attributes {
     t.tv_nsec.set(Math.floorMod(ns, 1_000_000_000L));
   }
 
+  /** The owner the kernel is told {@code f} has. */
+  static long uid(FileInfo f, Identities ids) {
+    PosixAttributes p = f.posix();
+    return p == null ? ids.uid(f.owner()) : ids.uid(p.getUid());
+  }
+
+  /** The group the kernel is told {@code f} has. */
+  static long gid(FileInfo f, Identities ids) {
+    PosixAttributes p = f.posix();
+    return p == null ? ids.gid(f.group()) : ids.gid(p.getGid());
+  }
+
+  /** The permission bits (07777) the kernel is told {@code f} has. */
+  static int permissions(FileInfo f) {
+    PosixAttributes p = f.posix();
+    return p == null ? shown(f.mode(), f.directory()) : p.getMode() & 07777;
+  }
+
+  /** A folder without mode bits shows 0755, a file 0644. */
+  private static int shown(int mode, boolean dir) {
+    int perm = mode & 07777;
+    return perm != 0 ? perm : dir ? 0755 : 0644;
+  }
+
   /** A file or folder: a folder without mode bits shows 0755, a file 0644. */
   static void fill(
       FileStat stat, boolean dir, long length, long mtimeMs, int mode, long uid, long gid) {
-    int perm = mode & 07777;
-    if (perm == 0) {
-      perm = dir ? 0755 : 0644;
-    }
+    int perm = shown(mode, dir);
     stat.st_mode.set((dir ? FileStat.S_IFDIR : FileStat.S_IFREG) | perm);
     stat.st_nlink.set(dir ? 2 : 1);
     stat.st_size.set(dir ? BLOCK : length);

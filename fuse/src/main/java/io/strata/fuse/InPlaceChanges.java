@@ -139,11 +139,16 @@ final class InPlaceChanges {
         return 0;
       }
       try {
-        NewEntry same = sameAs(fs.getStatus(u.path));
-        // Into the file itself where the store can: its inode stays (SQLite refuses a database
-        // file that moved), and so do its other names.
-        u.publish(() -> fs.create(u.path, options(true, same).rewritingInPlace()));
-        keepModeZero(fs, u.path, same);
+        // As the account that opened it, whoever's close or fsync publishes it.
+        u.asOpener(
+            () -> {
+              NewEntry same = sameAs(fs.getStatus(u.path));
+              // Into the file itself where the store can: its inode stays (SQLite refuses a
+              // database file that moved), and so do its other names.
+              u.publish(() -> fs.create(u.path, options(true, same).rewritingInPlace()));
+              keepModeZero(fs, u.path, same);
+              return null;
+            });
       } finally {
         kernel.changed(u.path);
       }

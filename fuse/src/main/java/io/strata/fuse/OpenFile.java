@@ -4,6 +4,7 @@ import io.strata.client.FileInStream;
 import io.strata.client.FileOutStream;
 import io.strata.client.NewEntry;
 import io.strata.core.proto.TimeChange;
+import io.strata.core.security.ActingFor;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,8 +16,19 @@ abstract class OpenFile {
   final String path;
   private final AtomicBoolean written = new AtomicBoolean();
 
+  /**
+   * The local account that opened it, as the request that opened it named it (null: none): what the
+   * open writes, it writes as that account, whichever request later makes it write (issue 78).
+   */
+  private final ActingFor account = ActingFor.current();
+
   OpenFile(String path) {
     this.path = path;
+  }
+
+  /** {@code body}'s result, its calls acting for the account that opened this file. */
+  <T> T asOpener(Supplier<T> body) {
+    return ActingFor.callFor(account, body);
   }
 
   /** True once: at the first write through this open file. */
@@ -115,13 +127,13 @@ abstract class OpenFile {
       this.isNew = isNew;
       this.entry = entry;
       if (!atFirstByte) {
-        out = opener.apply(entry);
+        out = asOpener(() -> opener.apply(entry));
       }
     }
 
     synchronized FileOutStream out() {
       if (out == null) {
-        out = opener.apply(entry);
+        out = asOpener(() -> opener.apply(entry));
       }
       return out;
     }

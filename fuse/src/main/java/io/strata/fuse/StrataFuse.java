@@ -248,11 +248,48 @@ final class StrataFuse extends FuseStubFS {
             if (reading.version().directory()) {
               return -Errno.EISDIR;
             }
+            if (!mayOpen(reading.version(), flags)) {
+              kernel.closed(reading);
+              return refused(p, flags);
+            }
             fi.fh.set(open.add(new OpenFile.Reader(p, reading, () -> fs.open(reading.version()))));
             return 0;
           }
-          return readOnly ? -Errno.EROFS : openedToWrite(writes.open(p, flags, fi), fi);
+          if (readOnly) {
+            return -Errno.EROFS;
+          }
+          FileInfo f = fs.getStatus(p);
+          if (!mayOpen(f, flags)) {
+            return refused(p, flags);
+          }
+          return openedToWrite(asCaller(() -> writes.open(p, f, flags, fi)).getAsInt(), fi);
         });
+  }
+
+  /**
+   * Whether this request's caller may have what {@code flags} ask of {@code version}, the file the
+   * open serves: the kernel checked the attributes it cached, perhaps of a file since replaced.
+   */
+  private boolean mayOpen(FileInfo version, int flags) {
+    FuseContext c = getContext();
+    long pid = c.pid.get();
+    return OpenAccess.permits(
+        c.uid.get(),
+        c.gid.get(),
+        () -> CallerAccount.groups(pid),
+        version,
+        ids,
+        OpenAccess.asked(flags));
+  }
+
+  private int refused(String p, int flags) {
+    return Errno.refuse(
+        LOG,
+        Errno.EACCES,
+        "open {}: uid {} may not {} the file as it is now (the kernel checked what it cached)",
+        p,
+        getContext().uid.get(),
+        (flags & O_ACCMODE) == 0 ? "read" : "write");
   }
 
   @Override
@@ -261,8 +298,8 @@ final class StrataFuse extends FuseStubFS {
       return -Errno.EROFS;
     }
     String p = strata(path);
-    return call(
-        "create", path, () -> openedToWrite(writes.create(p, newEntry(p, mode, false), fi), fi));
+    IntSupplier created = asCaller(() -> writes.create(p, newEntry(p, mode, false), fi));
+    return call("create", path, () -> openedToWrite(created.getAsInt(), fi));
   }
 
   /**
@@ -382,15 +419,21 @@ final class StrataFuse extends FuseStubFS {
       return -Errno.EROFS;
     }
     String p = strata(path);
-    return change("truncate", path, List.of(p), () -> writes.truncate(p, size));
+    return change("truncate", path, List.of(p), asCaller(() -> writes.truncate(p, size)));
   }
 
   @Override
   public int ftruncate(String path, @off_t long size, FuseFileInfo fi) {
-    if (open.get(fi.fh.get()) instanceof Update u) {
+    OpenFile f = open.get(fi.fh.get());
+    if (f instanceof Update u) {
       return call("ftruncate", path, () -> inPlace.truncate(u, size));
     }
-    return truncate(path, size);
+    if (f == null || readOnly) {
+      return truncate(path, size);
+    }
+    // Through a descriptor: as the account that opened it, as the kernel checked it at the open.
+    String p = strata(path);
+    return change("ftruncate", path, List.of(p), () -> f.asOpener(() -> writes.truncate(p, size)));
   }
 
   @Override
@@ -431,11 +474,12 @@ final class StrataFuse extends FuseStubFS {
     return call(
         "mkdir",
         path,
-        () -> {
-          String p = strata(path);
-          fs.mkdir(p, false, newEntry(p, mode, true));
-          return 0;
-        });
+        asCaller(
+            () -> {
+              String p = strata(path);
+              fs.mkdir(p, false, newEntry(p, mode, true));
+              return 0;
+            }));
   }
 
   @Override
@@ -528,7 +572,8 @@ final class StrataFuse extends FuseStubFS {
       return -Errno.EROFS;
     }
     String p = strata(path);
-    return call("symlink", path, () -> posix.symlink(target, p, newEntry(p, 0777, false)));
+    return call(
+        "symlink", path, asCaller(() -> posix.symlink(target, p, newEntry(p, 0777, false))));
   }
 
   @Override
@@ -553,7 +598,9 @@ final class StrataFuse extends FuseStubFS {
     }
     String p = strata(path);
     return call(
-        "mknod", path, () -> posix.mknod(p, (int) mode, rdev, newEntry(p, mode & 07777, false)));
+        "mknod",
+        path,
+        asCaller(() -> posix.mknod(p, (int) mode, rdev, newEntry(p, mode & 07777, false))));
   }
 
   @Override

@@ -90,9 +90,8 @@ final class Writes {
     return false;
   }
 
-  /** open(2) of an existing file for writing ({@code flags} not O_RDONLY). */
-  int open(String p, int flags, FuseFileInfo fi) {
-    FileInfo f = fs.getStatus(p);
+  /** open(2) of existing file {@code f} at {@code p} for writing ({@code flags} not O_RDONLY). */
+  int open(String p, FileInfo f, int flags, FuseFileInfo fi) {
     if (f.length() > 0 && (flags & O_TRUNC) == 0) {
       // Read-write, appending, or writing over some bytes: a change in place.
       fi.fh.set(open.add(inPlace.of(p, f)));
@@ -130,7 +129,8 @@ final class Writes {
       if (!w.committed || (w.written == 0 && offset == 0)) {
         return null;
       }
-      Update u = inPlace.ofCurrent(w.path);
+      // Opened by the writer's account: it goes on writing as that account.
+      Update u = w.asOpener(() -> inPlace.ofCurrent(w.path));
       open.replace(handle, w, u);
       return u;
     }
@@ -215,27 +215,43 @@ final class Writes {
       }
       w.committed = true;
       try {
-        if (w.started()) {
-          w.out().close();
-        }
-        if (w.entryChanged) {
-          fs.setOwnerIds(w.path, w.entry.uid(), w.entry.gid());
-          if (w.entry.mode() >= 0) {
-            fs.setMode(w.path, w.entry.mode());
-          }
-        } else if (w.started()) {
-          keepModeZero(fs, w.path, w.entry);
-        }
-        w.xattrs.forEach((name, value) -> fs.setXattr(w.path, name, value));
-        w.xattrs.clear();
-        if (w.atime != null) {
-          fs.setTimes(w.path, w.atime, w.mtime);
-        }
+        // As the account that opened it, whoever's close or fsync publishes it.
+        w.asOpener(() -> publish(w));
       } finally {
         kernel.changed(w.path);
       }
       return 0;
     }
+  }
+
+  /**
+   * Closes {@code w}'s stream, then gives the file what was set while it was written. An owner or
+   * mode it already has is not set again: a writer who is not the file's owner may not chown or
+   * chmod it, and the kernel already took the set-id bits off a file such a writer wrote.
+   */
+  private Void publish(OpenFile.Writer w) {
+    FileInfo published = null;
+    if (w.started()) {
+      w.out().close();
+      published = w.out().published();
+    }
+    if (w.entryChanged) {
+      NewEntry now = published == null ? null : sameAs(published);
+      if (now == null || now.uid() != w.entry.uid() || now.gid() != w.entry.gid()) {
+        fs.setOwnerIds(w.path, w.entry.uid(), w.entry.gid());
+      }
+      if (w.entry.mode() >= 0 && (now == null || now.mode() != w.entry.mode())) {
+        fs.setMode(w.path, w.entry.mode());
+      }
+    } else if (w.started()) {
+      keepModeZero(fs, w.path, w.entry);
+    }
+    w.xattrs.forEach((name, value) -> fs.setXattr(w.path, name, value));
+    w.xattrs.clear();
+    if (w.atime != null) {
+      fs.setTimes(w.path, w.atime, w.mtime);
+    }
+    return null;
   }
 
   /**

@@ -202,6 +202,60 @@ class FuseSwapTest {
     assertAlicesHomeUnchanged();
   }
 
+  /**
+   * Writes through names the kernel took for mallory's files, that alice's replaced behind its
+   * back: a truncating write, an append and a read-write open each end at a refusal, with alice's
+   * bytes neither changed nor shown. What mallory may write she still writes, as POSIX has it: her
+   * own file in a folder she may not write, and alice's file whose group she is in.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"jnr", "strata"})
+  void aWriteThroughANameTheKernelTookForMallorys_actsAsMallory(String engine) throws Exception {
+    Path mnt = mount(engine);
+    String t = "tmp/w-" + engine + "-";
+    for (String name : new String[] {"trunc", "append", "rw"}) {
+      file(ufs.resolve(t + name), MALLORY, "rw-------", "mallory's\n");
+      assertThat(asMallory(mnt, "cat", t + name).out()).isEqualTo("mallory's\n");
+    }
+    folder(ufs.resolve("srv"), 0, "rwxr-xr-x");
+    file(ufs.resolve("srv/own-" + engine), MALLORY, "rw-r--r--", "old\n");
+    file(ufs.resolve("srv/group-" + engine), ALICE, "rw-rw-r--", "alice's\n");
+    Files.setAttribute(ufs.resolve("srv/group-" + engine), "unix:gid", MALLORY);
+    // Set-user-id: a write by another than root takes it off, as the kernel's own writes do.
+    assertThat(
+            new ProcessBuilder("chmod", "4664", ufs.resolve("srv/group-" + engine).toString())
+                .start()
+                .waitFor())
+        .isZero();
+
+    onStore("rm " + t + "trunc " + t + "append " + t + "rw");
+    for (String name : new String[] {"trunc", "append", "rw"}) {
+      file(ufs.resolve(t + name), ALICE, "rw-------", "alice's only\n");
+    }
+
+    FuseHost.Run truncated = asMallory(mnt, "sh", "-c", "echo evil > " + t + "trunc");
+    FuseHost.Run appended = asMallory(mnt, "sh", "-c", "echo evil >> " + t + "append");
+    FuseHost.Run readWrite = asMallory(mnt, "sh", "-c", "cat <> " + t + "rw");
+    for (String name : new String[] {"trunc", "append", "rw"}) {
+      assertThat(Files.readString(ufs.resolve(t + name)))
+          .as("%s: %s / %s", name, truncated.out(), appended.out())
+          .isEqualTo("alice's only\n");
+      assertThat(Files.getAttribute(ufs.resolve(t + name), "unix:uid")).isEqualTo(ALICE);
+    }
+    assertThat(readWrite.out()).doesNotContain("alice's only");
+
+    FuseHost.Run own = asMallory(mnt, "sh", "-c", "echo new > srv/own-" + engine);
+    FuseHost.Run group = asMallory(mnt, "sh", "-c", "echo mallorys > srv/group-" + engine);
+    assertThat(own.code()).as(own.out()).isZero();
+    assertThat(group.code()).as(group.out()).isZero();
+    assertThat(Files.readString(ufs.resolve("srv/own-" + engine))).isEqualTo("new\n");
+    assertThat(Files.readString(ufs.resolve("srv/group-" + engine))).isEqualTo("mallorys\n");
+    assertThat(Files.getAttribute(ufs.resolve("srv/group-" + engine), "unix:uid")).isEqualTo(ALICE);
+    assertThat((int) Files.getAttribute(ufs.resolve("srv/group-" + engine), "unix:mode") & 07777)
+        .isEqualTo(0664);
+    assertThat(Files.getAttribute(ufs.resolve("srv/own-" + engine), "unix:uid")).isEqualTo(MALLORY);
+  }
+
   private static void assertAlicesHomeUnchanged() throws Exception {
     assertThat(Files.readString(ufs.resolve("home/ali/.bashrc"))).isEqualTo("alice's\n");
     assertThat(Files.getAttribute(ufs.resolve("home/ali/.bashrc"), "unix:uid")).isEqualTo(ALICE);

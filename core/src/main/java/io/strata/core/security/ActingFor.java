@@ -5,6 +5,7 @@ import io.strata.core.status.StrataException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * The local account a cluster process serves a call for: a FUSE mount's caller, as the kernel names
@@ -37,12 +38,25 @@ public record ActingFor(int uid, int gid, List<Integer> groups) {
 
   /** Runs {@code body} with every call it makes acting for this account. */
   public int run(IntSupplier body) {
+    return call(body::getAsInt);
+  }
+
+  /** {@code body}'s result, with every call it makes acting for this account. */
+  public <T> T call(Supplier<T> body) {
     Context previous = Context.current().withValue(CURRENT, this).attach();
     try {
-      return body.getAsInt();
+      return body.get();
     } finally {
       Context.current().detach(previous);
     }
+  }
+
+  /**
+   * {@code body}'s result, acting for {@code who}, or for whoever the calling thread acts for when
+   * {@code who} is null.
+   */
+  public static <T> T callFor(ActingFor who, Supplier<T> body) {
+    return who == null ? body.get() : who.call(body);
   }
 
   /** The claim as a header carries it: {@code uid:gid:group,group,...}. */

@@ -2,6 +2,7 @@ package io.strata.core.ufs;
 
 import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileType;
+import io.strata.core.security.ActingFor;
 import io.strata.core.status.IoErrors;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
@@ -145,10 +146,23 @@ public final class ActingUnderFileSystem implements UnderFileSystem {
     return acting(() -> store.openVersion(path, fingerprint));
   }
 
+  /**
+   * A local account's new version of an existing file (a FUSE mount's open with O_TRUNC, made for
+   * that account: {@link ActingFor}) is written into the file itself, as the kernel's O_TRUNC
+   * would: the kernel then checks w on the file the account opens and nothing on its folder (a user
+   * may write their own file in a folder they may not change, or a file whose group they are in),
+   * and the file stays whose it was. A temporary file renamed over it would need the folder's w and
+   * a chown back to the owner, which a user may not do. Root's and other callers' overwrites still
+   * replace the file whole, atomically.
+   */
   @Override
   public UfsOutputStream create(StrataPath path, CreateOptions options) {
     ActingAs.Identity who = caller.get();
-    UfsOutputStream out = acting(() -> store.create(path, options));
+    CreateOptions asked =
+        who != null && who.uid() != 0 && options.overwrite() && ActingFor.current() != null
+            ? options.rewritingInPlace()
+            : options;
+    UfsOutputStream out = acting(() -> store.create(path, asked));
     return who == null ? out : new ActingOutputStream(out, who);
   }
 

@@ -36,4 +36,9 @@ public record CreateOptions(
       boolean overwrite, boolean createParents, int mode, boolean sync, long uid, long gid) {
     this(overwrite, createParents, mode, sync, uid, gid, false, -1);
   }
+
+  /** These options, rewriting an existing file itself where the store can. */
+  public CreateOptions rewritingInPlace() {
+    return new CreateOptions(overwrite, createParents, mode, sync, uid, gid, true, createdAtMs);
+  }
 }

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.strata.core.path.StrataPath;
+import io.strata.core.security.ActingFor;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,6 +133,49 @@ class ActingAsTest {
         assertThat(listing.map(UfsStatus::name).toList()).containsExactly("f");
       }
     }
+  }
+
+  /**
+   * A FUSE mount's O_TRUNC for a local account ({@link ActingFor}) writes into the file itself: the
+   * account's own file in a folder it may not change is written, and stays its own; another's file
+   * it may not write is refused, untouched. A checked user's overwrite still replaces the file.
+   */
+  @Test
+  void aLocalAccountsOverwrite_isWrittenInPlace_asOTruncWould() throws Exception {
+    Path own = root.resolve("own");
+    Files.writeString(own, "old bytes");
+    Files.setAttribute(own, "unix:uid", 4002);
+    Object inode = Files.getAttribute(own, "unix:ino");
+    CreateOptions overwrite = new CreateOptions(true, false, 0, false, -1, -1);
+    ActingFor mallory = new ActingFor(4002, 4002, List.of());
+    try (LocalUnderFileSystem ufs =
+        new LocalUnderFileSystem(root, Duration.ofHours(1), Clock.systemUTC())) {
+      UnderFileSystem acting = new ActingUnderFileSystem(ufs, () -> MALLORY);
+      mallory.call(() -> writeAll(acting, "/own", overwrite, "new"));
+      assertThat(Files.readString(own)).isEqualTo("new");
+      assertThat(Files.getAttribute(own, "unix:ino")).isEqualTo(inode);
+      assertThat(Files.getAttribute(own, "unix:uid")).isEqualTo(4002);
+
+      Path theirs = root.resolve("theirs");
+      Files.writeString(theirs, "root's");
+      assertThatThrownBy(() -> mallory.call(() -> writeAll(acting, "/theirs", overwrite, "evil")))
+          .hasRootCauseInstanceOf(AccessDeniedException.class);
+      assertThat(read(theirs)).isEqualTo("root's");
+
+      // Without a local account: a temporary file renamed over it, which the folder refuses.
+      assertThatThrownBy(() -> writeAll(acting, "/own", overwrite, "again"))
+          .hasRootCauseInstanceOf(AccessDeniedException.class);
+      assertThat(Files.readString(own)).isEqualTo("new");
+    }
+  }
+
+  private static Void writeAll(UnderFileSystem ufs, String path, CreateOptions o, String bytes) {
+    try (UfsOutputStream out = ufs.create(StrataPath.of(path), o)) {
+      out.write(bytes.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return null;
   }
 
   private static String read(Path p) {
