@@ -122,7 +122,9 @@ public final class HadoopBench implements Callable<Integer> {
                                 + 256
                                 + "MiB")
                         .property(WorkerKeys.MEM_SIZE, System.getProperty("bench.mem", "256MiB"))
-                        .jvmOptions(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g")))
+                        .jvmOptions(
+                            workerSettings.javaOptions(
+                                List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g"))))
                 .start();
         MasterClient master = new MasterClient(cluster.clientConf());
         io.strata.client.FileSystem client =

@@ -85,7 +85,8 @@ public final class LoadBench implements Callable<Integer> {
             .dir(work)
             .ssd(((bytes * 3 / 2) >> 20) + 256 + "MiB")
             .property(WorkerKeys.MEM_SIZE, "64MiB")
-            .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m"));
+            .jvmOptions(
+                workerSettings.javaOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=512m")));
     try (ForkedCluster cluster = workerSettings.applyTo(builder).start();
         FileSystem fs = FileSystem.create(cluster.clientConf());
         MasterClient master = new MasterClient(cluster.clientConf())) {

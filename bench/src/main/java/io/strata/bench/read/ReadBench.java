@@ -208,7 +208,9 @@ public final class ReadBench implements Callable<Integer> {
             .domainSockets()
             .ssd((((2 * bytes) >> 20) + 128) + "MiB")
             .property(WorkerKeys.MEM_SIZE, (mem >> 20) + "MiB")
-            .jvmOptions(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20))));
+            .jvmOptions(
+                workerSettings.javaOptions(
+                    List.of("-Xmx512m", "-XX:MaxDirectMemorySize=" + (2 * mem + (256L << 20)))));
     extra.forEach(b::property);
     return workerSettings.applyTo(b).start();
   }

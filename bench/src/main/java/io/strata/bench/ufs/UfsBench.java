@@ -141,7 +141,9 @@ public final class UfsBench implements Callable<Integer> {
                                   + 256
                                   + "MiB")
                           .property(WorkerKeys.MEM_SIZE, "256MiB")
-                          .jvmOptions(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g")))
+                          .jvmOptions(
+                              workerSettings.javaOptions(
+                                  List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g"))))
                   .start();
           FileSystem fs = FileSystem.create(cluster.clientConf());
           MasterClient master = new MasterClient(cluster.clientConf())) {
