@@ -200,8 +200,10 @@ final class ReadPath implements AutoCloseable {
     List<Path> folders = wholeFileFolders(at);
     Optional<Path> whole =
         VersionKey.of(file.ufsPath(), file.fingerprint(), at.getPageSize()).wholeFile(folders);
-    if (whole.isEmpty()) {
-      return whole;
+    // Most opens of a cold data set find none: asked first without the JDK's exception (its stack
+    // trace was most of a cold open's look-up here, performance-log.md), exactly only then.
+    if (whole.isEmpty() || !whole.get().toFile().exists()) {
+      return Optional.empty();
     }
     try {
       // A plain file of the version's length, not a link: the worker's folder is its account's.

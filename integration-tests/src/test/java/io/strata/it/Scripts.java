@@ -74,13 +74,19 @@ final class Scripts {
     return builder(env, command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
   }
 
+  private static final String SHORT_LIVED = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
   private ProcessBuilder builder(Map<String, String> env, String... command) {
     ProcessBuilder pb = OwnEnvironment.of(new ProcessBuilder(command)).directory(home.toFile());
     pb.environment().putAll(env);
     pb.environment().putAll(site.environment());
-    pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m");
-    pb.environment().put("STRATA_WORKER_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m");
-    pb.environment().put("STRATA_FUSE_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m");
+    // Small heaps, and C1 alone with the serial collector as the forked servers run: these
+    // processes live seconds, where C2's compiles were most of their CPU (issue 55).
+    pb.environment().put("STRATA_MASTER_JAVA_OPTS", "-Xmx256m" + SHORT_LIVED);
+    pb.environment()
+        .put("STRATA_WORKER_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m" + SHORT_LIVED);
+    pb.environment()
+        .put("STRATA_FUSE_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m" + SHORT_LIVED);
     return pb;
   }
 
