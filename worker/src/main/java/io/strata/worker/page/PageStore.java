@@ -126,6 +126,8 @@ public final class PageStore implements AutoCloseable {
         // Whole files (and the parts being sealed) take their bytes from the folder's quota:
         // segments get what they leave.
         tier.besides(() -> area.used() + area.partBytes());
+      } else {
+        WholeFileArea.removeLeftBehind(d.path(), index, nanoTime);
       }
     }
     WholeFiles wholes =

@@ -10,7 +10,9 @@ import io.strata.worker.page.PageId;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -121,6 +123,38 @@ public final class WholeFileArea implements AutoCloseable {
         r.dropped(),
         r.millis());
     return area;
+  }
+
+  /**
+   * Removes what an area of the cache folder {@code ssdDir} left there when the worker ran with a
+   * share for whole files and now runs without one: unopened, its files would be neither served,
+   * counted nor evicted, and would keep their disk room for good. Their index entries go with them.
+   */
+  public static void removeLeftBehind(Path ssdDir, KvStore index, LongSupplier nanoTime)
+      throws IOException {
+    Path dir = ssdDir.resolve("whole");
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    int files;
+    long bytes;
+    try (WholeFileArea area = open(ssdDir, index, nanoTime)) {
+      files = area.count();
+      bytes = area.used();
+      // Nothing holds a lease before the worker serves: every file goes.
+      area.evictTo(0);
+    }
+    // Recovery removed parts and unindexed files; anything else stays, and so does the folder.
+    try {
+      Files.delete(dir);
+    } catch (DirectoryNotEmptyException e) {
+      LOG.warn("whole files of {}: the folder holds files not Strata's; left", dir);
+    }
+    LOG.info(
+        "whole files of {}: {} removed ({} bytes): strata.worker.page.store.whole.share is 0",
+        dir,
+        files,
+        bytes);
   }
 
   public Path dir() {

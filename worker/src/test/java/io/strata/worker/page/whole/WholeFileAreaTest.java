@@ -42,6 +42,26 @@ class WholeFileAreaTest {
     }
   }
 
+  /** A worker started with no share for whole files any more removes those it kept before. */
+  @Test
+  void aFolderWithoutAShareAnyMore_losesItsWholeFilesAndTheirEntries() throws Exception {
+    byte[] bytes = random(2 * PAGE, 8);
+    try (KvStore index = index()) {
+      try (WholeFileArea area = WholeFileArea.open(dir, index, clock::get)) {
+        assertThat(area.seal(key(8), bytes.length, PAGE, pagesOf(bytes))).isPresent();
+      }
+      Files.write(dir.resolve("whole").resolve(WholeFileArea.name(key(9)) + ".part"), new byte[10]);
+      assertThat(index.get(KeyLayout.wholeFileKey(key(8)))).isNotNull();
+
+      WholeFileArea.removeLeftBehind(dir, index, clock::get);
+      assertThat(dir.resolve("whole")).doesNotExist();
+      assertThat(index.get(KeyLayout.wholeFileKey(key(8)))).isNull();
+      // Once gone, nothing is made again.
+      WholeFileArea.removeLeftBehind(dir, index, clock::get);
+      assertThat(dir.resolve("whole")).doesNotExist();
+    }
+  }
+
   @Test
   void aMissingOrShortPage_sealsNothing_andLeavesNothingBehind() throws Exception {
     byte[] bytes = random(3 * PAGE, 2);
