@@ -3,6 +3,9 @@ package io.strata.fuse;
 import io.strata.client.FileInfo;
 import java.util.List;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import ru.serce.jnrfuse.struct.FuseContext;
 
 /**
  * The check an open makes of its caller against the version it opens (issue 78). The kernel checked
@@ -14,11 +17,32 @@ import java.util.function.Supplier;
  * group's bits and the others' differ on what is asked.
  */
 final class OpenAccess {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenAccess.class);
   static final int READ = 4;
   static final int WRITE = 2;
   private static final int O_ACCMODE = 3;
 
   private OpenAccess() {}
+
+  /**
+   * 0 if the caller of request {@code c} may have what {@code flags} ask of {@code version}, the
+   * file the open of {@code path} serves; else -EACCES, with one log line.
+   */
+  static int check(FuseContext c, String path, FileInfo version, int flags, Identities ids) {
+    long uid = c.uid.get();
+    long pid = c.pid.get();
+    int asked = asked(flags);
+    if (permits(uid, c.gid.get(), () -> CallerAccount.groups(pid), version, ids, asked)) {
+      return 0;
+    }
+    return Errno.refuse(
+        LOG,
+        Errno.EACCES,
+        "open {}: uid {} may not {} the file as it is now (the kernel checked what it cached)",
+        path,
+        uid,
+        (asked & WRITE) != 0 ? "write" : "read");
+  }
 
   /** What open(2)'s {@code flags} ask of the file: r, w, or both. */
   static int asked(int flags) {

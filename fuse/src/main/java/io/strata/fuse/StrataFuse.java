@@ -248,9 +248,10 @@ final class StrataFuse extends FuseStubFS {
             if (reading.version().directory()) {
               return -Errno.EISDIR;
             }
-            if (!mayOpen(reading.version(), flags)) {
+            int refused = OpenAccess.check(getContext(), p, reading.version(), flags, ids);
+            if (refused != 0) {
               kernel.closed(reading);
-              return refused(p, flags);
+              return refused;
             }
             fi.fh.set(open.add(new OpenFile.Reader(p, reading, () -> fs.open(reading.version()))));
             return 0;
@@ -259,37 +260,12 @@ final class StrataFuse extends FuseStubFS {
             return -Errno.EROFS;
           }
           FileInfo f = fs.getStatus(p);
-          if (!mayOpen(f, flags)) {
-            return refused(p, flags);
+          int refused = OpenAccess.check(getContext(), p, f, flags, ids);
+          if (refused != 0) {
+            return refused;
           }
           return openedToWrite(asCaller(() -> writes.open(p, f, flags, fi)).getAsInt(), fi);
         });
-  }
-
-  /**
-   * Whether this request's caller may have what {@code flags} ask of {@code version}, the file the
-   * open serves: the kernel checked the attributes it cached, perhaps of a file since replaced.
-   */
-  private boolean mayOpen(FileInfo version, int flags) {
-    FuseContext c = getContext();
-    long pid = c.pid.get();
-    return OpenAccess.permits(
-        c.uid.get(),
-        c.gid.get(),
-        () -> CallerAccount.groups(pid),
-        version,
-        ids,
-        OpenAccess.asked(flags));
-  }
-
-  private int refused(String p, int flags) {
-    return Errno.refuse(
-        LOG,
-        Errno.EACCES,
-        "open {}: uid {} may not {} the file as it is now (the kernel checked what it cached)",
-        p,
-        getContext().uid.get(),
-        (flags & O_ACCMODE) == 0 ? "read" : "write");
   }
 
   @Override
