@@ -73,13 +73,14 @@ final class Attributes {
   /** The owner the kernel is told {@code f} has. */
   static long uid(FileInfo f, Identities ids) {
     PosixAttributes p = f.posix();
-    return p == null ? ids.uid(f.owner()) : ids.uid(p.getUid());
+    // uint32 in the proto: an id past 2^31 (an NFS nobody, a directory's range) is not negative.
+    return p == null ? ids.uid(f.owner()) : ids.uid(Integer.toUnsignedLong(p.getUid()));
   }
 
   /** The group the kernel is told {@code f} has. */
   static long gid(FileInfo f, Identities ids) {
     PosixAttributes p = f.posix();
-    return p == null ? ids.gid(f.group()) : ids.gid(p.getGid());
+    return p == null ? ids.gid(f.group()) : ids.gid(Integer.toUnsignedLong(p.getGid()));
   }
 
   /** The permission bits (07777) the kernel is told {@code f} has. */

@@ -40,6 +40,17 @@ class OpenAccessTest {
     assertThat(permits(ALICE, ALICE, List.of(), f, READ | WRITE)).isTrue();
   }
 
+  /** Ids past 2^31 are the kernel's unsigned 32-bit numbers, as the request names the caller. */
+  @Test
+  void anOwnerWhoseIdIsPastTwoToTheThirtyFirst_isTheOwner() {
+    long big = 3_000_000_000L;
+    FileInfo f = file((int) big, (int) big, 0600);
+    assertThat(Attributes.uid(f, ids)).isEqualTo(big);
+    assertThat(permits(big, big, List.of(), f, READ | WRITE)).isTrue();
+    assertThat(permits(MALLORY, MALLORY, List.of((int) big), file(ALICE, (int) big, 0640), READ))
+        .isTrue();
+  }
+
   @Test
   void rootMayReadAndWriteAnything() {
     assertThat(permits(0, 0, List.of(), file(ALICE, ALICE, 0), READ | WRITE)).isTrue();
