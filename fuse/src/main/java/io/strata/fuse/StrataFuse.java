@@ -517,8 +517,22 @@ final class StrataFuse extends FuseStubFS {
       return -Errno.EROFS;
     }
     String p = strata(path);
+    IntSupplier chmod = () -> posix.chmod(p, (int) mode, open.writerOf(p));
+    // The kernel clears set-id bits itself before another's write to a set-id file (killpriv), by
+    // a chmod in the writer's name that the writer, not the owner, may not make: it only takes
+    // privileges away, so it goes as the mount. Any other chmod is the caller's.
     return change(
-        "chmod", path, List.of(p), asCaller(() -> posix.chmod(p, (int) mode, open.writerOf(p))));
+        "chmod", path, List.of(p), grantsNothing(p, (int) mode) ? chmod : asCaller(chmod));
+  }
+
+  /**
+   * Whether {@code mode} is {@code p}'s mode now, or that with set-id bits cleared: the kernel asks
+   * for its old view of the mode without them, which may be what the file already has.
+   */
+  private boolean grantsNothing(String p, int mode) {
+    int now = Attributes.permissions(fs.getStatus(p));
+    int setId = 06000;
+    return (mode & 07777 & ~setId) == (now & ~setId) && (mode & setId & ~now) == 0;
   }
 
   /** The kernel passes -1 (as an unsigned 32-bit id) for "leave as it is". */
