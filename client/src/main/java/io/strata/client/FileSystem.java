@@ -62,6 +62,15 @@ public interface FileSystem extends AutoCloseable {
    */
   Optional<java.nio.file.Path> wholeFile(FileInfo version);
 
+  /**
+   * As {@link #wholeFile}, having the worker on this host first read the version whole from the
+   * under-storage if it keeps none yet and would keep this one ({@code maxLength} bytes at most): a
+   * cold open then reads the under-storage once, and the kernel serves the rest from the file.
+   * Blocks while the worker reads; empty in the cases {@link #wholeFile} is, and when the worker
+   * does not keep this version whole (its size, no room, a failure to read it).
+   */
+  Optional<java.nio.file.Path> fetchWhole(FileInfo version, long maxLength);
+
   FileOutStream create(String path, WriteOptions options);
 
   /**

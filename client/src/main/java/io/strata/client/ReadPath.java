@@ -189,6 +189,39 @@ final class ReadPath implements AutoCloseable {
    * descriptor, so the caller must open it before relying on it and fall back if it cannot.
    */
   Optional<Path> wholeFile(FileInfo file) {
+    return localOwner(file).flatMap(owner -> wholeFile(file, owner.getAddress()));
+  }
+
+  /**
+   * As {@link #wholeFile}, but a version not kept whole yet that its owner would keep (at least its
+   * least size, at most {@code maxLength}) is first read whole by the owner from the under-storage
+   * (one request, answered once the file is sealed). Empty when the owner is not on this host,
+   * cannot keep it whole, or cannot read it: the caller reads the file as any other then.
+   */
+  Optional<Path> fetchWhole(FileInfo file, long maxLength) {
+    Optional<WorkerInfo> owner = localOwner(file);
+    if (owner.isEmpty()) {
+      return Optional.empty();
+    }
+    WorkerAddress at = owner.get().getAddress();
+    Optional<Path> whole = wholeFile(file, at);
+    if (whole.isPresent()
+        || at.getWholeFileDirsCount() == 0
+        || file.length() < at.getWholeFileMinSize()
+        || file.length() > maxLength) {
+      return whole;
+    }
+    try {
+      data.keepWhole(endpoints.of(owner.get()), target(file));
+    } catch (StrataException e) {
+      // Not kept whole (no room, changed, the worker going away): read as any other file.
+      return Optional.empty();
+    }
+    return wholeFile(file, at);
+  }
+
+  /** The file's owner when it runs on this host and this client may read its files itself. */
+  private Optional<WorkerInfo> localOwner(FileInfo file) {
     Optional<WorkerInfo> owner = failover.owner(file.path());
     if (owner.isEmpty()
         || file.length() == 0
@@ -196,7 +229,10 @@ final class ReadPath implements AutoCloseable {
         || !shortCircuitAllowed(endpoints.of(owner.get()))) {
       return Optional.empty();
     }
-    WorkerAddress at = owner.get().getAddress();
+    return owner;
+  }
+
+  private Optional<Path> wholeFile(FileInfo file, WorkerAddress at) {
     List<Path> folders = wholeFileFolders(at);
     Optional<Path> whole =
         VersionKey.of(file.ufsPath(), file.fingerprint(), at.getPageSize()).wholeFile(folders);

@@ -183,6 +183,11 @@ final class StrataFileSystem implements FileSystem {
     return version.directory() ? Optional.empty() : context.reads().wholeFile(version);
   }
 
+  @Override
+  public Optional<java.nio.file.Path> fetchWhole(FileInfo version, long maxLength) {
+    return version.directory() ? Optional.empty() : context.reads().fetchWhole(version, maxLength);
+  }
+
   /** The current version, or {@code wanted} (read by its fingerprint) when it is not that. */
   private FileInStream open(StrataPath p, FileInfo wanted) {
     String path = p.toString();

@@ -140,7 +140,8 @@ public final class FuseProcess implements Service {
               othersMayMount(),
               options.kernel(),
               conf.get(FuseKeys.ENTRY_TIMEOUT),
-              conf.get(FuseKeys.ATTR_TIMEOUT)),
+              conf.get(FuseKeys.ATTR_TIMEOUT),
+              conf.get(FuseKeys.PASSTHROUGH_FETCH_MAX)),
           threads);
     } else {
       FuseLoop.start(fuse, mountPoint.path(), String.join(",", options()), threads);

@@ -26,6 +26,7 @@ final class KernelFiles {
   private final KernelReplies replies;
   private final KernelEntries entries;
   private final Passthrough passthrough;
+  private final long fetchWholeMax;
   private final Map<Long, List<Listed>> listings = new ConcurrentHashMap<>();
   private final AtomicLong nextListing = new AtomicLong(1);
 
@@ -47,8 +48,10 @@ final class KernelFiles {
       Nodes nodes,
       KernelReplies replies,
       KernelEntries entries,
-      Passthrough passthrough) {
+      Passthrough passthrough,
+      long fetchWholeMax) {
     this.fs = fs;
+    this.fetchWholeMax = fetchWholeMax;
     this.nodes = nodes;
     this.replies = replies;
     this.entries = entries;
@@ -69,7 +72,8 @@ final class KernelFiles {
       return opened(r.out(), fi);
     }
     long fh = fi.fh.get();
-    int backing = passthrough.open(r.slot.fd, r.node, fh, () -> fs.wholeFile(fh).orElse(null));
+    int backing =
+        passthrough.open(r.slot.fd, r.node, fh, () -> fs.wholeFile(fh, fetchWholeMax).orElse(null));
     if (backing == 0) {
       return opened(r.out(), fi);
     }

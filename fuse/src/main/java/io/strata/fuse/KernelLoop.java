@@ -40,7 +40,8 @@ final class KernelLoop {
       boolean allowOther,
       List<String> kernelOptions,
       Duration entryTimeout,
-      Duration attrTimeout) {}
+      Duration attrTimeout,
+      long fetchWholeMax) {}
 
   private final StrataFuse fs;
   private final KernelOps ops;
@@ -93,7 +94,10 @@ final class KernelLoop {
     KernelEntries entries = new KernelEntries(fs, nodes, replies);
     KernelLoop loop =
         new KernelLoop(
-            fs, new KernelOps(entries, new KernelFiles(fs, nodes, replies, entries, passthrough)));
+            fs,
+            new KernelOps(
+                entries,
+                new KernelFiles(fs, nodes, replies, entries, passthrough, spec.fetchWholeMax())));
     ThreadFactory factory = DaemonThreads.factory("fuse-kernel");
     List<Thread> serving = new ArrayList<>();
     List<Integer> fds = new ArrayList<>(List.of(fd));

@@ -81,16 +81,32 @@ final class Passthrough {
   /**
    * Counts the open {@code fh} of inode {@code node} in; its backing id if it passes through
    * ({@code file} gives the worker's whole file of the version opened, null if it keeps none; asked
-   * only for an inode with no open yet), 0 if it goes through the page cache.
+   * only for an inode with no open yet, and without the table's lock: it may wait for the worker to
+   * read the file whole, while other inodes' opens go on), 0 if it goes through the page cache.
    */
-  synchronized int open(int devFd, long node, long fh, java.util.function.Supplier<Path> file) {
-    Inode inode = inodes.get(node);
-    if (inode == null) {
-      Path whole = enabled ? file.get() : null;
-      int id = whole != null ? register(devFd, whole) : 0;
-      inode = new Inode(id, whole);
-      inodes.put(node, inode);
+  int open(int devFd, long node, long fh, java.util.function.Supplier<Path> file) {
+    synchronized (this) {
+      Inode inode = inodes.get(node);
+      if (inode != null || !enabled) {
+        return countIn(node, fh, inode != null ? inode : new Inode(0, null));
+      }
     }
+    Path whole = file.get();
+    int id = whole != null ? register(devFd, whole) : 0;
+    synchronized (this) {
+      Inode inode = inodes.get(node);
+      if (inode == null) {
+        inode = new Inode(id, whole);
+      } else if (id > 0) {
+        // Another open of the inode came first, and its mode holds.
+        closeBacking(devFd, id, whole);
+      }
+      return countIn(node, fh, inode);
+    }
+  }
+
+  private int countIn(long node, long fh, Inode inode) {
+    inodes.putIfAbsent(node, inode);
     inode.opens++;
     inodeOfHandle.put(fh, node);
     if (inode.backingId > 0) {
@@ -108,14 +124,18 @@ final class Passthrough {
     }
     inodes.remove(node);
     if (inode.backingId > 0) {
-      IntByReference id = new IntByReference(inode.backingId);
-      if (DevFuse.libc().ioctl(devFd, FuseAbi.DEV_IOC_BACKING_CLOSE, id) != 0) {
-        LOG.warn(
-            "cannot close the backing file {} of {}: {}",
-            inode.backingId,
-            inode.file,
-            DevFuse.lastError().description());
-      }
+      closeBacking(devFd, inode.backingId, inode.file);
+    }
+  }
+
+  private static void closeBacking(int devFd, int backingId, Path file) {
+    IntByReference id = new IntByReference(backingId);
+    if (DevFuse.libc().ioctl(devFd, FuseAbi.DEV_IOC_BACKING_CLOSE, id) != 0) {
+      LOG.warn(
+          "cannot close the backing file {} of {}: {}",
+          backingId,
+          file,
+          DevFuse.lastError().description());
     }
   }
 

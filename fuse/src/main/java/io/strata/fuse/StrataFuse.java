@@ -115,11 +115,17 @@ final class StrataFuse extends FuseStubFS {
     return open.get(fh) instanceof OpenFile.Reader;
   }
 
-  /** The worker's whole file of the version the reader {@code fh} reads, for a passthrough open. */
-  Optional<Path> wholeFile(long fh) {
-    return open.get(fh) instanceof OpenFile.Reader r
-        ? fs.wholeFile(r.reading.version())
-        : Optional.empty();
+  /**
+   * The worker's whole file of the version the reader {@code fh} reads, for a passthrough open; one
+   * of at most {@code fetchMax} bytes not kept whole yet is read whole by the worker first (0: none
+   * is).
+   */
+  Optional<Path> wholeFile(long fh, long fetchMax) {
+    if (!(open.get(fh) instanceof OpenFile.Reader r)) {
+      return Optional.empty();
+    }
+    FileInfo version = r.reading.version();
+    return fetchMax > 0 ? fs.fetchWhole(version, fetchMax) : fs.wholeFile(version);
   }
 
   /** The table of operations libfuse calls, for {@link FuseLoop}. */

@@ -7,6 +7,7 @@ import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.core.cache.VersionKey;
 import io.strata.core.conf.Configuration;
+import io.strata.core.conf.FuseKeys;
 import io.strata.core.conf.UserKeys;
 import io.strata.core.conf.WorkerKeys;
 import io.strata.fuse.FuseProcess;
@@ -30,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 79, step (d): on a read-only mount served by Strata's own loop, an open of a file its
  * co-located worker keeps whole is passed through: the kernel reads the worker's file itself and no
- * READ reaches the FUSE process, with the file's bytes; a file kept in segments is read through the
- * daemon as before.
+ * READ reaches the FUSE process, with the file's bytes; a cold file of a size to keep whole is read
+ * whole by the worker first (fetch then pass through); a file kept in segments, or beyond the
+ * mount's fetch limit, is read through the daemon as before.
  */
 class PassthroughMountTest {
   private static final int FILES = 12;
@@ -43,6 +45,9 @@ class PassthroughMountTest {
   private static byte[][] data = new byte[FILES][];
   private static byte[] evicted;
   private static byte[] changing;
+
+  /** The mount's strata.fuse.passthrough.fetch.max.size here. */
+  private static final int FETCH_MAX = 1 << 20;
 
   @BeforeAll
   static void mount() throws Exception {
@@ -78,6 +83,7 @@ class PassthroughMountTest {
     Configuration conf = cluster.clientConf();
     conf.set(UserKeys.DOMAIN_SOCKET, "true");
     conf.set(UserKeys.SHORT_CIRCUIT, "true");
+    conf.set(FuseKeys.PASSTHROUGH_FETCH_MAX, String.valueOf(FETCH_MAX));
     fuse =
         new FuseProcess(
             conf, mnt, "/data", false, "engine=strata,ro,attr_timeout=600,entry_timeout=600");
@@ -184,7 +190,9 @@ class PassthroughMountTest {
   /**
    * The mount may run as root and the worker as an account of its own, which owns the whole-file
    * folder: a symbolic link it puts where a version's whole file would be, to a file of the same
-   * length it may not read, is not passed through; the version is read through the daemon.
+   * length it may not read, is never followed. The version is read as its own bytes: fetched whole
+   * by the worker (whose seal renames its file over the link) and passed through, or through the
+   * daemon.
    */
   @Test
   void aSymlinkWhereAWholeFileWouldBe_isNotFollowed() throws Exception {
@@ -204,12 +212,74 @@ class PassthroughMountTest {
             status.ufsPath(), status.fingerprint(), cluster.clientConf().get(WorkerKeys.PAGE_SIZE));
     Files.createSymbolicLink(whole.resolve(key.name()), target);
     try {
-      double passedBefore = metric("strata_fuse_passthrough_opens_total");
       assertThat(Files.readAllBytes(mnt.resolve("planted.bin"))).isEqualTo(mine);
-      assertThat(metric("strata_fuse_passthrough_opens_total")).isEqualTo(passedBefore);
+      Path named = whole.resolve(key.name());
+      if (Files.isSymbolicLink(named)) {
+        return;
+      }
+      assertThat(Files.readAllBytes(named))
+          .as("the worker's own file under the name")
+          .isEqualTo(mine);
     } finally {
       Files.deleteIfExists(whole.resolve(key.name()));
     }
+  }
+
+  /**
+   * Fetch then pass through: the first open of a file nothing of which is cached waits while the
+   * worker reads it whole from the UFS, then passes through; no READ reaches the mount, and the
+   * bytes are the file's. Opened again, it passes through without a fetch.
+   */
+  @Test
+  void aColdFileToKeepWhole_isFetchedWhole_thenReadByTheKernel() throws Exception {
+    byte[] cold = new byte[(700 << 10) + 123];
+    new Random(21).nextBytes(cold);
+    Files.write(cluster.ufsRoot().resolve("data/cold.bin"), cold);
+    double readsBefore = kernelRequests("read");
+    double passedBefore = metric("strata_fuse_passthrough_opens_total");
+    double fetchesBefore = workerMetric("strata_worker_whole_fetches_total");
+
+    for (int i = 0; i < 2; i++) {
+      assertThat(Files.readAllBytes(mnt.resolve("cold.bin"))).isEqualTo(cold);
+    }
+    assertThat(kernelRequests("read") - readsBefore).as("READ requests").isZero();
+    assertThat(metric("strata_fuse_passthrough_opens_total") - passedBefore).isEqualTo(2);
+    assertThat(workerMetric("strata_worker_whole_fetches_total") - fetchesBefore)
+        .as("versions the worker read whole")
+        .isEqualTo(1);
+    assertThat(Files.readAllBytes(wholeFileOfLength(cold.length))).isEqualTo(cold);
+  }
+
+  /**
+   * A cold file past the mount's fetch limit, or below the worker's least whole size, is not
+   * fetched whole: it is read through the mount, as a file that is not cached whole always was.
+   */
+  @Test
+  void coldFilesBeyondTheFetchLimitOrTooSmall_areReadThroughTheMount() throws Exception {
+    byte[] large = new byte[FETCH_MAX + 4096];
+    new Random(22).nextBytes(large);
+    Files.write(cluster.ufsRoot().resolve("data/large.bin"), large);
+    byte[] tiny = new byte[10 << 10];
+    new Random(23).nextBytes(tiny);
+    Files.write(cluster.ufsRoot().resolve("data/tiny.bin"), tiny);
+    double fetchesBefore = workerMetric("strata_worker_whole_fetches_total");
+
+    for (String name : List.of("large.bin", "tiny.bin")) {
+      double readsBefore = kernelRequests("read");
+      double passedBefore = metric("strata_fuse_passthrough_opens_total");
+      assertThat(Files.readAllBytes(mnt.resolve(name)))
+          .isEqualTo(name.equals("large.bin") ? large : tiny);
+      assertThat(kernelRequests("read") - readsBefore).as(name + ": READ requests").isPositive();
+      assertThat(metric("strata_fuse_passthrough_opens_total")).isEqualTo(passedBefore);
+    }
+    assertThat(workerMetric("strata_worker_whole_fetches_total")).isEqualTo(fetchesBefore);
+  }
+
+  private static double workerMetric(String name) throws Exception {
+    Matcher m =
+        Pattern.compile("(?m)^" + name + "(?:\\{[^}]*})? ([0-9.eE+]+)$")
+            .matcher(Scrape.page(cluster.worker(0).webPort(), "/metrics"));
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 
   private static Path wholeFileOfLength(long length) throws Exception {

@@ -42,6 +42,10 @@ public final class WorkerMetrics {
   public static final String LOAD_FILES = "strata.worker.load.files";
   public static final String LOAD_BYTES = "strata.worker.load.bytes";
   public static final String LOAD_THROTTLE = "strata.worker.load.throttle.bytes";
+
+  /** Versions read whole from the UFS for a co-located reader's open (FUSE passthrough). */
+  public static final String WHOLE_FETCHES = "strata.worker.whole.fetches";
+
   public static final String SHORT_CIRCUIT_LEASES = "strata.worker.short.circuit.leases";
   public static final String METADATA_REQUESTS = "strata.worker.metadata.requests";
 

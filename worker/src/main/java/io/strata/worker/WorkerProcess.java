@@ -269,7 +269,8 @@ public final class WorkerProcess implements Service {
                     store.capacityBytes()
                         / conf.get(WorkerKeys.SEGMENT_SIZE)
                         * conf.get(WorkerKeys.LEASE_MAX_PERCENT)
-                        / 100));
+                        / 100),
+            loader::keepWhole);
     dataServer.listenTcp(bindHost, conf.get(WorkerKeys.DATA_PORT));
     String socket = conf.get(WorkerKeys.DOMAIN_SOCKET);
     if (!socket.isEmpty()) {
@@ -328,6 +329,7 @@ public final class WorkerProcess implements Service {
                     .map(d -> d.toAbsolutePath().toString())
                     .toList())
             .setPageSize(conf.get(WorkerKeys.PAGE_SIZE))
+            .setWholeFileMinSize(conf.get(WorkerKeys.WHOLE_FILE_MIN_SIZE))
             .build();
     masterSync =
         new MasterSync(

@@ -155,6 +155,15 @@ public final class DataClient implements AutoCloseable {
   }
 
   /**
+   * Asks a local worker, over its domain socket, to keep the version whole on its disk, reading it
+   * from the under-storage first if it must (blocking until it is sealed); throws the worker's
+   * StrataException, RESOURCE_EXHAUSTED when it does not keep this one whole.
+   */
+  public void keepWhole(Endpoint worker, Target file) {
+    await(call(worker, file, new WholeCall(requestIds.incrementAndGet())), file.path());
+  }
+
+  /**
    * Reads {@code dst.remaining()} bytes into {@code dst} on the caller's thread, over a pooled
    * blocking connection: no event loop in between, which halves a small read's latency. Short only
    * at end of file; throws the worker's StrataException.

@@ -71,6 +71,21 @@ public final class FuseKeys {
                   + "option engine= sets it. Applies at mount.")
           .build();
 
+  public static final ConfKey<Long> PASSTHROUGH_FETCH_MAX =
+      ConfKey.bytes("strata.fuse.passthrough.fetch.max.size")
+          .defaultValue("16MiB")
+          .scope(Scope.CLIENT)
+          .check(n -> n >= 0, "must not be negative")
+          .description(
+              "On a mount whose reads pass through (own loop, ro, root), an open of a file up to this "
+                  + "size that its co-located worker keeps no whole file of asks the worker to read it "
+                  + "whole from the under-storage first (when it is at least "
+                  + "strata.worker.page.store.whole.min.size), then passes through to it: a cold "
+                  + "epoch reads the under-storage once and the kernel serves the file. Larger files "
+                  + "are read through the mount until cached whole; 0: opens never wait for a "
+                  + "fetch. Applies at mount.")
+          .build();
+
   public static final ConfKey<Integer> THREADS =
       ConfKey.integer("strata.fuse.threads")
           .defaultValue("0")

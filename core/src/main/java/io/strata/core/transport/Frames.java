@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  *
  * <pre>
  *   int32  length      bytes that follow this field
- *   int8   type        READ | DATA | END | LEASE | LEASED | OPEN | STATUS
+ *   int8   type        READ | DATA | END | LEASE | LEASED | OPEN | STATUS | WHOLE
  *   int64  requestId   chosen by the client, echoed in every answer
  *   ...    body
  * </pre>
@@ -21,11 +21,11 @@ import java.nio.charset.StandardCharsets;
  * A LEASE (same body as READ) is answered by one LEASED frame ({@link LeaseGrant}) and END. An OPEN
  * ({@link OpenRequest}) is answered by one STATUS frame (the file's status as a protobuf
  * FileStatus), then DATA frames of the file's first bytes, then END: a small file costs one round
- * trip. HELLO, CHALLENGE and AUTH authenticate a connection before its first request ({@link
- * Handshake}). Frame sizes are bounded on both sides ({@link #MAX_REQUEST_FRAME}; for answers,
- * {@link #maxBody} by type); a frame that breaks the format closes its connection and nothing else.
- * All integers are big-endian. Requests are decoded by {@link Request#decode}, answers by {@link
- * ResponseDecoder}.
+ * trip. A WHOLE ({@link WholeRequest}) is answered by END alone. HELLO, CHALLENGE and AUTH
+ * authenticate a connection before its first request ({@link Handshake}). Frame sizes are bounded
+ * on both sides ({@link #MAX_REQUEST_FRAME}; for answers, {@link #maxBody} by type); a frame that
+ * breaks the format closes its connection and nothing else. All integers are big-endian. Requests
+ * are decoded by {@link Request#decode}, answers by {@link ResponseDecoder}.
  */
 public final class Frames {
   public static final byte READ = 1;
@@ -41,6 +41,9 @@ public final class Frames {
 
   public static final byte CHALLENGE = 9;
   public static final byte AUTH = 10;
+
+  /** Keep a version whole on the worker's disk ({@link WholeRequest}): answered by END alone. */
+  public static final byte WHOLE = 11;
 
   /** type + requestId */
   public static final int HEADER = 1 + 8;

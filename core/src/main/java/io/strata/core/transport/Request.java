@@ -7,7 +7,7 @@ import io.netty.buffer.ByteBufAllocator;
  * What a client asks of a worker's data server: a {@link ReadRequest}, an {@link OpenRequest} or a
  * {@link LeaseRequest}. Each encodes to one whole frame and is decoded from one by {@link #decode}.
  */
-public sealed interface Request permits ReadRequest, OpenRequest, LeaseRequest {
+public sealed interface Request permits ReadRequest, OpenRequest, LeaseRequest, WholeRequest {
   /** Chosen by the client; every frame of the answer carries it. */
   long requestId();
 
@@ -30,6 +30,8 @@ public sealed interface Request permits ReadRequest, OpenRequest, LeaseRequest {
     void open(OpenRequest request);
 
     void lease(LeaseRequest request);
+
+    void whole(WholeRequest request);
   }
 
   /**
@@ -43,6 +45,7 @@ public sealed interface Request permits ReadRequest, OpenRequest, LeaseRequest {
       case Frames.READ -> ReadRequest.decode(frame);
       case Frames.OPEN -> OpenRequest.decode(frame);
       case Frames.LEASE -> LeaseRequest.decode(frame);
+      case Frames.WHOLE -> WholeRequest.decode(frame);
       default -> throw new MalformedFrameException("unexpected request frame type " + type);
     };
   }

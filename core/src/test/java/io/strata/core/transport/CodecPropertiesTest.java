@@ -103,7 +103,11 @@ class CodecPropertiesTest {
                 Arbitraries.longs().between(-1, 1L << 40),
                 Arbitraries.longs().between(0, Frames.MAX_READ_LENGTH))
             .as(OpenRequest::new);
-    return Arbitraries.oneOf(reads, leases, opens);
+    Arbitrary<WholeRequest> wholes =
+        Combinators.combine(
+                Arbitraries.longs(), paths, Arbitraries.strings().ofMaxLength(30), sizes)
+            .as(WholeRequest::new);
+    return Arbitraries.oneOf(reads, leases, opens, wholes);
   }
 
   // ---- answers ----

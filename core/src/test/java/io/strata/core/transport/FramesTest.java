@@ -53,6 +53,20 @@ class FramesTest {
     negative.release();
   }
 
+  /** A WHOLE names its whole file: a frame naming part of one is malformed. */
+  @Test
+  void whole_roundTrips_andAFrameNamingPartOfTheFileIsRefused() {
+    WholeRequest whole = new WholeRequest(4, "/big", "f", 10L << 30);
+    ByteBuf wire = whole.encode(alloc);
+    assertThat(Request.decode(wire.skipBytes(4))).isEqualTo(whole);
+    wire.release();
+    ByteBuf part = new FileRange(4, "/big", "f", 10L << 30, 0, 1 << 20).encode(alloc, Frames.WHOLE);
+    assertThatThrownBy(() -> Request.decode(part.skipBytes(4)))
+        .isInstanceOf(MalformedFrameException.class)
+        .hasMessageContaining("whole file");
+    part.release();
+  }
+
   @Test
   void lease_mayNameASpanLongerThanAnyRead_andItsGrantRoundTrips() {
     LeaseRequest lease = new LeaseRequest(3, "/big", "f", 10L << 30, 0, 1L << 30);

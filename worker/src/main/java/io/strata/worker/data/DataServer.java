@@ -51,7 +51,8 @@ public final class DataServer implements AutoCloseable {
       java.time.Duration idleTimeout,
       Security security,
       Permissions access,
-      LongSupplier maxLeaseSegmentsPerUser) {
+      LongSupplier maxLeaseSegmentsPerUser,
+      WholeKeeper keeper) {
     this.transport = transport;
     this.sendBuffer = sendBuffer;
     this.boss = boss;
@@ -59,7 +60,15 @@ public final class DataServer implements AutoCloseable {
     this.leases = new LeaseDesk(fetcher, System::nanoTime, maxLeaseSegmentsPerUser);
     ReadHandler.Responders responders =
         ReadHandler.Responders.of(
-            ufs, fetcher, metadata, metadataExecutor, leases, metrics, System::nanoTime, access);
+            ufs,
+            fetcher,
+            metadata,
+            metadataExecutor,
+            leases,
+            metrics,
+            System::nanoTime,
+            access,
+            keeper);
     this.initializer =
         new DataServerInitializer(
             () -> new ReadHandler(responders),

@@ -51,7 +51,7 @@ public final class DataServerMetrics {
         Counter.builder(WorkerMetrics.DATA_CONNECTIONS_REFUSED)
             .description("Data connections closed as they arrived: the worker had its most open")
             .register(registry);
-    for (String kind : new String[] {"read", "open", "lease"}) {
+    for (String kind : new String[] {"read", "open", "lease", "whole"}) {
       requests.put(
           kind,
           Counter.builder(WorkerMetrics.DATA_REQUESTS)

@@ -13,6 +13,7 @@ import io.strata.core.transport.LeaseRequest;
 import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
 import io.strata.core.transport.Request;
+import io.strata.core.transport.WholeRequest;
 import io.strata.worker.auth.Permissions;
 import io.strata.worker.meta.MetadataService;
 import io.strata.worker.read.PageFetcher;
@@ -29,8 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves the requests of one connection, one at a time in arrival order, each kind by its
- * responder: {@link ReadResponder}, {@link OpenResponder}, {@link LeaseResponder}. A request's END
- * starts the next one. A broken frame (or a failed write) closes the connection.
+ * responder: {@link ReadResponder}, {@link OpenResponder}, {@link LeaseResponder}, {@link
+ * WholeResponder}. A request's END starts the next one. A broken frame (or a failed write) closes
+ * the connection.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // close(): what follows a close is channelInactive's
 final class ReadHandler extends SimpleChannelInboundHandler<Request> implements Request.Handler {
@@ -41,6 +43,7 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
       ReadResponder reads,
       OpenResponder opens,
       LeaseResponder leases,
+      WholeResponder wholes,
       DataServerMetrics metrics,
       LongSupplier nanoTime,
       Permissions access,
@@ -64,7 +67,8 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
           leases,
           metrics,
           nanoTime,
-          Permissions.of(p -> metadata.getStatus(p, -1), () -> false, () -> ""));
+          Permissions.of(p -> metadata.getStatus(p, -1), () -> false, () -> ""),
+          (file, key, fingerprint, length) -> CompletableFuture.completedFuture(false));
     }
 
     static Responders of(
@@ -75,12 +79,14 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
         LeaseDesk leases,
         DataServerMetrics metrics,
         LongSupplier nanoTime,
-        Permissions access) {
+        Permissions access,
+        WholeKeeper keeper) {
       ReadResponder reads = new ReadResponder(ufs, fetcher, metrics);
       return new Responders(
           reads,
           new OpenResponder(metadata, metadataExecutor, reads, metrics),
           new LeaseResponder(leases, reads, metrics),
+          new WholeResponder(keeper, reads, metrics),
           metrics,
           nanoTime,
           access,
@@ -219,6 +225,9 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
     if (request instanceof ReadRequest r) {
       return r.fingerprint();
     }
+    if (request instanceof WholeRequest w) {
+      return w.fingerprint();
+    }
     return request instanceof LeaseRequest l ? l.fingerprint() : null;
   }
 
@@ -305,6 +314,11 @@ final class ReadHandler extends SimpleChannelInboundHandler<Request> implements 
   @Override
   public void lease(LeaseRequest r) {
     responders.leases().lease(current, r);
+  }
+
+  @Override
+  public void whole(WholeRequest r) {
+    responders.wholes().whole(current, r);
   }
 
   @Override

@@ -15,6 +15,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import io.strata.core.ufs.UfsReader;
 import io.strata.core.util.Caches;
+import io.strata.core.util.Futures;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
@@ -26,7 +27,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -66,8 +69,12 @@ public final class FileLoader {
   private final Cache<Long, long[]> jobMarks =
       Caches.builder().expireAfterAccess(Duration.ofMinutes(10)).maximumSize(1024).build();
 
+  /** Versions being read whole for {@link #keepWhole}, each once however many ask. */
+  private final Map<PageId.FileKey, CompletableFuture<Boolean>> keeping = new ConcurrentHashMap<>();
+
   private final Counter files;
   private final Counter bytes;
+  private final Counter wholeFetches;
 
   public FileLoader(
       UfsManager ufs,
@@ -92,6 +99,12 @@ public final class FileLoader {
     this.bytes =
         Counter.builder(WorkerMetrics.LOAD_BYTES)
             .description("Bytes read from the UFS into the cache for distributedLoad jobs")
+            .register(registry);
+    this.wholeFetches =
+        Counter.builder(WorkerMetrics.WHOLE_FETCHES)
+            .description(
+                "Versions read whole from the UFS into the whole-file area for a co-located"
+                    + " reader's open")
             .register(registry);
     io.micrometer.core.instrument.Gauge.builder(
             WorkerMetrics.LOAD_THROTTLE, this, FileLoader::throttle)
@@ -143,6 +156,65 @@ public final class FileLoader {
               results.forEach(r -> b.addResults(r.join()));
               return b.build();
             });
+  }
+
+  /**
+   * Keeps the version {@code key} of {@code file} whole on disk for a reader on this host that will
+   * read the plain file itself: reads it from the UFS front to back into its whole file and seals
+   * it, unless it is whole already. Completes true once sealed (or found sealed), false when it is
+   * not one to keep whole (below the area's least size, beyond its share, no room, a load writing
+   * it now); exceptionally when it cannot be read (missing, changed since {@code fingerprint}). Its
+   * room is made by evicting the least recently used whole files, as a read makes room for its
+   * pages: unlike a load's, nothing sealed since is kept from eviction.
+   */
+  public CompletableFuture<Boolean> keepWhole(
+      UfsManager.Resolved file, PageId.FileKey key, String fingerprint, long length) {
+    if (store.wholeFiles().find(key).isPresent()) {
+      return CompletableFuture.completedFuture(true);
+    }
+    if (!store.wholeFiles().wanted(key, length)) {
+      return CompletableFuture.completedFuture(false);
+    }
+    CompletableFuture<Boolean> mine = new CompletableFuture<>();
+    CompletableFuture<Boolean> running = keeping.putIfAbsent(key, mine);
+    if (running != null) {
+      return running;
+    }
+    FileStatus f =
+        FileStatus.newBuilder()
+            .setPath(file.path().toString())
+            .setFingerprint(fingerprint)
+            .setLength(length)
+            .build();
+    long[] evictAny = store.mark();
+    java.util.Arrays.fill(evictAny, Long.MAX_VALUE);
+    FileLoad load = new FileLoad(f, false, false, null, evictAny, executor);
+    load.wholeOnly(new Target(file, key));
+    CompletableFuture<LoadFileResult> done;
+    try {
+      done = load.start();
+    } catch (RejectedExecutionException e) {
+      keeping.remove(key, mine);
+      mine.completeExceptionally(StrataException.unavailable("the worker is stopping", e));
+      return mine;
+    }
+    Futures.onDone(
+        done,
+        (r, error) -> {
+          keeping.remove(key, mine);
+          if (error != null) {
+            mine.completeExceptionally(error);
+          } else if (r.getOk()) {
+            mine.complete(store.wholeFiles().find(key).isPresent());
+          } else if (r.getCode() == StatusCode.RESOURCE_EXHAUSTED.number()) {
+            // Whole already if a load sealed it meanwhile.
+            mine.complete(store.wholeFiles().find(key).isPresent());
+          } else {
+            mine.completeExceptionally(
+                new StrataException(StatusCode.fromNumber(r.getCode()), r.getError()));
+          }
+        });
+    return mine;
   }
 
   /**
@@ -219,6 +291,9 @@ public final class FileLoader {
     /** Where the pages go when the version is kept as one whole file (null: to segments). */
     private WholeFileWriter whole;
 
+    /** Reading for {@link #keepWhole}: the version is written whole or not at all. */
+    private boolean wholeOnly;
+
     /** The first page not loaded yet. */
     private long next;
 
@@ -236,6 +311,12 @@ public final class FileLoader {
       this.on = on;
     }
 
+    /** Writes the version whole or not at all, {@code target} being its file and key. */
+    void wholeOnly(Target target) {
+      this.wholeOnly = true;
+      this.target = target;
+    }
+
     CompletableFuture<LoadFileResult> start() {
       on.execute(this::step);
       return result;
@@ -244,11 +325,21 @@ public final class FileLoader {
     private void step() {
       try {
         if (reader == null) {
-          target = target(f);
+          if (target == null) {
+            target = target(f);
+          }
           reader = target.file().ufs().openVersion(target.file().ufsPath(), f.getFingerprint());
           fileLength = reader.length();
           pages = (fileLength + pageSize - 1) / pageSize;
           whole = beginWhole(target.key());
+          if (whole == null && wholeOnly) {
+            finish(
+                LoadFileResult.newBuilder()
+                    .setOk(false)
+                    .setCode(StatusCode.RESOURCE_EXHAUSTED.number())
+                    .setError("not kept whole: no room, or written whole by a load now"));
+            return;
+          }
         }
         PageId.FileKey key = target.key();
         int runPages = (int) Math.max(1, runBytes.getAsLong() / pageSize);
@@ -283,7 +374,7 @@ public final class FileLoader {
         if (whole != null) {
           sealWhole(key);
         }
-        files.increment();
+        (wholeOnly ? wholeFetches : files).increment();
         finish(LoadFileResult.newBuilder().setBytesLoaded(loaded).setOk(true));
       } catch (StrataException e) {
         finish(
@@ -375,7 +466,9 @@ public final class FileLoader {
                 + " bytes)");
       }
       int length = page.readableBytes();
-      bytes.increment(length);
+      if (!wholeOnly) {
+        bytes.increment(length);
+      }
       return length;
     }
 

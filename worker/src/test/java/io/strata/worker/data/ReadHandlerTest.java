@@ -17,6 +17,7 @@ import io.strata.core.transport.OpenRequest;
 import io.strata.core.transport.ReadRequest;
 import io.strata.core.transport.Response;
 import io.strata.core.transport.ResponseDecoder;
+import io.strata.core.transport.WholeRequest;
 import io.strata.worker.TestFiles;
 import io.strata.worker.kv.MemoryKvStore;
 import io.strata.worker.meta.MetadataCache;
@@ -238,6 +239,18 @@ class ReadHandlerTest {
         send(
             new LeaseRequest(5, "/f", fingerprint, data.length, 0, PAGE)
                 .encode(ByteBufAllocator.DEFAULT),
+            0);
+    assertThat(r.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
+    assertThat(r.message()).contains("domain socket");
+    assertThat(read("/f", 0, 10).bytes()).isEqualTo(Arrays.copyOf(data, 10));
+  }
+
+  /** A WHOLE asks the worker to keep a file for this host's readers: over TCP it is refused. */
+  @Test
+  void whole_overTcp_isRefusedAndTheConnectionStays() {
+    Reply r =
+        send(
+            new WholeRequest(5, "/f", fingerprint, data.length).encode(ByteBufAllocator.DEFAULT),
             0);
     assertThat(r.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
     assertThat(r.message()).contains("domain socket");

@@ -265,6 +265,57 @@ class FileLoaderTest {
     assertThat(whole.path()).doesNotExist();
   }
 
+  /**
+   * Issue 79 (d), fetch then pass through: a co-located reader's open has the worker read a version
+   * whole; once sealed it answers true and the file holds the bytes. Asked again, it is found whole
+   * without a read; a version below the least whole size is not kept whole (false, nothing
+   * written), and one that changed since its fingerprint fails with the reason.
+   */
+  @Test
+  void keepWhole_readsAVersionWholeOnce_andRefusesWhatItWouldNotKeep() throws Exception {
+    store.close();
+    store = TestFiles.pageStore(0, registry, root.resolve("ssd") + ":8MiB");
+    loader = loader();
+    byte[] big = new byte[30 * PAGE + 7];
+    FileStatus bigFile = file("k/big", big);
+    FileStatus small = file("k/small", new byte[3 * PAGE]);
+    PageId.FileKey key = keyOf("/k/big");
+    UfsManager.Resolved at = ufs.resolve(StrataPath.of("/k/big"));
+
+    assertThat(loader.keepWhole(at, key, bigFile.getFingerprint(), big.length).join()).isTrue();
+    assertThat(Files.readAllBytes(store.wholeFiles().find(key).orElseThrow().path()))
+        .isEqualTo(big);
+    assertThat(loader.keepWhole(at, key, bigFile.getFingerprint(), big.length).join()).isTrue();
+    assertThat(registry.counter(io.strata.worker.WorkerMetrics.WHOLE_FETCHES).count())
+        .as("read whole once")
+        .isEqualTo(1);
+    assertThat(cachedPages("/k/big")).isEqualTo(31);
+
+    PageId.FileKey smallKey = keyOf("/k/small");
+    assertThat(
+            loader
+                .keepWhole(
+                    ufs.resolve(StrataPath.of("/k/small")),
+                    smallKey,
+                    small.getFingerprint(),
+                    small.getLength())
+                .join())
+        .isFalse();
+    assertThat(cachedPages("/k/small")).isZero();
+
+    FileStatus changed = file("k/changed", new byte[20 * PAGE]);
+    Files.write(root.resolve("k/changed"), new byte[21 * PAGE]);
+    var failed =
+        loader.keepWhole(
+            ufs.resolve(StrataPath.of("/k/changed")),
+            PageId.FileKey.of(
+                ufs.resolve(StrataPath.of("/k/changed")).ufsUri(), changed.getFingerprint(), PAGE),
+            changed.getFingerprint(),
+            changed.getLength());
+    assertThat(failed).isCompletedExceptionally();
+    assertThat(store.wholeFiles().files()).isEqualTo(1);
+  }
+
   private PageId.FileKey keyOf(String path) {
     UfsManager.Resolved r = ufs.resolve(StrataPath.of(path));
     return PageId.FileKey.of(r.ufsUri(), r.ufs().getStatus(r.ufsPath()).fingerprint(), PAGE);
