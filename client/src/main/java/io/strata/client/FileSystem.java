@@ -55,21 +55,24 @@ public interface FileSystem extends AutoCloseable {
   FileInStream open(FileInfo version);
 
   /**
-   * The plain file in which the worker on this host keeps exactly this version whole (for FUSE
-   * passthrough: the kernel reads it itself); empty when its owner is not on this host, keeps no
-   * whole file of it, or lets this process read none (short-circuit off). The worker may evict it
-   * at any time: open it before relying on it, and what is open stays readable.
+   * The name under which the worker on this host keeps exactly this version whole, for FUSE
+   * passthrough (the kernel reads it itself); empty when its owner is not on this host or lets this
+   * process read none of its files (short-circuit off). Computed, not looked up: the name may not
+   * exist, and the worker's account owns its folder. Open it without following a link, check that
+   * it is a plain file of the version's length, and rely only on what is open: the worker may evict
+   * it at any time, and what is open stays readable.
    */
   Optional<java.nio.file.Path> wholeFile(FileInfo version);
 
   /**
-   * As {@link #wholeFile}, having the worker on this host first read the version whole from the
-   * under-storage if it keeps none yet and would keep this one ({@code maxLength} bytes at most): a
-   * cold open then reads the under-storage once, and the kernel serves the rest from the file.
-   * Blocks while the worker reads; empty in the cases {@link #wholeFile} is, and when the worker
-   * does not keep this version whole (its size, no room, a failure to read it).
+   * Has the worker on this host keep this version whole under its {@link #wholeFile} name, reading
+   * it from the under-storage first if it keeps none yet: a cold open then reads the under-storage
+   * once, and the kernel serves the rest from the file. Blocks while the worker reads; true once it
+   * is sealed. False without asking when the owner is not on this host, or the version is shorter
+   * than the least the worker keeps whole or longer than {@code maxLength}; false too when the
+   * worker does not keep it (no room, a failure to read it).
    */
-  Optional<java.nio.file.Path> fetchWhole(FileInfo version, long maxLength);
+  boolean keepWhole(FileInfo version, long maxLength);
 
   FileOutStream create(String path, WriteOptions options);
 

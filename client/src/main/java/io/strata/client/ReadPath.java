@@ -16,12 +16,8 @@ import io.strata.core.proto.WorkerAddress;
 import io.strata.core.proto.WorkerInfo;
 import io.strata.core.security.Credentials;
 import io.strata.core.status.StrataException;
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -181,43 +177,49 @@ final class ReadPath implements AutoCloseable {
   }
 
   /**
-   * The owner's plain file holding {@code file} whole, if it runs here, allows short-circuit reads
-   * and keeps one; empty otherwise. Found by name, without asking the worker: the file's key is
-   * computed from its status as the worker computes it ({@link VersionKey}), in the whole-file
-   * folders the worker announces. A name is only ever a sealed, complete version (written beside it
-   * and renamed into place); one evicted after it is opened stays readable through the open
-   * descriptor, so the caller must open it before relying on it and fall back if it cannot.
+   * The name under which the file's owner keeps this version whole, if it runs here and allows
+   * short-circuit reads; empty otherwise. Computed, not looked up: the version's key from its
+   * status as the worker computes it ({@link VersionKey}), in the whole-file folders the worker
+   * announces. The name may not exist. When it does it is only ever a sealed, complete version
+   * (written beside it and renamed into place); the worker's account owns the folder, so the caller
+   * opens it without following a link and checks that it opened a plain file of the version's
+   * length. One evicted after it is opened stays readable through the open descriptor.
    */
   Optional<Path> wholeFile(FileInfo file) {
-    return localOwner(file).flatMap(owner -> wholeFile(file, owner.getAddress()));
+    return localOwner(file)
+        .flatMap(
+            owner -> {
+              WorkerAddress at = owner.getAddress();
+              return VersionKey.of(file.ufsPath(), file.fingerprint(), at.getPageSize())
+                  .wholeFile(wholeFileFolders(at));
+            });
   }
 
   /**
-   * As {@link #wholeFile}, but a version not kept whole yet that its owner would keep (at least its
-   * least size, at most {@code maxLength}) is first read whole by the owner from the under-storage
-   * (one request, answered once the file is sealed). Empty when the owner is not on this host,
-   * cannot keep it whole, or cannot read it: the caller reads the file as any other then.
+   * Has the file's owner keep this version whole, reading it from the under-storage first if it
+   * keeps none yet (one request, answered once the file is sealed): true then. False without a
+   * request when the owner is not on this host, or the version is shorter than the least it keeps
+   * whole or longer than {@code maxLength}; false too when the owner will not keep it (no room) or
+   * cannot read it: the caller reads the file as any other then.
    */
-  Optional<Path> fetchWhole(FileInfo file, long maxLength) {
+  boolean keepWhole(FileInfo file, long maxLength) {
     Optional<WorkerInfo> owner = localOwner(file);
     if (owner.isEmpty()) {
-      return Optional.empty();
+      return false;
     }
     WorkerAddress at = owner.get().getAddress();
-    Optional<Path> whole = wholeFile(file, at);
-    if (whole.isPresent()
-        || at.getWholeFileDirsCount() == 0
+    if (at.getWholeFileDirsCount() == 0
         || file.length() < at.getWholeFileMinSize()
         || file.length() > maxLength) {
-      return whole;
+      return false;
     }
     try {
       data.keepWhole(endpoints.of(owner.get()), target(file));
+      return true;
     } catch (StrataException e) {
       // Not kept whole (no room, changed, the worker going away): read as any other file.
-      return Optional.empty();
+      return false;
     }
-    return wholeFile(file, at);
   }
 
   /** The file's owner when it runs on this host and this client may read its files itself. */
@@ -230,25 +232,6 @@ final class ReadPath implements AutoCloseable {
       return Optional.empty();
     }
     return owner;
-  }
-
-  private Optional<Path> wholeFile(FileInfo file, WorkerAddress at) {
-    List<Path> folders = wholeFileFolders(at);
-    Optional<Path> whole =
-        VersionKey.of(file.ufsPath(), file.fingerprint(), at.getPageSize()).wholeFile(folders);
-    // Most opens of a cold data set find none: asked first without the JDK's exception (its stack
-    // trace was most of a cold open's look-up here, performance-log.md), exactly only then.
-    if (whole.isEmpty() || !whole.get().toFile().exists()) {
-      return Optional.empty();
-    }
-    try {
-      // A plain file of the version's length, not a link: the worker's folder is its account's.
-      BasicFileAttributes a =
-          Files.readAttributes(whole.get(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      return a.isRegularFile() && a.size() == file.length() ? whole : Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty();
-    }
   }
 
   /** The whole-file folders {@code at} announces, made paths once per address (one per open). */

@@ -184,8 +184,8 @@ final class StrataFileSystem implements FileSystem {
   }
 
   @Override
-  public Optional<java.nio.file.Path> fetchWhole(FileInfo version, long maxLength) {
-    return version.directory() ? Optional.empty() : context.reads().fetchWhole(version, maxLength);
+  public boolean keepWhole(FileInfo version, long maxLength) {
+    return !version.directory() && context.reads().keepWhole(version, maxLength);
   }
 
   /** The current version, or {@code wanted} (read by its fingerprint) when it is not that. */

@@ -6,6 +6,7 @@ import jnr.constants.platform.Errno;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
 import jnr.ffi.annotations.SaveError;
 import jnr.ffi.byref.IntByReference;
 
@@ -35,6 +36,10 @@ final class DevFuse {
 
     @SaveError
     int mount(String source, String target, String type, long flags, String data);
+
+    /** statx(2): what {@code mask} asks of the file, into the 256-byte {@code buf}. */
+    @SaveError
+    int statx(int dirfd, String path, int flags, int mask, @Out Pointer buf);
 
     int close(int fd);
   }

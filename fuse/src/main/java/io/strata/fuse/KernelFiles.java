@@ -1,5 +1,6 @@
 package io.strata.fuse;
 
+import io.strata.client.FileInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ final class KernelFiles {
   private final KernelReplies replies;
   private final KernelEntries entries;
   private final Passthrough passthrough;
-  private final long fetchWholeMax;
+  private final BackingFiles backingFiles;
   private final Map<Long, List<Listed>> listings = new ConcurrentHashMap<>();
   private final AtomicLong nextListing = new AtomicLong(1);
 
@@ -49,9 +50,9 @@ final class KernelFiles {
       KernelReplies replies,
       KernelEntries entries,
       Passthrough passthrough,
-      long fetchWholeMax) {
+      BackingFiles backingFiles) {
     this.fs = fs;
-    this.fetchWholeMax = fetchWholeMax;
+    this.backingFiles = backingFiles;
     this.nodes = nodes;
     this.replies = replies;
     this.entries = entries;
@@ -72,8 +73,14 @@ final class KernelFiles {
       return opened(r.out(), fi);
     }
     long fh = fi.fh.get();
+    FileInfo version = fs.readerVersion(fh);
+    // Every open is counted, a writer's too: the kernel refuses passthrough beside cached opens.
     int backing =
-        passthrough.open(r.slot.fd, r.node, fh, () -> fs.wholeFile(fh, fetchWholeMax).orElse(null));
+        passthrough.open(
+            r.slot,
+            r.node,
+            fh,
+            () -> version == null ? null : backingFiles.open(version, r.slot.scratch));
     if (backing == 0) {
       return opened(r.out(), fi);
     }

@@ -97,7 +97,13 @@ final class KernelLoop {
             fs,
             new KernelOps(
                 entries,
-                new KernelFiles(fs, nodes, replies, entries, passthrough, spec.fetchWholeMax())));
+                new KernelFiles(
+                    fs,
+                    nodes,
+                    replies,
+                    entries,
+                    passthrough,
+                    new BackingFiles(fs.client(), spec.fetchWholeMax()))));
     ThreadFactory factory = DaemonThreads.factory("fuse-kernel");
     List<Thread> serving = new ArrayList<>();
     List<Integer> fds = new ArrayList<>(List.of(fd));

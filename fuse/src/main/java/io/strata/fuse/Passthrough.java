@@ -4,9 +4,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import jnr.ffi.Memory;
+import java.util.function.Supplier;
 import jnr.ffi.Pointer;
-import jnr.ffi.Runtime;
 import jnr.ffi.byref.IntByReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,10 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Passthrough {
   private static final Logger LOG = LoggerFactory.getLogger(Passthrough.class);
-  private static final int O_RDONLY = 0;
-  private static final int O_CLOEXEC = 02000000;
-  private static final int O_NOFOLLOW = 0400000;
-  private static final int O_NONBLOCK = 04000;
 
   /** One inode's mode: its backing id (0: its opens go through the page cache) and open count. */
   private static final class Inode {
@@ -80,26 +75,27 @@ final class Passthrough {
 
   /**
    * Counts the open {@code fh} of inode {@code node} in; its backing id if it passes through
-   * ({@code file} gives the worker's whole file of the version opened, null if it keeps none; asked
-   * only for an inode with no open yet, and without the table's lock: it may wait for the worker to
-   * read the file whole, while other inodes' opens go on), 0 if it goes through the page cache.
+   * ({@code backing} gives the worker's whole file of the version opened, open, or null if it keeps
+   * none; asked only for an inode with no open yet, and without the table's lock: it may wait for
+   * the worker to read the file whole, while other inodes' opens go on), 0 if it goes through the
+   * page cache. {@code slot} is the calling thread's.
    */
-  int open(int devFd, long node, long fh, java.util.function.Supplier<Path> file) {
+  int open(KernelSlot slot, long node, long fh, Supplier<BackingFiles.Backing> backing) {
     synchronized (this) {
       Inode inode = inodes.get(node);
       if (inode != null || !enabled) {
         return countIn(node, fh, inode != null ? inode : new Inode(0, null));
       }
     }
-    Path whole = file.get();
-    int id = whole != null ? register(devFd, whole) : 0;
+    BackingFiles.Backing whole = backing.get();
+    int id = whole != null ? register(slot, whole) : 0;
     synchronized (this) {
       Inode inode = inodes.get(node);
       if (inode == null) {
-        inode = new Inode(id, whole);
+        inode = new Inode(id, whole == null ? null : whole.file());
       } else if (id > 0) {
         // Another open of the inode came first, and its mode holds.
-        closeBacking(devFd, id, whole);
+        closeBacking(slot.fd, id, whole.file());
       }
       return countIn(node, fh, inode);
     }
@@ -139,23 +135,14 @@ final class Passthrough {
     }
   }
 
-  /** The kernel's id of {@code file} as a backing file; 0 if it cannot be one. */
-  private int register(int devFd, Path file) {
-    DevFuse.LibC c = DevFuse.libc();
-    // The mount may run as root and the worker as an account of its own, whose folder this is: a
-    // name there that is a symbolic link (to a file of root's) or a FIFO (a hang) is no whole file.
-    int fd = c.open(file.toString(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0) {
-      // Evicted since the worker named it, not ours to read, or no plain file: this open goes the
-      // daemon's way.
-      return 0;
-    }
+  /** The kernel's id of the open {@code whole} as a backing file (0 if none); closes it. */
+  private int register(KernelSlot slot, BackingFiles.Backing whole) {
     try {
-      Pointer map = Memory.allocateDirect(Runtime.getSystemRuntime(), FuseAbi.BACKING_MAP);
-      map.putInt(0, fd);
+      Pointer map = slot.scratch;
+      map.putInt(0, whole.fd());
       map.putInt(4, 0);
       map.putLong(8, 0);
-      int id = c.ioctl(devFd, FuseAbi.DEV_IOC_BACKING_OPEN, map);
+      int id = DevFuse.libc().ioctl(slot.fd, FuseAbi.DEV_IOC_BACKING_OPEN, map);
       if (id <= 0) {
         enabled = false;
         LOG.warn(
@@ -166,7 +153,7 @@ final class Passthrough {
       }
       return id;
     } finally {
-      c.close(fd);
+      DevFuse.libc().close(whole.fd());
     }
   }
 }

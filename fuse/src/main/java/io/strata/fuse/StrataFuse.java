@@ -7,7 +7,6 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.IntSupplier;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
@@ -115,17 +114,9 @@ final class StrataFuse extends FuseStubFS {
     return open.get(fh) instanceof OpenFile.Reader;
   }
 
-  /**
-   * The worker's whole file of the version the reader {@code fh} reads, for a passthrough open; one
-   * of at most {@code fetchMax} bytes not kept whole yet is read whole by the worker first (0: none
-   * is).
-   */
-  Optional<Path> wholeFile(long fh, long fetchMax) {
-    if (!(open.get(fh) instanceof OpenFile.Reader r)) {
-      return Optional.empty();
-    }
-    FileInfo version = r.reading.version();
-    return fetchMax > 0 ? fs.fetchWhole(version, fetchMax) : fs.wholeFile(version);
+  /** The version the reader {@code fh} reads, for a passthrough open; null if it is no reader. */
+  FileInfo readerVersion(long fh) {
+    return open.get(fh) instanceof OpenFile.Reader r ? r.reading.version() : null;
   }
 
   /** The table of operations libfuse calls, for {@link FuseLoop}. */

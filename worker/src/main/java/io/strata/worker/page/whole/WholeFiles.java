@@ -6,6 +6,7 @@ import io.strata.core.util.DaemonThreads;
 import io.strata.core.util.Periodic;
 import io.strata.worker.page.PageId;
 import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,7 @@ public final class WholeFiles implements AutoCloseable {
   private final Rules rules;
   private final ByteBufAllocator allocator;
   private final java.util.concurrent.atomic.AtomicLong sealed;
+  private final FileStore[] stores;
   private ScheduledExecutorService upkeeper;
   private int scrubArea;
   private int scrubFile;
@@ -49,6 +51,7 @@ public final class WholeFiles implements AutoCloseable {
     this.rules = rules;
     this.allocator = allocator;
     this.sealed = new java.util.concurrent.atomic.AtomicLong();
+    this.stores = new FileStore[areas.size()];
     areas.forEach(a -> a.sealCounter(sealed));
   }
 
@@ -91,10 +94,23 @@ public final class WholeFiles implements AutoCloseable {
     WholeFileArea area = areas.get(i);
     long limit = rules.limits().get(i).getAsLong();
     area.evictTo(limit - length, keepAfter);
-    if (area.used() + length > limit || Files.getFileStore(area.dir()).getUsableSpace() < length) {
+    if (area.used() + length > limit || usableSpace(i) < length) {
       return null;
     }
     return area.begin(key, length, pageSize);
+  }
+
+  /**
+   * The free room of area {@code i}'s file system. Its FileStore is found once: finding it reads
+   * the mount table, which cost a cold open's fetch more than its statfs.
+   */
+  private long usableSpace(int i) throws IOException {
+    FileStore store = stores[i];
+    if (store == null) {
+      store = Files.getFileStore(areas.get(i).dir());
+      stores[i] = store;
+    }
+    return store.getUsableSpace();
   }
 
   public boolean holds(PageId id) {
