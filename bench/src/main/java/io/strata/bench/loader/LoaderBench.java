@@ -3,7 +3,6 @@ package io.strata.bench.loader;
 import io.strata.bench.Json;
 import io.strata.bench.ProcessCpu;
 import io.strata.bench.Scripts;
-import io.strata.bench.Stats;
 import io.strata.bench.Trees;
 import io.strata.bench.WorkerSettings;
 import io.strata.bench.fuse.Mounts;
@@ -40,32 +39,65 @@ import picocli.CommandLine.Option;
  * metadata and bytes come from the folder through the cache, as bindfs's come from the folder), a
  * warm epoch (the next one: everything in the page cache; bindfs's after an untimed epoch that put
  * it there), and a loaded epoch ({@code fs distributedLoad}, the page cache dropped: Strata reads
- * its own cache files, bindfs the folder); then shards streamed front to back, cold and warm. Every
- * sample is checked against a crc32 manifest: one mismatch fails the bench. Needs root
- * (drop_caches), python3 and bindfs.
+ * its own cache files, bindfs the folder); then, if asked for, shards streamed front to back, cold
+ * and warm. Every sample is checked against a crc32 manifest: one mismatch fails the bench. Needs
+ * root (drop_caches), python3 and bindfs.
+ *
+ * <p>Two shapes, as issue 79 defines the run: 20,000 samples of ~120 KiB and 2,500 of ~1 MiB
+ * (figures of the second prefixed {@code large_}); by default 8 reader processes, 3 runs of each
+ * point, the mount with the options docs/operations.md recommends for a training data set; {@code
+ * --full}, the reference run, adds 1, 4 and 16 processes and takes 5 runs.
  */
 @Command(
     name = "loader",
     mixinStandardHelpOptions = true,
     description = "A training data loader through FUSE against the folder itself and bindfs.")
 public final class LoaderBench implements Callable<Integer> {
-  @Option(names = "--files", defaultValue = "20000", description = "Samples, one file each.")
+  @Option(
+      names = "--files",
+      defaultValue = "20000",
+      description = "Samples of the small-file shape, one file each (default ${DEFAULT-VALUE}).")
   int files;
 
-  @Option(names = "--mean-size", defaultValue = "120KiB", description = "Mean sample size.")
+  @Option(
+      names = "--mean-size",
+      defaultValue = "120KiB",
+      description = "Mean sample size of the small-file shape (default ${DEFAULT-VALUE}).")
   String meanSize;
+
+  @Option(
+      names = "--large-files",
+      defaultValue = "2500",
+      description =
+          "Samples of the large-file shape (default ${DEFAULT-VALUE}); 0 leaves the shape out.")
+  int largeFiles;
+
+  @Option(
+      names = "--large-mean-size",
+      defaultValue = "1MiB",
+      description = "Mean sample size of the large-file shape (default ${DEFAULT-VALUE}).")
+  String largeMeanSize;
 
   @Option(names = "--classes", defaultValue = "100", description = "Class folders.")
   int classes;
 
   @Option(
+      names = "--full",
+      description =
+          "The reference run: 1, 4, 8 and 16 reader processes, 5 runs of each point (default: 8"
+              + " processes, 3 runs).")
+  boolean full;
+
+  @Option(
       names = "--processes",
-      defaultValue = "1,4,8,16",
       split = ",",
-      description = "Reader process counts.")
+      description = "Reader process counts (default 8; with --full 1,4,8,16).")
   List<Integer> processes;
 
-  @Option(names = "--shards", defaultValue = "32", description = "Shards; 0 leaves them out.")
+  @Option(
+      names = "--shards",
+      defaultValue = "0",
+      description = "WebDataset-style shards streamed after the samples (default none).")
   int shards;
 
   @Option(names = "--shard-size", defaultValue = "256MiB", description = "Bytes per shard.")
@@ -74,8 +106,8 @@ public final class LoaderBench implements Callable<Integer> {
   @Option(names = "--shard-processes", defaultValue = "8", description = "Readers of the shards.")
   int shardProcesses;
 
-  @Option(names = "--runs", defaultValue = "5", description = "Runs of each point.")
-  int runs;
+  @Option(names = "--runs", description = "Runs of each point (default 3; with --full 5).")
+  Integer runs;
 
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
@@ -83,21 +115,26 @@ public final class LoaderBench implements Callable<Integer> {
   @Option(
       names = "--mount-options",
       paramLabel = "OPTIONS",
-      defaultValue = "",
+      defaultValue = RECOMMENDED_OPTIONS,
       description =
-          "Options of Strata's mount, as -o takes them (e.g. engine=strata,ro); the JSON names"
-              + " them.")
+          "Options of Strata's mount, as -o takes them (default ${DEFAULT-VALUE}: what"
+              + " docs/operations.md recommends for a training data set; \"\" for the mount's"
+              + " defaults); the JSON names them.")
   String mountOptions;
+
+  /** The mount options docs/operations.md recommends for a training data set. */
+  static final String RECOMMENDED_OPTIONS = "ro,attr_timeout=60,entry_timeout=60";
+
+  /**
+   * A data set's shape: its folder under the mount, the prefix of its figures in the JSON (none for
+   * the small-file shape, whose names came first), and its samples.
+   */
+  private record Shape(String folder, String prefix, int files, long meanSize) {}
 
   @Mixin WorkerSettings workerSettings = new WorkerSettings();
 
-  /** Per open of the headline's warm epochs, and per open (or file) of its loaded epochs. */
-  private final PerOpen warmPerOpen = new PerOpen();
-
-  private final PerOpen loadedPerOpen = new PerOpen();
-
-  /** Per file of the headline's cold epochs (their index included). */
-  private final PerOpen coldPerFile = new PerOpen();
+  /** What the runs measured. */
+  private final LoaderFigures figures = new LoaderFigures();
 
   private Scripts scripts;
   private LoaderMeters meters;
@@ -110,16 +147,17 @@ public final class LoaderBench implements Callable<Integer> {
     requireTools();
     Path home = Path.of(System.getProperty("strata.home", ".")).toAbsolutePath();
     Path work = Trees.temporary("strata-bench-loader");
-    Map<String, List<Double>> ratios = new LinkedHashMap<>();
-    Map<String, List<Double>> rates = new LinkedHashMap<>();
-    List<Double> getattrPerOpen = new ArrayList<>();
     try {
       scripts = new Scripts(home, work, workerSettings.siteLines());
       meters = new LoaderMeters(scripts);
       scripts.must("bin/strata-start.sh", "local");
       Path data = Files.createDirectories(work.resolve("dataset"));
-      Path filesManifest =
-          Dataset.files(data.resolve("files"), files, ConfType.BYTES.parse(meanSize), classes);
+      Map<Shape, Path> manifests = new LinkedHashMap<>();
+      for (Shape shape : shapes()) {
+        manifests.put(
+            shape,
+            Dataset.files(data.resolve(shape.folder()), shape.files(), shape.meanSize(), classes));
+      }
       Path shardManifest =
           shards > 0
               ? Dataset.shards(data.resolve("shards"), shards, ConfType.BYTES.parse(shardSize))
@@ -131,73 +169,20 @@ public final class LoaderBench implements Callable<Integer> {
       Epoch epoch = Epoch.in(work);
       mount();
       try {
-        for (int p : processes) {
-          for (int run = 1; run <= runs; run++) {
-            Map<String, Double> m = new LinkedHashMap<>();
-            Sides files = new Sides(epoch, filesManifest, "files", data, bindMnt, p, false);
-            // Cold: each reads the folder's disk once, Strata through its cache; Strata last, so
-            // that no later drop of the page cache takes what its cold epoch left there.
-            m.put("bindfs_cold", files.bindfs(true));
-            m.put("bindfs_cold_index_s", files.indexSeconds);
-            m.put("raw_cold", files.raw(true));
-            freshStrata();
-            long[] coldCpu = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
-            m.put("strata_cold", files.strata(true));
-            m.put("strata_cold_index_s", files.indexSeconds);
-            if (p == headline()) {
-              coldPerFile.add(
-                  "fuse_cpu_us", microsPerFile(coldCpu[0], ProcessCpu.millis(fusePid())));
-              coldPerFile.add(
-                  "worker_cpu_us", microsPerFile(coldCpu[1], ProcessCpu.millis(workerPid())));
+        for (Map.Entry<Shape, Path> e : manifests.entrySet()) {
+          for (int p : processCounts()) {
+            for (int run = 1; run <= runCount(); run++) {
+              Sides sides = new Sides(epoch, e.getValue(), e.getKey().folder(), data, bindMnt, p);
+              Map<String, Double> m = point(e.getKey(), sides, p);
+              System.out.println(
+                  e.getKey().folder() + ", processes " + p + ", run " + run + " (samples/s): " + m);
+              figures.point(e.getKey().prefix(), p, m);
             }
-            // Warm: a second epoch, everything in the page cache (bindfs's after an untimed one).
-            double[] before = meters.mount(fuseWebPort);
-            m.put("strata_warm", files.strata(false));
-            double[] after = meters.mount(fuseWebPort);
-            files.bindfs(false);
-            m.put("bindfs_warm", files.bindfs(false));
-            m.put("raw_warm", files.raw(false));
-            if (p == headline()) {
-              double opens = Math.max(1, after[1] - before[1]);
-              getattrPerOpen.add((after[0] - before[0]) / opens);
-              warmPerOpen.add("lookup", (after[3] - before[3]) / opens);
-            }
-            scripts.must("bin/strata", "fs", "distributedLoad", "/data/files");
-            PageCache.drop(true);
-            double[] beforeLoaded = meters.mount(fuseWebPort);
-            Map<String, Double> callsBefore = meters.workerCalls();
-            long[] cpuBefore = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
-            m.put("strata_loaded", files.strata(false));
-            long[] cpuAfter = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
-            double[] afterLoaded = meters.mount(fuseWebPort);
-            Map<String, Double> calls =
-                LoaderMeters.callsBetween(callsBefore, meters.workerCalls());
-            System.out.println("worker calls in the loaded epoch: " + calls);
-            if (p == headline()) {
-              double opens = Math.max(1, afterLoaded[1] - beforeLoaded[1]);
-              loadedPerOpen.add(
-                  "worker_calls",
-                  calls.values().stream().mapToDouble(Double::doubleValue).sum() / opens);
-              loadedPerOpen.add("read", (afterLoaded[2] - beforeLoaded[2]) / opens);
-              loadedPerOpen.add("lookup", (afterLoaded[3] - beforeLoaded[3]) / opens);
-              loadedPerOpen.add("fuse_cpu_us", microsPerFile(cpuBefore[0], cpuAfter[0]));
-              loadedPerOpen.add("worker_cpu_us", microsPerFile(cpuBefore[1], cpuAfter[1]));
-            }
-            // bindfs with an empty page cache, its epoch alone: the index is made once per job.
-            PageCache.drop(true);
-            m.put("bindfs_loaded", files.bindfs(false));
-            System.out.println("processes " + p + ", run " + run + " (samples/s): " + m);
-            for (String kind : List.of("cold", "warm", "loaded")) {
-              double r = m.get("strata_" + kind) / m.get("bindfs_" + kind);
-              ratios.computeIfAbsent(kind + "_vs_bindfs_p" + p, k -> new ArrayList<>()).add(r);
-            }
-            m.forEach((k, v) -> rates.computeIfAbsent(k + "_p" + p, x -> new ArrayList<>()).add(v));
           }
         }
         if (shardManifest != null) {
-          for (int run = 1; run <= runs; run++) {
-            Sides s =
-                new Sides(epoch, shardManifest, "shards", data, bindMnt, shardProcesses, true);
+          for (int run = 1; run <= runCount(); run++) {
+            Sides s = new Sides(epoch, shardManifest, "shards", data, bindMnt, shardProcesses);
             double bindfsCold = s.bindfs(true);
             freshStrata();
             double cold = s.strata(true) / bindfsCold;
@@ -205,8 +190,7 @@ public final class LoaderBench implements Callable<Integer> {
             s.bindfs(false);
             double warm = strataWarm / s.bindfs(false);
             System.out.printf("shards, run %d: cold %.2fx, warm %.2fx bindfs%n", run, cold, warm);
-            ratios.computeIfAbsent("shards_cold_vs_bindfs", k -> new ArrayList<>()).add(cold);
-            ratios.computeIfAbsent("shards_warm_vs_bindfs", k -> new ArrayList<>()).add(warm);
+            figures.shards(cold, warm);
           }
         }
       } finally {
@@ -219,59 +203,110 @@ public final class LoaderBench implements Callable<Integer> {
       }
       Trees.delete(work);
     }
-    Map<String, Object> out = summarize(ratios, rates, getattrPerOpen);
+    Map<String, Object> out =
+        figures.summary(
+            shapes().stream().map(Shape::prefix).toList(),
+            headline(),
+            Map.of(
+                "mount_options", mountOptions,
+                "conf", String.join(",", workerSettings.siteLines()),
+                "processes", processCounts().toString(),
+                "runs", runCount()));
     if (json) {
       System.out.println(Json.object(out));
     }
     return 0;
   }
 
-  /** The process count the headline figures are of: 8, as the issue's aims are, when measured. */
-  private int headline() {
-    return processes.contains(8) ? 8 : processes.get(processes.size() - 1);
+  /** The data set's shapes: ~120 KiB samples, and ~1 MiB ones unless left out. */
+  private List<Shape> shapes() {
+    List<Shape> shapes = new ArrayList<>();
+    shapes.add(new Shape("files", "", files, ConfType.BYTES.parse(meanSize)));
+    if (largeFiles > 0) {
+      shapes.add(new Shape("large", "large_", largeFiles, ConfType.BYTES.parse(largeMeanSize)));
+    }
+    return shapes;
   }
 
-  private Map<String, Object> summarize(
-      Map<String, List<Double>> ratios, Map<String, List<Double>> rates, List<Double> perOpen) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    int h = headline();
-    for (String kind : List.of("cold", "warm", "loaded")) {
-      out.put(kind + "_vs_bindfs", Stats.of(ratios.get(kind + "_vs_bindfs_p" + h)).median());
+  private List<Integer> processCounts() {
+    if (processes != null) {
+      return processes;
     }
-    if (ratios.containsKey("shards_cold_vs_bindfs")) {
-      double cold = Stats.of(ratios.get("shards_cold_vs_bindfs")).median();
-      double warm = Stats.of(ratios.get("shards_warm_vs_bindfs")).median();
-      out.put("shards_vs_bindfs", Math.min(cold, warm));
+    return full ? List.of(1, 4, 8, 16) : List.of(8);
+  }
+
+  private int runCount() {
+    return runs != null ? runs : full ? 5 : 3;
+  }
+
+  /** The process count the headline figures are of: 8, as the issue's aims are, when measured. */
+  private int headline() {
+    List<Integer> counts = processCounts();
+    return counts.contains(8) ? 8 : counts.get(counts.size() - 1);
+  }
+
+  /**
+   * One point of one shape: a cold epoch of each side (Strata last), a warm one, a loaded one; the
+   * samples per second of each, and for the headline process count the figures per open.
+   */
+  private Map<String, Double> point(Shape shape, Sides files, int p) throws Exception {
+    Map<String, Double> m = new LinkedHashMap<>();
+    String prefix = shape.prefix();
+    boolean headline = p == headline();
+    // Cold: each reads the folder's disk once, Strata through its cache; Strata last, so that no
+    // later drop of the page cache takes what its cold epoch left there.
+    m.put("bindfs_cold", files.bindfs(true));
+    m.put("bindfs_cold_index_s", files.indexSeconds);
+    m.put("raw_cold", files.raw(true));
+    freshStrata();
+    long[] coldCpu = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
+    m.put("strata_cold", files.strata(true));
+    m.put("strata_cold_index_s", files.indexSeconds);
+    if (headline) {
+      figures.coldPerFile.add(
+          prefix + "fuse_cpu_us", microsPerFile(coldCpu[0], ProcessCpu.millis(fusePid()), shape));
+      figures.coldPerFile.add(
+          prefix + "worker_cpu_us",
+          microsPerFile(coldCpu[1], ProcessCpu.millis(workerPid()), shape));
     }
-    out.put("getattr_per_open", Stats.of(perOpen).median());
-    out.put("lookup_per_open", warmPerOpen.median("lookup"));
-    out.put("read_upcalls_per_loaded_open", loadedPerOpen.median("read"));
-    out.put("lookup_per_loaded_open", loadedPerOpen.median("lookup"));
-    out.put("fuse_cpu_us_per_cold_file", coldPerFile.median("fuse_cpu_us"));
-    out.put("worker_cpu_us_per_cold_file", coldPerFile.median("worker_cpu_us"));
-    out.put("worker_calls_per_loaded_open", loadedPerOpen.median("worker_calls"));
-    out.put("fuse_cpu_us_per_loaded_file", loadedPerOpen.median("fuse_cpu_us"));
-    out.put("worker_cpu_us_per_loaded_file", loadedPerOpen.median("worker_cpu_us"));
-    out.put("mount_options", mountOptions);
-    out.put("conf", String.join(",", workerSettings.siteLines()));
-    double worst = Double.MAX_VALUE;
-    for (Map.Entry<String, List<Double>> e : ratios.entrySet()) {
-      Stats st = Stats.of(e.getValue());
-      System.out.println(e.getKey() + ": " + st.format("x"));
-      out.put(e.getKey(), st.median());
-      out.put(e.getKey() + "_min", st.min());
-      out.put(e.getKey() + "_max", st.max());
-      worst = Math.min(worst, st.median());
+    // Warm: a second epoch, everything in the page cache (bindfs's after an untimed one).
+    double[] before = meters.mount(fuseWebPort);
+    m.put("strata_warm", files.strata(false));
+    double[] after = meters.mount(fuseWebPort);
+    files.bindfs(false);
+    m.put("bindfs_warm", files.bindfs(false));
+    m.put("raw_warm", files.raw(false));
+    if (headline) {
+      double opens = Math.max(1, after[1] - before[1]);
+      figures.warmPerOpen.add(prefix + "getattr", (after[0] - before[0]) / opens);
+      figures.warmPerOpen.add(prefix + "lookup", (after[3] - before[3]) / opens);
     }
-    out.put("worst_point_vs_bindfs", worst);
-    rates.forEach(
-        (k, v) -> {
-          Stats st = Stats.of(v);
-          boolean seconds = k.contains("_index_s");
-          System.out.println(k + ": " + st.format(seconds ? "s" : "samples/s"));
-          out.put(seconds ? k : k + "_samples_per_s", st.median());
-        });
-    return out;
+    scripts.must("bin/strata", "fs", "distributedLoad", "/data/" + shape.folder());
+    PageCache.drop(true);
+    double[] beforeLoaded = meters.mount(fuseWebPort);
+    Map<String, Double> callsBefore = meters.workerCalls();
+    long[] cpuBefore = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
+    m.put("strata_loaded", files.strata(false));
+    long[] cpuAfter = {ProcessCpu.millis(fusePid()), ProcessCpu.millis(workerPid())};
+    double[] afterLoaded = meters.mount(fuseWebPort);
+    Map<String, Double> calls = LoaderMeters.callsBetween(callsBefore, meters.workerCalls());
+    System.out.println("worker calls in the loaded epoch: " + calls);
+    if (headline) {
+      double opens = Math.max(1, afterLoaded[1] - beforeLoaded[1]);
+      figures.loadedPerOpen.add(
+          prefix + "worker_calls",
+          calls.values().stream().mapToDouble(Double::doubleValue).sum() / opens);
+      figures.loadedPerOpen.add(prefix + "read", (afterLoaded[2] - beforeLoaded[2]) / opens);
+      figures.loadedPerOpen.add(prefix + "lookup", (afterLoaded[3] - beforeLoaded[3]) / opens);
+      figures.loadedPerOpen.add(
+          prefix + "fuse_cpu_us", microsPerFile(cpuBefore[0], cpuAfter[0], shape));
+      figures.loadedPerOpen.add(
+          prefix + "worker_cpu_us", microsPerFile(cpuBefore[1], cpuAfter[1], shape));
+    }
+    // bindfs with an empty page cache, its epoch alone: the index is made once per job.
+    PageCache.drop(true);
+    m.put("bindfs_loaded", files.bindfs(false));
+    return m;
   }
 
   /** One data set read three ways, each epoch in a new order. */
@@ -284,14 +319,14 @@ public final class LoaderBench implements Callable<Integer> {
     private final int processes;
     private final boolean stream;
 
-    Sides(Epoch e, Path manifest, String folder, Path raw, Path bind, int processes, boolean s) {
+    Sides(Epoch e, Path manifest, String folder, Path raw, Path bind, int processes) {
       this.epoch = e;
       this.manifest = manifest;
       this.folder = folder;
       this.raw = raw;
       this.bind = bind;
       this.processes = processes;
-      this.stream = s;
+      this.stream = folder.equals("shards");
     }
 
     /**
@@ -354,11 +389,11 @@ public final class LoaderBench implements Callable<Integer> {
     return scripts.pid("worker");
   }
 
-  /** CPU microseconds per file of the data set between two {@link ProcessCpu} reads. */
-  private double microsPerFile(long beforeMillis, long afterMillis) {
+  /** CPU microseconds per file of {@code shape} between two {@link ProcessCpu} reads. */
+  private static double microsPerFile(long beforeMillis, long afterMillis, Shape shape) {
     return beforeMillis < 0 || afterMillis < 0
         ? Double.NaN
-        : (afterMillis - beforeMillis) * 1000.0 / files;
+        : (afterMillis - beforeMillis) * 1000.0 / shape.files();
   }
 
   private static void requireTools() {
