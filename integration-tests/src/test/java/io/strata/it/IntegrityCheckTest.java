@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -29,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Never a wrong byte: the randomized integrity checker against real processes, with workers and the
  * master killed (SIGKILL) and restarted, pages evicted, keys changed live and hostile READs sent,
  * meanwhile; reads through the Java client (TCP, domain socket, short-circuit) and FUSE (where this
- * host can mount it; {@code -Dstrata.integrity.fuse=false} leaves it out). Seeded: {@code
+ * host can mount it; {@code -Dstrata.integrity.fuse=false} leaves it out): a read-write mount, and
+ * a read-only one whose opens of files the workers keep whole pass through to them (fetched whole
+ * first when cold), the kernel reading the workers' files itself. Seeded: {@code
  * -Dstrata.integrity.seed=N} replays a run. Then, crash consistency: nothing half written under a
  * final name, no temporary file left by killed writers.
  */
@@ -46,6 +49,7 @@ class IntegrityCheckTest {
   private static final int CHAOS_PAUSE_MILLIS = 500;
 
   @TempDir Path mnt;
+  @TempDir Path readOnlyMnt;
 
   /**
    * Past the checker's own limit (its run, then {@link IntegrityChecker#GRACE} for a last step and
@@ -67,17 +71,31 @@ class IntegrityCheckTest {
       List<FileSystem> clients = IntegrityChecker.clientsOf(cluster);
       FileSystem fs = clients.get(0);
       ForkedProcess fuse = mountIfPossible(cluster);
+      // The options docs/operations.md gives a training data set's mount: its opens pass through.
+      ForkedProcess readOnly =
+          fuse == null
+              ? null
+              : cluster.mountFuse(
+                  "fuse-ro", readOnlyMnt, "/", Map.of(), "ro,attr_timeout=60,entry_timeout=60");
       try {
         IntegrityChecker checker =
             new IntegrityChecker(
                 clients,
                 cluster.ufsRoot(),
-                new IntegrityChecker.Options(seed, RUN, 12, 3, 4, fuse == null ? null : mnt));
+                new IntegrityChecker.Options(
+                    seed,
+                    RUN,
+                    12,
+                    3,
+                    4,
+                    fuse == null ? null : mnt,
+                    readOnly == null ? null : readOnlyMnt));
         Chaos chaos = new Chaos(cluster, fs, checker.paths(), () -> CHAOS_PAUSE_MILLIS);
         Report report = checker.run(chaos);
         System.out.println("integrity seed " + seed + ": " + report.json());
         if (report.violations() > 0 && fuse != null) {
           printMountLines(fuse, report.firstViolations());
+          printMountLines(readOnly, report.firstViolations());
         }
         assertThat(report.violations())
             .as("seed %d, violations %s", seed, report.firstViolations())
@@ -85,7 +103,16 @@ class IntegrityCheckTest {
         assertThat(report.readsChecked()).as("reads checked").isGreaterThan(100);
         // Six or more: every kind of step at least once (Chaos deals them from a shuffled deck).
         assertThat(report.chaosSteps()).as("chaos steps").isGreaterThanOrEqualTo(6);
+        if (readOnly != null) {
+          assertThat(wholeFetches(cluster))
+              .as(
+                  "files the workers read whole for the read-only mount's opens (passthrough: root)")
+              .isPositive();
+        }
       } finally {
+        if (readOnly != null) {
+          readOnly.stop();
+        }
         if (fuse != null) {
           fuse.stop();
         }
@@ -106,6 +133,22 @@ class IntegrityCheckTest {
                 }
               });
     }
+  }
+
+  /** Versions the workers read whole for passthrough opens, over both (those running now). */
+  private static double wholeFetches(ForkedCluster cluster) throws InterruptedException {
+    double sum = 0;
+    Pattern fetches =
+        Pattern.compile("(?m)^strata_worker_whole_fetches_total(?:\\{[^}]*})? (\\S+)$");
+    for (int j = 0; j < cluster.workerCount(); j++) {
+      try {
+        Matcher m = fetches.matcher(Scrape.page(cluster.workerWebPort(j), "/metrics"));
+        sum += m.find() ? Double.parseDouble(m.group(1)) : 0;
+      } catch (IOException e) {
+        // A worker chaos restarted has counted again from 0, or is not up: the other's count.
+      }
+    }
+    return sum;
   }
 
   private static final Pattern VIOLATED_PATH = Pattern.compile("(/integrity/f\\d+) at ");

@@ -290,9 +290,24 @@ public final class ForkedCluster implements AutoCloseable {
   /** Like {@link #mountFuse(Path, String)}, with client keys of the mount's own on top. */
   public ForkedProcess mountFuse(Path mountPoint, String folder, Map<String, String> conf)
       throws IOException, InterruptedException {
+    return mountFuse("fuse", mountPoint, folder, conf, "");
+  }
+
+  /**
+   * Like {@link #mountFuse(Path, String, Map)}: a mount process named {@code name} (its files in
+   * the cluster's folder are named after it), with mount options as {@code -o} takes them (none if
+   * empty), e.g. {@code ro,attr_timeout=60}.
+   */
+  public ForkedProcess mountFuse(
+      String name, Path mountPoint, String folder, Map<String, String> conf, String options)
+      throws IOException, InterruptedException {
     Map<String, String> all = new LinkedHashMap<>(clientProperties());
     all.putAll(conf);
-    ForkedProcess fuse = process("fuse", FUSE_MAIN, all, List.of(mountPoint.toString(), folder));
+    List<String> args = new ArrayList<>(List.of(mountPoint.toString(), folder));
+    if (!options.isEmpty()) {
+      args.addAll(List.of("-o", options));
+    }
+    ForkedProcess fuse = process(name, FUSE_MAIN, all, args);
     restart(fuse);
     return fuse;
   }

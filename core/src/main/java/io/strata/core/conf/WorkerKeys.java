@@ -333,11 +333,11 @@ public final class WorkerKeys {
 
   public static final ConfKey<Long> WHOLE_FILE_MIN_SIZE =
       ConfKey.bytes("strata.worker.page.store.whole.min.size")
-          .defaultValue("64KiB")
+          .defaultValue("16KiB")
           .scope(Scope.WORKER)
           .check(n -> n >= 0, "must not be negative")
           .description(
-              "A file version at least this large that a load caches whole is kept on SSD as one plain file (the whole-file area, which FUSE can pass reads through to) instead of in segments.")
+              "A file version at least this large that a load (or a passthrough mount's open) caches whole is kept on SSD as one plain file (the whole-file area, which FUSE can pass reads through to) instead of in segments. 16 KiB: below it a training loader's files cost the mount a READ and the worker a request each (docs/performance-log.md, 2026-12-07).")
           .build();
 
   public static final ConfKey<Integer> WHOLE_FILE_SHARE =

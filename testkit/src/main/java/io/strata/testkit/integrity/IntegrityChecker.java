@@ -44,10 +44,24 @@ import java.util.regex.Pattern;
 public final class IntegrityChecker {
   /**
    * What to run. {@code fuseMount} (may be null) shows the cluster's root; readers read and writers
-   * write through it too.
+   * write through it too. {@code passthroughMount} (may be null) shows it read-only, the opens of
+   * files the workers keep whole passing through to them: readers read through it too.
    */
   public record Options(
-      long seed, Duration duration, int files, int writers, int readers, Path fuseMount) {}
+      long seed,
+      Duration duration,
+      int files,
+      int writers,
+      int readers,
+      Path fuseMount,
+      Path passthroughMount) {
+
+    /** Without a read-only mount. */
+    public Options(
+        long seed, Duration duration, int files, int writers, int readers, Path fuseMount) {
+      this(seed, duration, files, writers, readers, fuseMount, null);
+    }
+  }
 
   private final List<FileSystem> clients;
   private final FileSystem fs;
@@ -256,8 +270,12 @@ public final class IntegrityChecker {
   // ---- reads ----
 
   private void read(int file, Random r) throws IOException {
+    if (options.passthroughMount() != null && r.nextInt(3) == 0) {
+      readThroughMount("read-only mount", options.passthroughMount(), file);
+      return;
+    }
     if (options.fuseMount() != null && r.nextInt(3) == 0) {
-      readThroughMount(file);
+      readThroughMount("mount", options.fuseMount(), file);
       return;
     }
     int c = r.nextInt(clients.size());
@@ -291,13 +309,13 @@ public final class IntegrityChecker {
     }
   }
 
-  private void readThroughMount(int file) throws IOException {
-    Path p = options.fuseMount().resolve(paths.get(file).substring(1));
+  private void readThroughMount(String reader, Path mount, int file) throws IOException {
+    Path p = mount.resolve(paths.get(file).substring(1));
     byte[] all;
     try (InputStream in = Files.newInputStream(p)) {
       all = in.readAllBytes();
     }
-    check("mount", file, 0, all, all.length, all.length, true);
+    check(reader, file, 0, all, all.length, all.length, true);
   }
 
   /**
