@@ -26,7 +26,8 @@ import picocli.CommandLine.Option;
  * beyond its own ports and folders, and {@code bin/strata fuse mount}. The headline figures are
  * reads through the FUSE daemon ({@code *_daemon}: fio drops the file's kernel pages first, so
  * every read reaches the daemon; the data is warm in Strata, as for a data set larger than memory);
- * warm figures (in the kernel's page cache) follow.
+ * warm figures (in the kernel's page cache) follow. Then {@link PassthroughCase}: fio through a
+ * read-only mount whose opens pass through, against fio on the file they pass through to.
  */
 @Command(
     name = "fuse",
@@ -50,6 +51,14 @@ public final class FuseBench implements Callable<Integer> {
 
   @Option(names = "--seconds", defaultValue = "5", description = "Length of each fio job.")
   int seconds;
+
+  @Option(
+      names = "--passthrough-size",
+      defaultValue = "1GiB",
+      description =
+          "A file read by fio through a read-only mount whose opens pass through (loaded first),"
+              + " against fio on the worker's file it passes through to; 0 leaves it out.")
+  String passthroughSize;
 
   @Option(names = "--json", description = "Print one JSON object on the last line.")
   boolean json;
@@ -96,6 +105,10 @@ public final class FuseBench implements Callable<Integer> {
                 .add(s.get(m) / byWay.get("direct").get(m));
           }
           System.out.println("run " + run + ": " + byWay);
+        }
+        long passthrough = ConfType.BYTES.parse(passthroughSize);
+        if (passthrough > 0) {
+          new PassthroughCase(scripts, work, data, passthrough, seconds).measure(runs, ratios);
         }
       } finally {
         Mounts.unmount(bindMnt);

@@ -123,7 +123,7 @@ public final class LoaderBench implements Callable<Integer> {
   String mountOptions;
 
   /** The mount options docs/operations.md recommends for a training data set. */
-  static final String RECOMMENDED_OPTIONS = "ro,attr_timeout=60,entry_timeout=60";
+  public static final String RECOMMENDED_OPTIONS = "ro,attr_timeout=60,entry_timeout=60";
 
   /**
    * A data set's shape: its folder under the mount, the prefix of its figures in the JSON (none for
