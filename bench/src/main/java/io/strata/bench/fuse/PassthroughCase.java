@@ -1,7 +1,6 @@
 package io.strata.bench.fuse;
 
 import io.strata.bench.Scripts;
-import io.strata.bench.load.PageCache;
 import io.strata.bench.loader.LoaderBench;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
@@ -75,13 +74,6 @@ final class PassthroughCase {
             "passthrough_rand4k_vs_backing",
             Fio.read(through, "randread", "4k", 1, seconds, true).iops()
                 / Fio.read(backing.toString(), "randread", "4k", 1, seconds, true).iops());
-        if (PageCache.canDrop()) {
-          PageCache.drop(true);
-          double mount = Fio.read(through, "randread", "4k", 1, seconds, true).iops();
-          PageCache.drop(true);
-          double file = Fio.read(backing.toString(), "randread", "4k", 1, seconds, true).iops();
-          m.put("passthrough_rand4k_cold_vs_backing", mount / file);
-        }
         System.out.println("passthrough, run " + run + ": " + m);
         m.forEach((k, v) -> ratios.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
       }
