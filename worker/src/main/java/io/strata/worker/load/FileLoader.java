@@ -4,26 +4,19 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.google.common.util.concurrent.RateLimiter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.proto.LoadFileResult;
 import io.strata.core.proto.LoadFilesRequest;
 import io.strata.core.proto.LoadFilesResponse;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.ufs.UfsReader;
 import io.strata.core.util.Caches;
 import io.strata.core.util.Futures;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.page.PageId;
 import io.strata.worker.page.PageStore;
-import io.strata.worker.page.whole.WholeFileWriter;
-import io.strata.worker.page.whole.WholeFiles;
 import io.strata.worker.ufs.UfsManager;
-import io.strata.worker.ufs.UfsPages;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,9 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.zip.CRC32C;
 
 /**
  * Executes a distributedLoad task: reads each file of the batch from the UFS front to back (several
@@ -49,7 +40,6 @@ public final class FileLoader {
   private final UfsManager ufs;
   private final PageStore store;
   private final long pageSize;
-  private final ByteBufAllocator allocator;
   private final Executor executor;
   private final Executor limitedExecutor;
   private final LongSupplier runBytes;
@@ -72,9 +62,8 @@ public final class FileLoader {
   /** Versions being read whole for {@link #keepWhole}, each once however many ask. */
   private final Map<PageId.FileKey, CompletableFuture<Boolean>> keeping = new ConcurrentHashMap<>();
 
-  private final Counter files;
-  private final Counter bytes;
-  private final Counter wholeFetches;
+  /** What each file's load is given. */
+  private final FileLoad.Context loads;
 
   public FileLoader(
       UfsManager ufs,
@@ -89,23 +78,27 @@ public final class FileLoader {
     this.runBytes = runBytes;
     this.store = store;
     this.pageSize = pageSize;
-    this.allocator = allocator;
     this.executor = executor;
     this.limitedExecutor = limitedExecutor;
-    this.files =
-        Counter.builder(WorkerMetrics.LOAD_FILES)
-            .description("Files loaded for distributedLoad jobs")
-            .register(registry);
-    this.bytes =
-        Counter.builder(WorkerMetrics.LOAD_BYTES)
-            .description("Bytes read from the UFS into the cache for distributedLoad jobs")
-            .register(registry);
-    this.wholeFetches =
-        Counter.builder(WorkerMetrics.WHOLE_FETCHES)
-            .description(
-                "Versions read whole from the UFS into the whole-file area for a co-located"
-                    + " reader's open")
-            .register(registry);
+    this.loads =
+        new FileLoad.Context(
+            ufs,
+            store,
+            pageSize,
+            allocator,
+            runBytes,
+            () -> throttle,
+            Counter.builder(WorkerMetrics.LOAD_FILES)
+                .description("Files loaded for distributedLoad jobs")
+                .register(registry),
+            Counter.builder(WorkerMetrics.LOAD_BYTES)
+                .description("Bytes read from the UFS into the cache for distributedLoad jobs")
+                .register(registry),
+            Counter.builder(WorkerMetrics.WHOLE_FETCHES)
+                .description(
+                    "Versions read whole from the UFS into the whole-file area for a co-located"
+                        + " reader's open")
+                .register(registry));
     io.micrometer.core.instrument.Gauge.builder(
             WorkerMetrics.LOAD_THROTTLE, this, FileLoader::throttle)
         .description("The worker-wide limit on load reads, bytes per second (0: none)")
@@ -147,7 +140,7 @@ public final class FileLoader {
     Executor on = pace == null ? executor : limitedExecutor;
     List<CompletableFuture<LoadFileResult>> results = new ArrayList<>();
     for (FileStatus f : req.getFilesList()) {
-      results.add(new FileLoad(f, req.getForce(), req.getVerify(), pace, mark, on).start());
+      results.add(new FileLoad(loads, f, req.getForce(), req.getVerify(), pace, mark, on).start());
     }
     return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
         .thenApply(
@@ -188,8 +181,8 @@ public final class FileLoader {
             .build();
     long[] evictAny = store.mark();
     java.util.Arrays.fill(evictAny, Long.MAX_VALUE);
-    FileLoad load = new FileLoad(f, false, false, null, evictAny, executor);
-    load.wholeOnly(new Target(file, key));
+    FileLoad load = new FileLoad(loads, f, false, false, null, evictAny, executor);
+    load.wholeOnly(new FileLoad.Target(file, key));
     CompletableFuture<LoadFileResult> done;
     try {
       done = load.start();
@@ -234,7 +227,7 @@ public final class FileLoader {
         return;
       }
       try {
-        Target t = target(f);
+        FileLoad.Target t = FileLoad.Target.of(ufs, f, pageSize);
         if (force || !store.contains(t.key().page(0))) {
           t.file().ufs().willNeed(t.file().ufsPath(), f.getLength());
         }
@@ -242,14 +235,6 @@ public final class FileLoader {
         // Only a hint: the file's load reports what is wrong with it.
       }
     }
-  }
-
-  /** A listed file: where it is in the under-storage, and its pages' key. */
-  private record Target(UfsManager.Resolved file, PageId.FileKey key) {}
-
-  private Target target(FileStatus f) {
-    UfsManager.Resolved file = ufs.resolve(StrataPath.of(f.getPath()));
-    return new Target(file, PageId.FileKey.of(file.ufsUri(), f.getFingerprint(), pageSize));
   }
 
   /**
@@ -265,307 +250,5 @@ public final class FileLoader {
       pace.setBytesPerSecond(bytesPerSecond);
     }
     return pace;
-  }
-
-  /**
-   * One file's load, in steps on a loader thread. Returns the bytes read from the UFS (pages
-   * already cached are skipped). Consecutive pages to load are read in runs of up to
-   * strata.worker.ufs.read.ahead, one UFS request each. The pages are cut by the length of the file
-   * the reader opened, not by the status the job listed: a listing that says less must not cache
-   * short pages under the file's fingerprint. A job with a pace of its own leaves the thread when
-   * the pace says wait, and comes back on one when the wait is over.
-   */
-  private final class FileLoad {
-    private final FileStatus f;
-    private final boolean force;
-    private final boolean verify;
-    private final Pace pace;
-    private final long[] mark;
-    private final Executor on;
-    private final CompletableFuture<LoadFileResult> result = new CompletableFuture<>();
-    private Target target;
-    private UfsReader reader;
-    private long fileLength;
-    private long pages;
-
-    /** Where the pages go when the version is kept as one whole file (null: to segments). */
-    private WholeFileWriter whole;
-
-    /** Reading for {@link #keepWhole}: the version is written whole or not at all. */
-    private boolean wholeOnly;
-
-    /** The first page not loaded yet. */
-    private long next;
-
-    /** The first page of the run whose bytes the pace has granted (-1: none yet). */
-    private long paidFor = -1;
-
-    private long loaded;
-
-    FileLoad(FileStatus f, boolean force, boolean verify, Pace pace, long[] mark, Executor on) {
-      this.f = f;
-      this.force = force;
-      this.verify = verify;
-      this.pace = pace;
-      this.mark = mark;
-      this.on = on;
-    }
-
-    /** Writes the version whole or not at all, {@code target} being its file and key. */
-    void wholeOnly(Target target) {
-      this.wholeOnly = true;
-      this.target = target;
-    }
-
-    CompletableFuture<LoadFileResult> start() {
-      on.execute(this::step);
-      return result;
-    }
-
-    private void step() {
-      try {
-        if (reader == null) {
-          if (target == null) {
-            target = target(f);
-          }
-          reader = target.file().ufs().openVersion(target.file().ufsPath(), f.getFingerprint());
-          fileLength = reader.length();
-          pages = (fileLength + pageSize - 1) / pageSize;
-          whole = beginWhole(target.key());
-          if (whole == null && wholeOnly) {
-            finish(
-                LoadFileResult.newBuilder()
-                    .setOk(false)
-                    .setCode(StatusCode.RESOURCE_EXHAUSTED.number())
-                    .setError("not kept whole: no room, or written whole by a load now"));
-            return;
-          }
-        }
-        PageId.FileKey key = target.key();
-        int runPages = (int) Math.max(1, runBytes.getAsLong() / pageSize);
-        while (next < pages) {
-          long i = next;
-          if (!force && whole == null && store.contains(key.page(i))) {
-            next++;
-            continue;
-          }
-          long end = i + 1;
-          while (end < pages
-              && end - i < runPages
-              && (force || whole != null || !store.contains(key.page(end)))) {
-            end++;
-          }
-          long length = Math.min(end * pageSize, fileLength) - i * pageSize;
-          if (pace != null && paidFor != i) {
-            paidFor = i;
-            long wait = pace.take(length);
-            if (wait > 0) {
-              CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(this::resume);
-              return;
-            }
-          }
-          RateLimiter workerWide = throttle;
-          if (workerWide != null) {
-            workerWide.acquire((int) length);
-          }
-          loadRun(key, i, end, runPages);
-          next = end;
-        }
-        if (whole != null) {
-          sealWhole(key);
-        }
-        (wholeOnly ? wholeFetches : files).increment();
-        finish(LoadFileResult.newBuilder().setBytesLoaded(loaded).setOk(true));
-      } catch (StrataException e) {
-        finish(
-            LoadFileResult.newBuilder()
-                .setOk(false)
-                .setCode(e.code().number())
-                .setError(e.getMessage()));
-      } catch (IOException | RuntimeException e) {
-        finish(
-            LoadFileResult.newBuilder()
-                .setOk(false)
-                .setCode(StatusCode.UNAVAILABLE.number())
-                .setError(String.valueOf(e.getMessage())));
-      }
-    }
-
-    /** Back on a loader thread after a wait for the pace. */
-    private void resume() {
-      try {
-        on.execute(this::step);
-      } catch (RejectedExecutionException e) {
-        finish(
-            LoadFileResult.newBuilder()
-                .setOk(false)
-                .setCode(StatusCode.UNAVAILABLE.number())
-                .setError("the worker is stopping"));
-      }
-    }
-
-    private void loadRun(PageId.FileKey key, long i, long end, int runPages) throws IOException {
-      ByteBuf[] run =
-          UfsPages.read(
-              reader,
-              i,
-              (int) (end - i),
-              pageSize,
-              allocator,
-              () -> {
-                if (!reader.currentFingerprint().equals(f.getFingerprint())) {
-                  throw changed(f);
-                }
-              });
-      if (end < pages) {
-        // The disk reads the next run while this one is checksummed and written: without the
-        // hint it idled meanwhile, past the kernel's own read-ahead of 128 KiB.
-        reader.willNeed(end * pageSize, runPages * pageSize);
-      }
-      try {
-        for (int k = 0; k < run.length; k++) {
-          loaded +=
-              whole != null
-                  ? toWhole(i + k, run[k])
-                  : admit(key.page(i + k), run[k], f, target.file(), force, verify, mark);
-        }
-      } finally {
-        for (ByteBuf page : run) {
-          page.release();
-        }
-      }
-    }
-
-    /**
-     * A writer of the version's whole file, if it is one to keep whole and not kept yet (a version
-     * already whole is loaded as any other: its pages are found cached, or reloaded by force).
-     */
-    private WholeFileWriter beginWhole(PageId.FileKey key) throws IOException {
-      WholeFiles wholes = store.wholeFiles();
-      if (force) {
-        wholes.remove(key);
-      }
-      if (!wholes.wanted(key, fileLength) || wholes.find(key).isPresent()) {
-        return null;
-      }
-      WholeFileWriter w =
-          wholes.begin(key, fileLength, Math.toIntExact(pageSize), PageStore.wholeMark(mark));
-      if (w != null) {
-        store.versions().note(target.file().ufsUri(), f.getFingerprint(), f.getLength());
-      }
-      return w;
-    }
-
-    private int toWhole(long index, ByteBuf page) throws IOException {
-      if (!whole.write(index, page)) {
-        throw new StrataException(
-            StatusCode.FAILED_PRECONDITION,
-            f.getPath()
-                + " changed in the under-storage while it was loaded (a page of "
-                + page.readableBytes()
-                + " bytes)");
-      }
-      int length = page.readableBytes();
-      if (!wholeOnly) {
-        bytes.increment(length);
-      }
-      return length;
-    }
-
-    /**
-     * Seals the whole file written, then drops the segments' copies of its pages (a page cached
-     * before the load was read again into the file: one sequential write of the whole version).
-     */
-    private void sealWhole(PageId.FileKey key) throws IOException {
-      if (whole.seal().isEmpty()) {
-        throw new StrataException(
-            StatusCode.INTERNAL, "the whole file of " + f.getPath() + " could not be sealed");
-      }
-      store.dropSegmentCopies(key, pages);
-      if (verify && !store.wholeFiles().verify(key)) {
-        throw new StrataException(
-            StatusCode.INTERNAL, "verify: " + f.getPath() + " reads back differently");
-      }
-    }
-
-    private void finish(LoadFileResult.Builder r) {
-      if (whole != null) {
-        try {
-          whole.close();
-        } catch (IOException e) {
-          // An unsealed part not deleted now is deleted at the next start.
-        }
-      }
-      if (reader != null) {
-        try {
-          reader.close();
-        } catch (IOException e) {
-          // Read to the end already, or failed for another reason reported here.
-        }
-      }
-      result.complete(r.setPath(f.getPath()).build());
-    }
-  }
-
-  /** Puts one loaded page in the store; its length. */
-  private int admit(
-      PageId id,
-      ByteBuf page,
-      FileStatus f,
-      UfsManager.Resolved file,
-      boolean force,
-      boolean verify,
-      long[] mark) {
-    if (force) {
-      store.remove(id);
-    }
-    store.versions().note(file.ufsUri(), f.getFingerprint(), f.getLength());
-    if (!store.admitLoaded(id, page, mark)) {
-      throw new StrataException(
-          StatusCode.RESOURCE_EXHAUSTED,
-          "no room for "
-              + f.getPath()
-              + " in this worker's cache ("
-              + store.capacityBytes()
-              + " bytes), full of what was cached since this load began");
-    }
-    if (verify) {
-      verify(id, page, f.getPath());
-    }
-    int length = page.readableBytes();
-    bytes.increment(length);
-    return length;
-  }
-
-  private static StrataException changed(FileStatus f) {
-    return new StrataException(
-        StatusCode.FAILED_PRECONDITION,
-        f.getPath() + " changed in the under-storage while it was loaded");
-  }
-
-  private void verify(PageId id, ByteBuf loaded, String path) {
-    ByteBuf stored = store.getFromMemory(id);
-    if (stored == null) {
-      stored = store.readFromDisk(id);
-    }
-    if (stored == null) {
-      throw new StrataException(
-          StatusCode.INTERNAL, "verify: a page of " + path + " is not in the cache after loading");
-    }
-    try {
-      if (crc(stored) != crc(loaded)) {
-        store.remove(id);
-        throw new StrataException(
-            StatusCode.INTERNAL, "verify: a page of " + path + " reads back differently");
-      }
-    } finally {
-      stored.release();
-    }
-  }
-
-  private static long crc(ByteBuf b) {
-    CRC32C c = new CRC32C();
-    c.update(b.nioBuffer(b.readerIndex(), b.readableBytes()));
-    return c.getValue();
   }
 }
