@@ -84,6 +84,19 @@ final class Exchange {
     next.run();
   }
 
+  /**
+   * Whether the request came over the domain socket; if not, ends it FAILED_PRECONDITION with
+   * {@code refusal} (what only this host's clients may ask: a client across the network cannot open
+   * this host's files).
+   */
+  boolean overDomainSocket(String refusal) {
+    if (DataServerInitializer.isDomainSocket(ctx.channel())) {
+      return true;
+    }
+    end(StatusCode.FAILED_PRECONDITION, refusal);
+    return false;
+  }
+
   void ok() {
     end(StatusCode.OK, "");
   }

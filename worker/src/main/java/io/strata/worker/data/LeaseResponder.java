@@ -22,10 +22,7 @@ final class LeaseResponder {
 
   void lease(Exchange x, LeaseRequest req) {
     metrics.requests("lease").increment();
-    if (!DataServerInitializer.isDomainSocket(x.ctx.channel())) {
-      x.end(
-          StatusCode.FAILED_PRECONDITION,
-          "short-circuit leases are granted over the domain socket only");
+    if (!x.overDomainSocket("short-circuit leases are granted over the domain socket only")) {
       return;
     }
     PageFetcher.Target target = reads.target(x, req.path(), req.fingerprint(), req.fileLength());

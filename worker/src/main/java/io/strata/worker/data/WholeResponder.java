@@ -24,10 +24,8 @@ final class WholeResponder {
 
   void whole(Exchange x, WholeRequest req) {
     metrics.requests("whole").increment();
-    if (!DataServerInitializer.isDomainSocket(x.ctx.channel())) {
-      x.end(
-          StatusCode.FAILED_PRECONDITION,
-          "whole files are kept for clients on the worker's host, over its domain socket");
+    if (!x.overDomainSocket(
+        "whole files are kept for clients on the worker's host, over its domain socket")) {
       return;
     }
     PageFetcher.Target target = reads.target(x, req.path(), req.fingerprint(), req.fileLength());

@@ -19,6 +19,7 @@ import io.strata.worker.page.PageStore;
 import io.strata.worker.ufs.UfsManager;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -180,7 +181,7 @@ public final class FileLoader {
             .setLength(length)
             .build();
     long[] evictAny = store.mark();
-    java.util.Arrays.fill(evictAny, Long.MAX_VALUE);
+    Arrays.fill(evictAny, Long.MAX_VALUE);
     FileLoad load = new FileLoad(loads, f, false, false, null, evictAny, executor);
     load.wholeOnly(new FileLoad.Target(file, key));
     CompletableFuture<LoadFileResult> done;
