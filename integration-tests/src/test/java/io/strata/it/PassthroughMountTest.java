@@ -148,6 +148,35 @@ class PassthroughMountTest {
   }
 
   /**
+   * The kernel checks no crc on what it reads itself: a whole file changed on disk behind the
+   * worker's back is caught by the worker's own checks (a read through it, or the scrub), which
+   * demote it; an open after that is never passed through to the changed file, and reads the file's
+   * own bytes.
+   */
+  @Test
+  void aWholeFileCorruptedOnDisk_onceCaught_isNeverPassedThroughAgain() throws Exception {
+    byte[] bytes = new byte[(260 << 10) + 3];
+    new Random(41).nextBytes(bytes);
+    Files.write(cluster.ufsRoot().resolve("data/rotten.bin"), bytes);
+    assertThat(Files.readAllBytes(mnt.resolve("rotten.bin"))).isEqualTo(bytes);
+    Path whole = wholeFileOfLength(bytes.length);
+    int at = (128 << 10) + 17;
+    try (FileChannel c = FileChannel.open(whole, java.nio.file.StandardOpenOption.WRITE)) {
+      c.write(ByteBuffer.wrap(new byte[] {(byte) ~bytes[at]}), at);
+    }
+
+    // A read through the worker checks every page's crc: the changed page fails, the file is
+    // demoted, and the read comes from the under-storage.
+    try (FileSystem fs = FileSystem.create(cluster.clientConf());
+        var in = fs.open("/data/rotten.bin")) {
+      assertThat(in.readAllBytes()).isEqualTo(bytes);
+    }
+    assertThat(Files.readAllBytes(mnt.resolve("rotten.bin")))
+        .as("through the mount once the worker caught it")
+        .isEqualTo(bytes);
+  }
+
+  /**
    * A whole file is one version (its name is the version's key): a file rewritten in the UFS while
    * it is open is read to the end as the version opened, never a mix; once the mount is told (here
    * by {@code fs invalidate}), the next open reads the new version whole.

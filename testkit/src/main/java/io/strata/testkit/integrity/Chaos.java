@@ -15,7 +15,8 @@ import java.util.function.IntSupplier;
 /**
  * What the integrity checker does to the cluster while it reads and writes: kills (SIGKILL) and
  * restarts workers and the master, drops cached pages, changes page-store and metadata keys on the
- * running cluster, and sends workers hostile READs ({@link HostileReads}). One step at a time, a
+ * running cluster, sends workers hostile READs ({@link HostileReads}), and kills and restarts the
+ * FUSE mounts it is given (the restart clears the dead mount the kill left). One step at a time, a
  * moment apart.
  */
 public final class Chaos {
@@ -25,26 +26,49 @@ public final class Chaos {
   private final MasterClient master;
   private final HostileReads hostile;
   private final IntSupplier pauseMillis;
+  private final List<ForkedProcess> mounts;
   private final List<Integer> deck = new ArrayList<>();
 
   /**
    * @param pauseMillis how long to wait before each step
    */
   public Chaos(ForkedCluster cluster, FileSystem fs, List<String> paths, IntSupplier pauseMillis) {
+    this(cluster, fs, paths, pauseMillis, List.of());
+  }
+
+  /**
+   * Like {@link #Chaos(ForkedCluster, FileSystem, List, IntSupplier)}, with the cluster's FUSE
+   * {@code mounts} (processes of {@link ForkedCluster#mountFuse}) killed and restarted too.
+   */
+  public Chaos(
+      ForkedCluster cluster,
+      FileSystem fs,
+      List<String> paths,
+      IntSupplier pauseMillis,
+      List<ForkedProcess> mounts) {
     this.cluster = cluster;
     this.fs = fs;
     this.paths = paths;
     this.master = new MasterClient(fs.conf());
     this.hostile = new HostileReads(cluster);
     this.pauseMillis = pauseMillis;
+    this.mounts = List.copyOf(mounts);
+  }
+
+  /** How many kinds of step there are: each comes at least once in any run of this many steps. */
+  public int kinds() {
+    return mounts.isEmpty() ? 6 : 7;
   }
 
   void step(Random r, Report report) throws Exception {
     Thread.sleep(pauseMillis.getAsInt());
     String path = paths.get(r.nextInt(paths.size()));
     if (deck.isEmpty()) {
-      // Every kind once in each six steps, in a seeded order: a short run still does them all.
-      deck.addAll(List.of(0, 1, 2, 3, 4, 5));
+      // Every kind once in each round of kinds() steps, in a seeded order: a short run still does
+      // them all.
+      for (int kind = 0; kind < kinds(); kind++) {
+        deck.add(kind);
+      }
       Collections.shuffle(deck, r);
     }
     switch (deck.remove(deck.size() - 1)) {
@@ -53,7 +77,8 @@ public final class Chaos {
       case 2 -> fs.free(path);
       case 3 -> updateConf(WorkerKeys.ADMISSION.name(), r.nextBoolean() ? "ALWAYS" : "SECOND_MISS");
       case 4 -> updateConf(WorkerKeys.METADATA_TTL.name(), (1 + r.nextInt(5)) + "s");
-      default -> hostile.send(r, fs.getStatus(path), r.nextInt(cluster.workerCount()));
+      case 5 -> hostile.send(r, fs.getStatus(path), r.nextInt(cluster.workerCount()));
+      default -> restart(mounts.get(r.nextInt(mounts.size())), r);
     }
     report.chaos();
   }
