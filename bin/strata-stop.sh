@@ -21,9 +21,18 @@ case "$what" in
       target="$(realpath -ms -- "$2")"
       if [[ -n "$(strata_running_pid "$name")" ]]; then
         strata_stop "$name"
+        if strata_fuse_mounted "$target"; then
+          # Left behind: killed after 30 s, or stuck (a thread blocked in the kernel on the mount).
+          strata_fuse_abort "$target"
+          fusermount -u -z "$target" 2>/dev/null || umount -l "$target"
+          echo "unmounted $target (left behind by its process; its FUSE connection was aborted)"
+        fi
       elif strata_fuse_mounted "$target"; then
-        # Its process died: the kernel still holds the mount, and every access to it fails.
+        # Its process died: the kernel still holds the mount, and every access to it fails, or
+        # waits for good if a thread of the process is stuck in the kernel (its connection is
+        # aborted first).
         rm -f "$STRATA_LOGS_DIR/$name.pid" "$STRATA_LOGS_DIR/$name.ready"
+        strata_fuse_abort "$target"
         fusermount -u -z "$target" 2>/dev/null || umount -l "$target"
         echo "unmounted $target (its process was gone)"
       else

@@ -56,9 +56,10 @@ final class FuseLoop {
   /**
    * Mounts {@code fs} on {@code mountPoint} with {@code options} (as {@code -o} takes them) and
    * serves it from now on on {@code threadCount} threads; once every loop has ended (the mount
-   * went), tears the session down.
+   * went), tears the session down and runs {@code ended}.
    */
-  static void start(StrataFuse fs, Path mountPoint, String options, int threadCount) {
+  static void start(
+      StrataFuse fs, Path mountPoint, String options, int threadCount, Runnable ended) {
     Lib lib = LibraryLoader.create(Lib.class).failImmediately().load("fuse");
     String at = mountPoint.toAbsolutePath().toString();
     // Foreground: this process is the daemon already.
@@ -95,6 +96,7 @@ final class FuseLoop {
                     return;
                   }
                   lib.fuse_teardown(fuse, mountpoint.getValue());
+                  ended.run();
                 });
     teardown.start();
   }

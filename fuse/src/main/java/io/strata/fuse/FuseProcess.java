@@ -49,6 +49,9 @@ public final class FuseProcess implements Service {
   private StrataFuse fuse;
   private volatile boolean closed;
 
+  /** Whether the process ends when its mount does (when it is a process of its own: main). */
+  private volatile boolean exitWhenUnmounted;
+
   /** Where files changed in place through the mount are copied while open. */
   private final Path spillDir;
 
@@ -96,12 +99,32 @@ public final class FuseProcess implements Service {
     if (operands.isEmpty() || operands.size() > 2) {
       throw StrataException.invalidArgument("usage: strata-fuse " + USAGE);
     }
-    return new FuseProcess(
-        conf,
-        Path.of(operands.get(0)),
-        operands.size() > 1 ? operands.get(1) : "/",
-        readOnly,
-        String.join(",", mountOptions));
+    FuseProcess process =
+        new FuseProcess(
+            conf,
+            Path.of(operands.get(0)),
+            operands.size() > 1 ? operands.get(1) : "/",
+            readOnly,
+            String.join(",", mountOptions));
+    process.exitWhenUnmounted = true;
+    return process;
+  }
+
+  /**
+   * The mount's serving threads ended without a close: it was unmounted from outside, or its
+   * connection aborted (a new mount on the folder took the place of one that did not answer). A
+   * process of its own (main) has nothing left to serve and ends; one inside another (tests) is
+   * left to its owner.
+   */
+  private void mountEnded() {
+    if (closed || !exitWhenUnmounted) {
+      return;
+    }
+    LOG.warn(
+        "{} is no longer mounted (unmounted from outside, or its FUSE connection aborted); this"
+            + " process ends",
+        mountPoint.path());
+    System.exit(0);
   }
 
   @Override
@@ -142,9 +165,11 @@ public final class FuseProcess implements Service {
               conf.get(FuseKeys.ENTRY_TIMEOUT),
               conf.get(FuseKeys.ATTR_TIMEOUT),
               conf.get(FuseKeys.PASSTHROUGH_FETCH_MAX)),
-          threads);
+          threads,
+          this::mountEnded);
     } else {
-      FuseLoop.start(fuse, mountPoint.path(), String.join(",", options()), threads);
+      FuseLoop.start(
+          fuse, mountPoint.path(), String.join(",", options()), threads, this::mountEnded);
     }
   }
 

@@ -60,8 +60,11 @@ final class KernelLoop {
     }
   }
 
-  /** Mounts {@code fs} on {@code mountPoint} and serves it from now on on {@code threads}. */
-  static void start(StrataFuse fs, Path mountPoint, Spec spec, int threads) {
+  /**
+   * Mounts {@code fs} on {@code mountPoint} and serves it from now on on {@code threads}; runs
+   * {@code ended} once they all stopped (the mount went).
+   */
+  static void start(StrataFuse fs, Path mountPoint, Spec spec, int threads, Runnable ended) {
     String at = mountPoint.toAbsolutePath().toString();
     int fd = DevFuse.open();
     try {
@@ -115,7 +118,11 @@ final class KernelLoop {
     }
     serving.forEach(Thread::start);
     DaemonThreads.factory("fuse-kernel-end")
-        .newThread(() -> closeWhenDone(serving, fds, notices))
+        .newThread(
+            () -> {
+              closeWhenDone(serving, fds, notices);
+              ended.run();
+            })
         .start();
     LOG.info("{} mounted with Strata's FUSE loop on {} threads", at, threads);
   }

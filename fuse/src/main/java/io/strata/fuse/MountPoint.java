@@ -2,11 +2,13 @@ package io.strata.fuse;
 
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import io.strata.core.util.FuseConnections;
 import io.strata.core.util.HostMounts;
 import io.strata.core.util.HostMounts.Mount;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -18,6 +20,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class MountPoint {
   private static final Logger LOG = LoggerFactory.getLogger(MountPoint.class);
+
+  /** How long a Strata mount already on the folder has to answer before it is taken away. */
+  private static final Duration PATIENCE = Duration.ofSeconds(5);
 
   private final Path path;
 
@@ -33,14 +38,30 @@ public final class MountPoint {
     return HostMounts.at(path);
   }
 
-  /** Refuses a missing, busy or non-empty folder; unmounts a Strata mount whose process is gone. */
+  /**
+   * Refuses a missing, busy or non-empty folder; unmounts a Strata mount whose process is gone, or
+   * that does not answer in {@link #PATIENCE} (its connection aborted first: see {@link
+   * FuseConnections}).
+   */
   void prepare() {
     Optional<Mount> existing = current();
     if (existing.isPresent() && existing.get().isStrata()) {
-      if (existing.get().alive()) {
-        throw new StrataException(StatusCode.ALREADY_EXISTS, path + " is already a Strata mount");
+      switch (existing.get().state(PATIENCE)) {
+        case ANSWERS ->
+            throw new StrataException(
+                StatusCode.ALREADY_EXISTS, path + " is already a Strata mount");
+        case GONE ->
+            LOG.warn("{} is a Strata mount left by a process that died; unmounting it", path);
+        case SILENT -> {
+          LOG.warn(
+              "{} is a Strata mount that did not answer in {} s: its process is stuck, or was"
+                  + " killed while the kernel held it; aborting its FUSE connection and unmounting"
+                  + " it",
+              path,
+              PATIENCE.toSeconds());
+          FuseConnections.abort(path);
+        }
       }
-      LOG.warn("{} is a Strata mount left by a process that died; unmounting it", path);
       HostMounts.unmount(path, true);
     } else if (existing.isPresent()) {
       throw new StrataException(

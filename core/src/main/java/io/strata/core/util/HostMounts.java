@@ -10,6 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -33,20 +37,52 @@ public final class HostMounts {
     }
 
     /**
-     * Whether the mount answers: false only for one whose process died, which fails every call with
-     * ENOTCONN. Asks statfs, which the kernel always sends to the process (a stat could be answered
-     * from its attribute cache); any other failure (a mount this user may not enter) is not death.
+     * How the mount answers statfs, which the kernel always sends to its process (a stat could be
+     * answered from the attribute cache), within {@code patience}: {@link State#GONE} for one whose
+     * process died (every call fails with ENOTCONN), {@link State#SILENT} for one that does not
+     * answer in time. Any other failure (a mount this user may not enter) is an answer. The look
+     * runs on a thread of its own: a call into a mount nobody serves waits until the connection is
+     * aborted.
      */
-    public boolean alive() {
+    public State state(Duration patience) {
+      CompletableFuture<State> answer = new CompletableFuture<>();
+      DaemonThreads.factory("mount-check").newThread(() -> answer.complete(statfs())).start();
       try {
-        Files.getFileStore(target).getTotalSpace();
-        return true;
-      } catch (FileSystemException e) {
-        return !String.valueOf(e.getReason()).contains("not connected");
-      } catch (IOException e) {
-        return true;
+        return answer.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        return State.SILENT;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return State.SILENT;
+      } catch (ExecutionException e) {
+        return State.ANSWERS;
       }
     }
+
+    private State statfs() {
+      try {
+        Files.getFileStore(target).getTotalSpace();
+        return State.ANSWERS;
+      } catch (FileSystemException e) {
+        return String.valueOf(e.getReason()).contains("not connected") ? State.GONE : State.ANSWERS;
+      } catch (IOException e) {
+        return State.ANSWERS;
+      }
+    }
+  }
+
+  /** How a mount answers ({@link Mount#state}). */
+  public enum State {
+    /** Its process answered. */
+    ANSWERS,
+    /** Its process died and the kernel knows: every call fails with ENOTCONN. */
+    GONE,
+    /**
+     * No answer in time: its process is stuck, or it died while the kernel held it (a thread of the
+     * process blocked in the kernel keeps the connection open); only aborting the connection
+     * ({@link FuseConnections#abort}) frees the callers waiting on it.
+     */
+    SILENT
   }
 
   /** Every mount, in the kernel's order. */
@@ -98,7 +134,7 @@ public final class HostMounts {
   }
 
   /** /proc/mounts writes space, tab, newline and backslash as octal escapes. */
-  private static String unescape(String s) {
+  static String unescape(String s) {
     return s.replace("\\040", " ")
         .replace("\\011", "\t")
         .replace("\\012", "\n")

@@ -185,7 +185,13 @@ public final class FuseCommand implements Runnable {
                 m.target(),
                 m.source(),
                 m.readOnly() ? "ro" : "rw",
-                m.alive() ? "ok" : "stale (its process is gone; 'strata fuse unmount' clears it)");
+                switch (m.state(Duration.ofSeconds(2))) {
+                  case ANSWERS -> "ok";
+                  case GONE -> "stale (its process is gone; 'strata fuse unmount' clears it)";
+                  case SILENT ->
+                      "not answering (its process is stuck, or was killed while the"
+                          + " kernel held it; 'strata fuse unmount' clears it)";
+                });
       }
     }
   }
