@@ -22,10 +22,6 @@ if [ ! -x $fstest ]; then
 	exit 1
 fi
 
-# Strata: a newline, for expect's "last line of the output" (see UPSTREAM).
-strata_nl='
-'
-
 requires_root()
 {
 	case "$(id -u)" in
@@ -43,13 +39,8 @@ expect()
 {
 	e="${1}"
 	shift
-	# Strata: the last line by the shell's own expansion and grep fed by a here-document, where
-	# "| tail -1" and "echo | grep" were two more processes per check (see UPSTREAM).
-	r=`${fstest} $* 2>/dev/null`
-	r="${r##*${strata_nl}}"
-	${GREP} -Eq '^'${e}'$' <<EOF
-${r}
-EOF
+	r=`${fstest} $* 2>/dev/null | tail -1`
+	echo "${r}" | ${GREP} -Eq '^'${e}'$'
 	if [ $? -eq 0 ]; then
 		if [ -z "${todomsg}" ]; then
 			echo "ok ${ntest}"
@@ -132,16 +123,9 @@ todo()
 	fi
 }
 
-# Strata: 32 random hex digits, as the md5 of random bytes gave, from od alone (dd, openssl and
-# awk were a tenth of the suite's CPU; see UPSTREAM).
-strata_hex32()
-{
-	od -An -N16 -tx1 /dev/urandom | tr -d ' \n'
-}
-
 namegen()
 {
-	echo "pjdfstest_`strata_hex32`"
+	echo "pjdfstest_`dd if=/dev/urandom bs=1k count=1 2>/dev/null | openssl md5 | awk '{print $NF}'`"
 }
 
 namegen_len()
@@ -150,7 +134,7 @@ namegen_len()
 
 	name=""
 	while :; do
-		namepart="`strata_hex32`"
+		namepart="`dd if=/dev/urandom bs=64 count=1 2>/dev/null | openssl md5 | awk '{print $NF}'`"
 		name="${name}${namepart}"
 		curlen=`printf "%s" "${name}" | wc -c`
 		[ ${curlen} -lt ${len} ] || break
