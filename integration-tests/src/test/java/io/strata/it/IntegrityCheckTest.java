@@ -90,8 +90,13 @@ class IntegrityCheckTest {
                     4,
                     fuse == null ? null : mnt,
                     readOnly == null ? null : readOnlyMnt));
-        List<ForkedProcess> mounts =
-            Stream.of(fuse, readOnly).filter(java.util.Objects::nonNull).toList();
+        Map<ForkedProcess, Path> mounts = new java.util.LinkedHashMap<>();
+        if (fuse != null) {
+          mounts.put(fuse, mnt);
+        }
+        if (readOnly != null) {
+          mounts.put(readOnly, readOnlyMnt);
+        }
         Chaos chaos = new Chaos(cluster, fs, checker.paths(), () -> CHAOS_PAUSE_MILLIS, mounts);
         Report report = checker.run(chaos);
         System.out.println("integrity seed " + seed + ": " + report.json());

@@ -231,6 +231,19 @@ public final class ForkedProcess {
   private static final Duration KILL_WAIT = Duration.ofSeconds(30);
 
   /**
+   * SIGKILL, and wait up to {@code wait} for the process to be gone; whether it is. A FUSE process
+   * killed while a thread of it was blocked in the kernel on its own mount is not gone until its
+   * connection is aborted ({@link io.strata.core.util.FuseConnections}).
+   */
+  public boolean killWithin(Duration wait) throws InterruptedException {
+    if (isAlive()) {
+      process.destroyForcibly();
+      return process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    return true;
+  }
+
+  /**
    * What each thread of the running process is doing: the JVM's own dump (it prints one to its
    * output on SIGQUIT) and the kernel's view ({@link StuckProcess}); empty if it is not running.
    */
