@@ -27,6 +27,7 @@ strata_kind() {
     master*) echo master ;;
     worker*) echo worker ;;
     fuse*) echo fuse ;;
+    s3*) echo s3 ;;
     *) strata_die "unknown process $1" ;;
   esac
 }
@@ -36,6 +37,7 @@ strata_main_class() {
     master) echo io.strata.master.MasterProcess ;;
     worker) echo io.strata.worker.WorkerProcess ;;
     fuse) echo io.strata.fuse.FuseProcess ;;
+    s3) echo io.strata.s3.S3Process ;;
   esac
 }
 
@@ -44,6 +46,7 @@ strata_default_java_opts() {
     master) echo "${STRATA_MASTER_JAVA_OPTS:--Xms64m -Xmx512m -XX:MaxDirectMemorySize=256m -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError}" ;;
     worker) echo "${STRATA_WORKER_JAVA_OPTS:--Xms256m -Xmx1g -XX:MaxDirectMemorySize=2g -XX:+ExitOnOutOfMemoryError}" ;;
     fuse) echo "${STRATA_FUSE_JAVA_OPTS:--Xms64m -Xmx512m -XX:MaxDirectMemorySize=512m -XX:+ExitOnOutOfMemoryError}" ;;
+    s3) echo "${STRATA_S3_JAVA_OPTS:--Xms64m -Xmx512m -XX:MaxDirectMemorySize=512m -XX:+ExitOnOutOfMemoryError}" ;;
   esac
 }
 
@@ -170,7 +173,7 @@ strata_await() {
     sleep 0.1
     waited=$((waited + 1))
   done
-  echo "$name started (pid $pid): $(sed 's/^[a-z]* ready in [0-9.]* s: //' "$ready"); log: $STRATA_LOGS_DIR/$name.log"
+  echo "$name started (pid $pid): $(sed 's/^[a-z0-9-]* ready in [0-9.]* s: //' "$ready"); log: $STRATA_LOGS_DIR/$name.log"
 }
 
 # Starts process $1 and waits until it serves, or says once that it already runs.

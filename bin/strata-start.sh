@@ -11,6 +11,7 @@
 #                            TOKEN mode with a secret only this account reads, unless configured
 #   strata-start.sh master   the master of this host, as $STRATA_CONF_DIR configures it
 #   strata-start.sh worker   the worker of this host
+#   strata-start.sh s3       the S3 endpoint of this host (beside its worker; port strata.s3.port)
 #   strata-start.sh masters  a master on every host of $STRATA_CONF_DIR/masters (ssh for other hosts)
 #   strata-start.sh workers  a worker on every host of $STRATA_CONF_DIR/workers
 #   strata-start.sh all      masters, then workers
@@ -22,7 +23,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/strata-process.sh"
 
 usage() {
-  echo "usage: strata-start.sh local [--masters N] [--workers M] | master | worker | masters | workers | all" >&2
+  echo "usage: strata-start.sh local [--masters N] [--workers M] | master | worker | s3 | masters | workers | all" >&2
   echo "       strata-start.sh fuse MOUNT_POINT [STRATA_FOLDER] [--read-only] [-o OPTIONS]" >&2
   exit 2
 }
@@ -216,6 +217,7 @@ start_local_group() {
   for ((i = 0; i < workers; i++)); do
     strata_await "worker-$i"
   done
+  STRATA_S3_PORT=$((base + 13)) strata_start s3
 }
 
 case "$what" in
@@ -225,16 +227,19 @@ case "$what" in
     if (( masters == 1 && workers == 1 )); then
       strata_start master
       (strata_local_worker_cache 0 && strata_start worker)
+      strata_start s3
     else
       start_local_group
     fi
     elapsed=$(( $(strata_now_ms) - started ))
     printf 'Local cluster ready in %d.%d s. Try: bin/strata fs ls /   (stop it with bin/strata-stop.sh)\n' \
       $((elapsed / 1000)) $((elapsed % 1000 / 100))
+    sed 's/^[a-z0-9-]* ready in [0-9.]* s: //' "$STRATA_LOGS_DIR/s3.ready"
     strata_build_shell_archive
     ;;
   master) strata_default_security master; strata_start master; strata_build_shell_archive ;;
   worker) strata_default_security worker; strata_start worker ;;
+  s3) strata_start s3 ;;
   masters) strata_on_hosts masters strata-start.sh master ;;
   workers) strata_on_hosts workers strata-start.sh worker ;;
   all)

@@ -7,6 +7,7 @@
 #                                hosts), and whatever else was started from here (default)
 #   strata-stop.sh local         every FUSE mount, worker and master started from here
 #   strata-stop.sh master|worker every master (or worker) started from here
+#   strata-stop.sh s3            the S3 endpoint started from here
 #   strata-stop.sh masters|workers  on every host of $STRATA_CONF_DIR/masters (workers), ssh for others
 #   strata-stop.sh fuse [MOUNT_POINT]  the FUSE mount on MOUNT_POINT, or every one started from here
 #                                      (stopping unmounts; readers still inside get an error)
@@ -45,6 +46,7 @@ case "$what" in
     ;;
   all|local)
     strata_stop_kind fuse
+    strata_stop_kind s3 quiet
     quiet=""
     if [[ "$what" == all && -f "$STRATA_CONF_DIR/workers" && -f "$STRATA_CONF_DIR/masters" ]]; then
       # Every host's, as strata-start.sh all started them (this host's among them when listed).
@@ -57,7 +59,7 @@ case "$what" in
     strata_stop_kind master $quiet
     rm -f "$STRATA_LOGS_DIR/local-cluster.env"
     ;;
-  master|worker)
+  master|worker|s3)
     strata_stop_kind "$what"
     # The last of this host's processes gone: its shells have no cluster to find any more.
     if ! compgen -G "$STRATA_LOGS_DIR/*.pid" > /dev/null; then
@@ -67,7 +69,7 @@ case "$what" in
   masters) strata_on_hosts masters strata-stop.sh master ;;
   workers) strata_on_hosts workers strata-stop.sh worker ;;
   *)
-    echo "usage: strata-stop.sh [all|local|master|worker|masters|workers|fuse [MOUNT_POINT]]" >&2
+    echo "usage: strata-stop.sh [all|local|master|worker|s3|masters|workers|fuse [MOUNT_POINT]]" >&2
     exit 2
     ;;
 esac

@@ -274,7 +274,7 @@ class ScriptsTest {
       int base = range[0] + random.nextInt((range[1] - range[0] - 2100) / 100) * 100;
       boolean free = true;
       for (int i = 0; i < 3 && free; i++) {
-        for (int off : new int[] {0, 1, 2, 10, 11, 12}) {
+        for (int off : new int[] {0, 1, 2, 10, 11, 12, 13}) {
           try (java.net.ServerSocket s =
               new java.net.ServerSocket(
                   base + 1000 * i + off, 1, java.net.InetAddress.getLoopbackAddress())) {

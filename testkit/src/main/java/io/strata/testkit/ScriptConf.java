@@ -1,5 +1,6 @@
 package io.strata.testkit;
 
+import io.strata.core.conf.S3Keys;
 import io.strata.core.conf.SecurityKeys;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Role;
@@ -34,6 +35,8 @@ public record ScriptConf(Path conf, Path logs, int workerWebPort) {
     // One site file serves both processes: the master's keys and the worker's do not meet.
     Map<String, String> site = new LinkedHashMap<>(layout.master(0));
     site.putAll(layout.worker(0, worker));
+    // The S3 endpoint local mode starts beside the worker: a port of its own too.
+    site.put(S3Keys.PORT.name(), String.valueOf(FreePorts.next()));
     // The scripts choose the security mode as they do for a user's install.
     site.remove(SecurityKeys.MODE.name());
     List<String> lines = new ArrayList<>();

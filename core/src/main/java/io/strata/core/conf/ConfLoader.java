@@ -29,6 +29,7 @@ public final class ConfLoader {
           "STRATA_MASTER_JAVA_OPTS",
           "STRATA_WORKER_JAVA_OPTS",
           "STRATA_FUSE_JAVA_OPTS",
+          "STRATA_S3_JAVA_OPTS",
           "STRATA_SHELL_JAVA_OPTS",
           "STRATA_BENCH_JAVA_OPTS",
           "STRATA_JAVA",

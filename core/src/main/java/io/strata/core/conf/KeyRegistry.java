@@ -21,6 +21,7 @@ public final class KeyRegistry {
     UserKeys.class,
     FuseKeys.class,
     SecurityKeys.class,
+    S3Keys.class,
   };
 
   private static final Map<String, ConfKey<?>> KEYS = gather();

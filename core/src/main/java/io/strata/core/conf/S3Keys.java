@@ -1,0 +1,72 @@
+package io.strata.core.conf;
+
+import java.time.Duration;
+
+/** Keys of the S3 endpoint (a client process beside each worker: it also reads strata.user.*). */
+public final class S3Keys {
+  private S3Keys() {}
+
+  public static final ConfKey<Integer> PORT =
+      ConfKey.integer("strata.s3.port")
+          .defaultValue("7713")
+          .scope(Scope.CLIENT)
+          .check(Ports::valid, Ports.MESSAGE)
+          .description("Port of the S3-compatible endpoint (HTTP/1.1, AWS Signature V4).")
+          .build();
+
+  public static final ConfKey<String> BIND_HOST =
+      ConfKey.string("strata.s3.bind.host")
+          .defaultValue("127.0.0.1")
+          .scope(Scope.CLIENT)
+          .description(
+              "Address the S3 endpoint listens on (loopback by default; 0.0.0.0 or a host's "
+                  + "address to serve other hosts).")
+          .build();
+
+  public static final ConfKey<String> CREDENTIALS_FILE =
+      ConfKey.string("strata.s3.credentials.file")
+          .defaultValue("${strata.conf.dir}/s3-credentials")
+          .scope(Scope.CLIENT)
+          .description(
+              "Access keys the S3 endpoint accepts, one ACCESS_KEY:SECRET_KEY per line (mode 600). "
+                  + "Made with one new key pair at the endpoint's first start if it does not exist.")
+          .build();
+
+  public static final ConfKey<String> REGION =
+      ConfKey.string("strata.s3.region")
+          .defaultValue("us-east-1")
+          .scope(Scope.CLIENT)
+          .description(
+              "Region the S3 endpoint names in GetBucketLocation and accepts in signatures' scope.")
+          .build();
+
+  public static final ConfKey<Integer> THREADS =
+      ConfKey.integer("strata.s3.threads")
+          .defaultValue("32")
+          .scope(Scope.CLIENT)
+          .check(n -> n > 0 && n <= 1024, "must be between 1 and 1024")
+          .description(
+              "Requests the S3 endpoint works on at once (each waits on the cluster); more wait in "
+                  + "line.")
+          .build();
+
+  public static final ConfKey<Integer> MAX_CONNECTIONS =
+      ConfKey.integer("strata.s3.max.connections")
+          .defaultValue("4096")
+          .scope(Scope.CLIENT)
+          .check(n -> n > 0, "must be positive")
+          .description(
+              "Connections the S3 endpoint keeps open; past it (or a quarter of it from one "
+                  + "address) the oldest idle one is closed for the newest.")
+          .build();
+
+  public static final ConfKey<Duration> IDLE_TIMEOUT =
+      ConfKey.duration("strata.s3.idle.timeout")
+          .defaultValue("60s")
+          .scope(Scope.CLIENT)
+          .check(d -> d.toMillis() > 0, "must be positive")
+          .description(
+              "How long a connection may send nothing (between requests, or inside one: a client "
+                  + "that trickles a request in) before the endpoint closes it.")
+          .build();
+}

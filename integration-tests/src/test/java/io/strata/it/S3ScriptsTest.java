@@ -1,0 +1,114 @@
+package io.strata.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.strata.testkit.ScriptConf;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The S3 endpoint that {@code bin/strata-start.sh local} starts, used by the clients pipelines use
+ * (boto3 and the AWS CLI, with their own defaults), and one namespace with the shell.
+ */
+class S3ScriptsTest {
+  private static final Pattern ENDPOINT =
+      Pattern.compile("S3 endpoint (http://[0-9.]+:\\d+), access keys in ([^\\s;]+)");
+
+  @TempDir Path work;
+  private Scripts scripts;
+  private String endpoint;
+  private String access;
+  private String secret;
+
+  @BeforeEach
+  void startCluster() throws Exception {
+    ScriptConf site =
+        ScriptConf.create(Scripts.ROOT, work, "strata.worker.page.store.mem.size=64MiB");
+    scripts = new Scripts(site);
+    Scripts.Result start = scripts.run("bin/strata-start.sh", "local");
+    assertThat(start.code()).as(start.out()).isZero();
+    Matcher m = ENDPOINT.matcher(start.out());
+    assertThat(m.find()).as("the ready line names the endpoint: %s", start.out()).isTrue();
+    endpoint = m.group(1);
+    Path keys = Path.of(m.group(2));
+    assertThat(Files.getPosixFilePermissions(keys).toString())
+        .isEqualTo("[OWNER_READ, OWNER_WRITE]");
+    String pair =
+        Files.readAllLines(keys).stream().filter(l -> !l.startsWith("#")).findFirst().orElseThrow();
+    access = pair.substring(0, pair.indexOf(':'));
+    secret = pair.substring(pair.indexOf(':') + 1);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (scripts != null) {
+      Scripts.Result stop = scripts.run("bin/strata-stop.sh");
+      assertThat(stop.out()).contains("stopped s3");
+    }
+  }
+
+  @Test
+  void boto3_withItsDefaults() throws Exception {
+    Scripts.Result probe = scripts.run("python3", "-c", "import boto3");
+    assumeThat(probe.code())
+        .as("boto3 is missing (apt-get install python3-boto3): %s", probe.out())
+        .isZero();
+    Path check = Path.of("src/test/resources/s3/boto3_check.py").toAbsolutePath();
+    Scripts.Result r = scripts.run("python3", check.toString(), endpoint, access, secret);
+    assertThat(r.code()).as(r.out()).isZero();
+    assertThat(r.out()).contains("boto3 checks passed");
+    // One namespace: what boto3 wrote, the shell reads.
+    Scripts.Result ls = scripts.run("bin/strata", "fs", "ls", "/boto/dir");
+    assertThat(ls.out()).contains("one.bin");
+  }
+
+  @Test
+  void awsCli_copiesListsAndRemoves() throws Exception {
+    assumeThat(FuseHost.onPath("aws"))
+        .as("the AWS CLI is missing (apt-get install awscli)")
+        .isTrue();
+    Map<String, String> env =
+        Map.of(
+            "AWS_ACCESS_KEY_ID",
+            access,
+            "AWS_SECRET_ACCESS_KEY",
+            secret,
+            "AWS_DEFAULT_REGION",
+            "us-east-1",
+            "AWS_CONFIG_FILE",
+            work.resolve("aws-config").toString(),
+            "AWS_SHARED_CREDENTIALS_FILE",
+            work.resolve("aws-credentials").toString());
+    Path file = work.resolve("hello.txt");
+    Files.writeString(file, "hello through the AWS CLI\n");
+    assertThat(aws(env, "s3", "mb", "s3://cli").code()).isZero();
+    Scripts.Result cp = aws(env, "s3", "cp", file.toString(), "s3://cli/in/hello.txt");
+    assertThat(cp.code()).as(cp.out()).isZero();
+    Scripts.Result ls = aws(env, "s3", "ls", "s3://cli/in/");
+    assertThat(ls.out()).as(ls.out()).contains("hello.txt");
+    Scripts.Result cat = aws(env, "s3", "cp", "s3://cli/in/hello.txt", "-");
+    assertThat(cat.out()).isEqualTo("hello through the AWS CLI\n");
+    assertThat(scripts.run("bin/strata", "fs", "cat", "/cli/in/hello.txt").out())
+        .isEqualTo("hello through the AWS CLI\n");
+    assertThat(aws(env, "s3", "rm", "s3://cli/in/hello.txt").code()).isZero();
+    Scripts.Result missing =
+        aws(env, "s3api", "head-object", "--bucket", "cli", "--key", "in/hello.txt");
+    assertThat(missing.code()).isNotZero();
+    assertThat(missing.out()).contains("404");
+  }
+
+  private Scripts.Result aws(Map<String, String> env, String... args) throws Exception {
+    List<String> cmd = new java.util.ArrayList<>(List.of("aws", "--endpoint-url", endpoint));
+    cmd.addAll(List.of(args));
+    return scripts.run(env, cmd.toArray(String[]::new));
+  }
+}

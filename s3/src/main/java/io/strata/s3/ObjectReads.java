@@ -1,0 +1,255 @@
+package io.strata.s3;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.strata.client.FileInStream;
+import io.strata.client.FileInfo;
+import io.strata.client.FileSystem;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * GetObject and HeadObject: conditions (If-Match, If-None-Match, If-Modified-Since,
+ * If-Unmodified-Since), one byte range (suffix ranges too), the response-* overrides. The bytes are
+ * those of the version looked up, whole or not at all: a file the worker keeps whole is sent by the
+ * kernel from its file (sendfile), the rest read through the client in 1 MiB steps.
+ */
+final class ObjectReads {
+  private static final int STEP = 1 << 20;
+  private static final Map<String, String> OVERRIDES =
+      Map.of(
+          "response-content-type", "Content-Type",
+          "response-content-language", "Content-Language",
+          "response-expires", "Expires",
+          "response-cache-control", "Cache-Control",
+          "response-content-disposition", "Content-Disposition",
+          "response-content-encoding", "Content-Encoding");
+
+  private final FileSystem fs;
+
+  ObjectReads(FileSystem fs) {
+    this.fs = fs;
+  }
+
+  /** GET ({@code head} false) or HEAD of {@code r}'s key. */
+  void get(S3Request r, S3Response out, boolean head) throws IOException {
+    FileInfo f = status(r);
+    String etag = S3Names.etag(f);
+    out.header(HttpHeaderNames.ETAG, etag)
+        .header(HttpHeaderNames.LAST_MODIFIED, S3Names.httpDate(f.mtimeMs()))
+        .header(HttpHeaderNames.ACCEPT_RANGES, "bytes")
+        .header(
+            HttpHeaderNames.CONTENT_TYPE,
+            f.directory() ? "application/x-directory" : "binary/octet-stream");
+    int condition = condition(r, etag, f.mtimeMs());
+    if (condition != 200) {
+      if (condition == 304) {
+        out.empty(304);
+        return;
+      }
+      throw S3Error.preconditionFailed();
+    }
+    for (var e : OVERRIDES.entrySet()) {
+      String value = r.param(e.getKey());
+      if (value != null) {
+        out.header(e.getValue(), value);
+      }
+    }
+    long length = f.directory() ? 0 : f.length();
+    long[] range = range(r.header("range"), length);
+    long from = 0;
+    long count = length;
+    int status = 200;
+    if (range != null) {
+      from = range[0];
+      count = range[1] - range[0] + 1;
+      status = 206;
+      out.header(
+          HttpHeaderNames.CONTENT_RANGE, "bytes " + range[0] + "-" + range[1] + "/" + length);
+    }
+    if (head) {
+      out.header(HttpHeaderNames.CONTENT_LENGTH, count);
+      out.empty(status);
+      return;
+    }
+    send(f, from, count, status, out);
+  }
+
+  private FileInfo status(S3Request r) {
+    String path = S3Names.path(r.bucket(), r.key());
+    FileInfo f;
+    try {
+      f = fs.getStatus(path);
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.NOT_FOUND || e.code() == StatusCode.NOT_A_DIRECTORY) {
+        throw S3Error.noSuchKey(r.key());
+      }
+      throw e;
+    }
+    // A folder is an object only by the key that ends in '/' (its marker), as S3 lists it.
+    if (f.directory() != r.key().endsWith("/")) {
+      throw S3Error.noSuchKey(r.key());
+    }
+    return f;
+  }
+
+  private void send(FileInfo f, long from, long count, int status, S3Response out)
+      throws IOException {
+    if (count == 0) {
+      out.empty(status);
+      return;
+    }
+    Optional<Path> whole = fs.wholeFile(f);
+    if (whole.isPresent()) {
+      FileChannel file = openWhole(whole.get(), f.length());
+      if (file != null) {
+        out.start(status, count);
+        out.region(file, from, count);
+        out.finish();
+        return;
+      }
+    }
+    out.start(status, count);
+    ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+    try (FileInStream in = fs.open(f)) {
+      long at = from;
+      long end = from + count;
+      while (at < end) {
+        int step = (int) Math.min(STEP, end - at);
+        ByteBuf buf = alloc.directBuffer(step);
+        try {
+          int n = in.positionedRead(at, buf.nioBuffer(0, step));
+          if (n <= 0) {
+            throw new IOException(f.path() + " ended at " + at + " of " + end);
+          }
+          buf.writerIndex(n);
+          at += n;
+          out.chunk(buf);
+          buf = null;
+        } finally {
+          if (buf != null) {
+            buf.release();
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      out.breakOff();
+      throw e;
+    }
+    out.finish();
+  }
+
+  /** The worker's whole file of the version, if it still is that long (else read as any file). */
+  private static FileChannel openWhole(Path path, long length) {
+    try {
+      FileChannel file =
+          FileChannel.open(path, StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      if (file.size() == length) {
+        return file;
+      }
+      file.close();
+    } catch (IOException e) {
+      // Evicted meanwhile: the client reads it.
+    }
+    return null;
+  }
+
+  /** 200 to answer, 304 not modified, 412 a precondition failed (RFC 7232's order). */
+  static int condition(S3Request r, String etag, long mtimeMs) {
+    String ifMatch = r.header("if-match");
+    String ifNoneMatch = r.header("if-none-match");
+    long seconds = mtimeMs / 1000;
+    if (ifMatch != null && !matches(ifMatch, etag)) {
+      return 412;
+    }
+    if (ifMatch == null) {
+      Long unmodifiedSince = date(r.header("if-unmodified-since"));
+      if (unmodifiedSince != null && seconds > unmodifiedSince) {
+        return 412;
+      }
+    }
+    if (ifNoneMatch != null && matches(ifNoneMatch, etag)) {
+      return 304;
+    }
+    if (ifNoneMatch == null) {
+      Long modifiedSince = date(r.header("if-modified-since"));
+      if (modifiedSince != null && seconds <= modifiedSince) {
+        return 304;
+      }
+    }
+    return 200;
+  }
+
+  static boolean matches(String header, String etag) {
+    for (String tag : header.split(",", -1)) {
+      String t = tag.trim();
+      if (t.equals("*") || t.equals(etag) || ("\"" + t + "\"").equals(etag)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Long date(String header) {
+    if (header == null) {
+      return null;
+    }
+    try {
+      return ZonedDateTime.parse(header, DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /**
+   * {@code [first, last]} of a Range header's one range in an object of {@code length} bytes; null
+   * for the whole object (no header, or one this does not take: several ranges, other units).
+   */
+  static long[] range(String header, long length) {
+    if (header == null || !header.startsWith("bytes=") || header.indexOf(',') >= 0) {
+      return null;
+    }
+    String spec = header.substring("bytes=".length()).trim();
+    int dash = spec.indexOf('-');
+    if (dash < 0) {
+      return null;
+    }
+    try {
+      if (dash == 0) {
+        long suffix = Long.parseLong(spec.substring(1));
+        if (suffix <= 0) {
+          throw invalidRange(length);
+        }
+        return length == 0 ? null : new long[] {Math.max(0, length - suffix), length - 1};
+      }
+      long first = Long.parseLong(spec.substring(0, dash));
+      long last = dash == spec.length() - 1 ? length - 1 : Long.parseLong(spec.substring(dash + 1));
+      if (first < 0 || (last < first && dash != spec.length() - 1)) {
+        return null;
+      }
+      if (first >= length) {
+        throw invalidRange(length);
+      }
+      return new long[] {first, Math.min(last, length - 1)};
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static S3Error invalidRange(long length) {
+    return new S3Error(
+        416,
+        "InvalidRange",
+        "The requested range is not satisfiable (the object has " + length + " bytes)");
+  }
+}

@@ -1,0 +1,211 @@
+package io.strata.s3;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.strata.client.FileInStream;
+import io.strata.client.FileInfo;
+import io.strata.client.FileOutStream;
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
+import io.strata.core.status.StatusCode;
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+
+/**
+ * PutObject, CopyObject and DeleteObject. A put streams the body into a new version that appears
+ * under the key only once every byte arrived and every checksum the client sent held ({@link
+ * VerifiedBody}); a broken upload leaves the key as it was. Folders the key needs are made, as S3's
+ * keys imply them.
+ */
+final class ObjectWrites {
+  /** S3's limit for one PUT (larger objects go in parts). */
+  static final long MAX_PUT = 5L << 30;
+
+  private static final int BUFFER = 256 << 10;
+
+  private final FileSystem fs;
+
+  ObjectWrites(FileSystem fs) {
+    this.fs = fs;
+  }
+
+  FileSystem fs() {
+    return fs;
+  }
+
+  void put(S3Request r, VerifiedBody verified, S3Response out) throws IOException {
+    String path = S3Names.path(r.bucket(), r.key());
+    BucketOps.requireBucket(fs, r.bucket());
+    long declared = verified.declared();
+    if (declared > MAX_PUT) {
+      throw new S3Error(
+          400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size (5 GiB)");
+    }
+    if (r.key().endsWith("/")) {
+      folderMarker(path, declared, out);
+      return;
+    }
+    boolean mustBeNew = "*".equals(r.header("if-none-match"));
+    String ifMatch = r.header("if-match");
+    if (ifMatch != null) {
+      FileInfo now = fs.findStatus(path).orElseThrow(() -> S3Error.noSuchKey(r.key()));
+      if (!ObjectReads.matches(ifMatch, S3Names.etag(now))) {
+        throw S3Error.preconditionFailed();
+      }
+    }
+    makeParents(path);
+    FileInfo written = write(path, verified, !mustBeNew, r.key());
+    out.header(HttpHeaderNames.ETAG, S3Names.etag(written));
+    Map.Entry<String, String> checksum = verified.checksum();
+    if (checksum != null) {
+      out.header(checksum.getKey(), checksum.getValue());
+    }
+    out.empty(200);
+  }
+
+  /** CopyObject: the source's bytes, read as one version, written under the key. */
+  void copy(S3Request r, S3Response out) throws IOException {
+    String source = AwsUri.decode(r.header("x-amz-copy-source"));
+    int version = source.indexOf("?versionId=");
+    if (version >= 0) {
+      throw S3Error.notImplemented("copying a version (versionId)");
+    }
+    String from = source.startsWith("/") ? source.substring(1) : source;
+    int slash = from.indexOf('/');
+    if (slash <= 0 || slash == from.length() - 1) {
+      throw S3Error.invalidArgument("x-amz-copy-source must be BUCKET/KEY: " + source);
+    }
+    String srcBucket = from.substring(0, slash);
+    String srcKey = from.substring(slash + 1);
+    String srcPath = S3Names.path(srcBucket, srcKey);
+    String path = S3Names.path(r.bucket(), r.key());
+    BucketOps.requireBucket(fs, r.bucket());
+    FileInfo src =
+        fs.findStatus(srcPath)
+            .filter(f -> !f.directory())
+            .orElseThrow(() -> S3Error.noSuchKey(srcKey));
+    String etag = S3Names.etag(src);
+    String ifMatch = r.header("x-amz-copy-source-if-match");
+    String ifNoneMatch = r.header("x-amz-copy-source-if-none-match");
+    if ((ifMatch != null && !ObjectReads.matches(ifMatch, etag))
+        || (ifNoneMatch != null && ObjectReads.matches(ifNoneMatch, etag))) {
+      throw S3Error.preconditionFailed();
+    }
+    if (src.length() > MAX_PUT) {
+      throw S3Error.invalidRequest(
+          "a source larger than 5 GiB is copied in parts (UploadPartCopy)");
+    }
+    makeParents(path);
+    FileInfo written;
+    try (FileInStream in = fs.open(src)) {
+      written = write(path, in, true, r.key());
+    }
+    out.xml(
+        200,
+        S3Xml.document("CopyObjectResult")
+            .element("ETag", S3Names.etag(written))
+            .time("LastModified", written.mtimeMs())
+            .end("CopyObjectResult"));
+  }
+
+  /** DeleteObject: a key that is not there is deleted already (204 either way, as S3 answers). */
+  void delete(S3Request r, S3Response out) {
+    deleteKey(r.bucket(), r.key());
+    out.empty(204);
+  }
+
+  /** Deletes {@code key}; false if it was not there. A folder's key removes it only if empty. */
+  boolean deleteKey(String bucket, String key) {
+    String path = S3Names.path(bucket, key);
+    try {
+      FileInfo f = fs.getStatus(path);
+      if (f.directory() != key.endsWith("/")) {
+        return false;
+      }
+      fs.delete(path, false);
+      return true;
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.NOT_FOUND || e.code() == StatusCode.NOT_A_DIRECTORY) {
+        return false;
+      }
+      if (e.code() == StatusCode.DIRECTORY_NOT_EMPTY) {
+        // A folder's marker goes; the keys below it stay, as they would in S3.
+        return true;
+      }
+      throw e;
+    }
+  }
+
+  private FileInfo write(String path, InputStream in, boolean overwrite, String key)
+      throws IOException {
+    FileOutStream out;
+    try {
+      out = fs.create(path, overwrite ? WriteOptions.overwriting() : WriteOptions.DEFAULT);
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.ALREADY_EXISTS) {
+        throw S3Error.preconditionFailed();
+      }
+      if (e.code() == StatusCode.IS_A_DIRECTORY) {
+        throw new S3Error(409, "InvalidObjectState", key + " is a folder (a prefix of other keys)");
+      }
+      throw e;
+    }
+    boolean done = false;
+    try {
+      byte[] buf = new byte[BUFFER];
+      int n;
+      while ((n = in.read(buf)) >= 0) {
+        out.write(buf, 0, n);
+      }
+      out.close();
+      done = true;
+    } catch (StrataException e) {
+      // A key made meanwhile: the publication, not the open, finds it (If-None-Match: *).
+      if (e.code() == StatusCode.ALREADY_EXISTS && !overwrite) {
+        throw S3Error.preconditionFailed();
+      }
+      throw e;
+    } finally {
+      if (!done) {
+        out.cancel();
+      }
+    }
+    FileInfo published = out.published();
+    return published != null ? published : fs.getStatus(path);
+  }
+
+  private void folderMarker(String path, long declared, S3Response out) {
+    if (declared > 0) {
+      throw S3Error.invalidArgument("a key ending in '/' is a folder and holds no bytes");
+    }
+    try {
+      fs.mkdir(path, true);
+    } catch (StrataException e) {
+      if (e.code() != StatusCode.ALREADY_EXISTS) {
+        throw e;
+      }
+    }
+    out.header(HttpHeaderNames.ETAG, "\"d41d8cd98f00b204e9800998ecf8427e\"");
+    out.empty(200);
+  }
+
+  private void makeParents(String path) {
+    String parent = path.substring(0, path.lastIndexOf('/'));
+    if (parent.indexOf('/', 1) < 0) {
+      return;
+    }
+    try {
+      fs.mkdir(parent, true);
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.ALREADY_EXISTS) {
+        return;
+      }
+      if (e.code() == StatusCode.NOT_A_DIRECTORY) {
+        throw new S3Error(
+            409, "InvalidObjectState", "a part of the key is an object, not a folder: " + path);
+      }
+      throw e;
+    }
+  }
+}

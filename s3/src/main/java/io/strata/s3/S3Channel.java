@@ -1,0 +1,146 @@
+package io.strata.s3;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One connection to the endpoint, on its event loop: a request's line and headers start an {@link
+ * S3Exchange} on the executor, its body follows through a {@link BodyStream}. The channel reads
+ * only when asked, so one request is in hand at a time and a body arrives as fast as it is taken.
+ */
+// Writes whose outcome the next write or the connection's close reports; closes nobody waits for.
+@SuppressWarnings("FutureReturnValueIgnored")
+final class S3Channel extends ChannelInboundHandlerAdapter {
+  /** Makes the work of one request once its line and headers arrived. */
+  interface Exchanges {
+    Runnable exchange(ChannelHandlerContext ctx, HttpRequest request, BodyStream body, Done done);
+  }
+
+  /** What an exchange calls once its answer is written. */
+  interface Done {
+    void answered(boolean reusable);
+  }
+
+  private final Executor executor;
+  private final Exchanges exchanges;
+  private final Duration bodyWait;
+  private BodyStream body;
+
+  S3Channel(Executor executor, Exchanges exchanges, Duration bodyWait) {
+    this.executor = executor;
+    this.exchanges = exchanges;
+    this.bodyWait = bodyWait;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    ctx.read();
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    try {
+      if (msg instanceof HttpRequest request) {
+        if (request.decoderResult().isFailure() || body != null) {
+          // A request line or header the codec could not take (too long, malformed), or a second
+          // request sent before the first was answered (pipelining, which S3 clients do not do).
+          ctx.close();
+          return;
+        }
+        if (HttpUtil.is100ContinueExpected(request)) {
+          request.headers().remove(HttpHeaderNames.EXPECT);
+          ctx.writeAndFlush(
+              new io.netty.handler.codec.http.DefaultFullHttpResponse(
+                  io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
+                  io.netty.handler.codec.http.HttpResponseStatus.CONTINUE));
+        }
+        BodyStream b = new BodyStream(() -> ctx.channel().eventLoop().execute(ctx::read), bodyWait);
+        body = b;
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        Runnable work =
+            exchanges.exchange(
+                ctx,
+                request,
+                b,
+                reusable ->
+                    ctx.channel()
+                        .eventLoop()
+                        .execute(() -> answered(ctx, b, keepAlive && reusable)));
+        try {
+          executor.execute(work);
+        } catch (RejectedExecutionException e) {
+          ctx.close();
+        }
+      }
+      if (msg instanceof HttpContent content && body != null) {
+        if (content.decoderResult().isFailure()) {
+          body.fail(new IOException("a malformed body: " + content.decoderResult().cause()));
+          ctx.close();
+          return;
+        }
+        body.offer(content.content());
+        if (msg instanceof LastHttpContent) {
+          body.end();
+        }
+      }
+    } finally {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (body != null && body.wanting()) {
+      ctx.read();
+    }
+    ctx.fireChannelReadComplete();
+  }
+
+  /** On the event loop, once the answer is written: the next request, or the end. */
+  private void answered(ChannelHandlerContext ctx, BodyStream b, boolean keepAlive) {
+    if (body != b) {
+      return;
+    }
+    b.close();
+    body = null;
+    if (keepAlive && b.ended()) {
+      ctx.read();
+    } else {
+      ctx.close();
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (body != null) {
+      body.fail(new IOException("the client closed the connection"));
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof IdleStateEvent) {
+      ctx.close();
+      return;
+    }
+    ctx.fireUserEventTriggered(evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    ctx.close();
+  }
+}

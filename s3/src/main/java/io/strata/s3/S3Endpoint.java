@@ -1,0 +1,171 @@
+package io.strata.s3;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.strata.client.FileSystem;
+import io.strata.core.status.StrataException;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the endpoint does with a request once its headers arrived: checks its signature, routes it
+ * to the operation its method, bucket, key and sub-resource name, and answers errors as S3's error
+ * documents. Runs on the endpoint's worker threads ({@link S3Channel} hands requests over).
+ */
+final class S3Endpoint implements S3Channel.Exchanges {
+  private static final Logger LOG = LoggerFactory.getLogger(S3Endpoint.class);
+
+  /** Sub-resources of features Strata does not have: NotImplemented, never a wrong answer. */
+  private static final Set<String> UNSUPPORTED =
+      Set.of(
+          "acl",
+          "policy",
+          "policyStatus",
+          "versioning",
+          "versions",
+          "versionId",
+          "tagging",
+          "lifecycle",
+          "website",
+          "cors",
+          "encryption",
+          "object-lock",
+          "retention",
+          "legal-hold",
+          "replication",
+          "logging",
+          "notification",
+          "ownershipControls",
+          "publicAccessBlock",
+          "accelerate",
+          "requestPayment",
+          "analytics",
+          "inventory",
+          "metrics",
+          "intelligent-tiering",
+          "restore",
+          "select",
+          "torrent",
+          "attributes",
+          "uploads",
+          "uploadId",
+          "partNumber");
+
+  private final SigV4.Secrets secrets;
+  private final Clock clock;
+  private final Duration writeWait;
+  private final BucketOps buckets;
+  private final ObjectReads reads;
+  private final ObjectWrites writes;
+  private final DeleteObjects deletes;
+  private final AtomicLong requests = new AtomicLong();
+  private final long idBase = System.nanoTime() & 0xffffffL;
+
+  S3Endpoint(FileSystem fs, SigV4.Secrets secrets, String region, Clock clock, Duration writeWait) {
+    this.secrets = secrets;
+    this.clock = clock;
+    this.writeWait = writeWait;
+    this.buckets = new BucketOps(fs, region);
+    this.reads = new ObjectReads(fs);
+    this.writes = new ObjectWrites(fs);
+    this.deletes = new DeleteObjects(writes);
+  }
+
+  @Override
+  public Runnable exchange(
+      ChannelHandlerContext ctx, HttpRequest request, BodyStream body, S3Channel.Done done) {
+    return () -> {
+      String id = String.format("%06X%010X", idBase, requests.incrementAndGet());
+      boolean head = request.method().equals(HttpMethod.HEAD);
+      S3Response out = new S3Response(ctx, head, writeWait, id);
+      String resource = request.uri();
+      try {
+        S3Request r = S3Request.parse(request.method().name(), request.uri(), request.headers());
+        resource = r.resource();
+        SigV4.Signed signed = SigV4.verify(r, secrets, clock.instant());
+        route(r, signed, body, out);
+      } catch (S3Error e) {
+        out.error(e, resource);
+      } catch (StrataException e) {
+        out.error(S3Error.of(e, resource), resource);
+      } catch (IOException e) {
+        // The client went away or broke its body off: nothing more to say on this connection.
+        out.breakOff();
+        if (!out.started()) {
+          out.error(new S3Error(400, "IncompleteBody", e.getMessage()), resource);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("S3 request {} {} failed", request.method(), request.uri(), e);
+        out.error(new S3Error(500, "InternalError", "We encountered an internal error"), resource);
+      } finally {
+        body.close();
+        done.answered(out.reusable());
+      }
+    };
+  }
+
+  private void route(S3Request r, SigV4.Signed signed, BodyStream body, S3Response out)
+      throws IOException {
+    for (var p : r.query()) {
+      if (UNSUPPORTED.contains(p.getKey())) {
+        throw S3Error.notImplemented("the '" + p.getKey() + "' sub-resource");
+      }
+    }
+    String method = r.method();
+    if (r.bucket().isEmpty()) {
+      if (method.equals("GET")) {
+        buckets.listBuckets(out);
+        return;
+      }
+      throw methodNotAllowed(method);
+    }
+    if (r.key().isEmpty()) {
+      switch (method) {
+        case "GET" -> {
+          if (r.has("location")) {
+            buckets.location(r, out);
+          } else {
+            buckets.list(r, out, "2".equals(r.param("list-type")));
+          }
+        }
+        case "HEAD" -> buckets.head(r, out);
+        case "PUT" -> buckets.create(r, out);
+        case "DELETE" -> buckets.delete(r, out);
+        case "POST" -> {
+          if (!r.has("delete")) {
+            throw methodNotAllowed(method);
+          }
+          deletes.run(r, VerifiedBody.of(r, signed, body), out);
+        }
+        default -> throw methodNotAllowed(method);
+      }
+      return;
+    }
+    switch (method) {
+      case "GET" -> reads.get(r, out, false);
+      case "HEAD" -> reads.get(r, out, true);
+      case "PUT" -> {
+        if (r.header("x-amz-copy-source") != null) {
+          writes.copy(r, out);
+        } else {
+          writes.put(r, VerifiedBody.of(r, signed, body), out);
+        }
+      }
+      case "DELETE" -> writes.delete(r, out);
+      default -> throw methodNotAllowed(method);
+    }
+  }
+
+  private static S3Error methodNotAllowed(String method) {
+    return new S3Error(
+        405,
+        "MethodNotAllowed",
+        "The specified method is not allowed against this resource: " + method);
+  }
+}

@@ -1,0 +1,74 @@
+package io.strata.s3;
+
+import io.strata.core.status.StrataException;
+
+/**
+ * An answer S3 gives as an error document: its code (NoSuchKey, AccessDenied...), HTTP status and
+ * message. Thrown by the operations, written by {@link S3Exchange}.
+ */
+final class S3Error extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  final int status;
+  final String code;
+
+  S3Error(int status, String code, String message) {
+    super(message, null, false, false);
+    this.status = status;
+    this.code = code;
+  }
+
+  static S3Error noSuchKey(String key) {
+    return new S3Error(404, "NoSuchKey", "The specified key does not exist: " + key);
+  }
+
+  static S3Error noSuchBucket(String bucket) {
+    return new S3Error(404, "NoSuchBucket", "The specified bucket does not exist: " + bucket);
+  }
+
+  static S3Error invalidArgument(String message) {
+    return new S3Error(400, "InvalidArgument", message);
+  }
+
+  static S3Error invalidRequest(String message) {
+    return new S3Error(400, "InvalidRequest", message);
+  }
+
+  static S3Error accessDenied(String message) {
+    return new S3Error(403, "AccessDenied", message);
+  }
+
+  static S3Error notImplemented(String what) {
+    return new S3Error(501, "NotImplemented", what + " is not implemented by Strata's endpoint");
+  }
+
+  static S3Error preconditionFailed() {
+    return new S3Error(
+        412, "PreconditionFailed", "At least one of the preconditions you specified did not hold");
+  }
+
+  static S3Error malformedXml(String message) {
+    return new S3Error(400, "MalformedXML", message);
+  }
+
+  /**
+   * What a failure of the cluster means to an S3 client: a missing entry is NoSuchKey (the caller
+   * knows whether a bucket or a key), a refusal AccessDenied, a busy or unreachable cluster a 503
+   * the client retries.
+   */
+  static S3Error of(StrataException e, String key) {
+    return switch (e.code()) {
+      case NOT_FOUND -> noSuchKey(key);
+      case PERMISSION_DENIED, UNAUTHENTICATED, NOT_PERMITTED ->
+          accessDenied("Access Denied (" + e.getMessage() + ")");
+      case INVALID_ARGUMENT, NAME_TOO_LONG -> invalidArgument(e.getMessage());
+      case IS_A_DIRECTORY, NOT_A_DIRECTORY, DIRECTORY_NOT_EMPTY ->
+          new S3Error(409, "InvalidObjectState", e.getMessage());
+      case ALREADY_EXISTS, FAILED_PRECONDITION ->
+          new S3Error(409, "OperationAborted", e.getMessage());
+      case RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED, NOT_LEADER ->
+          new S3Error(503, "ServiceUnavailable", e.getMessage());
+      default -> new S3Error(500, "InternalError", e.getMessage());
+    };
+  }
+}

@@ -1,0 +1,108 @@
+package io.strata.s3;
+
+import io.strata.client.FileSystem;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.S3Keys;
+import io.strata.core.process.ProcessMain;
+import io.strata.core.process.Service;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The S3 endpoint as a process of its own beside a worker: a client of the cluster (like the FUSE
+ * process), so that it reads what a co-located worker caches by short-circuit and sends whole files
+ * by sendfile, and the worker's process carries no HTTP front end. docs/design.md says why.
+ */
+public final class S3Process implements Service {
+  /** Requests waiting for a thread, past which new connections' requests are refused (closed). */
+  private static final int QUEUE = 4096;
+
+  private final Configuration conf;
+  private FileSystem fs;
+  private S3Credentials credentials;
+  private ThreadPoolExecutor executor;
+  private S3Server server;
+
+  public S3Process(Configuration conf) {
+    this.conf = conf;
+  }
+
+  @Override
+  public void start() throws IOException {
+    credentials = S3Credentials.load(Path.of(conf.get(S3Keys.CREDENTIALS_FILE)));
+    fs = FileSystem.create(conf);
+    int threads = conf.get(S3Keys.THREADS);
+    executor =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(QUEUE),
+            new io.netty.util.concurrent.DefaultThreadFactory("strata-s3", true));
+    executor.allowCoreThreadTimeOut(true);
+    Duration idle = conf.get(S3Keys.IDLE_TIMEOUT);
+    S3Endpoint endpoint =
+        new S3Endpoint(fs, credentials, conf.get(S3Keys.REGION), Clock.systemUTC(), idle);
+    server =
+        new S3Server(
+            conf.get(S3Keys.BIND_HOST),
+            conf.get(S3Keys.PORT),
+            conf.get(S3Keys.MAX_CONNECTIONS),
+            idle,
+            executor,
+            endpoint);
+  }
+
+  /** The port served (the configured one, or the one given for port 0). */
+  public int port() {
+    return server.port();
+  }
+
+  /** The first access key pair of the credentials file. */
+  public String[] firstKeyPair() {
+    var pair = credentials.first();
+    return new String[] {pair.getKey(), pair.getValue()};
+  }
+
+  @Override
+  public Optional<String> notReadyReason() {
+    return server == null ? Optional.of("starting") : Optional.empty();
+  }
+
+  @Override
+  public String describe() {
+    return "S3 endpoint http://"
+        + conf.get(S3Keys.BIND_HOST)
+        + ":"
+        + server.port()
+        + ", access keys in "
+        + credentials.file();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (server != null) {
+      server.close();
+      server = null;
+    }
+    if (executor != null) {
+      executor.shutdownNow();
+      executor = null;
+    }
+    if (fs != null) {
+      fs.close();
+      fs = null;
+    }
+  }
+
+  public static void main(String[] args) {
+    ProcessMain.run("s3", args, S3Process::new);
+  }
+}

@@ -1,0 +1,306 @@
+package io.strata.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.client.FileSystem;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.S3Keys;
+import io.strata.testkit.MiniCluster;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/**
+ * The endpoint against AWS's own Java client (SDK v2, its defaults: signed aws-chunked uploads with
+ * a CRC32 trailer) over a real in-process cluster.
+ */
+class S3EndpointTest {
+  @TempDir static Path conf;
+
+  private static MiniCluster cluster;
+  private static S3Process endpoint;
+  private static S3Client s3;
+  private static FileSystem fs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = MiniCluster.builder().start();
+    Configuration c = cluster.clientConf();
+    c.set(S3Keys.PORT, "0");
+    c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("s3-credentials").toString());
+    endpoint = new S3Process(c);
+    endpoint.start();
+    String[] keys = endpoint.firstKeyPair();
+    s3 = client(keys[0], keys[1]);
+    fs = cluster.fileSystem();
+  }
+
+  static S3Client client(String access, String secret) {
+    return S3Client.builder()
+        .endpointOverride(URI.create("http://127.0.0.1:" + endpoint.port()))
+        .forcePathStyle(true)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret)))
+        .build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (s3 != null) {
+      s3.close();
+    }
+    if (endpoint != null) {
+      endpoint.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void theCredentialsFileIsMadeOwnerOnly() throws Exception {
+    Path file = conf.resolve("s3-credentials");
+    assertThat(Files.getPosixFilePermissions(file))
+        .containsExactlyInAnyOrder(
+            java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+  }
+
+  @Test
+  void putGetHeadDelete_roundTripTheBytes() {
+    s3.createBucket(b -> b.bucket("round"));
+    byte[] data = new byte[3 << 20];
+    new Random(7).nextBytes(data);
+    var put = s3.putObject(p -> p.bucket("round").key("a/b/data.bin"), RequestBody.fromBytes(data));
+    ResponseBytes<GetObjectResponse> got =
+        s3.getObjectAsBytes(g -> g.bucket("round").key("a/b/data.bin"));
+    assertThat(got.asByteArray()).isEqualTo(data);
+    assertThat(got.response().eTag()).isEqualTo(put.eTag());
+    // The same bytes through Strata's own client: one namespace.
+    assertThat(fs.getStatus("/round/a/b/data.bin").length()).isEqualTo(data.length);
+    var head = s3.headObject(h -> h.bucket("round").key("a/b/data.bin"));
+    assertThat(head.contentLength()).isEqualTo(data.length);
+    s3.deleteObject(d -> d.bucket("round").key("a/b/data.bin"));
+    assertThatThrownBy(() -> s3.headObject(h -> h.bucket("round").key("a/b/data.bin")))
+        .isInstanceOf(NoSuchKeyException.class);
+    assertThatThrownBy(() -> s3.getObjectAsBytes(g -> g.bucket("round").key("a/b/data.bin")))
+        .isInstanceOf(NoSuchKeyException.class);
+  }
+
+  /** CRC64NVME too, but AWS's Java client needs its native CRT for it (the AWS CLI test has it). */
+  @Test
+  void everyChecksumAlgorithm_isCheckedOnUpload() {
+    s3.createBucket(b -> b.bucket("sums"));
+    for (ChecksumAlgorithm a :
+        List.of(
+            ChecksumAlgorithm.CRC32,
+            ChecksumAlgorithm.CRC32_C,
+            ChecksumAlgorithm.SHA1,
+            ChecksumAlgorithm.SHA256)) {
+      byte[] data = ("checked by " + a).getBytes(StandardCharsets.UTF_8);
+      s3.putObject(
+          p -> p.bucket("sums").key(a.toString()).checksumAlgorithm(a),
+          RequestBody.fromBytes(data));
+      assertThat(s3.getObjectAsBytes(g -> g.bucket("sums").key(a.toString())).asByteArray())
+          .isEqualTo(data);
+    }
+  }
+
+  @Test
+  void ranges_andConditions() {
+    s3.createBucket(b -> b.bucket("ranges"));
+    byte[] data = "0123456789".getBytes(StandardCharsets.US_ASCII);
+    s3.putObject(p -> p.bucket("ranges").key("digits"), RequestBody.fromBytes(data));
+    assertThat(
+            s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes=2-4"))
+                .asUtf8String())
+        .isEqualTo("234");
+    assertThat(
+            s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes=-3"))
+                .asUtf8String())
+        .isEqualTo("789");
+    assertThat(
+            s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes=7-"))
+                .asUtf8String())
+        .isEqualTo("789");
+    assertThatThrownBy(
+            () -> s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes=10-")))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(416));
+    String etag = s3.headObject(h -> h.bucket("ranges").key("digits")).eTag();
+    assertThatThrownBy(
+            () -> s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").ifMatch("\"nope\"")))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
+    assertThat(
+            s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").ifMatch(etag)).asUtf8String())
+        .isEqualTo("0123456789");
+    // A put that must not replace: refused while the key exists.
+    assertThatThrownBy(
+            () ->
+                s3.putObject(
+                    p -> p.bucket("ranges").key("digits").ifNoneMatch("*"),
+                    RequestBody.fromString("x")))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
+  }
+
+  @Test
+  void listings_pageWithDelimitersAndTokens() {
+    s3.createBucket(b -> b.bucket("lists"));
+    List<String> keys = List.of("a", "b/1", "b/2", "b/c/3", "b-x", "b0", "c/d/e/4", "z");
+    for (String k : keys) {
+      s3.putObject(p -> p.bucket("lists").key(k), RequestBody.fromString(k));
+    }
+    // Every key, in S3's order, two at a time.
+    List<String> all =
+        s3.listObjectsV2Paginator(l -> l.bucket("lists").maxKeys(2)).contents().stream()
+            .map(S3Object::key)
+            .toList();
+    assertThat(all).containsExactly("a", "b-x", "b/1", "b/2", "b/c/3", "b0", "c/d/e/4", "z");
+    ListObjectsV2Response top = s3.listObjectsV2(l -> l.bucket("lists").delimiter("/"));
+    assertThat(top.contents().stream().map(S3Object::key)).containsExactly("a", "b-x", "b0", "z");
+    assertThat(top.commonPrefixes().stream().map(CommonPrefix::prefix)).containsExactly("b/", "c/");
+    ListObjectsV2Response inB =
+        s3.listObjectsV2(l -> l.bucket("lists").prefix("b/").delimiter("/"));
+    assertThat(inB.contents().stream().map(S3Object::key)).containsExactly("b/1", "b/2");
+    assertThat(inB.commonPrefixes().stream().map(CommonPrefix::prefix)).containsExactly("b/c/");
+    assertThat(
+            s3.listObjectsV2(l -> l.bucket("lists").prefix("b")).contents().stream()
+                .map(S3Object::key)
+                .collect(Collectors.toList()))
+        .containsExactly("b-x", "b/1", "b/2", "b/c/3", "b0");
+    assertThat(
+            s3.listObjectsV2(l -> l.bucket("lists").startAfter("b/2")).contents().stream()
+                .map(S3Object::key))
+        .containsExactly("b/c/3", "b0", "c/d/e/4", "z");
+    assertThat(s3.listObjects(l -> l.bucket("lists").delimiter("/")).commonPrefixes()).hasSize(2);
+    assertThat(s3.listBuckets().buckets().stream().map(b -> b.name())).contains("lists");
+  }
+
+  @Test
+  void deleteObjects_andCopy() {
+    s3.createBucket(b -> b.bucket("many"));
+    s3.putObject(p -> p.bucket("many").key("one"), RequestBody.fromString("1"));
+    s3.putObject(p -> p.bucket("many").key("two"), RequestBody.fromString("2"));
+    s3.copyObject(
+        c ->
+            c.sourceBucket("many")
+                .sourceKey("one")
+                .destinationBucket("many")
+                .destinationKey("copies/one"));
+    assertThat(s3.getObjectAsBytes(g -> g.bucket("many").key("copies/one")).asUtf8String())
+        .isEqualTo("1");
+    var result =
+        s3.deleteObjects(
+            d ->
+                d.bucket("many")
+                    .delete(
+                        x ->
+                            x.objects(
+                                Stream.of("one", "two", "missing")
+                                    .map(k -> ObjectIdentifier.builder().key(k).build())
+                                    .toList())));
+    assertThat(result.deleted()).hasSize(3);
+    assertThat(fs.exists("/many/one")).isFalse();
+    assertThatThrownBy(() -> s3.deleteBucket(b -> b.bucket("many")))
+        .isInstanceOfSatisfying(
+            S3Exception.class,
+            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("BucketNotEmpty"));
+  }
+
+  @Test
+  void aPresignedGet_readsUntilItExpires() throws Exception {
+    s3.createBucket(b -> b.bucket("signed"));
+    s3.putObject(p -> p.bucket("signed").key("k"), RequestBody.fromString("presigned"));
+    String[] keys = endpoint.firstKeyPair();
+    try (S3Presigner presigner =
+        S3Presigner.builder()
+            .endpointOverride(URI.create("http://127.0.0.1:" + endpoint.port()))
+            .serviceConfiguration(
+                software.amazon.awssdk.services.s3.S3Configuration.builder()
+                    .pathStyleAccessEnabled(true)
+                    .build())
+            .region(Region.US_EAST_1)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(keys[0], keys[1])))
+            .build()) {
+      URL url =
+          presigner
+              .presignGetObject(
+                  p ->
+                      p.signatureDuration(Duration.ofMinutes(1))
+                          .getObjectRequest(g -> g.bucket("signed").key("k")))
+              .url();
+      HttpURLConnection c = (HttpURLConnection) url.openConnection();
+      int code = c.getResponseCode();
+      String body =
+          new String(
+              (code == 200 ? c.getInputStream() : c.getErrorStream()).readAllBytes(),
+              StandardCharsets.UTF_8);
+      assertThat(code).as(body).isEqualTo(200);
+      assertThat(body).isEqualTo("presigned");
+      // The same URL with its signature changed is refused.
+      String u = url.toString();
+      int sig = u.indexOf("X-Amz-Signature=") + "X-Amz-Signature=".length();
+      char flipped = u.charAt(sig) == '0' ? '1' : '0';
+      HttpURLConnection forged =
+          (HttpURLConnection)
+              new URL(u.substring(0, sig) + flipped + u.substring(sig + 1)).openConnection();
+      assertThat(forged.getResponseCode()).isEqualTo(403);
+    }
+  }
+
+  @Test
+  void wrongSecret_unknownKey_andMissingBucket_areRefused() {
+    String access = endpoint.firstKeyPair()[0];
+    try (S3Client wrong = client(access, "not-the-secret")) {
+      assertThatThrownBy(wrong::listBuckets)
+          .isInstanceOfSatisfying(
+              S3Exception.class,
+              e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("SignatureDoesNotMatch"));
+      // An upload signed with the wrong secret writes nothing.
+      assertThatThrownBy(
+              () ->
+                  wrong.putObject(
+                      p -> p.bucket("round").key("forged"), RequestBody.fromString("forged")))
+          .isInstanceOf(S3Exception.class);
+    }
+    try (S3Client unknown = client("NOSUCHKEY", "whatever")) {
+      assertThatThrownBy(unknown::listBuckets)
+          .isInstanceOfSatisfying(
+              S3Exception.class,
+              e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidAccessKeyId"));
+    }
+    assertThatThrownBy(() -> s3.listObjectsV2(l -> l.bucket("no-such-bucket")))
+        .isInstanceOf(NoSuchBucketException.class);
+    assertThat(fs.exists("/round/forged")).isFalse();
+  }
+}
