@@ -81,4 +81,12 @@ check("a key Strata cannot hold as a path",
 deleted = s3.delete_objects(Bucket="boto", Delete={"Objects": [{"Key": "many/k%03d" % i} for i in range(25)]})
 check("DeleteObjects", len(deleted.get("Deleted", [])) == 25)
 check("the keys are gone", s3.list_objects_v2(Bucket="boto", Prefix="many/")["KeyCount"] == 0)
+big = bytes(range(251)) * (20 * 1024 * 1024 // 251)  # ~20 MiB: uploaded in parts by upload_fileobj
+import io
+s3.upload_fileobj(io.BytesIO(big), "boto", "big/parts.bin")
+out = io.BytesIO()
+s3.download_fileobj("boto", "big/parts.bin", out)
+check("a multipart upload by upload_fileobj, read back by download_fileobj",
+      hashlib.sha256(out.getvalue()).digest() == hashlib.sha256(big).digest())
+check("no upload left unfinished", not s3.list_multipart_uploads(Bucket="boto").get("Uploads"))
 print("boto3 checks passed")

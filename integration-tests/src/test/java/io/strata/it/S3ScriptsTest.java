@@ -40,8 +40,10 @@ class S3ScriptsTest {
     assertThat(m.find()).as("the ready line names the endpoint: %s", start.out()).isTrue();
     endpoint = m.group(1);
     Path keys = Path.of(m.group(2));
-    assertThat(Files.getPosixFilePermissions(keys).toString())
-        .isEqualTo("[OWNER_READ, OWNER_WRITE]");
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(keys)))
+        .isEqualTo("rw-------");
     String pair =
         Files.readAllLines(keys).stream().filter(l -> !l.startsWith("#")).findFirst().orElseThrow();
     access = pair.substring(0, pair.indexOf(':'));
@@ -99,6 +101,17 @@ class S3ScriptsTest {
     assertThat(cat.out()).isEqualTo("hello through the AWS CLI\n");
     assertThat(scripts.run("bin/strata", "fs", "cat", "/cli/in/hello.txt").out())
         .isEqualTo("hello through the AWS CLI\n");
+    // Past the CLI's 8 MiB threshold: a multipart upload, parts in parallel.
+    Path big = work.resolve("big.bin");
+    byte[] bytes = new byte[20 << 20];
+    new java.util.Random(3).nextBytes(bytes);
+    Files.write(big, bytes);
+    Scripts.Result up = aws(env, "s3", "cp", big.toString(), "s3://cli/big.bin");
+    assertThat(up.code()).as(up.out()).isZero();
+    Path back = work.resolve("back.bin");
+    Scripts.Result down = aws(env, "s3", "cp", "s3://cli/big.bin", back.toString());
+    assertThat(down.code()).as(down.out()).isZero();
+    assertThat(Files.readAllBytes(back)).isEqualTo(bytes);
     assertThat(aws(env, "s3", "rm", "s3://cli/in/hello.txt").code()).isZero();
     Scripts.Result missing =
         aws(env, "s3api", "head-object", "--bucket", "cli", "--key", "in/hello.txt");

@@ -66,32 +66,9 @@ final class ObjectWrites {
 
   /** CopyObject: the source's bytes, read as one version, written under the key. */
   void copy(S3Request r, S3Response out) throws IOException {
-    String source = AwsUri.decode(r.header("x-amz-copy-source"));
-    int version = source.indexOf("?versionId=");
-    if (version >= 0) {
-      throw S3Error.notImplemented("copying a version (versionId)");
-    }
-    String from = source.startsWith("/") ? source.substring(1) : source;
-    int slash = from.indexOf('/');
-    if (slash <= 0 || slash == from.length() - 1) {
-      throw S3Error.invalidArgument("x-amz-copy-source must be BUCKET/KEY: " + source);
-    }
-    String srcBucket = from.substring(0, slash);
-    String srcKey = from.substring(slash + 1);
-    String srcPath = S3Names.path(srcBucket, srcKey);
     String path = S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
-    FileInfo src =
-        fs.findStatus(srcPath)
-            .filter(f -> !f.directory())
-            .orElseThrow(() -> S3Error.noSuchKey(srcKey));
-    String etag = S3Names.etag(src);
-    String ifMatch = r.header("x-amz-copy-source-if-match");
-    String ifNoneMatch = r.header("x-amz-copy-source-if-none-match");
-    if ((ifMatch != null && !ObjectReads.matches(ifMatch, etag))
-        || (ifNoneMatch != null && ObjectReads.matches(ifNoneMatch, etag))) {
-      throw S3Error.preconditionFailed();
-    }
+    FileInfo src = copySource(r);
     if (src.length() > MAX_PUT) {
       throw S3Error.invalidRequest(
           "a source larger than 5 GiB is copied in parts (UploadPartCopy)");
@@ -107,6 +84,44 @@ final class ObjectWrites {
             .element("ETag", S3Names.etag(written))
             .time("LastModified", written.mtimeMs())
             .end("CopyObjectResult"));
+  }
+
+  /**
+   * The version {@code x-amz-copy-source} names, if its conditions ({@code
+   * x-amz-copy-source-if-match}, {@code -if-none-match}) hold.
+   */
+  FileInfo copySource(S3Request r) {
+    String source = AwsUri.decode(r.header("x-amz-copy-source"));
+    if (source.contains("?versionId=")) {
+      throw S3Error.notImplemented("copying a version (versionId)");
+    }
+    String from = source.startsWith("/") ? source.substring(1) : source;
+    int slash = from.indexOf('/');
+    if (slash <= 0 || slash == from.length() - 1) {
+      throw S3Error.invalidArgument("x-amz-copy-source must be BUCKET/KEY: " + source);
+    }
+    String srcKey = from.substring(slash + 1);
+    String srcPath = S3Names.path(from.substring(0, slash), srcKey);
+    FileInfo src =
+        fs.findStatus(srcPath)
+            .filter(f -> !f.directory())
+            .orElseThrow(() -> S3Error.noSuchKey(srcKey));
+    String etag = S3Names.etag(src);
+    String ifMatch = r.header("x-amz-copy-source-if-match");
+    String ifNoneMatch = r.header("x-amz-copy-source-if-none-match");
+    if ((ifMatch != null && !ObjectReads.matches(ifMatch, etag))
+        || (ifNoneMatch != null && ObjectReads.matches(ifNoneMatch, etag))) {
+      throw S3Error.preconditionFailed();
+    }
+    return src;
+  }
+
+  /** Writes {@code in} as the new version of {@code r}'s key (a completed multipart upload). */
+  FileInfo publish(S3Request r, InputStream in) throws IOException {
+    String path = S3Names.path(r.bucket(), r.key());
+    BucketOps.requireBucket(fs, r.bucket());
+    makeParents(path);
+    return write(path, in, true, r.key());
   }
 
   /** DeleteObject: a key that is not there is deleted already (204 either way, as S3 answers). */

@@ -52,10 +52,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
           "restore",
           "select",
           "torrent",
-          "attributes",
-          "uploads",
-          "uploadId",
-          "partNumber");
+          "attributes");
 
   private final SigV4.Secrets secrets;
   private final Clock clock;
@@ -64,10 +61,17 @@ final class S3Endpoint implements S3Channel.Exchanges {
   private final ObjectReads reads;
   private final ObjectWrites writes;
   private final DeleteObjects deletes;
+  private final MultipartOps multipart;
   private final AtomicLong requests = new AtomicLong();
   private final long idBase = System.nanoTime() & 0xffffffL;
 
-  S3Endpoint(FileSystem fs, SigV4.Secrets secrets, String region, Clock clock, Duration writeWait) {
+  S3Endpoint(
+      FileSystem fs,
+      UploadStore uploads,
+      SigV4.Secrets secrets,
+      String region,
+      Clock clock,
+      Duration writeWait) {
     this.secrets = secrets;
     this.clock = clock;
     this.writeWait = writeWait;
@@ -75,6 +79,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
     this.reads = new ObjectReads(fs);
     this.writes = new ObjectWrites(fs);
     this.deletes = new DeleteObjects(writes);
+    this.multipart = new MultipartOps(fs, uploads, writes);
   }
 
   @Override
@@ -130,6 +135,8 @@ final class S3Endpoint implements S3Channel.Exchanges {
         case "GET" -> {
           if (r.has("location")) {
             buckets.location(r, out);
+          } else if (r.has("uploads")) {
+            multipart.listUploads(r, out);
           } else {
             buckets.list(r, out, "2".equals(r.param("list-type")));
           }
@@ -147,6 +154,10 @@ final class S3Endpoint implements S3Channel.Exchanges {
       }
       return;
     }
+    if (r.has("uploadId") || r.has("uploads")) {
+      routeMultipart(r, signed, body, out);
+      return;
+    }
     switch (method) {
       case "GET" -> reads.get(r, out, false);
       case "HEAD" -> reads.get(r, out, true);
@@ -158,6 +169,31 @@ final class S3Endpoint implements S3Channel.Exchanges {
         }
       }
       case "DELETE" -> writes.delete(r, out);
+      default -> throw methodNotAllowed(method);
+    }
+  }
+
+  private void routeMultipart(S3Request r, SigV4.Signed signed, BodyStream body, S3Response out)
+      throws IOException {
+    String method = r.method();
+    if (r.has("uploads")) {
+      if (!method.equals("POST")) {
+        throw methodNotAllowed(method);
+      }
+      multipart.create(r, out);
+      return;
+    }
+    switch (method) {
+      case "PUT" -> {
+        if (r.header("x-amz-copy-source") != null) {
+          multipart.uploadPartCopy(r, out);
+        } else {
+          multipart.uploadPart(r, VerifiedBody.of(r, signed, body), out);
+        }
+      }
+      case "POST" -> multipart.complete(r, VerifiedBody.of(r, signed, body), out);
+      case "DELETE" -> multipart.abort(r, out);
+      case "GET" -> multipart.listParts(r, out);
       default -> throw methodNotAllowed(method);
     }
   }

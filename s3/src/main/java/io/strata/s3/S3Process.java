@@ -5,14 +5,19 @@ import io.strata.core.conf.Configuration;
 import io.strata.core.conf.S3Keys;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
+import io.strata.core.util.Periodic;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The S3 endpoint as a process of its own beside a worker: a client of the cluster (like the FUSE
@@ -20,6 +25,8 @@ import java.util.concurrent.TimeUnit;
  * by sendfile, and the worker's process carries no HTTP front end. docs/design.md says why.
  */
 public final class S3Process implements Service {
+  private static final Logger LOG = LoggerFactory.getLogger(S3Process.class);
+
   /** Requests waiting for a thread, past which new connections' requests are refused (closed). */
   private static final int QUEUE = 4096;
 
@@ -28,6 +35,7 @@ public final class S3Process implements Service {
   private S3Credentials credentials;
   private ThreadPoolExecutor executor;
   private S3Server server;
+  private ScheduledExecutorService expiry;
 
   public S3Process(Configuration conf) {
     this.conf = conf;
@@ -48,8 +56,21 @@ public final class S3Process implements Service {
             new io.netty.util.concurrent.DefaultThreadFactory("strata-s3", true));
     executor.allowCoreThreadTimeOut(true);
     Duration idle = conf.get(S3Keys.IDLE_TIMEOUT);
+    UploadStore uploads = new UploadStore(Path.of(conf.get(S3Keys.UPLOADS_DIR)));
+    Duration maxAge = conf.get(S3Keys.UPLOADS_MAX_AGE);
+    expire(uploads, maxAge);
+    expiry =
+        Executors.newSingleThreadScheduledExecutor(
+            new io.netty.util.concurrent.DefaultThreadFactory("strata-s3-expiry", true));
+    Periodic.every(
+        expiry,
+        "removing expired multipart uploads",
+        1,
+        1,
+        TimeUnit.HOURS,
+        () -> expire(uploads, maxAge));
     S3Endpoint endpoint =
-        new S3Endpoint(fs, credentials, conf.get(S3Keys.REGION), Clock.systemUTC(), idle);
+        new S3Endpoint(fs, uploads, credentials, conf.get(S3Keys.REGION), Clock.systemUTC(), idle);
     server =
         new S3Server(
             conf.get(S3Keys.BIND_HOST),
@@ -58,6 +79,17 @@ public final class S3Process implements Service {
             idle,
             executor,
             endpoint);
+  }
+
+  private static void expire(UploadStore uploads, Duration maxAge) {
+    try {
+      int removed = uploads.expire(maxAge);
+      if (removed > 0) {
+        LOG.info("removed {} multipart uploads idle for more than {}", removed, maxAge);
+      }
+    } catch (IOException e) {
+      LOG.warn("could not remove expired multipart uploads: {}", e.toString());
+    }
   }
 
   /** The port served (the configured one, or the one given for port 0). */
@@ -91,6 +123,10 @@ public final class S3Process implements Service {
     if (server != null) {
       server.close();
       server = null;
+    }
+    if (expiry != null) {
+      expiry.shutdownNow();
+      expiry = null;
     }
     if (executor != null) {
       executor.shutdownNow();

@@ -30,6 +30,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
@@ -57,6 +58,7 @@ class S3EndpointTest {
     Configuration c = cluster.clientConf();
     c.set(S3Keys.PORT, "0");
     c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("s3-credentials").toString());
+    c.set(S3Keys.UPLOADS_DIR, conf.resolve("uploads").toString());
     endpoint = new S3Process(c);
     endpoint.start();
     String[] keys = endpoint.firstKeyPair();
@@ -234,6 +236,111 @@ class S3EndpointTest {
         .isInstanceOfSatisfying(
             S3Exception.class,
             e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("BucketNotEmpty"));
+  }
+
+  @Test
+  void multipart_completesWhole_andAbortLeavesNothing() throws Exception {
+    s3.createBucket(b -> b.bucket("parts"));
+    byte[] data = new byte[12 << 20];
+    new Random(11).nextBytes(data);
+    String id = s3.createMultipartUpload(c -> c.bucket("parts").key("big/object.bin")).uploadId();
+    List<CompletedPart> parts = new java.util.ArrayList<>();
+    int[][] spans = {{0, 5 << 20}, {5 << 20, 10 << 20}, {10 << 20, 12 << 20}};
+    for (int i = 0; i < spans.length; i++) {
+      int n = i + 1;
+      byte[] part = java.util.Arrays.copyOfRange(data, spans[i][0], spans[i][1]);
+      var r =
+          s3.uploadPart(
+              u ->
+                  u.bucket("parts")
+                      .key("big/object.bin")
+                      .uploadId(id)
+                      .partNumber(n)
+                      .checksumAlgorithm(ChecksumAlgorithm.CRC32),
+              RequestBody.fromBytes(part));
+      parts.add(
+          CompletedPart.builder()
+              .partNumber(n)
+              .eTag(r.eTag())
+              .checksumCRC32(r.checksumCRC32())
+              .build());
+    }
+    assertThat(s3.listParts(l -> l.bucket("parts").key("big/object.bin").uploadId(id)).parts())
+        .hasSize(3);
+    // Not published before it completes.
+    assertThat(fs.exists("/parts/big/object.bin")).isFalse();
+    s3.completeMultipartUpload(
+        c ->
+            c.bucket("parts")
+                .key("big/object.bin")
+                .uploadId(id)
+                .multipartUpload(m -> m.parts(parts)));
+    assertThat(s3.getObjectAsBytes(g -> g.bucket("parts").key("big/object.bin")).asByteArray())
+        .isEqualTo(data);
+    assertThat(conf.resolve("uploads")).isEmptyDirectory();
+
+    // A part copied from a range of another object; then an upload aborted.
+    String copy = s3.createMultipartUpload(c -> c.bucket("parts").key("copied")).uploadId();
+    var copied =
+        s3.uploadPartCopy(
+            u ->
+                u.sourceBucket("parts")
+                    .sourceKey("big/object.bin")
+                    .copySourceRange("bytes=0-99")
+                    .destinationBucket("parts")
+                    .destinationKey("copied")
+                    .uploadId(copy)
+                    .partNumber(1));
+    s3.completeMultipartUpload(
+        c ->
+            c.bucket("parts")
+                .key("copied")
+                .uploadId(copy)
+                .multipartUpload(
+                    m ->
+                        m.parts(
+                            CompletedPart.builder()
+                                .partNumber(1)
+                                .eTag(copied.copyPartResult().eTag())
+                                .build())));
+    assertThat(s3.getObjectAsBytes(g -> g.bucket("parts").key("copied")).asByteArray())
+        .isEqualTo(java.util.Arrays.copyOf(data, 100));
+    String aborted = s3.createMultipartUpload(c -> c.bucket("parts").key("gone")).uploadId();
+    s3.uploadPart(
+        u -> u.bucket("parts").key("gone").uploadId(aborted).partNumber(1),
+        RequestBody.fromString("never published"));
+    assertThat(s3.listMultipartUploads(l -> l.bucket("parts")).uploads()).hasSize(1);
+    s3.abortMultipartUpload(a -> a.bucket("parts").key("gone").uploadId(aborted));
+    assertThat(fs.exists("/parts/gone")).isFalse();
+    assertThat(conf.resolve("uploads")).isEmptyDirectory();
+    assertThatThrownBy(() -> s3.listParts(l -> l.bucket("parts").key("gone").uploadId(aborted)))
+        .isInstanceOfSatisfying(
+            S3Exception.class,
+            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload"));
+    // A small part that is not the last: refused at completion, and nothing published.
+    String small = s3.createMultipartUpload(c -> c.bucket("parts").key("small")).uploadId();
+    List<CompletedPart> smallParts = new java.util.ArrayList<>();
+    for (int n = 1; n <= 2; n++) {
+      int number = n;
+      var r =
+          s3.uploadPart(
+              u -> u.bucket("parts").key("small").uploadId(small).partNumber(number),
+              RequestBody.fromString("tiny " + number));
+      smallParts.add(CompletedPart.builder().partNumber(n).eTag(r.eTag()).build());
+    }
+    assertThatThrownBy(
+            () ->
+                s3.completeMultipartUpload(
+                    c ->
+                        c.bucket("parts")
+                            .key("small")
+                            .uploadId(small)
+                            .multipartUpload(m -> m.parts(smallParts))))
+        .isInstanceOfSatisfying(
+            S3Exception.class,
+            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("EntityTooSmall"));
+    assertThat(fs.exists("/parts/small")).isFalse();
+    s3.abortMultipartUpload(a -> a.bucket("parts").key("small").uploadId(small));
   }
 
   @Test

@@ -37,6 +37,7 @@ public record ScriptConf(Path conf, Path logs, int workerWebPort) {
     site.putAll(layout.worker(0, worker));
     // The S3 endpoint local mode starts beside the worker: a port of its own too.
     site.put(S3Keys.PORT.name(), String.valueOf(FreePorts.next()));
+    site.put(S3Keys.UPLOADS_DIR.name(), work.resolve("s3-uploads").toString());
     // The scripts choose the security mode as they do for a user's install.
     site.remove(SecurityKeys.MODE.name());
     List<String> lines = new ArrayList<>();

@@ -69,4 +69,26 @@ public final class S3Keys {
               "How long a connection may send nothing (between requests, or inside one: a client "
                   + "that trickles a request in) before the endpoint closes it.")
           .build();
+
+  public static final ConfKey<String> UPLOADS_DIR =
+      ConfKey.string("strata.s3.uploads.dir")
+          .defaultValue("${strata.home}/local/s3-uploads")
+          .scope(Scope.CLIENT)
+          .check(d -> !d.isBlank(), "must name a folder")
+          .description(
+              "Local folder where the S3 endpoint keeps the parts of multipart uploads until they "
+                  + "are completed (then written to the cluster as one file) or aborted: nothing of "
+                  + "an unfinished upload reaches the under-storage.")
+          .build();
+
+  public static final ConfKey<Duration> UPLOADS_MAX_AGE =
+      ConfKey.duration("strata.s3.uploads.max.age")
+          .defaultValue("7d")
+          .scope(Scope.CLIENT)
+          .check(d -> d.toMinutes() >= 1, "must be at least a minute")
+          .description(
+              "How long an unfinished multipart upload is kept after its last part arrived; older "
+                  + "ones are removed (at the endpoint's start and every hour), as S3's lifecycle "
+                  + "rule AbortIncompleteMultipartUpload would.")
+          .build();
 }

@@ -1,0 +1,265 @@
+package io.strata.s3;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.strata.client.FileInStream;
+import io.strata.client.FileInfo;
+import io.strata.client.FileSystem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Multipart uploads: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts and
+ * ListMultipartUploads. Parts wait in the endpoint's {@link UploadStore}; Complete writes them to
+ * the cluster as one new version, published only once whole, and removes them. Each part but the
+ * last is at least 5 MiB and at most 5 GiB, as S3 has it.
+ */
+final class MultipartOps {
+  static final long MIN_PART = 5L << 20;
+  static final long MAX_PART = 5L << 30;
+
+  private final FileSystem fs;
+  private final UploadStore store;
+  private final ObjectWrites writes;
+
+  MultipartOps(FileSystem fs, UploadStore store, ObjectWrites writes) {
+    this.fs = fs;
+    this.store = store;
+    this.writes = writes;
+  }
+
+  void create(S3Request r, S3Response out) throws IOException {
+    S3Names.path(r.bucket(), r.key());
+    BucketOps.requireBucket(fs, r.bucket());
+    UploadStore.Upload u = store.create(r.bucket(), r.key());
+    out.xml(
+        200,
+        S3Xml.document("InitiateMultipartUploadResult")
+            .element("Bucket", r.bucket())
+            .element("Key", r.key())
+            .element("UploadId", u.id())
+            .end("InitiateMultipartUploadResult"));
+  }
+
+  void uploadPart(S3Request r, VerifiedBody body, S3Response out) throws IOException {
+    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key());
+    int number = partNumber(r);
+    if (body.declared() > MAX_PART) {
+      throw new S3Error(400, "EntityTooLarge", "a part is at most 5 GiB");
+    }
+    UploadStore.Part part = store.put(u, number, body, MAX_PART);
+    out.header(HttpHeaderNames.ETAG, part.etag());
+    Map.Entry<String, String> checksum = body.checksum();
+    if (checksum != null) {
+      out.header(checksum.getKey(), checksum.getValue());
+    }
+    out.empty(200);
+  }
+
+  /** UploadPartCopy: a part made of a range of an existing object. */
+  void uploadPartCopy(S3Request r, S3Response out) throws IOException {
+    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key());
+    int number = partNumber(r);
+    FileInfo src = writes.copySource(r);
+    long from = 0;
+    long count = src.length();
+    String range = r.header("x-amz-copy-source-range");
+    if (range != null) {
+      long[] span = ObjectReads.range(range, src.length());
+      if (span == null) {
+        throw S3Error.invalidArgument("x-amz-copy-source-range must be bytes=FIRST-LAST");
+      }
+      from = span[0];
+      count = span[1] - span[0] + 1;
+    }
+    if (count > MAX_PART) {
+      throw new S3Error(400, "EntityTooLarge", "a part is at most 5 GiB");
+    }
+    UploadStore.Part part;
+    try (FileInStream in = fs.open(src)) {
+      in.seek(from);
+      part = store.put(u, number, new Bounded(in, count), MAX_PART);
+    }
+    out.xml(
+        200,
+        S3Xml.document("CopyPartResult")
+            .element("ETag", part.etag())
+            .time("LastModified", part.written().toEpochMilli())
+            .end("CopyPartResult"));
+  }
+
+  void complete(S3Request r, InputStream body, S3Response out) throws IOException {
+    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key());
+    List<Integer> asked = new ArrayList<>();
+    List<String> etags = new ArrayList<>();
+    for (Map<String, String> p : S3XmlReader.read(body, "CompleteMultipartUpload", "Part")) {
+      String number = p.get("PartNumber");
+      String etag = p.get("ETag");
+      if (number == null || etag == null) {
+        throw S3Error.malformedXml("each Part needs a PartNumber and an ETag");
+      }
+      try {
+        asked.add(Integer.parseInt(number.trim()));
+      } catch (NumberFormatException e) {
+        throw S3Error.malformedXml("PartNumber is not a number: " + number);
+      }
+      etags.add(etag.trim());
+    }
+    if (asked.isEmpty()) {
+      throw S3Error.malformedXml("You must specify at least one part");
+    }
+    Map<Integer, UploadStore.Part> stored = new HashMap<>();
+    for (UploadStore.Part p : store.parts(u)) {
+      stored.put(p.number(), p);
+    }
+    List<UploadStore.Part> chosen = new ArrayList<>();
+    int previous = 0;
+    for (int i = 0; i < asked.size(); i++) {
+      int number = asked.get(i);
+      if (number <= previous) {
+        throw new S3Error(400, "InvalidPartOrder", "The list of parts was not in ascending order");
+      }
+      previous = number;
+      UploadStore.Part p = stored.get(number);
+      String etag = etags.get(i);
+      if (p == null || !(p.etag().equals(etag) || p.etag().equals("\"" + etag + "\""))) {
+        throw new S3Error(
+            400,
+            "InvalidPart",
+            "One or more of the specified parts could not be found or its ETag did not match:"
+                + " part "
+                + number);
+      }
+      if (i < asked.size() - 1 && p.length() < MIN_PART) {
+        throw new S3Error(
+            400,
+            "EntityTooSmall",
+            "Your proposed upload is smaller than the minimum allowed size (5 MiB for each part"
+                + " but the last): part "
+                + number);
+      }
+      chosen.add(p);
+    }
+    FileInfo written = writes.publish(r, concatenation(u, chosen));
+    store.remove(u);
+    out.xml(
+        200,
+        S3Xml.document("CompleteMultipartUploadResult")
+            .element("Location", "/" + r.bucket() + "/" + r.key())
+            .element("Bucket", r.bucket())
+            .element("Key", r.key())
+            .element("ETag", S3Names.etag(written))
+            .end("CompleteMultipartUploadResult"));
+  }
+
+  void abort(S3Request r, S3Response out) throws IOException {
+    store.remove(store.get(r.param("uploadId"), r.bucket(), r.key()));
+    out.empty(204);
+  }
+
+  void listParts(S3Request r, S3Response out) throws IOException {
+    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key());
+    S3Xml xml =
+        S3Xml.document("ListPartsResult")
+            .element("Bucket", r.bucket())
+            .element("Key", r.key())
+            .element("UploadId", u.id())
+            .element("IsTruncated", false);
+    for (UploadStore.Part p : store.parts(u)) {
+      xml.open("Part")
+          .element("PartNumber", p.number())
+          .time("LastModified", p.written().toEpochMilli())
+          .element("ETag", p.etag())
+          .element("Size", p.length())
+          .close("Part");
+    }
+    out.xml(200, xml.end("ListPartsResult"));
+  }
+
+  void listUploads(S3Request r, S3Response out) throws IOException {
+    BucketOps.requireBucket(fs, r.bucket());
+    String prefix = r.param("prefix") == null ? "" : r.param("prefix");
+    S3Xml xml =
+        S3Xml.document("ListMultipartUploadsResult")
+            .element("Bucket", r.bucket())
+            .element("Prefix", prefix)
+            .element("IsTruncated", false);
+    for (UploadStore.Upload u : store.list(r.bucket())) {
+      if (u.key().startsWith(prefix)) {
+        xml.open("Upload")
+            .element("Key", u.key())
+            .element("UploadId", u.id())
+            .time("Initiated", u.touched().toEpochMilli())
+            .element("StorageClass", "STANDARD")
+            .close("Upload");
+      }
+    }
+    out.xml(200, xml.end("ListMultipartUploadsResult"));
+  }
+
+  private InputStream concatenation(UploadStore.Upload u, List<UploadStore.Part> parts) {
+    return new SequenceInputStream(
+        Collections.enumeration(
+            new java.util.AbstractList<InputStream>() {
+              @Override
+              public InputStream get(int index) {
+                try {
+                  return store.open(u, parts.get(index).number());
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              }
+
+              @Override
+              public int size() {
+                return parts.size();
+              }
+            }));
+  }
+
+  private static int partNumber(S3Request r) {
+    try {
+      int n = Integer.parseInt(r.param("partNumber"));
+      if (n < 1 || n > UploadStore.MAX_PART_NUMBER) {
+        throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000");
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000");
+    }
+  }
+
+  /** At most {@code left} bytes of {@code in}. */
+  private static final class Bounded extends InputStream {
+    private final InputStream in;
+    private long left;
+
+    Bounded(InputStream in, long left) {
+      this.in = in;
+      this.left = left;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (left <= 0) {
+        return -1;
+      }
+      int n = in.read(b, off, (int) Math.min(len, left));
+      if (n > 0) {
+        left -= n;
+      }
+      return n;
+    }
+  }
+}
