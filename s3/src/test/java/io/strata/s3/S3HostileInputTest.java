@@ -1,0 +1,204 @@
+package io.strata.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.S3Keys;
+import io.strata.testkit.MiniCluster;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Requests an attacker or a broken client sends, on raw sockets: each gets a clear S3 error or a
+ * closed connection, and the endpoint goes on serving everyone else.
+ */
+class S3HostileInputTest {
+  @TempDir static Path conf;
+
+  private static MiniCluster cluster;
+  private static S3Process endpoint;
+  private static String access;
+  private static String secret;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = MiniCluster.builder().start();
+    Configuration c = cluster.clientConf();
+    c.set(S3Keys.PORT, "0");
+    c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("keys").toString());
+    c.set(S3Keys.UPLOADS_DIR, conf.resolve("uploads").toString());
+    c.set(S3Keys.IDLE_TIMEOUT, "1s");
+    c.set(S3Keys.MAX_CONNECTIONS, "64");
+    endpoint = new S3Process(c);
+    endpoint.start();
+    access = endpoint.firstKeyPair()[0];
+    secret = endpoint.firstKeyPair()[1];
+    cluster.fileSystem().mkdir("/hostile", false);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (endpoint != null) {
+      endpoint.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void aHugeHeader_closesThatConnectionOnly() throws Exception {
+    String answer =
+        exchange("GET /hostile HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(1 << 20) + "\r\n\r\n");
+    assertThat(answer).doesNotStartWith("HTTP/1.1 200");
+    assertThat(signed("GET", "/hostile?list-type=2", "")).startsWith("HTTP/1.1 200");
+  }
+
+  @Test
+  void malformedXml_andBadKeys_getS3Errors() throws Exception {
+    String bad = signed("POST", "/hostile?delete", "<Delete><Object><Key>a</Key></Obj");
+    assertThat(bad).startsWith("HTTP/1.1 400").contains("<Code>MalformedXML</Code>");
+    String entity =
+        signed(
+            "POST",
+            "/hostile?delete",
+            "<?xml version=\"1.0\"?><!DOCTYPE d [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
+                + "<Delete><Object><Key>&x;</Key></Object></Delete>");
+    assertThat(entity).startsWith("HTTP/1.1 400").doesNotContain("root:");
+    assertThat(signed("GET", "/hostile/a/../../etc/passwd", ""))
+        .startsWith("HTTP/1.1 400")
+        .contains("InvalidArgument");
+    assertThat(signed("GET", "/hostile/" + "k".repeat(300), "")).startsWith("HTTP/1.1 400");
+    assertThat(signed("GET", "/hostile/nul%00key", "")).startsWith("HTTP/1.1 400");
+    assertThat(signed("GET", "/hostile/bad%zzescape", "")).startsWith("HTTP/1.1 400");
+  }
+
+  @Test
+  void aSilentClient_isClosedAfterTheIdleTimeout() throws Exception {
+    try (Socket s = connect()) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream()
+          .write("GET /hostile HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+      long started = System.nanoTime();
+      // The request never ends: the endpoint closes the connection (read gives -1).
+      assertThat(s.getInputStream().read()).isEqualTo(-1);
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(9));
+    }
+  }
+
+  @Test
+  void moreConnectionsThanTheLimit_closeTheOldest_andNewOnesAreServed() throws Exception {
+    List<Socket> idle = new ArrayList<>();
+    try {
+      for (int i = 0; i < 200; i++) {
+        idle.add(connect());
+      }
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(signed("GET", "/", "")).startsWith("HTTP/1.1 200"));
+    } finally {
+      for (Socket s : idle) {
+        s.close();
+      }
+    }
+  }
+
+  private static Socket connect() throws IOException {
+    Socket s = new Socket();
+    s.connect(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), endpoint.port()));
+    return s;
+  }
+
+  /** A request signed as SigV4 with the endpoint's key (UNSIGNED-PAYLOAD), and its answer. */
+  private static String signed(String method, String uri, String body) throws IOException {
+    String amzDate =
+        DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC)
+            .format(Instant.now());
+    HttpHeaders h = new DefaultHttpHeaders();
+    h.set("host", "127.0.0.1:" + endpoint.port());
+    h.set("x-amz-content-sha256", SigV4.UNSIGNED);
+    h.set("x-amz-date", amzDate);
+    String signedHeaders = "host;x-amz-content-sha256;x-amz-date";
+    S3Request r;
+    try {
+      r = S3Request.parse(method, uri, h);
+    } catch (S3Error e) {
+      // A URI this side cannot even parse: sent signed with anything, the endpoint refuses it.
+      return exchange(method + " " + uri + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+    }
+    String scope = amzDate.substring(0, 8) + "/us-east-1/s3/aws4_request";
+    String toSign =
+        SigV4.ALGORITHM
+            + "\n"
+            + amzDate
+            + "\n"
+            + scope
+            + "\n"
+            + SigV4.sha256Hex(SigV4.canonicalRequest(r, signedHeaders, SigV4.UNSIGNED, false));
+    String signature =
+        HexFormat.of()
+            .formatHex(
+                SigV4.hmac(SigV4.signingKey(secret, amzDate.substring(0, 8), "us-east-1"), toSign));
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    return exchange(
+        method
+            + " "
+            + uri
+            + " HTTP/1.1\r\nHost: 127.0.0.1:"
+            + endpoint.port()
+            + "\r\nx-amz-content-sha256: UNSIGNED-PAYLOAD\r\nx-amz-date: "
+            + amzDate
+            + "\r\nAuthorization: AWS4-HMAC-SHA256 Credential="
+            + access
+            + "/"
+            + scope
+            + ", SignedHeaders="
+            + signedHeaders
+            + ", Signature="
+            + signature
+            + "\r\nContent-Length: "
+            + bytes.length
+            + "\r\nConnection: close\r\n\r\n"
+            + body);
+  }
+
+  /** Sends {@code request} on a new connection; what came back before the endpoint closed it. */
+  private static String exchange(String request) throws IOException {
+    try (Socket s = connect()) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      try {
+        out.write(request.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      } catch (IOException e) {
+        // Closed while still sending (the huge header): what came back is the answer.
+      }
+      InputStream in = s.getInputStream();
+      try {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return "";
+      }
+    }
+  }
+}
