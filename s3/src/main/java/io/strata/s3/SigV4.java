@@ -185,6 +185,17 @@ final class SigV4 {
       throw S3Error.invalidRequest(
           "Missing required header for this request: x-amz-content-sha256");
     }
+    // What AWS requires signed: otherwise a captured request could be sent again with a new date,
+    // to another host, or with another body.
+    List<String> signed = List.of(signedHeaders.split(";", -1));
+    for (String required : List.of("host", "x-amz-content-sha256")) {
+      if (!signed.contains(required)) {
+        throw S3Error.accessDenied("SignedHeaders must include " + required);
+      }
+    }
+    if (!signed.contains(r.header("x-amz-date") != null ? "x-amz-date" : "date")) {
+      throw S3Error.accessDenied("SignedHeaders must include the request's date (x-amz-date)");
+    }
     return check(r, credential, amzDate, signedHeaders, signature, payload, secrets, false);
   }
 
@@ -216,6 +227,9 @@ final class SigV4 {
     }
     if (at.isAfter(now.plus(MAX_SKEW))) {
       throw S3Error.accessDenied("Request is not valid yet (X-Amz-Date is in the future)");
+    }
+    if (!List.of(signedHeaders.split(";", -1)).contains("host")) {
+      throw S3Error.accessDenied("X-Amz-SignedHeaders must include host");
     }
     String payload = Optional.ofNullable(r.header("x-amz-content-sha256")).orElse(UNSIGNED);
     return check(

@@ -74,6 +74,21 @@ class SigV4Test {
   }
 
   @Test
+  void aSignatureThatLeavesTheDateOut_isRefused() {
+    HttpHeaders h = new DefaultHttpHeaders();
+    h.set("Host", "examplebucket.s3.amazonaws.com");
+    h.set("x-amz-content-sha256", SigV4.EMPTY_SHA256);
+    h.set("x-amz-date", "20130524T000000Z");
+    h.set(
+        "Authorization",
+        "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,"
+            + "SignedHeaders=host;x-amz-content-sha256,Signature=00");
+    assertThatThrownBy(() -> SigV4.verify(S3Request.parse("GET", "/t", h), SECRETS, THEN))
+        .isInstanceOfSatisfying(
+            S3Error.class, e -> assertThat(e.getMessage()).contains("x-amz-date"));
+  }
+
+  @Test
   void crc64nvme_hasItsCheckValue() {
     Crc64Nvme crc = new Crc64Nvme();
     byte[] b = "123456789".getBytes(StandardCharsets.US_ASCII);
