@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,14 +23,15 @@ class S3ScriptsTest {
   private static final Pattern ENDPOINT =
       Pattern.compile("S3 endpoint (http://[0-9.]+:\\d+), access keys in ([^\\s;]+)");
 
-  @TempDir Path work;
-  private Scripts scripts;
-  private String endpoint;
-  private String access;
-  private String secret;
+  // One cluster for both clients: each start is seconds of the suite's time.
+  @TempDir static Path work;
+  private static Scripts scripts;
+  private static String endpoint;
+  private static String access;
+  private static String secret;
 
-  @BeforeEach
-  void startCluster() throws Exception {
+  @BeforeAll
+  static void startCluster() throws Exception {
     ScriptConf site =
         ScriptConf.create(Scripts.ROOT, work, "strata.worker.page.store.mem.size=64MiB");
     scripts = new Scripts(site);
@@ -50,8 +51,8 @@ class S3ScriptsTest {
     secret = pair.substring(pair.indexOf(':') + 1);
   }
 
-  @AfterEach
-  void stop() throws Exception {
+  @AfterAll
+  static void stop() throws Exception {
     if (scripts != null) {
       Scripts.Result stop = scripts.run("bin/strata-stop.sh");
       assertThat(stop.out()).contains("stopped s3");
@@ -119,7 +120,7 @@ class S3ScriptsTest {
     assertThat(missing.out()).contains("404");
   }
 
-  private Scripts.Result aws(Map<String, String> env, String... args) throws Exception {
+  private static Scripts.Result aws(Map<String, String> env, String... args) throws Exception {
     List<String> cmd = new java.util.ArrayList<>(List.of("aws", "--endpoint-url", endpoint));
     cmd.addAll(List.of(args));
     return scripts.run(env, cmd.toArray(String[]::new));
