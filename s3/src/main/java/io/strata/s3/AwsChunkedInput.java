@@ -18,7 +18,7 @@ import java.util.Map;
  * signature or a malformed frame is an {@link S3Error} before the last byte is handed out, so a
  * write that fails on it is never published.
  */
-final class AwsChunkedInput extends InputStream {
+final class AwsChunkedInput extends BlockInput {
   private static final int MAX_LINE = 4096;
   private static final HexFormat HEX = HexFormat.of();
 
@@ -29,6 +29,7 @@ final class AwsChunkedInput extends InputStream {
   private final Map<String, String> trailers = new LinkedHashMap<>();
   private final MessageDigest chunkHash = SigV4.sha256();
   private String previous;
+  private String pendingSignature;
   private long left;
   private boolean done;
 
@@ -43,12 +44,6 @@ final class AwsChunkedInput extends InputStream {
   /** The trailing headers, by lower-case name, once the body was read to its end. */
   Map<String, String> trailers() {
     return trailers;
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override
@@ -76,8 +71,6 @@ final class AwsChunkedInput extends InputStream {
     }
     return n;
   }
-
-  private String pendingSignature;
 
   private void nextChunk() throws IOException {
     String header = line();

@@ -2,7 +2,6 @@ package io.strata.s3;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -12,7 +11,7 @@ import java.util.ArrayDeque;
  * reads only when asked ({@code autoRead} off): the body asks for more ({@code wantMore}) each time
  * it has handed out all it holds, so a client sends no faster than the cluster takes its bytes.
  */
-final class BodyStream extends InputStream {
+final class BodyStream extends BlockInput {
   private final ArrayDeque<ByteBuf> parts = new ArrayDeque<>();
   private final Runnable wantMore;
   private final long waitNanos;
@@ -66,12 +65,6 @@ final class BodyStream extends InputStream {
 
   synchronized long received() {
     return received;
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override

@@ -235,19 +235,13 @@ final class MultipartOps {
   }
 
   /** At most {@code left} bytes of {@code in}. */
-  private static final class Bounded extends InputStream {
+  private static final class Bounded extends BlockInput {
     private final InputStream in;
     private long left;
 
     Bounded(InputStream in, long left) {
       this.in = in;
       this.left = left;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * trailer, the decoded length. A claim that fails is an {@link S3Error} thrown at the end of the
  * body, before the reader sees it end, so the write it feeds is cancelled, never published.
  */
-final class VerifiedBody extends InputStream {
+final class VerifiedBody extends BlockInput {
   private record Claim(String what, String expected, Check check) {}
 
   private interface Check {
@@ -113,12 +113,6 @@ final class VerifiedBody extends InputStream {
 
   long length() {
     return length;
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override
