@@ -87,6 +87,9 @@ final class Scripts {
         .put("STRATA_WORKER_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m" + SHORT_LIVED);
     pb.environment()
         .put("STRATA_FUSE_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m" + SHORT_LIVED);
+    // The S3 endpoint every local start now brings (issue 56).
+    pb.environment()
+        .put("STRATA_S3_JAVA_OPTS", "-Xmx256m -XX:MaxDirectMemorySize=256m" + SHORT_LIVED);
     return pb;
   }
 
