@@ -24,9 +24,6 @@ record S3Request(
     String bucket,
     String key) {
 
-  /** The longest key S3 takes, in UTF-8 bytes. */
-  static final int MAX_KEY_BYTES = 1024;
-
   static S3Request parse(String method, String uri, HttpHeaders headers) {
     int q = uri.indexOf('?');
     String rawPath = q < 0 ? uri : uri.substring(0, q);
