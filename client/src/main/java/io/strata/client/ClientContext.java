@@ -41,9 +41,9 @@ final class ClientContext implements AutoCloseable {
   private final Object readLock = new Object();
   private volatile ReadPath reads;
 
-  ClientContext(Configuration given) {
+  ClientContext(Configuration given, Credentials credentials) {
     this.conf = given.copy();
-    this.credentials = Credentials.of(conf);
+    this.credentials = credentials;
     this.master = new MasterClient(conf, credentials);
     this.confSync = new ClientConfSync(conf, master);
     this.view =

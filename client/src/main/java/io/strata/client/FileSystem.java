@@ -3,6 +3,7 @@ package io.strata.client;
 import io.strata.core.conf.Configuration;
 import io.strata.core.proto.FileType;
 import io.strata.core.proto.TimeChange;
+import io.strata.core.security.Credentials;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +17,18 @@ import java.util.Optional;
  * when it ends.
  */
 public interface FileSystem extends AutoCloseable {
+  /** A client calling with the credentials {@code conf} and this host give its user. */
   static FileSystem create(Configuration conf) {
-    return new StrataFileSystem(conf);
+    return create(conf, Credentials.of(conf));
+  }
+
+  /**
+   * A client calling with {@code credentials} (made for {@code conf}'s TLS): a process serving
+   * several users (the S3 endpoint) holds one per user, so that the cluster checks each one's
+   * rights and no status one may see is cached for another.
+   */
+  static FileSystem create(Configuration conf, Credentials credentials) {
+    return new StrataFileSystem(conf, credentials);
   }
 
   /** This client's live configuration: what it was created with, plus the cluster's overrides. */

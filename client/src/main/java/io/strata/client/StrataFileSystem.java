@@ -21,6 +21,7 @@ import io.strata.core.proto.WorkerInfo;
 import io.strata.core.proto.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.strata.core.proto.WriteHeader;
 import io.strata.core.proto.WriteType;
+import io.strata.core.security.Credentials;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.util.ArrayList;
@@ -47,8 +48,8 @@ final class StrataFileSystem implements FileSystem {
   private final MetadataCache metadata;
   private final Changes changes;
 
-  StrataFileSystem(Configuration conf) {
-    this.context = new ClientContext(conf);
+  StrataFileSystem(Configuration conf, Credentials credentials) {
+    this.context = new ClientContext(conf, credentials);
     this.conf = context.conf();
     this.view = context.view();
     this.metadata = context.metadata();

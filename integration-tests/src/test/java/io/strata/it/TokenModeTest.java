@@ -29,7 +29,9 @@ import io.strata.core.rpc.Channels;
 import io.strata.core.rpc.MasterClient;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Credentials;
+import io.strata.core.security.Principal;
 import io.strata.core.security.Role;
+import io.strata.core.security.S3AccessKeys;
 import io.strata.core.security.SecretFiles;
 import io.strata.core.security.Tokens;
 import io.strata.core.status.StatusCode;
@@ -310,6 +312,35 @@ class TokenModeTest {
     assertThat(ls.code()).as(ls.err()).isZero();
     assertThat(new ShellRunner(() -> root).run("fsadmin", "token", "create", "a\nb").err())
         .contains("INVALID_ARGUMENT", "user name");
+  }
+
+  /**
+   * S3 access keys (issue 56): an admin mints them, a user cannot; the S3 endpoint (holding the
+   * secret) resolves the printed access key to that user and to the printed secret key.
+   */
+  @Test
+  void anAdminMintsS3KeysOfAUser() {
+    Configuration root = as(token("root", Role.ADMIN));
+    ShellRunner.Run mint =
+        new ShellRunner(() -> root)
+            .run("fsadmin", "s3", "credentials", "create", "bob", "--ttl", "1h");
+    assertThat(mint.code()).as(mint.err()).isZero();
+    assertThat(mint.err()).contains("S3 access keys of bob valid until");
+    String[] lines = mint.out().strip().split("\n", -1);
+    assertThat(lines).hasSize(2);
+    assertThat(lines[0]).startsWith("aws_access_key_id = ");
+    assertThat(lines[1]).startsWith("aws_secret_access_key = ");
+    String access = lines[0].substring("aws_access_key_id = ".length());
+    S3AccessKeys.Resolved bob = S3AccessKeys.resolve(secret, access, Instant.now());
+    assertThat(bob.principal()).isEqualTo(new Principal("bob", Role.USER));
+    assertThat(bob.secretKey()).isEqualTo(lines[1].substring("aws_secret_access_key = ".length()));
+
+    ShellRunner.Run byUser =
+        new ShellRunner(() -> as(token("alice", Role.USER)))
+            .run("fsadmin", "s3", "credentials", "create", "alice");
+    assertThat(byUser.code()).isNotZero();
+    assertThat(byUser.err()).contains("PERMISSION_DENIED", "needs an admin token");
+    assertThat(byUser.out()).isEmpty();
   }
 
   // ---- helpers ----

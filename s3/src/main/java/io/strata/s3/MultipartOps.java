@@ -26,17 +26,20 @@ final class MultipartOps {
   private final FileSystem fs;
   private final UploadStore store;
   private final ObjectWrites writes;
+  private final String owner;
 
-  MultipartOps(FileSystem fs, UploadStore store, ObjectWrites writes) {
+  /** The uploads {@code owner} makes and sees ("" for the endpoint's own keys). */
+  MultipartOps(FileSystem fs, UploadStore store, ObjectWrites writes, String owner) {
     this.fs = fs;
     this.store = store;
     this.writes = writes;
+    this.owner = owner;
   }
 
   void create(S3Request r, S3Response out) throws IOException {
     S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
-    UploadStore.Upload u = store.create(r.bucket(), r.key());
+    UploadStore.Upload u = store.create(r.bucket(), r.key(), owner);
     out.xml(
         200,
         S3Xml.document("InitiateMultipartUploadResult")
@@ -47,7 +50,7 @@ final class MultipartOps {
   }
 
   void uploadPart(S3Request r, VerifiedBody body, S3Response out) throws IOException {
-    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key());
+    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
     int number = partNumber(r);
     if (body.declared() > MAX_PART) {
       throw new S3Error(400, "EntityTooLarge", "a part is at most 5 GiB");
@@ -63,7 +66,7 @@ final class MultipartOps {
 
   /** UploadPartCopy: a part made of a range of an existing object. */
   void uploadPartCopy(S3Request r, S3Response out) throws IOException {
-    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key());
+    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
     int number = partNumber(r);
     FileInfo src = writes.copySource(r);
     long from = 0;
@@ -94,7 +97,7 @@ final class MultipartOps {
   }
 
   void complete(S3Request r, InputStream body, S3Response out) throws IOException {
-    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key());
+    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
     List<Integer> asked = new ArrayList<>();
     List<String> etags = new ArrayList<>();
     for (Map<String, String> p : S3XmlReader.read(body, "CompleteMultipartUpload", "Part")) {
@@ -158,12 +161,12 @@ final class MultipartOps {
   }
 
   void abort(S3Request r, S3Response out) throws IOException {
-    store.remove(store.get(r.param("uploadId"), r.bucket(), r.key()));
+    store.remove(store.get(r.param("uploadId"), r.bucket(), r.key(), owner));
     out.empty(204);
   }
 
   void listParts(S3Request r, S3Response out) throws IOException {
-    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key());
+    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
     S3Xml xml =
         S3Xml.document("ListPartsResult")
             .element("Bucket", r.bucket())
@@ -189,7 +192,7 @@ final class MultipartOps {
             .element("Bucket", r.bucket())
             .element("Prefix", prefix)
             .element("IsTruncated", false);
-    for (UploadStore.Upload u : store.list(r.bucket())) {
+    for (UploadStore.Upload u : store.list(r.bucket(), owner)) {
       if (u.key().startsWith(prefix)) {
         xml.open("Upload")
             .element("Key", u.key())

@@ -210,6 +210,11 @@ final class ObjectWrites {
     if (parent.indexOf('/', 1) < 0) {
       return;
     }
+    // Looked at first: a folder that exists needs no mkdir, which asks for write on its parent
+    // (a user may write into a folder open to them below one that is not), and costs a call.
+    if (fs.findStatus(parent).map(FileInfo::directory).orElse(false)) {
+      return;
+    }
     try {
       fs.mkdir(parent, true);
     } catch (StrataException e) {

@@ -3,7 +3,6 @@ package io.strata.s3;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.strata.client.FileSystem;
 import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.time.Clock;
@@ -54,32 +53,16 @@ final class S3Endpoint implements S3Channel.Exchanges {
           "torrent",
           "attributes");
 
-  private final SigV4.Secrets secrets;
+  private final S3Callers callers;
   private final Clock clock;
   private final Duration writeWait;
-  private final BucketOps buckets;
-  private final ObjectReads reads;
-  private final ObjectWrites writes;
-  private final DeleteObjects deletes;
-  private final MultipartOps multipart;
   private final AtomicLong requests = new AtomicLong();
   private final long idBase = System.nanoTime() & 0xffffffL;
 
-  S3Endpoint(
-      FileSystem fs,
-      UploadStore uploads,
-      SigV4.Secrets secrets,
-      String region,
-      Clock clock,
-      Duration writeWait) {
-    this.secrets = secrets;
+  S3Endpoint(S3Callers callers, Clock clock, Duration writeWait) {
+    this.callers = callers;
     this.clock = clock;
     this.writeWait = writeWait;
-    this.buckets = new BucketOps(fs, region);
-    this.reads = new ObjectReads(fs);
-    this.writes = new ObjectWrites(fs);
-    this.deletes = new DeleteObjects(writes);
-    this.multipart = new MultipartOps(fs, uploads, writes);
   }
 
   @Override
@@ -93,8 +76,10 @@ final class S3Endpoint implements S3Channel.Exchanges {
       try {
         S3Request r = S3Request.parse(request.method().name(), request.uri(), request.headers());
         resource = r.resource();
-        SigV4.Signed signed = SigV4.verify(r, secrets, clock.instant());
-        route(r, signed, body, out);
+        SigV4.Signed signed = SigV4.verify(r, callers, clock.instant());
+        try (S3Callers.Lease caller = callers.lease(signed.accessKey())) {
+          route(r, signed, body, out, caller.ops());
+        }
       } catch (S3Error e) {
         out.error(e, resource);
       } catch (StrataException e) {
@@ -115,7 +100,8 @@ final class S3Endpoint implements S3Channel.Exchanges {
     };
   }
 
-  private void route(S3Request r, SigV4.Signed signed, BodyStream body, S3Response out)
+  private static void route(
+      S3Request r, SigV4.Signed signed, BodyStream body, S3Response out, S3Operations ops)
       throws IOException {
     for (var p : r.query()) {
       if (UNSUPPORTED.contains(p.getKey())) {
@@ -125,7 +111,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
     String method = r.method();
     if (r.bucket().isEmpty()) {
       if (method.equals("GET")) {
-        buckets.listBuckets(out);
+        ops.buckets().listBuckets(out);
         return;
       }
       throw methodNotAllowed(method);
@@ -134,46 +120,47 @@ final class S3Endpoint implements S3Channel.Exchanges {
       switch (method) {
         case "GET" -> {
           if (r.has("location")) {
-            buckets.location(r, out);
+            ops.buckets().location(r, out);
           } else if (r.has("uploads")) {
-            multipart.listUploads(r, out);
+            ops.multipart().listUploads(r, out);
           } else {
-            buckets.list(r, out, "2".equals(r.param("list-type")));
+            ops.buckets().list(r, out, "2".equals(r.param("list-type")));
           }
         }
-        case "HEAD" -> buckets.head(r, out);
-        case "PUT" -> buckets.create(r, out);
-        case "DELETE" -> buckets.delete(r, out);
+        case "HEAD" -> ops.buckets().head(r, out);
+        case "PUT" -> ops.buckets().create(r, out);
+        case "DELETE" -> ops.buckets().delete(r, out);
         case "POST" -> {
           if (!r.has("delete")) {
             throw methodNotAllowed(method);
           }
-          deletes.run(r, VerifiedBody.of(r, signed, body), out);
+          ops.deletes().run(r, VerifiedBody.of(r, signed, body), out);
         }
         default -> throw methodNotAllowed(method);
       }
       return;
     }
     if (r.has("uploadId") || r.has("uploads")) {
-      routeMultipart(r, signed, body, out);
+      routeMultipart(r, signed, body, out, ops.multipart());
       return;
     }
     switch (method) {
-      case "GET" -> reads.get(r, out, false);
-      case "HEAD" -> reads.get(r, out, true);
+      case "GET" -> ops.reads().get(r, out, false);
+      case "HEAD" -> ops.reads().get(r, out, true);
       case "PUT" -> {
         if (r.header("x-amz-copy-source") != null) {
-          writes.copy(r, out);
+          ops.writes().copy(r, out);
         } else {
-          writes.put(r, VerifiedBody.of(r, signed, body), out);
+          ops.writes().put(r, VerifiedBody.of(r, signed, body), out);
         }
       }
-      case "DELETE" -> writes.delete(r, out);
+      case "DELETE" -> ops.writes().delete(r, out);
       default -> throw methodNotAllowed(method);
     }
   }
 
-  private void routeMultipart(S3Request r, SigV4.Signed signed, BodyStream body, S3Response out)
+  private static void routeMultipart(
+      S3Request r, SigV4.Signed signed, BodyStream body, S3Response out, MultipartOps multipart)
       throws IOException {
     String method = r.method();
     if (r.has("uploads")) {

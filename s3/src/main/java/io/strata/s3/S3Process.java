@@ -5,6 +5,9 @@ import io.strata.core.conf.Configuration;
 import io.strata.core.conf.S3Keys;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
+import io.strata.core.security.ClusterSecret;
+import io.strata.core.security.Credentials;
+import io.strata.core.security.Tls;
 import io.strata.core.util.Periodic;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -33,6 +36,7 @@ public final class S3Process implements Service {
   private final Configuration conf;
   private FileSystem fs;
   private S3Credentials credentials;
+  private S3Callers callers;
   private ThreadPoolExecutor executor;
   private S3Server server;
   private ScheduledExecutorService expiry;
@@ -69,8 +73,22 @@ public final class S3Process implements Service {
         1,
         TimeUnit.HOURS,
         () -> expire(uploads, maxAge));
-    S3Endpoint endpoint =
-        new S3Endpoint(fs, uploads, credentials, conf.get(S3Keys.REGION), Clock.systemUTC(), idle);
+    String region = conf.get(S3Keys.REGION);
+    // In TOKEN mode, the process holds the cluster secret as the FUSE process does.
+    ClusterSecret secret = ClusterSecret.readable(conf).orElse(null);
+    callers =
+        new S3Callers(
+            credentials,
+            secret,
+            S3Operations.over(fs, uploads, region, ""),
+            (who, until) ->
+                FileSystem.create(
+                    conf, Credentials.issuing(secret, who, until).withTls(Tls.forClient(conf))),
+            (client, owner) -> S3Operations.over(client, uploads, region, owner),
+            Clock.systemUTC());
+    Periodic.every(
+        expiry, "closing the clients of idle S3 users", 1, 1, TimeUnit.MINUTES, callers::closeIdle);
+    S3Endpoint endpoint = new S3Endpoint(callers, Clock.systemUTC(), idle);
     server =
         new S3Server(
             conf.get(S3Keys.BIND_HOST),
@@ -131,6 +149,10 @@ public final class S3Process implements Service {
     if (executor != null) {
       executor.shutdownNow();
       executor = null;
+    }
+    if (callers != null) {
+      callers.close();
+      callers = null;
     }
     if (fs != null) {
       fs.close();

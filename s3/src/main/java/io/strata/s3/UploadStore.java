@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  */
 final class UploadStore {
   /** An upload: its id, bucket and key, and when its last part arrived. */
-  record Upload(String id, String bucket, String key, Instant touched) {}
+  record Upload(String id, String bucket, String key, String owner, Instant touched) {}
 
   /** A stored part: its number, length and the MD5 that is its ETag. */
   record Part(int number, long length, String etag, Instant written) {}
@@ -50,7 +50,11 @@ final class UploadStore {
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx------"));
   }
 
-  Upload create(String bucket, String key) throws IOException {
+  /**
+   * A new upload of {@code bucket}/{@code key} by {@code owner} (the user an access key names, ""
+   * for the endpoint's own keys): only its owner sees, continues, completes or aborts it.
+   */
+  Upload create(String bucket, String key, String owner) throws IOException {
     byte[] id = new byte[16];
     random.nextBytes(id);
     String name = HexFormat.of().formatHex(id);
@@ -59,28 +63,36 @@ final class UploadStore {
     // Keys may hold newlines: kept encoded.
     Files.writeString(
         temp,
-        AwsUri.encode(bucket, false) + "\n" + AwsUri.encode(key, true) + "\n",
+        AwsUri.encode(bucket, false)
+            + "\n"
+            + AwsUri.encode(key, true)
+            + "\n"
+            + AwsUri.encode(owner, true)
+            + "\n",
         StandardCharsets.UTF_8);
     Files.move(temp, dir.resolve(UPLOAD_FILE), StandardCopyOption.ATOMIC_MOVE);
-    return new Upload(name, bucket, key, Instant.now());
+    return new Upload(name, bucket, key, owner, Instant.now());
   }
 
-  /** The upload {@code id} of {@code bucket}/{@code key}, or NoSuchUpload. */
-  Upload get(String id, String bucket, String key) throws IOException {
+  /** The upload {@code id} of {@code bucket}/{@code key} by {@code owner}, or NoSuchUpload. */
+  Upload get(String id, String bucket, String key, String owner) throws IOException {
     Optional<Upload> u = read(id);
-    if (u.isEmpty() || !u.get().bucket().equals(bucket) || !u.get().key().equals(key)) {
+    if (u.isEmpty()
+        || !u.get().bucket().equals(bucket)
+        || !u.get().key().equals(key)
+        || !u.get().owner().equals(owner)) {
       throw noSuchUpload();
     }
     return u.get();
   }
 
-  /** Every upload of {@code bucket}, oldest first. */
-  List<Upload> list(String bucket) throws IOException {
+  /** Every upload of {@code bucket} by {@code owner}, by key, oldest first. */
+  List<Upload> list(String bucket, String owner) throws IOException {
     List<Upload> uploads = new ArrayList<>();
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
       for (Path d : dirs) {
         read(d.getFileName().toString())
-            .filter(u -> u.bucket().equals(bucket))
+            .filter(u -> u.bucket().equals(bucket) && u.owner().equals(owner))
             .ifPresent(uploads::add);
       }
     }
@@ -200,6 +212,7 @@ final class UploadStore {
               id,
               AwsUri.decode(lines.get(0)),
               AwsUri.decode(lines.get(1)),
+              lines.size() > 2 ? AwsUri.decode(lines.get(2)) : "",
               Files.getLastModifiedTime(file).toInstant()));
     } catch (NoSuchFileException e) {
       return Optional.empty();

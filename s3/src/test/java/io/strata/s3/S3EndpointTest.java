@@ -67,8 +67,13 @@ class S3EndpointTest {
   }
 
   static S3Client client(String access, String secret) {
+    return client(endpoint.port(), access, secret);
+  }
+
+  /** AWS's client of the endpoint at {@code port}, path-style, with these keys. */
+  static S3Client client(int port, String access, String secret) {
     return S3Client.builder()
-        .endpointOverride(URI.create("http://127.0.0.1:" + endpoint.port()))
+        .endpointOverride(URI.create("http://127.0.0.1:" + port))
         .forcePathStyle(true)
         .region(Region.US_EAST_1)
         .credentialsProvider(

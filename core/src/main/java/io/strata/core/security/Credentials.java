@@ -58,7 +58,17 @@ public final class Credentials {
 
   /** Tokens of role SERVICE signed with {@code secret}, a new one each half hour. */
   public static Credentials service(ClusterSecret secret) {
-    return new Credentials(new Renewing(secret), null);
+    return new Credentials(
+        new Renewing(secret, new Principal(SERVICE_USER, Role.SERVICE), null), null);
+  }
+
+  /**
+   * Tokens of {@code who} signed with {@code secret}, a new one each half hour, none valid past
+   * {@code notAfter}: what a process holding the secret calls with on a user's behalf (the S3
+   * endpoint, for the user an access key names), so that the cluster checks that user's rights.
+   */
+  public static Credentials issuing(ClusterSecret secret, Principal who, Instant notAfter) {
+    return new Credentials(new Renewing(secret, who, notAfter), null);
   }
 
   /**
@@ -97,21 +107,29 @@ public final class Credentials {
     }
   }
 
-  /** A service token renewed once half its life is gone. */
+  /** A token renewed once half its life is gone, never valid past {@code notAfter} (if any). */
   private static final class Renewing implements Supplier<String> {
     private final ClusterSecret secret;
+    private final Principal who;
+    private final Instant notAfter;
     private String current;
     private Instant renewAt = Instant.MIN;
 
-    Renewing(ClusterSecret secret) {
+    Renewing(ClusterSecret secret, Principal who, Instant notAfter) {
       this.secret = secret;
+      this.who = who;
+      this.notAfter = notAfter;
     }
 
     @Override
     public synchronized String get() {
       Instant now = Instant.now();
       if (now.isAfter(renewAt)) {
-        current = Tokens.issue(secret, SERVICE_USER, Role.SERVICE, now.plus(SERVICE_TTL));
+        Instant expiry = now.plus(SERVICE_TTL);
+        if (notAfter != null && expiry.isAfter(notAfter)) {
+          expiry = notAfter;
+        }
+        current = Tokens.issue(secret, who.user(), who.role(), expiry);
         renewAt = now.plus(SERVICE_TTL.dividedBy(2));
       }
       return current;

@@ -91,7 +91,7 @@ public final class Tokens {
   }
 
   /** The payload and signature (or proof) of a token's text; UNAUTHENTICATED if malformed. */
-  private static byte[][] parts(String token) {
+  static byte[][] parts(String token) {
     if (token.length() > MAX_LENGTH || !token.startsWith(PREFIX)) {
       throw unauthenticated("not a Strata token");
     }
@@ -109,7 +109,8 @@ public final class Tokens {
     }
   }
 
-  private static Principal principalOf(byte[] payload, Instant now) {
+  /** Who a token's payload names; UNAUTHENTICATED if malformed or expired at {@code now}. */
+  static Principal principalOf(byte[] payload, Instant now) {
     String[] fields = new String(payload, StandardCharsets.UTF_8).split("\n", -1);
     if (fields.length != 3 || !validUser(fields[0])) {
       throw unauthenticated("not a Strata token");
@@ -127,6 +128,12 @@ public final class Tokens {
           "the token of " + fields[0] + " expired at " + Instant.ofEpochMilli(expiry));
     }
     return new Principal(fields[0], role);
+  }
+
+  /** The expiry of a payload {@link #principalOf} accepted. */
+  static Instant expiryOf(byte[] payload) {
+    String[] fields = new String(payload, StandardCharsets.UTF_8).split("\n", -1);
+    return Instant.ofEpochMilli(Long.parseLong(fields[2]));
   }
 
   private static StrataException unauthenticated(String why) {

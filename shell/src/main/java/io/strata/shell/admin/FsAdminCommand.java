@@ -23,6 +23,7 @@ public final class FsAdminCommand implements Runnable {
         .leaf(WorkerStateCommand.Remove.class, () -> new WorkerStateCommand.Remove(ctx))
         .group(JournalCommand.class, rest -> JournalCommand.build(ctx, rest))
         .group(TokenCommand.class, rest -> TokenCommand.build(ctx, rest))
+        .group(S3CredentialsCommand.class, rest -> S3CredentialsCommand.build(ctx, rest))
         .leaf(UpdateConfCommand.class, () -> new UpdateConfCommand(ctx))
         .build(new FsAdminCommand(), words);
   }

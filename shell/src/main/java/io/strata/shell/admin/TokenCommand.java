@@ -31,6 +31,20 @@ final class TokenCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /**
+   * A token for {@code user} the master signs ({@code ttl} as --ttl gave it, or null for the
+   * default); the master checks that the caller may ask.
+   */
+  static CreateTokenResponse issue(ShellContext ctx, String user, String ttl, boolean admin) {
+    long ttlMs = ttl == null ? 0 : DurationArg.millis(ttl);
+    if (ttl != null && ttlMs <= 0) {
+      throw StrataException.invalidArgument("--ttl is above 0: " + ttl);
+    }
+    CreateTokenRequest req =
+        CreateTokenRequest.newBuilder().setUser(user).setTtlMs(ttlMs).setAdmin(admin).build();
+    return ctx.master().call("createToken", s -> s.createToken(req));
+  }
+
   @Command(
       name = "create",
       mixinStandardHelpOptions = true,
@@ -58,13 +72,7 @@ final class TokenCommand implements Runnable {
 
     @Override
     public void run() {
-      long ttlMs = ttl == null ? 0 : DurationArg.millis(ttl);
-      if (ttl != null && ttlMs <= 0) {
-        throw StrataException.invalidArgument("a token's --ttl is above 0: " + ttl);
-      }
-      CreateTokenRequest req =
-          CreateTokenRequest.newBuilder().setUser(user).setTtlMs(ttlMs).setAdmin(admin).build();
-      CreateTokenResponse made = ctx.master().call("createToken", s -> s.createToken(req));
+      CreateTokenResponse made = issue(ctx, user, ttl, admin);
       ctx.out().println(made.getToken());
       ctx.err()
           .println(

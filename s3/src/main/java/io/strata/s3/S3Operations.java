@@ -1,0 +1,23 @@
+package io.strata.s3;
+
+import io.strata.client.FileSystem;
+
+/** What the endpoint does for one caller, every operation through that caller's client. */
+record S3Operations(
+    BucketOps buckets,
+    ObjectReads reads,
+    ObjectWrites writes,
+    DeleteObjects deletes,
+    MultipartOps multipart) {
+
+  /** The operations over {@code fs}; {@code owner} names the caller's multipart uploads. */
+  static S3Operations over(FileSystem fs, UploadStore uploads, String region, String owner) {
+    ObjectWrites writes = new ObjectWrites(fs);
+    return new S3Operations(
+        new BucketOps(fs, region),
+        new ObjectReads(fs),
+        writes,
+        new DeleteObjects(writes),
+        new MultipartOps(fs, uploads, writes, owner));
+  }
+}

@@ -1,0 +1,235 @@
+package io.strata.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.client.FileSystem;
+import io.strata.client.WriteOptions;
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.S3Keys;
+import io.strata.core.conf.SecurityKeys;
+import io.strata.core.security.ClusterSecret;
+import io.strata.core.security.Credentials;
+import io.strata.core.security.Role;
+import io.strata.core.security.S3AccessKeys;
+import io.strata.core.security.SecretFiles;
+import io.strata.core.security.Tokens;
+import io.strata.testkit.MiniCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * A TOKEN-mode cluster's users through the S3 endpoint (issue 56): an access key derived from a
+ * user's token makes the endpoint act as that user, refused where the shell would refuse them, and
+ * their multipart uploads are theirs alone; expired and forged keys are refused.
+ */
+class S3TokenModeTest {
+  @TempDir static Path dir;
+
+  private static MiniCluster cluster;
+  private static ClusterSecret secret;
+  private static S3Process endpoint;
+  private static FileSystem root;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path secretFile = SecretFiles.write(dir.resolve("secret"), SecretFiles.CLUSTER);
+    secret = ClusterSecret.load(secretFile);
+    cluster =
+        MiniCluster.builder()
+            .workers(1)
+            .property(SecurityKeys.MODE, "TOKEN")
+            .property(SecurityKeys.SECRET_FILE, secretFile.toString())
+            .start();
+    // Written by the under-storage's owner (root, as tests run): token users are "other" to it.
+    Path data = cluster.ufsRoot().resolve("data");
+    ufsFile(data.resolve("public.txt"), "for everyone", "rw-r--r--");
+    ufsFile(data.resolve("private/secret.txt"), "root's only", "rw-------");
+    Files.setPosixFilePermissions(
+        data.resolve("private"), PosixFilePermissions.fromString("rwx------"));
+    Files.createDirectories(data.resolve("shared"));
+    Files.setPosixFilePermissions(
+        data.resolve("shared"), PosixFilePermissions.fromString("rwxrwxrwx"));
+
+    Configuration c = cluster.clientConf();
+    c.set(SecurityKeys.SECRET_FILE, secretFile.toString());
+    c.set(S3Keys.PORT, "0");
+    c.set(S3Keys.CREDENTIALS_FILE, dir.resolve("s3-credentials").toString());
+    c.set(S3Keys.UPLOADS_DIR, dir.resolve("uploads").toString());
+    endpoint = new S3Process(c);
+    endpoint.start();
+    root = FileSystem.create(c);
+  }
+
+  private static void ufsFile(Path f, String content, String mode) throws Exception {
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, content);
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(mode));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (root != null) {
+      root.close();
+    }
+    if (endpoint != null) {
+      endpoint.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static S3Client as(String user, Duration ttl) {
+    S3AccessKeys.Pair keys =
+        S3AccessKeys.of(Tokens.issue(secret, user, Role.USER, Instant.now().plus(ttl)));
+    return S3EndpointTest.client(endpoint.port(), keys.accessKey(), keys.secretKey());
+  }
+
+  @Test
+  void aUsersKeyActsAsThatUser_refusedWhereTheirRightsEnd() {
+    try (S3Client alice = as("alice", Duration.ofHours(1))) {
+      assertThat(alice.getObjectAsBytes(g -> g.bucket("data").key("public.txt")).asUtf8String())
+          .isEqualTo("for everyone");
+      assertS3Error(
+          () -> alice.getObjectAsBytes(g -> g.bucket("data").key("private/secret.txt")),
+          403,
+          "AccessDenied");
+      assertS3Error(
+          () ->
+              alice.putObject(
+                  p -> p.bucket("data").key("private/planted.txt"), RequestBody.fromString("x")),
+          403,
+          "AccessDenied");
+      assertThat(root.exists("/data/private/planted.txt")).isFalse();
+
+      alice.putObject(p -> p.bucket("data").key("shared/mine.txt"), RequestBody.fromString("a"));
+      assertThat(root.getStatus("/data/shared/mine.txt").owner()).isEqualTo(ownerOfAlicesFiles());
+    }
+  }
+
+  @Test
+  void aUsersMultipartUploadIsTheirsAlone() {
+    try (S3Client alice = as("alice", Duration.ofHours(1));
+        S3Client bob = as("bob", Duration.ofHours(1))) {
+      String id =
+          alice.createMultipartUpload(c -> c.bucket("data").key("shared/parts.bin")).uploadId();
+      var part =
+          alice.uploadPart(
+              u -> u.bucket("data").key("shared/parts.bin").uploadId(id).partNumber(1),
+              RequestBody.fromString("alice's part"));
+
+      assertThat(bob.listMultipartUploads(l -> l.bucket("data")).uploads()).isEmpty();
+      assertThat(alice.listMultipartUploads(l -> l.bucket("data")).uploads()).hasSize(1);
+      assertS3Error(
+          () ->
+              bob.abortMultipartUpload(a -> a.bucket("data").key("shared/parts.bin").uploadId(id)),
+          404,
+          "NoSuchUpload");
+      assertS3Error(
+          () ->
+              bob.completeMultipartUpload(
+                  c ->
+                      c.bucket("data")
+                          .key("shared/parts.bin")
+                          .uploadId(id)
+                          .multipartUpload(
+                              m ->
+                                  m.parts(
+                                      CompletedPart.builder()
+                                          .partNumber(1)
+                                          .eTag(part.eTag())
+                                          .build()))),
+          404,
+          "NoSuchUpload");
+
+      alice.completeMultipartUpload(
+          c ->
+              c.bucket("data")
+                  .key("shared/parts.bin")
+                  .uploadId(id)
+                  .multipartUpload(
+                      m ->
+                          m.parts(
+                              CompletedPart.builder().partNumber(1).eTag(part.eTag()).build())));
+      assertThat(root.getStatus("/data/shared/parts.bin").owner()).isEqualTo(ownerOfAlicesFiles());
+    }
+  }
+
+  /** The owner of a file alice writes with her token through Strata's own client. */
+  private static String ownerOfAlicesFiles() {
+    String token = Tokens.issue(secret, "alice", Role.USER, Instant.now().plusSeconds(600));
+    try (FileSystem alice = FileSystem.create(cluster.clientConf(), Credentials.ofToken(token))) {
+      String path = "/data/shared/by-client-" + System.nanoTime();
+      alice.create(path, WriteOptions.overwriting()).close();
+      return root.getStatus(path).owner();
+    }
+  }
+
+  @Test
+  void expiredAndForgedKeysAreRefused() {
+    try (S3Client expired = as("alice", Duration.ofMillis(1))) {
+      assertS3Error(
+          () -> expired.getObjectAsBytes(g -> g.bucket("data").key("public.txt")),
+          403,
+          "InvalidAccessKeyId");
+    }
+    // Bob's secret key with an access key naming alice.
+    S3AccessKeys.Pair bob =
+        S3AccessKeys.of(Tokens.issue(secret, "bob", Role.USER, Instant.now().plusSeconds(600)));
+    S3AccessKeys.Pair alice =
+        S3AccessKeys.of(Tokens.issue(secret, "alice", Role.USER, Instant.now().plusSeconds(600)));
+    try (S3Client forged =
+        S3EndpointTest.client(endpoint.port(), alice.accessKey(), bob.secretKey())) {
+      assertS3Error(
+          () -> forged.getObjectAsBytes(g -> g.bucket("data").key("public.txt")),
+          403,
+          "SignatureDoesNotMatch");
+    }
+    // A key of another cluster's secret.
+    ClusterSecret other =
+        ClusterSecret.load(SecretFiles.write(dir.resolve("other"), SecretFiles.OTHER));
+    S3AccessKeys.Pair stranger =
+        S3AccessKeys.of(Tokens.issue(other, "alice", Role.USER, Instant.now().plusSeconds(600)));
+    try (S3Client s =
+        S3EndpointTest.client(endpoint.port(), stranger.accessKey(), stranger.secretKey())) {
+      assertS3Error(
+          () -> s.getObjectAsBytes(g -> g.bucket("data").key("public.txt")),
+          403,
+          "SignatureDoesNotMatch");
+    }
+  }
+
+  @Test
+  void theCredentialsFilesKeysStillActAsTheEndpointsOwnAccount() {
+    String[] keys = endpoint.firstKeyPair();
+    try (S3Client operator = S3EndpointTest.client(endpoint.port(), keys[0], keys[1])) {
+      assertThat(
+              operator
+                  .getObjectAsBytes(g -> g.bucket("data").key("private/secret.txt"))
+                  .asUtf8String())
+          .isEqualTo("root's only");
+    }
+  }
+
+  private static void assertS3Error(Runnable call, int status, String code) {
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            S3Exception.class,
+            e -> {
+              assertThat(e.statusCode()).isEqualTo(status);
+              assertThat(e.awsErrorDetails().errorCode()).isEqualTo(code);
+            });
+  }
+}
