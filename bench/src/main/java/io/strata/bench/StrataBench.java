@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       io.strata.bench.loader.LoaderBench.class,
       io.strata.bench.small.SmallFilesBench.class,
       io.strata.bench.startup.StartupBench.class,
+      io.strata.bench.s3.S3Bench.class,
       IntegrityBench.class
     })
 public final class StrataBench implements Runnable {

@@ -1,0 +1,407 @@
+package io.strata.bench.s3;
+
+import io.strata.bench.Json;
+import io.strata.bench.Stats;
+import io.strata.bench.WorkerSettings;
+import io.strata.core.conf.S3Keys;
+import io.strata.core.conf.WorkerKeys;
+import io.strata.testkit.ForkedCluster;
+import io.strata.testkit.ForkedProcess;
+import io.strata.testkit.FreePorts;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code strata bench s3}: the S3 endpoint against a plain HTTP server of the bench's serving the
+ * same under-storage folder (the raw baseline), in the same run, with the same client (the bench's
+ * keep-alive HTTP client, every request signed for both): warm GETs of 4 KiB (latency, one
+ * connection), 16 MiB (one connection) and 100 KiB objects (16 connections), PUTs of 16 MiB, and a
+ * listing of a folder of 100 k keys page by page (issue 56's aims).
+ */
+@Command(
+    name = "s3",
+    mixinStandardHelpOptions = true,
+    description =
+        "The S3 endpoint against a raw HTTP server of the same files: GET latency and rates, PUT,"
+            + " listing.")
+public final class S3Bench implements Callable<Integer> {
+  private static final String BUCKET = "bench";
+  private static final int SMALL_OBJECTS = 100;
+  private static final int MEDIUM_OBJECTS = 1000;
+  private static final int LARGE_OBJECTS = 2;
+  private static final int SMALL = 4 << 10;
+  private static final int MEDIUM = 100 << 10;
+  private static final int LARGE = 16 << 20;
+  private static final int LIST_PAGE = 1000;
+
+  @Mixin WorkerSettings workerSettings = new WorkerSettings();
+
+  @Option(names = "--runs", defaultValue = "5", description = "Runs (default ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(
+      names = "--small-requests",
+      defaultValue = "2000",
+      description = "4 KiB GETs timed per run and server (default ${DEFAULT-VALUE}).")
+  int smallRequests;
+
+  @Option(
+      names = "--large-requests",
+      defaultValue = "4",
+      description = "16 MiB GETs, and PUTs, per run and server (default ${DEFAULT-VALUE}).")
+  int largeRequests;
+
+  @Option(
+      names = "--connections",
+      defaultValue = "16",
+      description = "Connections of the 100 KiB GETs (default ${DEFAULT-VALUE}).")
+  int connections;
+
+  @Option(
+      names = "--medium-requests",
+      defaultValue = "3200",
+      description =
+          "100 KiB GETs per run and server, over all connections (default ${DEFAULT-VALUE}).")
+  int mediumRequests;
+
+  @Option(
+      names = "--list-keys",
+      defaultValue = "100000",
+      description =
+          "Keys of the listed folder; 0 leaves the listing out (default ${DEFAULT-VALUE}).")
+  int listKeys;
+
+  @Option(names = "--json", description = "Print one JSON object on the last line.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    long cacheBytes =
+        (long) SMALL_OBJECTS * SMALL
+            + (long) MEDIUM_OBJECTS * MEDIUM
+            + (long) LARGE_OBJECTS * LARGE;
+    Map<String, Object> out = new LinkedHashMap<>();
+    System.out.println("Starting 1 master, 1 worker and the S3 endpoint; writing the objects...");
+    try (ForkedCluster cluster =
+        workerSettings
+            .applyTo(
+                ForkedCluster.builder()
+                    .masters(1)
+                    .workers(1)
+                    .domainSockets()
+                    .ssd(((2 * cacheBytes) >> 20) + 512 + "MiB")
+                    .property(WorkerKeys.MEM_SIZE, ((cacheBytes >> 20) + 128) + "MiB")
+                    .jvmOptions(
+                        workerSettings.javaOptions(
+                            List.of(
+                                "-Xmx512m",
+                                "-XX:MaxDirectMemorySize=" + (2 * cacheBytes + (256L << 20))))))
+            .start()) {
+      Path bucket = Files.createDirectories(cluster.ufsRoot().resolve(BUCKET));
+      write(bucket.resolve("small"), SMALL_OBJECTS, SMALL);
+      write(bucket.resolve("medium"), MEDIUM_OBJECTS, MEDIUM);
+      write(bucket.resolve("large"), LARGE_OBJECTS, LARGE);
+      writeListing(bucket.resolve("list"), listKeys);
+      int endpointPort = FreePorts.next();
+      SigV4Signer signer = startEndpoint(cluster, endpointPort);
+      try (RawFileServer raw = new RawFileServer(cluster.ufsRoot())) {
+        Pair ports = new Pair(endpointPort, raw.port());
+        warm(ports, signer);
+        measure(out, ports, signer);
+        if (listKeys > 0) {
+          listing(out, endpointPort, signer);
+        }
+      }
+    }
+    if (json) {
+      System.out.println(Json.object(out));
+    }
+    return 0;
+  }
+
+  /** The endpoint's port and the raw server's. */
+  private record Pair(int endpoint, int raw) {}
+
+  /** Starts the endpoint on {@code port} as a process of its own, as the scripts do; a signer. */
+  private static SigV4Signer startEndpoint(ForkedCluster cluster, int port) throws Exception {
+    Path credentials = cluster.dir().resolve("s3-credentials");
+    Map<String, String> conf = new HashMap<>(cluster.clientProperties());
+    conf.put(S3Keys.PORT.name(), String.valueOf(port));
+    conf.put(S3Keys.CREDENTIALS_FILE.name(), credentials.toString());
+    conf.put(S3Keys.UPLOADS_DIR.name(), cluster.dir().resolve("s3-uploads").toString());
+    ForkedProcess s3 = cluster.process("s3", "io.strata.s3.S3Process", conf);
+    s3.start();
+    s3.awaitReady(Duration.ofSeconds(60));
+    String pair =
+        Files.readAllLines(credentials, StandardCharsets.UTF_8).stream()
+            .filter(l -> !l.isBlank() && !l.startsWith("#"))
+            .findFirst()
+            .orElseThrow();
+    int colon = pair.indexOf(':');
+    return new SigV4Signer(pair.substring(0, colon), pair.substring(colon + 1), "us-east-1");
+  }
+
+  private static void write(Path folder, int count, int size) throws IOException {
+    Files.createDirectories(folder);
+    Random random = new Random(size);
+    byte[] data = new byte[size];
+    for (int i = 0; i < count; i++) {
+      random.nextBytes(data);
+      Files.write(folder.resolve(name(i)), data);
+    }
+  }
+
+  private static void writeListing(Path folder, int keys) throws IOException {
+    Files.createDirectories(folder);
+    byte[] one = {1};
+    for (int i = 0; i < keys; i++) {
+      Files.write(folder.resolve(String.format(Locale.ROOT, "k%07d", i)), one);
+    }
+  }
+
+  private static String name(int i) {
+    return String.format(Locale.ROOT, "o%04d", i);
+  }
+
+  private static String path(String folder, int i) {
+    return "/" + BUCKET + "/" + folder + "/" + name(i);
+  }
+
+  /** Every object read twice through the endpoint (cached, whole files kept) and once raw. */
+  private void warm(Pair ports, SigV4Signer signer) throws Exception {
+    System.out.println("Warming the cache...");
+    try (KeepAliveClient s3 = new KeepAliveClient(ports.endpoint(), signer);
+        KeepAliveClient raw = new KeepAliveClient(ports.raw(), signer)) {
+      for (int pass = 0; pass < 2; pass++) {
+        for (String[] f :
+            new String[][] {
+              {"small", "" + SMALL_OBJECTS},
+              {"medium", "" + MEDIUM_OBJECTS},
+              {"large", "" + LARGE_OBJECTS}
+            }) {
+          for (int i = 0; i < Integer.parseInt(f[1]); i++) {
+            s3.get(path(f[0], i));
+            if (pass == 0) {
+              raw.get(path(f[0], i));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private void measure(Map<String, Object> out, Pair ports, SigV4Signer signer) throws Exception {
+    List<Double> p50 = new ArrayList<>();
+    List<Double> p99 = new ArrayList<>();
+    List<Double> rawP50 = new ArrayList<>();
+    List<Double> rawP99 = new ArrayList<>();
+    List<Double> large = new ArrayList<>();
+    List<Double> rawLarge = new ArrayList<>();
+    List<Double> medium = new ArrayList<>();
+    List<Double> rawMedium = new ArrayList<>();
+    List<Double> put = new ArrayList<>();
+    List<Double> rawPut = new ArrayList<>();
+    byte[] body = new byte[LARGE];
+    new Random(3).nextBytes(body);
+    for (int run = 0; run < runs; run++) {
+      double[] s = latencies(ports.endpoint(), signer);
+      double[] r = latencies(ports.raw(), signer);
+      p50.add(s[0]);
+      p99.add(s[1]);
+      rawP50.add(r[0]);
+      rawP99.add(r[1]);
+      large.add(largeGets(ports.endpoint(), signer));
+      rawLarge.add(largeGets(ports.raw(), signer));
+      medium.add(mediumGets(ports.endpoint(), signer));
+      rawMedium.add(mediumGets(ports.raw(), signer));
+      put.add(puts(ports.endpoint(), signer, body, "put"));
+      rawPut.add(puts(ports.raw(), signer, body, "put-raw"));
+      System.out.printf(
+          Locale.ROOT,
+          "run %d: 4 KiB GET p50 %.3f ms (raw %.3f), p99 %.3f ms (raw %.3f); 16 MiB GET %.0f MB/s"
+              + " (raw %.0f); 100 KiB GETs x%d %.0f/s (raw %.0f); 16 MiB PUT %.0f MB/s (raw %.0f)%n",
+          run + 1,
+          s[0],
+          r[0],
+          s[1],
+          r[1],
+          large.get(run),
+          rawLarge.get(run),
+          connections,
+          medium.get(run),
+          rawMedium.get(run),
+          put.get(run),
+          rawPut.get(run));
+    }
+    out.put("runs", runs);
+    report(out, "get4k_p50_ms", p50, "ms");
+    report(out, "get4k_p99_ms", p99, "ms");
+    report(out, "raw_get4k_p50_ms", rawP50, "ms");
+    report(out, "raw_get4k_p99_ms", rawP99, "ms");
+    report(out, "get16m_mb_s", large, "MB/s");
+    report(out, "raw_get16m_mb_s", rawLarge, "MB/s");
+    report(out, "get100k_per_s", medium, "/s");
+    report(out, "raw_get100k_per_s", rawMedium, "/s");
+    report(out, "put16m_mb_s", put, "MB/s");
+    report(out, "raw_put16m_mb_s", rawPut, "MB/s");
+    report(out, "large_vs_raw", ratios(large, rawLarge), "x");
+    report(out, "small_vs_raw", ratios(medium, rawMedium), "x");
+    report(out, "put_vs_raw", ratios(put, rawPut), "x");
+  }
+
+  /** p50 and p99 in ms of warm 4 KiB GETs, one at a time on one connection. */
+  private double[] latencies(int port, SigV4Signer signer) throws IOException {
+    long[] nanos = new long[smallRequests];
+    try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
+      for (int i = 0; i < smallRequests; i++) {
+        long t = System.nanoTime();
+        c.get(path("small", i % SMALL_OBJECTS));
+        nanos[i] = System.nanoTime() - t;
+      }
+    }
+    Arrays.sort(nanos);
+    return new double[] {
+      nanos[nanos.length / 2] / 1e6, nanos[(int) Math.ceil(nanos.length * 0.99) - 1] / 1e6
+    };
+  }
+
+  /** MB/s of 16 MiB GETs on one connection. */
+  private double largeGets(int port, SigV4Signer signer) throws IOException {
+    try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
+      long t = System.nanoTime();
+      long bytes = 0;
+      for (int i = 0; i < largeRequests; i++) {
+        bytes += c.get(path("large", i % LARGE_OBJECTS));
+      }
+      return bytes / 1e6 / ((System.nanoTime() - t) / 1e9);
+    }
+  }
+
+  /** GETs per second of 100 KiB objects over {@link #connections} connections at once. */
+  private double mediumGets(int port, SigV4Signer signer) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(connections);
+    try {
+      List<Future<Integer>> done = new ArrayList<>();
+      int each = Math.max(1, mediumRequests / connections);
+      long t = System.nanoTime();
+      for (int k = 0; k < connections; k++) {
+        int seed = k;
+        done.add(
+            pool.submit(
+                () -> {
+                  Random random = new Random(seed);
+                  try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
+                    for (int i = 0; i < each; i++) {
+                      c.get(path("medium", random.nextInt(MEDIUM_OBJECTS)));
+                    }
+                  }
+                  return each;
+                }));
+      }
+      int n = 0;
+      for (Future<Integer> f : done) {
+        n += f.get();
+      }
+      return n / ((System.nanoTime() - t) / 1e9);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** MB/s of 16 MiB PUTs on one connection, into {@code folder} of the bucket. */
+  private double puts(int port, SigV4Signer signer, byte[] body, String folder) throws IOException {
+    try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
+      long t = System.nanoTime();
+      for (int i = 0; i < largeRequests; i++) {
+        c.put(path(folder, i), body);
+      }
+      return (long) largeRequests * body.length / 1e6 / ((System.nanoTime() - t) / 1e9);
+    }
+  }
+
+  private static final Pattern KEY = Pattern.compile("<Key>");
+  private static final Pattern NEXT =
+      Pattern.compile("<NextContinuationToken>([^<]*)</NextContinuationToken>");
+
+  /** Seconds to list the folder of {@link #listKeys} keys with a delimiter, page by page. */
+  private void listing(Map<String, Object> out, int port, SigV4Signer signer) throws Exception {
+    List<Double> seconds = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
+        long t = System.nanoTime();
+        int keys = 0;
+        String token = null;
+        do {
+          Map<String, String> q = new HashMap<>();
+          q.put("list-type", "2");
+          q.put("prefix", "list/");
+          q.put("delimiter", "/");
+          q.put("max-keys", String.valueOf(LIST_PAGE));
+          if (token != null) {
+            q.put("continuation-token", token);
+          }
+          String page = new String(c.getBody("/" + BUCKET, q), StandardCharsets.UTF_8);
+          Matcher k = KEY.matcher(page);
+          while (k.find()) {
+            keys++;
+          }
+          Matcher next = NEXT.matcher(page);
+          token = next.find() ? unescape(next.group(1)) : null;
+        } while (token != null);
+        seconds.add((System.nanoTime() - t) / 1e9);
+        if (keys != listKeys) {
+          throw new IllegalStateException("listed " + keys + " keys of " + listKeys);
+        }
+        System.out.printf(
+            Locale.ROOT, "run %d: listed %d keys in %.2f s%n", run + 1, keys, seconds.get(run));
+      }
+    }
+    out.put("list_keys", listKeys);
+    report(out, listKeys == 100_000 ? "list_100k_s" : "list_s", seconds, "s");
+  }
+
+  private static String unescape(String xml) {
+    return xml.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&");
+  }
+
+  private static List<Double> ratios(List<Double> a, List<Double> b) {
+    List<Double> r = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      r.add(a.get(i) / b.get(i));
+    }
+    return r;
+  }
+
+  private static void report(
+      Map<String, Object> out, String name, List<Double> values, String unit) {
+    Stats s = Stats.of(values);
+    System.out.printf(Locale.ROOT, "%-20s %s%n", name, s.format(unit));
+    out.put(name, s.median());
+    out.put(name + "_min", s.min());
+    out.put(name + "_max", s.max());
+  }
+}
