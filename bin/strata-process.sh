@@ -46,7 +46,7 @@ strata_default_java_opts() {
     master) echo "${STRATA_MASTER_JAVA_OPTS:--Xms64m -Xmx512m -XX:MaxDirectMemorySize=256m -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError}" ;;
     worker) echo "${STRATA_WORKER_JAVA_OPTS:--Xms256m -Xmx1g -XX:MaxDirectMemorySize=2g -XX:+ExitOnOutOfMemoryError}" ;;
     fuse) echo "${STRATA_FUSE_JAVA_OPTS:--Xms64m -Xmx512m -XX:MaxDirectMemorySize=512m -XX:+ExitOnOutOfMemoryError}" ;;
-    s3) echo "${STRATA_S3_JAVA_OPTS:--Xms64m -Xmx512m -XX:MaxDirectMemorySize=512m -XX:+ExitOnOutOfMemoryError}" ;;
+    s3) echo "${STRATA_S3_JAVA_OPTS:--Xms64m -Xmx512m -XX:MaxDirectMemorySize=512m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError}" ;;
   esac
 }
 

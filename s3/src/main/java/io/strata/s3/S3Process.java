@@ -3,6 +3,7 @@ package io.strata.s3;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.S3Keys;
+import io.strata.core.conf.UserKeys;
 import io.strata.core.process.ProcessMain;
 import io.strata.core.process.Service;
 import io.strata.core.security.ClusterSecret;
@@ -42,7 +43,20 @@ public final class S3Process implements Service {
   private ScheduledExecutorService expiry;
 
   public S3Process(Configuration conf) {
-    this.conf = conf;
+    this.conf = clientConf(conf);
+  }
+
+  /**
+   * The endpoint keeps statuses as long as the workers would, told of their drops (as a FUSE mount
+   * does), unless told not: a warm GET then asks no worker for a status every
+   * strata.user.metadata.cache.ttl, and a change through any client shows at once.
+   */
+  private static Configuration clientConf(Configuration conf) {
+    Configuration c = conf.copy();
+    if (!conf.isSet(UserKeys.METADATA_CACHE_WATCH)) {
+      c.set(UserKeys.METADATA_CACHE_WATCH, "true");
+    }
+    return c;
   }
 
   @Override

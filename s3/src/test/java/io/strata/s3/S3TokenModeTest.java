@@ -8,6 +8,7 @@ import io.strata.client.WriteOptions;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.S3Keys;
 import io.strata.core.conf.SecurityKeys;
+import io.strata.core.conf.WorkerKeys;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Credentials;
 import io.strata.core.security.Role;
@@ -49,6 +50,9 @@ class S3TokenModeTest {
     cluster =
         MiniCluster.builder()
             .workers(1)
+            .domainSockets()
+            .ssd("64MiB")
+            .property(WorkerKeys.SEGMENT_SIZE, "4MiB")
             .property(SecurityKeys.MODE, "TOKEN")
             .property(SecurityKeys.SECRET_FILE, secretFile.toString())
             .start();
@@ -164,6 +168,39 @@ class S3TokenModeTest {
                           m.parts(
                               CompletedPart.builder().partNumber(1).eTag(part.eTag()).build())));
       assertThat(root.getStatus("/data/shared/parts.bin").owner()).isEqualTo(ownerOfAlicesFiles());
+    }
+  }
+
+  /**
+   * A file the worker keeps whole is sent from that file (sendfile), which the endpoint opens
+   * itself: for a user, only once the worker let them open the version (a 0600 file of root's,
+   * cached whole, is refused to alice as it is uncached).
+   */
+  @Test
+  void aFileKeptWholeIsSentOnlyToWhoMayReadIt() throws Exception {
+    byte[] open = new byte[64 << 10];
+    byte[] closed = new byte[64 << 10];
+    new java.util.Random(5).nextBytes(open);
+    new java.util.Random(6).nextBytes(closed);
+    Path ufs = cluster.ufsRoot().resolve("data");
+    Files.write(ufs.resolve("whole-open.bin"), open);
+    Files.setPosixFilePermissions(
+        ufs.resolve("whole-open.bin"), PosixFilePermissions.fromString("rw-r--r--"));
+    Files.write(ufs.resolve("whole-closed.bin"), closed);
+    Files.setPosixFilePermissions(
+        ufs.resolve("whole-closed.bin"), PosixFilePermissions.fromString("rw-------"));
+    for (String name : new String[] {"/data/whole-open.bin", "/data/whole-closed.bin"}) {
+      var version = root.getStatus(name);
+      assertThat(root.keepWhole(version, Long.MAX_VALUE)).as(name + " kept whole").isTrue();
+      assertThat(root.wholeFile(version)).isPresent();
+    }
+    try (S3Client alice = as("alice", Duration.ofHours(1))) {
+      assertThat(alice.getObjectAsBytes(g -> g.bucket("data").key("whole-open.bin")).asByteArray())
+          .isEqualTo(open);
+      assertS3Error(
+          () -> alice.getObjectAsBytes(g -> g.bucket("data").key("whole-closed.bin")),
+          403,
+          "AccessDenied");
     }
   }
 

@@ -242,7 +242,11 @@ public final class ForkedCluster implements AutoCloseable {
     return process(name, mainClass, conf, args, List.of());
   }
 
-  private ForkedProcess process(
+  /**
+   * Like {@link #process(String, String, Map, List)}, with JVM options of its own after the
+   * cluster's (a process whose scripts give it other defaults: the S3 endpoint's collector).
+   */
+  public ForkedProcess process(
       String name,
       String mainClass,
       Map<String, String> conf,
