@@ -36,9 +36,12 @@ final class ObjectReads {
           "response-content-encoding", "Content-Encoding");
 
   private final FileSystem fs;
+  private final long wholeFetchMax;
 
-  ObjectReads(FileSystem fs) {
+  /** GETs through {@code fs}; objects up to {@code wholeFetchMax} are kept whole to be sent. */
+  ObjectReads(FileSystem fs, long wholeFetchMax) {
     this.fs = fs;
+    this.wholeFetchMax = wholeFetchMax;
   }
 
   /** GET ({@code head} false) or HEAD of {@code r}'s key. */
@@ -112,6 +115,10 @@ final class ObjectReads {
     Optional<Path> whole = fs.wholeFile(f);
     if (whole.isPresent()) {
       FileChannel file = openWhole(whole.get(), f.length());
+      if (file == null && wholeFetchMax > 0 && fs.keepWhole(f, wholeFetchMax)) {
+        // Read whole once (from the under-storage), then sent by the kernel at every GET.
+        file = openWhole(whole.get(), f.length());
+      }
       if (file != null) {
         out.start(status, count);
         out.region(file, from, count);

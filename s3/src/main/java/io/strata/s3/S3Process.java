@@ -88,17 +88,18 @@ public final class S3Process implements Service {
         TimeUnit.HOURS,
         () -> expire(uploads, maxAge));
     String region = conf.get(S3Keys.REGION);
+    long wholeFetchMax = conf.get(S3Keys.WHOLE_FETCH_MAX);
     // In TOKEN mode, the process holds the cluster secret as the FUSE process does.
     ClusterSecret secret = ClusterSecret.readable(conf).orElse(null);
     callers =
         new S3Callers(
             credentials,
             secret,
-            S3Operations.over(fs, uploads, region, ""),
+            S3Operations.over(fs, uploads, region, wholeFetchMax, ""),
             (who, until) ->
                 FileSystem.create(
                     conf, Credentials.issuing(secret, who, until).withTls(Tls.forClient(conf))),
-            (client, owner) -> S3Operations.over(client, uploads, region, owner),
+            (client, owner) -> S3Operations.over(client, uploads, region, wholeFetchMax, owner),
             Clock.systemUTC());
     Periodic.every(
         expiry, "closing the clients of idle S3 users", 1, 1, TimeUnit.MINUTES, callers::closeIdle);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.strata.client.FileSystem;
 import io.strata.core.conf.Configuration;
 import io.strata.core.conf.S3Keys;
+import io.strata.core.conf.WorkerKeys;
 import io.strata.testkit.MiniCluster;
 import java.net.HttpURLConnection;
 import java.net.URI;
@@ -54,7 +55,13 @@ class S3EndpointTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = MiniCluster.builder().start();
+    // As local mode runs: a domain socket and an SSD tier, whose whole files GETs are sent from.
+    cluster =
+        MiniCluster.builder()
+            .domainSockets()
+            .ssd("64MiB")
+            .property(WorkerKeys.SEGMENT_SIZE, "4MiB")
+            .start();
     Configuration c = cluster.clientConf();
     c.set(S3Keys.PORT, "0");
     c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("s3-credentials").toString());
@@ -101,6 +108,30 @@ class S3EndpointTest {
         .containsExactlyInAnyOrder(
             java.nio.file.attribute.PosixFilePermission.OWNER_READ,
             java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+  }
+
+  /**
+   * A GET of an object the worker keeps no whole file of has it kept whole first (from the
+   * under-storage), then sends it from that file; ranges too, and the same at the next GET.
+   */
+  @Test
+  void aGetHasTheWorkerKeepTheObjectWhole_thenSendsItFromThatFile() throws Exception {
+    byte[] data = new byte[(200 << 10) + 11];
+    new Random(9).nextBytes(data);
+    Path inUfs = cluster.ufsRoot().resolve("wholes/cold.bin");
+    Files.createDirectories(inUfs.getParent());
+    Files.write(inUfs, data);
+    for (int i = 0; i < 2; i++) {
+      assertThat(s3.getObjectAsBytes(g -> g.bucket("wholes").key("cold.bin")).asByteArray())
+          .isEqualTo(data);
+    }
+    var version = fs.getStatus("/wholes/cold.bin");
+    Path whole = fs.wholeFile(version).orElseThrow();
+    assertThat(Files.size(whole)).isEqualTo(data.length);
+    byte[] range =
+        s3.getObjectAsBytes(g -> g.bucket("wholes").key("cold.bin").range("bytes=1000-1999"))
+            .asByteArray();
+    assertThat(range).isEqualTo(java.util.Arrays.copyOfRange(data, 1000, 2000));
   }
 
   @Test

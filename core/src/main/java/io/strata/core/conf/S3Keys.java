@@ -91,4 +91,18 @@ public final class S3Keys {
                   + "ones are removed (at the endpoint's start and every hour), as S3's lifecycle "
                   + "rule AbortIncompleteMultipartUpload would.")
           .build();
+
+  public static final ConfKey<Long> WHOLE_FETCH_MAX =
+      ConfKey.bytes("strata.s3.whole.fetch.max.size")
+          .defaultValue("16MiB")
+          .scope(Scope.CLIENT)
+          .check(n -> n >= 0, "must not be negative")
+          .description(
+              "A GET of an object up to this size that the co-located worker keeps no whole file "
+                  + "of asks the worker to read it whole first (when it is at least "
+                  + "strata.worker.page.store.whole.min.size), then sends it from that file by "
+                  + "sendfile, as every later GET of that version is: no copy through the endpoint "
+                  + "and no call to the worker. Larger objects are read through the client. 0: "
+                  + "never.")
+          .build();
 }
