@@ -86,6 +86,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
         out.error(S3Error.of(e, resource), resource);
       } catch (IOException e) {
         // The client went away or broke its body off: nothing more to say on this connection.
+        LOG.info("S3 request {} {} broken off: {}", request.method(), resource, e.toString());
         out.breakOff();
         if (!out.started()) {
           out.error(new S3Error(400, "IncompleteBody", e.getMessage()), resource);

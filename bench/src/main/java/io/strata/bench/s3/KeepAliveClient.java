@@ -76,16 +76,28 @@ final class KeepAliveClient implements AutoCloseable {
       head.append("Content-Length: ").append(body.length).append("\r\n");
     }
     head.append("\r\n");
-    out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-    if (body != null) {
-      out.write(body);
+    try {
+      out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+      if (body != null) {
+        out.write(body);
+      }
+      out.flush();
+    } catch (IOException e) {
+      // A server that refuses a request may answer before the body ends, then close: its answer
+      // says why, where the broken pipe would not.
+      readResponse(method + " " + path + " (the server closed it in the body)", keep);
+      throw e;
     }
-    out.flush();
     return readResponse(method + " " + path, keep);
   }
 
   private long readResponse(String what, OutputStream keep) throws IOException {
-    String status = line();
+    String status;
+    try {
+      status = line();
+    } catch (IOException e) {
+      throw new IOException(what + ": " + e.getMessage(), e);
+    }
     long length = -1;
     boolean chunked = false;
     for (String h = line(); !h.isEmpty(); h = line()) {

@@ -66,8 +66,16 @@ public final class S3Bench implements Callable<Integer> {
   int smallRequests;
 
   @Option(
+      names = "--warmup-requests",
+      defaultValue = "20000",
+      description =
+          "4 KiB GETs sent to each server before the runs, so that both run compiled code"
+              + " (default ${DEFAULT-VALUE}).")
+  int warmupRequests;
+
+  @Option(
       names = "--large-requests",
-      defaultValue = "4",
+      defaultValue = "12",
       description = "16 MiB GETs, and PUTs, per run and server (default ${DEFAULT-VALUE}).")
   int largeRequests;
 
@@ -123,7 +131,8 @@ public final class S3Bench implements Callable<Integer> {
       write(bucket.resolve("large"), LARGE_OBJECTS, LARGE);
       writeListing(bucket.resolve("list"), listKeys);
       int endpointPort = FreePorts.next();
-      SigV4Signer signer = startEndpoint(cluster, endpointPort);
+      ForkedProcess endpoint = startEndpoint(cluster, endpointPort);
+      SigV4Signer signer = signerOf(cluster);
       try (RawFileServer raw = new RawFileServer(cluster.ufsRoot())) {
         Pair ports = new Pair(endpointPort, raw.port());
         warm(ports, signer);
@@ -131,6 +140,21 @@ public final class S3Bench implements Callable<Integer> {
         if (listKeys > 0) {
           listing(out, endpointPort, signer);
         }
+      } catch (IOException e) {
+        for (ForkedProcess p : List.of(endpoint, cluster.worker(0))) {
+          System.out.println(
+              p.name()
+                  + "'s warnings:\n"
+                  + String.join(
+                      "\n",
+                      p.outputLines(
+                          l ->
+                              l.contains(" WARN ")
+                                  || l.contains(" ERROR ")
+                                  || l.contains("broken off"),
+                          30)));
+        }
+        throw e;
       }
     }
     if (json) {
@@ -142,12 +166,11 @@ public final class S3Bench implements Callable<Integer> {
   /** The endpoint's port and the raw server's. */
   private record Pair(int endpoint, int raw) {}
 
-  /** Starts the endpoint on {@code port} as a process of its own, as the scripts do; a signer. */
-  private static SigV4Signer startEndpoint(ForkedCluster cluster, int port) throws Exception {
-    Path credentials = cluster.dir().resolve("s3-credentials");
+  /** Starts the endpoint on {@code port} as a process of its own, as the scripts do. */
+  private static ForkedProcess startEndpoint(ForkedCluster cluster, int port) throws Exception {
     Map<String, String> conf = new HashMap<>(cluster.clientProperties());
     conf.put(S3Keys.PORT.name(), String.valueOf(port));
-    conf.put(S3Keys.CREDENTIALS_FILE.name(), credentials.toString());
+    conf.put(S3Keys.CREDENTIALS_FILE.name(), credentials(cluster).toString());
     conf.put(S3Keys.UPLOADS_DIR.name(), cluster.dir().resolve("s3-uploads").toString());
     // The collector bin/strata-process.sh gives the endpoint (young pauses under a millisecond).
     ForkedProcess s3 =
@@ -155,8 +178,17 @@ public final class S3Bench implements Callable<Integer> {
             "s3", "io.strata.s3.S3Process", conf, List.of(), List.of("-XX:+UseSerialGC"));
     s3.start();
     s3.awaitReady(Duration.ofSeconds(60));
+    return s3;
+  }
+
+  private static Path credentials(ForkedCluster cluster) {
+    return cluster.dir().resolve("s3-credentials");
+  }
+
+  /** A signer with the key pair the endpoint made at its start. */
+  private static SigV4Signer signerOf(ForkedCluster cluster) throws IOException {
     String pair =
-        Files.readAllLines(credentials, StandardCharsets.UTF_8).stream()
+        Files.readAllLines(credentials(cluster), StandardCharsets.UTF_8).stream()
             .filter(l -> !l.isBlank() && !l.startsWith("#"))
             .findFirst()
             .orElseThrow();
@@ -190,7 +222,10 @@ public final class S3Bench implements Callable<Integer> {
     return "/" + BUCKET + "/" + folder + "/" + name(i);
   }
 
-  /** Every object read twice through the endpoint (cached, whole files kept) and once raw. */
+  /**
+   * Every object read twice through the endpoint (cached, whole files kept) and once raw; then
+   * {@link #warmupRequests} 4 KiB GETs to each, so that the runs time compiled code.
+   */
   private void warm(Pair ports, SigV4Signer signer) throws Exception {
     System.out.println("Warming the cache...");
     try (KeepAliveClient s3 = new KeepAliveClient(ports.endpoint(), signer);
@@ -209,6 +244,10 @@ public final class S3Bench implements Callable<Integer> {
             }
           }
         }
+      }
+      for (int i = 0; i < warmupRequests; i++) {
+        s3.get(path("small", i % SMALL_OBJECTS));
+        raw.get(path("small", i % SMALL_OBJECTS));
       }
     }
   }
