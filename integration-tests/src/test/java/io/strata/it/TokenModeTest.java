@@ -205,6 +205,16 @@ class TokenModeTest {
           () -> fs.delete("/public.txt", false));
       write(fs, "/shared/by-alice.txt", "mine");
       assertThat(read(fs, "/shared/by-alice.txt")).isEqualTo("mine");
+      // mkdir -p of a folder that exists asks for no write on its parent (as mkdir(2) answers
+      // EEXIST first): Hadoop's mkdirs of an open output folder under a closed one.
+      fs.mkdir("/shared", true);
+      fs.mkdir("/shared/deeper/down", true);
+      assertThat(fs.getStatus("/shared/deeper/down").directory()).isTrue();
+      assertRefused(
+          StatusCode.PERMISSION_DENIED, "alice lacks wx", () -> fs.mkdir("/alice-dir", true));
+      assertRefused(
+          StatusCode.PERMISSION_DENIED, "alice lacks x", () -> fs.mkdir("/closed/x", true));
+      fs.mkdir("/closed", true);
     }
     ShellRunner.Run cat = shell.run("fs", "cat", "/private/secret.txt");
     assertThat(cat.code()).isNotZero();

@@ -125,6 +125,9 @@ public final class Namespace {
 
   public void mkdir(Principal caller, MkdirRequest req) {
     UfsManager.Resolved r = writable(req.getPath());
+    if (req.getParents() && folderExists(caller, r.path())) {
+      return;
+    }
     access.checkParent(caller, r.path(), "mkdir");
     if (req.hasUid() || req.hasGid()) {
       access.checkSuperuser(caller, "give an owner to", r.path());
@@ -146,6 +149,23 @@ public final class Namespace {
           break;
         }
       }
+    }
+  }
+
+  /**
+   * Whether {@code path} is a folder in the store now, for mkdir with parents (mkdir -p, Hadoop's
+   * mkdirs): that asks for no write on its parent, as mkdir(2) answers EEXIST before it checks
+   * permissions, but for search on the folders above it, as a stat does.
+   */
+  private boolean folderExists(Principal caller, StrataPath path) {
+    try {
+      access.checkPath(caller, path, 0, "mkdir");
+      return metadata.getStatus(path, 0).getDirectory();
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.NOT_FOUND || e.code() == StatusCode.NOT_A_DIRECTORY) {
+        return false;
+      }
+      throw e;
     }
   }
 
