@@ -89,4 +89,15 @@ s3.download_fileobj("boto", "big/parts.bin", out)
 check("a multipart upload by upload_fileobj, read back by download_fileobj",
       hashlib.sha256(out.getvalue()).digest() == hashlib.sha256(big).digest())
 check("no upload left unfinished", not s3.list_multipart_uploads(Bucket="boto").get("Uploads"))
+
+s3.put_object(Bucket="boto", Key="meta/a.json", Body=b"{}", ContentType="application/json",
+              Metadata={"origin": "lab-7"})
+head = s3.head_object(Bucket="boto", Key="meta/a.json")
+check("Content-Type and x-amz-meta-* come back",
+      head["ContentType"] == "application/json" and head["Metadata"] == {"origin": "lab-7"})
+s3.upload_fileobj(io.BytesIO(big), "boto", "meta/parts.bin",
+                  ExtraArgs={"ContentType": "image/png", "Metadata": {"origin": "lab-8"}})
+head = s3.head_object(Bucket="boto", Key="meta/parts.bin")
+check("a multipart upload keeps its metadata",
+      head["ContentType"] == "image/png" and head["Metadata"] == {"origin": "lab-8"})
 print("boto3 checks passed")

@@ -39,7 +39,7 @@ final class MultipartOps {
   void create(S3Request r, S3Response out) throws IOException {
     S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
-    UploadStore.Upload u = store.create(r.bucket(), r.key(), owner);
+    UploadStore.Upload u = store.create(r.bucket(), r.key(), owner, ObjectMetadata.of(r.headers()));
     out.xml(
         200,
         S3Xml.document("InitiateMultipartUploadResult")
@@ -148,7 +148,7 @@ final class MultipartOps {
       }
       chosen.add(p);
     }
-    FileInfo written = writes.publish(r, concatenation(u, chosen));
+    FileInfo written = writes.publish(r, concatenation(u, chosen), store.metadata(u));
     store.remove(u);
     out.xml(
         200,

@@ -15,6 +15,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -35,8 +37,21 @@ final class ObjectReads {
           "response-content-disposition", "Content-Disposition",
           "response-content-encoding", "Content-Encoding");
 
+  /** Versions whose metadata is remembered (an attribute read saved per GET). */
+  private static final int METADATA_CACHED = 10_000;
+
   private final FileSystem fs;
   private final long wholeFetchMax;
+
+  /** The metadata of versions read lately, by path and ETag (a new version is another entry). */
+  private final Map<String, ObjectMetadata> metadata =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, ObjectMetadata> eldest) {
+              return size() > METADATA_CACHED;
+            }
+          });
 
   /** GETs through {@code fs}; objects up to {@code wholeFetchMax} are kept whole to be sent. */
   ObjectReads(FileSystem fs, long wholeFetchMax) {
@@ -48,12 +63,14 @@ final class ObjectReads {
   void get(S3Request r, S3Response out, boolean head) throws IOException {
     FileInfo f = status(r);
     String etag = S3Names.etag(f);
+    ObjectMetadata kept = f.directory() ? ObjectMetadata.NONE : metadataOf(f.path(), etag);
     out.header(HttpHeaderNames.ETAG, etag)
         .header(HttpHeaderNames.LAST_MODIFIED, S3Names.httpDate(f.mtimeMs()))
         .header(HttpHeaderNames.ACCEPT_RANGES, "bytes")
         .header(
             HttpHeaderNames.CONTENT_TYPE,
             f.directory() ? "application/x-directory" : "binary/octet-stream");
+    kept.headers().forEach(out::header);
     int condition = condition(r, etag, f.mtimeMs());
     if (condition != 200) {
       if (condition == 304) {
@@ -86,6 +103,21 @@ final class ObjectReads {
       return;
     }
     send(f, from, count, status, out);
+  }
+
+  /**
+   * What was kept with the version {@code etag} of {@code path} (one attribute read, then none).
+   */
+  ObjectMetadata metadataOf(String path, String etag) {
+    String id = path + "\n" + etag;
+    ObjectMetadata m = metadata.get(id);
+    if (m == null) {
+      m =
+          ObjectMetadata.decode(
+              Optional.ofNullable(fs.xattrs(path).get(ObjectMetadata.XATTR)), etag);
+      metadata.put(id, m);
+    }
+    return m;
   }
 
   private FileInfo status(S3Request r) {

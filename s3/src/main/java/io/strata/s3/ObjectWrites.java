@@ -11,6 +11,9 @@ import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * PutObject, CopyObject and DeleteObject. A put streams the body into a new version that appears
@@ -22,9 +25,13 @@ final class ObjectWrites {
   /** S3's limit for one PUT (larger objects go in parts). */
   static final long MAX_PUT = 5L << 30;
 
+  private static final Logger LOG = LoggerFactory.getLogger(ObjectWrites.class);
   private static final int BUFFER = 256 << 10;
 
   private final FileSystem fs;
+
+  /** Whether a lost metadata was logged already (once is enough to tell the operator). */
+  private volatile boolean metadataLost;
 
   ObjectWrites(FileSystem fs) {
     this.fs = fs;
@@ -54,8 +61,10 @@ final class ObjectWrites {
         throw S3Error.preconditionFailed();
       }
     }
+    ObjectMetadata metadata = ObjectMetadata.of(r.headers());
     makeParents(path);
     FileInfo written = write(path, verified, !mustBeNew, r.key());
+    keep(path, metadata, written);
     out.header(HttpHeaderNames.ETAG, S3Names.etag(written));
     Map.Entry<String, String> checksum = verified.checksum();
     if (checksum != null) {
@@ -73,11 +82,22 @@ final class ObjectWrites {
       throw S3Error.invalidRequest(
           "a source larger than 5 GiB is copied in parts (UploadPartCopy)");
     }
+    String directive = r.header("x-amz-metadata-directive");
+    if (directive != null && !directive.equals("COPY") && !directive.equals("REPLACE")) {
+      throw S3Error.invalidArgument("x-amz-metadata-directive is COPY or REPLACE: " + directive);
+    }
+    ObjectMetadata metadata =
+        "REPLACE".equals(directive)
+            ? ObjectMetadata.of(r.headers())
+            : ObjectMetadata.decode(
+                Optional.ofNullable(fs.xattrs(src.path()).get(ObjectMetadata.XATTR)),
+                S3Names.etag(src));
     makeParents(path);
     FileInfo written;
     try (FileInStream in = fs.open(src)) {
       written = write(path, in, true, r.key());
     }
+    keep(path, metadata, written);
     out.xml(
         200,
         S3Xml.document("CopyObjectResult")
@@ -116,12 +136,40 @@ final class ObjectWrites {
     return src;
   }
 
-  /** Writes {@code in} as the new version of {@code r}'s key (a completed multipart upload). */
-  FileInfo publish(S3Request r, InputStream in) throws IOException {
+  /**
+   * Writes {@code in} as the new version of {@code r}'s key, with {@code metadata} (a completed
+   * multipart upload).
+   */
+  FileInfo publish(S3Request r, InputStream in, ObjectMetadata metadata) throws IOException {
     String path = S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
     makeParents(path);
-    return write(path, in, true, r.key());
+    FileInfo written = write(path, in, true, r.key());
+    keep(path, metadata, written);
+    return written;
+  }
+
+  /**
+   * Keeps {@code metadata} with {@code version} of {@code path}, once it is published: bound to its
+   * ETag, so that a version a racing writer published meanwhile is not given it. An under-storage
+   * that keeps no extended attributes loses it (said once in the log): the bytes are written.
+   */
+  private void keep(String path, ObjectMetadata metadata, FileInfo version) {
+    if (metadata.isEmpty()) {
+      return;
+    }
+    try {
+      fs.setXattr(path, ObjectMetadata.XATTR, metadata.encode(S3Names.etag(version)));
+    } catch (StrataException e) {
+      if (e.code() == StatusCode.NOT_FOUND) {
+        return;
+      }
+      if (!metadataLost) {
+        metadataLost = true;
+        LOG.warn(
+            "the metadata of {} (Content-Type, x-amz-meta-*) is not kept: {}", path, e.oneLine());
+      }
+    }
   }
 
   /** DeleteObject: a key that is not there is deleted already (204 either way, as S3 answers). */
@@ -210,8 +258,8 @@ final class ObjectWrites {
     if (parent.indexOf('/', 1) < 0) {
       return;
     }
-    // Looked at first: a folder that exists needs no mkdir, which asks for write on its parent
-    // (a user may write into a folder open to them below one that is not), and costs a call.
+    // Looked at first: a folder that exists (most PUTs' case) needs no mkdir, a call to its
+    // owner, when its status is cached.
     if (fs.findStatus(parent).map(FileInfo::directory).orElse(false)) {
       return;
     }

@@ -134,11 +134,6 @@ final class S3Callers implements SigV4.Secrets, AutoCloseable {
     closed.forEach(u -> u.fs.close());
   }
 
-  /** Users whose clients are open now. */
-  int users() {
-    return users.size();
-  }
-
   private S3AccessKeys.Resolved resolve(String accessKey) {
     try {
       return S3AccessKeys.resolve(secret, accessKey, clock.instant());

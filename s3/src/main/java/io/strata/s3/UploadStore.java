@@ -39,6 +39,7 @@ final class UploadStore {
 
   private static final Pattern ID = Pattern.compile("[0-9a-f]{32}");
   private static final String UPLOAD_FILE = "upload";
+  private static final String METADATA_FILE = "metadata";
   private static final int BUFFER = 256 << 10;
 
   private final Path root;
@@ -54,7 +55,8 @@ final class UploadStore {
    * A new upload of {@code bucket}/{@code key} by {@code owner} (the user an access key names, ""
    * for the endpoint's own keys): only its owner sees, continues, completes or aborts it.
    */
-  Upload create(String bucket, String key, String owner) throws IOException {
+  Upload create(String bucket, String key, String owner, ObjectMetadata metadata)
+      throws IOException {
     byte[] id = new byte[16];
     random.nextBytes(id);
     String name = HexFormat.of().formatHex(id);
@@ -70,6 +72,8 @@ final class UploadStore {
             + AwsUri.encode(owner, true)
             + "\n",
         StandardCharsets.UTF_8);
+    // The object's metadata, given when the upload began and kept when it completes.
+    Files.write(dir.resolve(METADATA_FILE), metadata.encode(""));
     Files.move(temp, dir.resolve(UPLOAD_FILE), StandardCopyOption.ATOMIC_MOVE);
     return new Upload(name, bucket, key, owner, Instant.now());
   }
@@ -170,6 +174,16 @@ final class UploadStore {
     }
     parts.sort(Comparator.comparingInt(Part::number));
     return parts;
+  }
+
+  /** The metadata {@code upload} began with (none for an upload made before it was kept). */
+  ObjectMetadata metadata(Upload upload) throws IOException {
+    try {
+      return ObjectMetadata.decode(
+          Optional.of(Files.readAllBytes(root.resolve(upload.id()).resolve(METADATA_FILE))), "");
+    } catch (NoSuchFileException e) {
+      return ObjectMetadata.NONE;
+    }
   }
 
   InputStream open(Upload upload, int number) throws IOException {

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -132,6 +133,89 @@ class S3EndpointTest {
         s3.getObjectAsBytes(g -> g.bucket("wholes").key("cold.bin").range("bytes=1000-1999"))
             .asByteArray();
     assertThat(range).isEqualTo(java.util.Arrays.copyOfRange(data, 1000, 2000));
+  }
+
+  /**
+   * Content-Type, the standard headers and x-amz-meta-* come back on HEAD and GET, through copies
+   * (COPY and REPLACE) and multipart uploads; a version written another way has none of them.
+   */
+  @Test
+  void metadataComesBackWithItsVersionOnly() throws Exception {
+    s3.createBucket(b -> b.bucket("meta"));
+    Map<String, String> mine = Map.of("origin", "lab-7", "team", "vision");
+    s3.putObject(
+        p ->
+            p.bucket("meta")
+                .key("a.csv")
+                .contentType("text/csv")
+                .cacheControl("max-age=60")
+                .metadata(mine),
+        RequestBody.fromString("x,y\n1,2\n"));
+    var head = s3.headObject(h -> h.bucket("meta").key("a.csv"));
+    assertThat(head.contentType()).isEqualTo("text/csv");
+    assertThat(head.cacheControl()).isEqualTo("max-age=60");
+    assertThat(head.metadata()).isEqualTo(mine);
+    var get = s3.getObjectAsBytes(g -> g.bucket("meta").key("a.csv")).response();
+    assertThat(get.contentType()).isEqualTo("text/csv");
+    assertThat(get.metadata()).isEqualTo(mine);
+
+    s3.copyObject(
+        c ->
+            c.sourceBucket("meta")
+                .sourceKey("a.csv")
+                .destinationBucket("meta")
+                .destinationKey("copy.csv"));
+    assertThat(s3.headObject(h -> h.bucket("meta").key("copy.csv")).metadata()).isEqualTo(mine);
+    s3.copyObject(
+        c ->
+            c.sourceBucket("meta")
+                .sourceKey("a.csv")
+                .destinationBucket("meta")
+                .destinationKey("replaced.csv")
+                .metadataDirective("REPLACE")
+                .contentType("application/json")
+                .metadata(Map.of("fresh", "yes")));
+    var replaced = s3.headObject(h -> h.bucket("meta").key("replaced.csv"));
+    assertThat(replaced.metadata()).isEqualTo(Map.of("fresh", "yes"));
+    assertThat(replaced.contentType()).isEqualTo("application/json");
+
+    String id =
+        s3.createMultipartUpload(
+                c -> c.bucket("meta").key("parts.bin").contentType("image/png").metadata(mine))
+            .uploadId();
+    var part =
+        s3.uploadPart(
+            u -> u.bucket("meta").key("parts.bin").uploadId(id).partNumber(1),
+            RequestBody.fromString("png bytes"));
+    s3.completeMultipartUpload(
+        c ->
+            c.bucket("meta")
+                .key("parts.bin")
+                .uploadId(id)
+                .multipartUpload(
+                    m -> m.parts(CompletedPart.builder().partNumber(1).eTag(part.eTag()).build())));
+    var parts = s3.headObject(h -> h.bucket("meta").key("parts.bin"));
+    assertThat(parts.contentType()).isEqualTo("image/png");
+    assertThat(parts.metadata()).isEqualTo(mine);
+
+    // Another version of the key, through Strata's own client: the metadata was a.csv's before.
+    try (var out = fs.create("/meta/a.csv", io.strata.client.WriteOptions.overwriting())) {
+      out.write("rewritten".getBytes(StandardCharsets.UTF_8));
+    }
+    fs.invalidate("/meta/a.csv", false);
+    var after = s3.headObject(h -> h.bucket("meta").key("a.csv"));
+    assertThat(after.metadata()).isEmpty();
+    assertThat(after.contentType()).isEqualTo("binary/octet-stream");
+
+    assertThatThrownBy(
+            () ->
+                s3.putObject(
+                    p -> p.bucket("meta").key("big-meta").metadata(Map.of("m", "v".repeat(3000))),
+                    RequestBody.fromString("x")))
+        .isInstanceOfSatisfying(
+            S3Exception.class,
+            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("MetadataTooLarge"));
+    assertThat(fs.exists("/meta/big-meta")).isFalse();
   }
 
   @Test

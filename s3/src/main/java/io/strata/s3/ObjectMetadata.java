@@ -1,0 +1,97 @@
+package io.strata.s3;
+
+import io.netty.handler.codec.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What a client said of an object beside its bytes, given back on every GET and HEAD of that
+ * version: Content-Type and the other standard headers S3 keeps, and the user's {@code
+ * x-amz-meta-*}. Kept as one extended attribute of the file ({@link #XATTR}), with the ETag of the
+ * version it was written for: a version that replaced it (through FUSE, the shell, or the under-
+ * storage itself) is not given metadata that was not its own.
+ */
+record ObjectMetadata(Map<String, String> headers) {
+  static final String XATTR = "user.s3.meta";
+
+  static final ObjectMetadata NONE = new ObjectMetadata(Map.of());
+
+  /** S3's limit on the user's metadata: names and values, in UTF-8 bytes. */
+  static final int MAX_USER_BYTES = 2 << 10;
+
+  private static final String USER_PREFIX = "x-amz-meta-";
+  private static final String FORMAT = "s3meta1";
+  private static final Set<String> STANDARD =
+      Set.of(
+          "content-type",
+          "content-encoding",
+          "content-disposition",
+          "content-language",
+          "cache-control",
+          "expires");
+
+  ObjectMetadata {
+    headers = Map.copyOf(headers);
+  }
+
+  /** The metadata a PUT, a CreateMultipartUpload or a CopyObject (REPLACE) carries. */
+  static ObjectMetadata of(HttpHeaders request) {
+    Map<String, String> kept = new LinkedHashMap<>();
+    int userBytes = 0;
+    for (Map.Entry<String, String> h : request) {
+      String name = h.getKey().toLowerCase(Locale.ROOT);
+      if (STANDARD.contains(name)) {
+        kept.put(name, h.getValue());
+      } else if (name.startsWith(USER_PREFIX)) {
+        kept.put(name, h.getValue());
+        userBytes += (name.length() - USER_PREFIX.length()) + utf8(h.getValue()).length;
+      }
+    }
+    if (userBytes > MAX_USER_BYTES) {
+      throw new S3Error(
+          400,
+          "MetadataTooLarge",
+          "Your metadata headers exceed the maximum allowed metadata size (2 KiB)");
+    }
+    return kept.isEmpty() ? NONE : new ObjectMetadata(kept);
+  }
+
+  boolean isEmpty() {
+    return headers.isEmpty();
+  }
+
+  /** The attribute's value, for the version whose ETag is {@code etag}. */
+  byte[] encode(String etag) {
+    StringBuilder b = new StringBuilder(FORMAT).append('\n').append(etag).append('\n');
+    // Header values hold no line breaks (HTTP forbids them), so a line is a header.
+    headers.forEach((k, v) -> b.append(k).append(':').append(v).append('\n'));
+    return utf8(b.toString());
+  }
+
+  /** The metadata {@code value} keeps for the version {@code etag}; NONE if it is another's. */
+  static ObjectMetadata decode(Optional<byte[]> value, String etag) {
+    if (value.isEmpty()) {
+      return NONE;
+    }
+    String[] lines = new String(value.get(), StandardCharsets.UTF_8).split("\n", -1);
+    if (lines.length < 2 || !lines[0].equals(FORMAT) || !lines[1].equals(etag)) {
+      return NONE;
+    }
+    Map<String, String> kept = new LinkedHashMap<>();
+    for (int i = 2; i < lines.length; i++) {
+      int colon = lines[i].indexOf(':');
+      if (colon > 0) {
+        kept.put(lines[i].substring(0, colon), lines[i].substring(colon + 1));
+      }
+    }
+    return kept.isEmpty() ? NONE : new ObjectMetadata(kept);
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
