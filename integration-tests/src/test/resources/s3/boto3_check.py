@@ -59,6 +59,8 @@ for algorithm in ["CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256"]:
         continue
     check("upload checked with " + algorithm,
           s3.get_object(Bucket="boto", Key="sums/" + algorithm)["Body"].read() == b"x" * 1000)
+    back = s3.head_object(Bucket="boto", Key="sums/" + algorithm, ChecksumMode="ENABLED")
+    check(algorithm + " given back when asked", ("Checksum" + algorithm) in back)
 part = s3.get_object(Bucket="boto", Key="dir/one.bin", Range="bytes=256-511")["Body"].read()
 check("a range", part == bytes(range(256)))
 for i in range(25):

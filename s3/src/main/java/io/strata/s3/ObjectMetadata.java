@@ -10,10 +10,11 @@ import java.util.Set;
 
 /**
  * What a client said of an object beside its bytes, given back on every GET and HEAD of that
- * version: Content-Type and the other standard headers S3 keeps, and the user's {@code
- * x-amz-meta-*}. Kept as one extended attribute of the file ({@link #XATTR}), with the ETag of the
- * version it was written for: a version that replaced it (through FUSE, the shell, or the under-
- * storage itself) is not given metadata that was not its own.
+ * version: Content-Type and the other standard headers S3 keeps, the user's {@code x-amz-meta-*},
+ * and the checksum the upload was verified with (given when asked for). Kept as one extended
+ * attribute of the file ({@link #XATTR}), with the ETag of the version it was written for: a
+ * version that replaced it (through FUSE, the shell, or the under- storage itself) is not given
+ * metadata that was not its own.
  */
 record ObjectMetadata(Map<String, String> headers) {
   static final String XATTR = "user.s3.meta";
@@ -24,6 +25,7 @@ record ObjectMetadata(Map<String, String> headers) {
   static final int MAX_USER_BYTES = 2 << 10;
 
   private static final String USER_PREFIX = "x-amz-meta-";
+  private static final String CHECKSUM_PREFIX = "x-amz-checksum-";
   private static final String FORMAT = "s3meta1";
   private static final Set<String> STANDARD =
       Set.of(
@@ -62,6 +64,29 @@ record ObjectMetadata(Map<String, String> headers) {
 
   boolean isEmpty() {
     return headers.isEmpty();
+  }
+
+  /** This and the object's checksum, verified on its way in ({@code x-amz-checksum-*}). */
+  ObjectMetadata withChecksum(Map.Entry<String, String> checksum) {
+    if (checksum == null) {
+      return this;
+    }
+    Map<String, String> all = new LinkedHashMap<>(headers);
+    all.put(checksum.getKey().toLowerCase(Locale.ROOT), checksum.getValue());
+    return new ObjectMetadata(all);
+  }
+
+  /**
+   * The headers a GET or HEAD gives: the kept ones and, when {@code checksums} (the client asked
+   * with {@code x-amz-checksum-mode: ENABLED} for the whole object), the checksum.
+   */
+  Map<String, String> answer(boolean checksums) {
+    if (checksums) {
+      return headers;
+    }
+    Map<String, String> out = new LinkedHashMap<>(headers);
+    out.keySet().removeIf(k -> k.startsWith(CHECKSUM_PREFIX));
+    return out;
   }
 
   /** The attribute's value, for the version whose ETag is {@code etag}. */

@@ -70,7 +70,10 @@ final class ObjectReads {
         .header(
             HttpHeaderNames.CONTENT_TYPE,
             f.directory() ? "application/x-directory" : "binary/octet-stream");
-    kept.headers().forEach(out::header);
+    // The checksum is the whole object's: given for a GET or HEAD of all of it, when asked.
+    boolean checksums =
+        "ENABLED".equalsIgnoreCase(r.header("x-amz-checksum-mode")) && r.header("range") == null;
+    kept.answer(checksums).forEach(out::header);
     int condition = condition(r, etag, f.mtimeMs());
     if (condition != 200) {
       if (condition == 304) {

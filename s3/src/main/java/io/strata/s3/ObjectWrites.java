@@ -64,9 +64,9 @@ final class ObjectWrites {
     ObjectMetadata metadata = ObjectMetadata.of(r.headers());
     makeParents(path);
     FileInfo written = write(path, verified, !mustBeNew, r.key());
-    keep(path, metadata, written);
-    out.header(HttpHeaderNames.ETAG, S3Names.etag(written));
     Map.Entry<String, String> checksum = verified.checksum();
+    keep(path, metadata.withChecksum(checksum), written);
+    out.header(HttpHeaderNames.ETAG, S3Names.etag(written));
     if (checksum != null) {
       out.header(checksum.getKey(), checksum.getValue());
     }

@@ -30,6 +30,10 @@ final class VerifiedBody extends BlockInput {
   private final Supplier<Map<String, String>> trailers;
   private final ChecksumAlgorithm trailerAlgorithm;
   private final ChecksumAlgorithm.Running trailerSum;
+
+  /** The trailer's checksum, once the body ended and it matched. */
+  private String trailerValue;
+
   private final long expectedLength;
   private ChecksumAlgorithm reportedAlgorithm;
   private String reportedValue;
@@ -106,7 +110,7 @@ final class VerifiedBody extends BlockInput {
   /** The checksum to give back ({@code x-amz-checksum-*}), if the client sent one. */
   Map.Entry<String, String> checksum() {
     if (trailerAlgorithm != null) {
-      return Map.entry(trailerAlgorithm.header(), trailerSum.base64());
+      return trailerValue == null ? null : Map.entry(trailerAlgorithm.header(), trailerValue);
     }
     return reportedAlgorithm == null ? null : Map.entry(reportedAlgorithm.header(), reportedValue);
   }
@@ -165,6 +169,8 @@ final class VerifiedBody extends BlockInput {
             "BadDigest",
             "The " + trailerAlgorithm + " you specified did not match the calculated checksum");
       }
+      // Kept: a digest's value is read once (SHA-1 and SHA-256 start again when read).
+      trailerValue = sent;
     }
   }
 

@@ -218,6 +218,55 @@ class S3EndpointTest {
     assertThat(fs.exists("/meta/big-meta")).isFalse();
   }
 
+  /**
+   * The checksum an upload was verified with comes back on GET and HEAD when asked (the SDK then
+   * checks the bytes against it), and not for a range or when not asked.
+   */
+  @Test
+  void theUploadsChecksumComesBackWhenAsked() throws Exception {
+    s3.createBucket(b -> b.bucket("asked"));
+    byte[] data = new byte[300_000];
+    new Random(12).nextBytes(data);
+    var put =
+        s3.putObject(
+            p -> p.bucket("asked").key("s.bin").checksumAlgorithm(ChecksumAlgorithm.SHA256),
+            RequestBody.fromBytes(data));
+    // The upload's own checksum (a SHA-256 read twice once answered that of no bytes).
+    assertThat(put.checksumSHA256())
+        .isEqualTo(
+            java.util.Base64.getEncoder()
+                .encodeToString(java.security.MessageDigest.getInstance("SHA-256").digest(data)));
+    var got =
+        s3.getObjectAsBytes(
+            g ->
+                g.bucket("asked")
+                    .key("s.bin")
+                    .checksumMode(software.amazon.awssdk.services.s3.model.ChecksumMode.ENABLED));
+    assertThat(got.asByteArray()).isEqualTo(data);
+    assertThat(got.response().checksumSHA256()).isEqualTo(put.checksumSHA256());
+    assertThat(
+            s3.headObject(
+                    h ->
+                        h.bucket("asked")
+                            .key("s.bin")
+                            .checksumMode(
+                                software.amazon.awssdk.services.s3.model.ChecksumMode.ENABLED))
+                .checksumSHA256())
+        .isEqualTo(put.checksumSHA256());
+    assertThat(s3.headObject(h -> h.bucket("asked").key("s.bin")).checksumSHA256()).isNull();
+    assertThat(
+            s3.getObjectAsBytes(
+                    g ->
+                        g.bucket("asked")
+                            .key("s.bin")
+                            .range("bytes=0-99")
+                            .checksumMode(
+                                software.amazon.awssdk.services.s3.model.ChecksumMode.ENABLED))
+                .response()
+                .checksumSHA256())
+        .isNull();
+  }
+
   @Test
   void putGetHeadDelete_roundTripTheBytes() {
     s3.createBucket(b -> b.bucket("round"));
