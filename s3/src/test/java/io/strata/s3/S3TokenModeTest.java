@@ -96,8 +96,7 @@ class S3TokenModeTest {
   }
 
   private static S3Client as(String user, Duration ttl) {
-    S3AccessKeys.Pair keys =
-        S3AccessKeys.of(Tokens.issue(secret, user, Role.USER, Instant.now().plus(ttl)));
+    S3AccessKeys.Pair keys = keys(secret, user, ttl);
     return S3EndpointTest.client(endpoint.port(), keys.accessKey(), keys.secretKey());
   }
 
@@ -216,35 +215,26 @@ class S3TokenModeTest {
 
   @Test
   void expiredAndForgedKeysAreRefused() {
-    try (S3Client expired = as("alice", Duration.ofMillis(1))) {
-      assertS3Error(
-          () -> expired.getObjectAsBytes(g -> g.bucket("data").key("public.txt")),
-          403,
-          "InvalidAccessKeyId");
-    }
+    assertReadRefused(keys(secret, "alice", Duration.ofMillis(1)), "InvalidAccessKeyId");
     // Bob's secret key with an access key naming alice.
-    S3AccessKeys.Pair bob =
-        S3AccessKeys.of(Tokens.issue(secret, "bob", Role.USER, Instant.now().plusSeconds(600)));
-    S3AccessKeys.Pair alice =
-        S3AccessKeys.of(Tokens.issue(secret, "alice", Role.USER, Instant.now().plusSeconds(600)));
-    try (S3Client forged =
-        S3EndpointTest.client(endpoint.port(), alice.accessKey(), bob.secretKey())) {
-      assertS3Error(
-          () -> forged.getObjectAsBytes(g -> g.bucket("data").key("public.txt")),
-          403,
-          "SignatureDoesNotMatch");
-    }
+    S3AccessKeys.Pair bob = keys(secret, "bob", Duration.ofMinutes(10));
+    S3AccessKeys.Pair alice = keys(secret, "alice", Duration.ofMinutes(10));
+    assertReadRefused(
+        new S3AccessKeys.Pair(alice.accessKey(), bob.secretKey()), "SignatureDoesNotMatch");
     // A key of another cluster's secret.
     ClusterSecret other =
         ClusterSecret.load(SecretFiles.write(dir.resolve("other"), SecretFiles.OTHER));
-    S3AccessKeys.Pair stranger =
-        S3AccessKeys.of(Tokens.issue(other, "alice", Role.USER, Instant.now().plusSeconds(600)));
-    try (S3Client s =
-        S3EndpointTest.client(endpoint.port(), stranger.accessKey(), stranger.secretKey())) {
-      assertS3Error(
-          () -> s.getObjectAsBytes(g -> g.bucket("data").key("public.txt")),
-          403,
-          "SignatureDoesNotMatch");
+    assertReadRefused(keys(other, "alice", Duration.ofMinutes(10)), "SignatureDoesNotMatch");
+  }
+
+  private static S3AccessKeys.Pair keys(ClusterSecret of, String user, Duration ttl) {
+    return S3AccessKeys.of(Tokens.issue(of, user, Role.USER, Instant.now().plus(ttl)));
+  }
+
+  /** A GET of a file open to all, signed with {@code keys}, is refused with {@code code}. */
+  private static void assertReadRefused(S3AccessKeys.Pair keys, String code) {
+    try (S3Client c = S3EndpointTest.client(endpoint.port(), keys.accessKey(), keys.secretKey())) {
+      assertS3Error(() -> c.getObjectAsBytes(g -> g.bucket("data").key("public.txt")), 403, code);
     }
   }
 
