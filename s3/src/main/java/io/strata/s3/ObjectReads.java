@@ -40,6 +40,9 @@ final class ObjectReads {
   /** Versions whose metadata is remembered (an attribute read saved per GET). */
   private static final int METADATA_CACHED = 10_000;
 
+  /** A version this recent may still get its metadata: that it has none is not remembered. */
+  private static final long YOUNG_MILLIS = 10_000;
+
   private final FileSystem fs;
   private final long wholeFetchMax;
 
@@ -63,7 +66,7 @@ final class ObjectReads {
   void get(S3Request r, S3Response out, boolean head) throws IOException {
     FileInfo f = status(r);
     String etag = S3Names.etag(f);
-    ObjectMetadata kept = f.directory() ? ObjectMetadata.NONE : metadataOf(f.path(), etag);
+    ObjectMetadata kept = f.directory() ? ObjectMetadata.NONE : metadataOf(f, etag);
     out.header(HttpHeaderNames.ETAG, etag)
         .header(HttpHeaderNames.LAST_MODIFIED, S3Names.httpDate(f.mtimeMs()))
         .header(HttpHeaderNames.ACCEPT_RANGES, "bytes")
@@ -109,16 +112,20 @@ final class ObjectReads {
   }
 
   /**
-   * What was kept with the version {@code etag} of {@code path} (one attribute read, then none).
+   * What was kept with {@code version} (whose ETag is {@code etag}): one attribute read, then none.
+   * That a version has none is remembered only once it is older than {@link #YOUNG_MILLIS}: its
+   * writer sets the attribute just after publishing it.
    */
-  ObjectMetadata metadataOf(String path, String etag) {
-    String id = path + "\n" + etag;
+  private ObjectMetadata metadataOf(FileInfo version, String etag) {
+    String id = version.path() + "\n" + etag;
     ObjectMetadata m = metadata.get(id);
     if (m == null) {
       m =
           ObjectMetadata.decode(
-              Optional.ofNullable(fs.xattrs(path).get(ObjectMetadata.XATTR)), etag);
-      metadata.put(id, m);
+              Optional.ofNullable(fs.xattrs(version.path()).get(ObjectMetadata.XATTR)), etag);
+      if (!m.isEmpty() || System.currentTimeMillis() - version.mtimeMs() > YOUNG_MILLIS) {
+        metadata.put(id, m);
+      }
     }
     return m;
   }
