@@ -19,8 +19,15 @@ import io.strata.testkit.MiniCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -179,8 +186,8 @@ class S3TokenModeTest {
   void aFileKeptWholeIsSentOnlyToWhoMayReadIt() throws Exception {
     byte[] open = new byte[64 << 10];
     byte[] closed = new byte[64 << 10];
-    new java.util.Random(5).nextBytes(open);
-    new java.util.Random(6).nextBytes(closed);
+    new Random(5).nextBytes(open);
+    new Random(6).nextBytes(closed);
     Path ufs = cluster.ufsRoot().resolve("data");
     Files.write(ufs.resolve("whole-open.bin"), open);
     Files.setPosixFilePermissions(
@@ -200,6 +207,76 @@ class S3TokenModeTest {
           () -> alice.getObjectAsBytes(g -> g.bucket("data").key("whole-closed.bin")),
           403,
           "AccessDenied");
+    }
+  }
+
+  /**
+   * A user's client is made at their first request, kept while a request holds it, closed once idle
+   * for {@link S3Callers#IDLE}, and made again at their next; the file's keys act as the endpoint's
+   * own operations; an expired key is refused.
+   */
+  @Test
+  void usersClientsAreMadeOnDemandAndClosedWhenIdle() throws Exception {
+    AtomicInteger made = new AtomicInteger();
+    AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
+    Clock clock =
+        new Clock() {
+          @Override
+          public ZoneId getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(ZoneId zone) {
+            return this;
+          }
+
+          @Override
+          public Instant instant() {
+            return now.get();
+          }
+        };
+    UploadStore uploads = new UploadStore(dir.resolve("callers-uploads"));
+    S3Operations own = S3Operations.over(root, uploads, "us-east-1", 0, "");
+    try (S3Callers callers =
+        new S3Callers(
+            key -> key.equals("OPERATOR") ? Optional.of("x") : Optional.empty(),
+            secret,
+            own,
+            (who, until) -> {
+              made.incrementAndGet();
+              return FileSystem.create(
+                  cluster.clientConf(), Credentials.issuing(secret, who, until));
+            },
+            (client, owner) -> S3Operations.over(client, uploads, "us-east-1", 0, owner),
+            clock)) {
+      assertThat(callers.lease("OPERATOR").ops()).isSameAs(own);
+      String alice = keys(secret, "alice", Duration.ofDays(1)).accessKey();
+      S3Callers.Lease held = callers.lease(alice);
+      try (S3Callers.Lease again = callers.lease(alice)) {
+        assertThat(again.ops()).isSameAs(held.ops()).isNotSameAs(own);
+      }
+      assertThat(made).hasValue(1);
+
+      now.set(now.get().plus(S3Callers.IDLE).plusSeconds(60));
+      callers.closeIdle();
+      try (S3Callers.Lease after = callers.lease(alice)) {
+        assertThat(after.ops()).as("held: kept").isSameAs(held.ops());
+      }
+      held.close();
+
+      now.set(now.get().plus(S3Callers.IDLE).plusSeconds(60));
+      callers.closeIdle();
+      try (S3Callers.Lease fresh = callers.lease(alice)) {
+        assertThat(fresh.ops()).isNotSameAs(held.ops());
+      }
+      assertThat(made).hasValue(2);
+
+      String expired = keys(secret, "bob", Duration.ofMinutes(1)).accessKey();
+      now.set(now.get().plus(Duration.ofMinutes(2)));
+      assertThatThrownBy(() -> callers.lease(expired))
+          .isInstanceOfSatisfying(
+              S3Error.class, e -> assertThat(e.getMessage()).contains("expired"));
     }
   }
 
