@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,11 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,15 +39,6 @@ import picocli.CommandLine.Option;
         "The S3 endpoint against a raw HTTP server of the same files: GET latency and rates, PUT,"
             + " listing.")
 public final class S3Bench implements Callable<Integer> {
-  private static final String BUCKET = "bench";
-  private static final int SMALL_OBJECTS = 100;
-  private static final int MEDIUM_OBJECTS = 1000;
-  private static final int LARGE_OBJECTS = 2;
-  private static final int SMALL = 4 << 10;
-  private static final int MEDIUM = 100 << 10;
-  private static final int LARGE = 16 << 20;
-  private static final int LIST_PAGE = 1000;
-
   @Mixin WorkerSettings workerSettings = new WorkerSettings();
 
   @Option(names = "--runs", defaultValue = "5", description = "Runs (default ${DEFAULT-VALUE}).")
@@ -105,9 +90,9 @@ public final class S3Bench implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     long cacheBytes =
-        (long) SMALL_OBJECTS * SMALL
-            + (long) MEDIUM_OBJECTS * MEDIUM
-            + (long) LARGE_OBJECTS * LARGE;
+        (long) S3Workloads.SMALL_OBJECTS * S3Workloads.SMALL
+            + (long) S3Workloads.MEDIUM_OBJECTS * S3Workloads.MEDIUM
+            + (long) S3Workloads.LARGE_OBJECTS * S3Workloads.LARGE;
     Map<String, Object> out = new LinkedHashMap<>();
     System.out.println("Starting 1 master, 1 worker and the S3 endpoint; writing the objects...");
     try (ForkedCluster cluster =
@@ -125,11 +110,11 @@ public final class S3Bench implements Callable<Integer> {
                                 "-Xmx512m",
                                 "-XX:MaxDirectMemorySize=" + (2 * cacheBytes + (256L << 20))))))
             .start()) {
-      Path bucket = Files.createDirectories(cluster.ufsRoot().resolve(BUCKET));
-      write(bucket.resolve("small"), SMALL_OBJECTS, SMALL);
-      write(bucket.resolve("medium"), MEDIUM_OBJECTS, MEDIUM);
-      write(bucket.resolve("large"), LARGE_OBJECTS, LARGE);
-      writeListing(bucket.resolve("list"), listKeys);
+      Path bucket = Files.createDirectories(cluster.ufsRoot().resolve(S3Workloads.BUCKET));
+      S3Workloads.write(bucket.resolve("small"), S3Workloads.SMALL_OBJECTS, S3Workloads.SMALL);
+      S3Workloads.write(bucket.resolve("medium"), S3Workloads.MEDIUM_OBJECTS, S3Workloads.MEDIUM);
+      S3Workloads.write(bucket.resolve("large"), S3Workloads.LARGE_OBJECTS, S3Workloads.LARGE);
+      S3Workloads.writeListing(bucket.resolve("list"), listKeys);
       int endpointPort = FreePorts.next();
       ForkedProcess endpoint = startEndpoint(cluster, endpointPort);
       SigV4Signer signer = signerOf(cluster);
@@ -196,32 +181,6 @@ public final class S3Bench implements Callable<Integer> {
     return new SigV4Signer(pair.substring(0, colon), pair.substring(colon + 1), "us-east-1");
   }
 
-  private static void write(Path folder, int count, int size) throws IOException {
-    Files.createDirectories(folder);
-    Random random = new Random(size);
-    byte[] data = new byte[size];
-    for (int i = 0; i < count; i++) {
-      random.nextBytes(data);
-      Files.write(folder.resolve(name(i)), data);
-    }
-  }
-
-  private static void writeListing(Path folder, int keys) throws IOException {
-    Files.createDirectories(folder);
-    byte[] one = {1};
-    for (int i = 0; i < keys; i++) {
-      Files.write(folder.resolve(String.format(Locale.ROOT, "k%07d", i)), one);
-    }
-  }
-
-  private static String name(int i) {
-    return String.format(Locale.ROOT, "o%04d", i);
-  }
-
-  private static String path(String folder, int i) {
-    return "/" + BUCKET + "/" + folder + "/" + name(i);
-  }
-
   /**
    * Every object read twice through the endpoint (cached, whole files kept) and once raw; then
    * {@link #warmupRequests} 4 KiB GETs to each, so that the runs time compiled code.
@@ -233,21 +192,21 @@ public final class S3Bench implements Callable<Integer> {
       for (int pass = 0; pass < 2; pass++) {
         for (String[] f :
             new String[][] {
-              {"small", "" + SMALL_OBJECTS},
-              {"medium", "" + MEDIUM_OBJECTS},
-              {"large", "" + LARGE_OBJECTS}
+              {"small", "" + S3Workloads.SMALL_OBJECTS},
+              {"medium", "" + S3Workloads.MEDIUM_OBJECTS},
+              {"large", "" + S3Workloads.LARGE_OBJECTS}
             }) {
           for (int i = 0; i < Integer.parseInt(f[1]); i++) {
-            s3.get(path(f[0], i));
+            s3.get(S3Workloads.path(f[0], i));
             if (pass == 0) {
-              raw.get(path(f[0], i));
+              raw.get(S3Workloads.path(f[0], i));
             }
           }
         }
       }
       for (int i = 0; i < warmupRequests; i++) {
-        s3.get(path("small", i % SMALL_OBJECTS));
-        raw.get(path("small", i % SMALL_OBJECTS));
+        s3.get(S3Workloads.path("small", i % S3Workloads.SMALL_OBJECTS));
+        raw.get(S3Workloads.path("small", i % S3Workloads.SMALL_OBJECTS));
       }
     }
   }
@@ -263,21 +222,22 @@ public final class S3Bench implements Callable<Integer> {
     List<Double> rawMedium = new ArrayList<>();
     List<Double> put = new ArrayList<>();
     List<Double> rawPut = new ArrayList<>();
-    byte[] body = new byte[LARGE];
+    S3Workloads w = workloads();
+    byte[] body = new byte[S3Workloads.LARGE];
     new Random(3).nextBytes(body);
     for (int run = 0; run < runs; run++) {
-      double[] s = latencies(ports.endpoint(), signer);
-      double[] r = latencies(ports.raw(), signer);
+      double[] s = w.latencies(ports.endpoint(), signer);
+      double[] r = w.latencies(ports.raw(), signer);
       p50.add(s[0]);
       p99.add(s[1]);
       rawP50.add(r[0]);
       rawP99.add(r[1]);
-      large.add(largeGets(ports.endpoint(), signer));
-      rawLarge.add(largeGets(ports.raw(), signer));
-      medium.add(mediumGets(ports.endpoint(), signer));
-      rawMedium.add(mediumGets(ports.raw(), signer));
-      put.add(puts(ports.endpoint(), signer, body, "put"));
-      rawPut.add(puts(ports.raw(), signer, body, "put-raw"));
+      large.add(w.largeGets(ports.endpoint(), signer));
+      rawLarge.add(w.largeGets(ports.raw(), signer));
+      medium.add(w.mediumGets(ports.endpoint(), signer));
+      rawMedium.add(w.mediumGets(ports.raw(), signer));
+      put.add(w.puts(ports.endpoint(), signer, body, "put"));
+      rawPut.add(w.puts(ports.raw(), signer, body, "put-raw"));
       System.out.printf(
           Locale.ROOT,
           "run %d: 4 KiB GET p50 %.3f ms (raw %.3f), p99 %.3f ms (raw %.3f); 16 MiB GET %.0f MB/s"
@@ -311,123 +271,20 @@ public final class S3Bench implements Callable<Integer> {
     report(out, "put_vs_raw", ratios(put, rawPut), "x");
   }
 
-  /** p50 and p99 in ms of warm 4 KiB GETs, one at a time on one connection. */
-  private double[] latencies(int port, SigV4Signer signer) throws IOException {
-    long[] nanos = new long[smallRequests];
-    try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
-      for (int i = 0; i < smallRequests; i++) {
-        long t = System.nanoTime();
-        c.get(path("small", i % SMALL_OBJECTS));
-        nanos[i] = System.nanoTime() - t;
-      }
-    }
-    Arrays.sort(nanos);
-    return new double[] {
-      nanos[nanos.length / 2] / 1e6, nanos[(int) Math.ceil(nanos.length * 0.99) - 1] / 1e6
-    };
-  }
-
-  /** MB/s of 16 MiB GETs on one connection. */
-  private double largeGets(int port, SigV4Signer signer) throws IOException {
-    try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
-      long t = System.nanoTime();
-      long bytes = 0;
-      for (int i = 0; i < largeRequests; i++) {
-        bytes += c.get(path("large", i % LARGE_OBJECTS));
-      }
-      return bytes / 1e6 / ((System.nanoTime() - t) / 1e9);
-    }
-  }
-
-  /** GETs per second of 100 KiB objects over {@link #connections} connections at once. */
-  private double mediumGets(int port, SigV4Signer signer) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(connections);
-    try {
-      List<Future<Integer>> done = new ArrayList<>();
-      int each = Math.max(1, mediumRequests / connections);
-      long t = System.nanoTime();
-      for (int k = 0; k < connections; k++) {
-        int seed = k;
-        done.add(
-            pool.submit(
-                () -> {
-                  Random random = new Random(seed);
-                  try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
-                    for (int i = 0; i < each; i++) {
-                      c.get(path("medium", random.nextInt(MEDIUM_OBJECTS)));
-                    }
-                  }
-                  return each;
-                }));
-      }
-      int n = 0;
-      for (Future<Integer> f : done) {
-        n += f.get();
-      }
-      return n / ((System.nanoTime() - t) / 1e9);
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /** MB/s of 16 MiB PUTs on one connection, into {@code folder} of the bucket. */
-  private double puts(int port, SigV4Signer signer, byte[] body, String folder) throws IOException {
-    try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
-      long t = System.nanoTime();
-      for (int i = 0; i < largeRequests; i++) {
-        c.put(path(folder, i), body);
-      }
-      return (long) largeRequests * body.length / 1e6 / ((System.nanoTime() - t) / 1e9);
-    }
-  }
-
-  private static final Pattern KEY = Pattern.compile("<Key>");
-  private static final Pattern NEXT =
-      Pattern.compile("<NextContinuationToken>([^<]*)</NextContinuationToken>");
-
-  /** Seconds to list the folder of {@link #listKeys} keys with a delimiter, page by page. */
+  /** Seconds to list the folder of {@link #listKeys} keys with a delimiter, in each run. */
   private void listing(Map<String, Object> out, int port, SigV4Signer signer) throws Exception {
     List<Double> seconds = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
-      try (KeepAliveClient c = new KeepAliveClient(port, signer)) {
-        long t = System.nanoTime();
-        int keys = 0;
-        String token = null;
-        do {
-          Map<String, String> q = new HashMap<>();
-          q.put("list-type", "2");
-          q.put("prefix", "list/");
-          q.put("delimiter", "/");
-          q.put("max-keys", String.valueOf(LIST_PAGE));
-          if (token != null) {
-            q.put("continuation-token", token);
-          }
-          String page = new String(c.getBody("/" + BUCKET, q), StandardCharsets.UTF_8);
-          Matcher k = KEY.matcher(page);
-          while (k.find()) {
-            keys++;
-          }
-          Matcher next = NEXT.matcher(page);
-          token = next.find() ? unescape(next.group(1)) : null;
-        } while (token != null);
-        seconds.add((System.nanoTime() - t) / 1e9);
-        if (keys != listKeys) {
-          throw new IllegalStateException("listed " + keys + " keys of " + listKeys);
-        }
-        System.out.printf(
-            Locale.ROOT, "run %d: listed %d keys in %.2f s%n", run + 1, keys, seconds.get(run));
-      }
+      seconds.add(workloads().list(port, signer, listKeys));
+      System.out.printf(
+          Locale.ROOT, "run %d: listed %d keys in %.2f s%n", run + 1, listKeys, seconds.get(run));
     }
     out.put("list_keys", listKeys);
     report(out, listKeys == 100_000 ? "list_100k_s" : "list_s", seconds, "s");
   }
 
-  private static String unescape(String xml) {
-    return xml.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&");
+  private S3Workloads workloads() {
+    return new S3Workloads(smallRequests, largeRequests, connections, mediumRequests);
   }
 
   private static List<Double> ratios(List<Double> a, List<Double> b) {
