@@ -44,6 +44,7 @@ final class ObjectReads {
   private static final long YOUNG_MILLIS = 10_000;
 
   private final FileSystem fs;
+  private final boolean wholeFiles;
   private final long wholeFetchMax;
 
   /** The metadata of versions read lately, by path and ETag (a new version is another entry). */
@@ -56,9 +57,15 @@ final class ObjectReads {
             }
           });
 
-  /** GETs through {@code fs}; objects up to {@code wholeFetchMax} are kept whole to be sent. */
-  ObjectReads(FileSystem fs, long wholeFetchMax) {
+  /**
+   * GETs through {@code fs}. With {@code wholeFiles}, a version the worker keeps whole is sent from
+   * its file, which the endpoint opens itself, and objects up to {@code wholeFetchMax} are kept
+   * whole first; without (a TOKEN-mode user's client), every GET opens the version through the
+   * worker, which checks that the user may read it: the endpoint's own opening checks nothing.
+   */
+  ObjectReads(FileSystem fs, boolean wholeFiles, long wholeFetchMax) {
     this.fs = fs;
+    this.wholeFiles = wholeFiles;
     this.wholeFetchMax = wholeFetchMax;
   }
 
@@ -154,7 +161,7 @@ final class ObjectReads {
       out.empty(status);
       return;
     }
-    Optional<Path> whole = fs.wholeFile(f);
+    Optional<Path> whole = wholeFiles ? fs.wholeFile(f) : Optional.empty();
     if (whole.isPresent()) {
       FileChannel file = openWhole(whole.get(), f.length());
       if (file == null && wholeFetchMax > 0 && fs.keepWhole(f, wholeFetchMax)) {

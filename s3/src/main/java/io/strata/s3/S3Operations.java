@@ -10,16 +10,25 @@ record S3Operations(
     DeleteObjects deletes,
     MultipartOps multipart) {
 
+  /** The endpoint's own operations (its credentials file's keys): whole files sent as they are. */
+  static S3Operations own(FileSystem fs, UploadStore uploads, String region, long wholeFetchMax) {
+    return over(fs, uploads, region, new ObjectReads(fs, true, wholeFetchMax), "");
+  }
+
   /**
-   * The operations over {@code fs}; {@code owner} names the caller's multipart uploads; objects up
-   * to {@code wholeFetchMax} are kept whole by the worker to be sent from its file.
+   * A TOKEN-mode user's operations over their own client: {@code user} names their multipart
+   * uploads, and every GET opens the version through the worker, which checks their right to read.
    */
-  static S3Operations over(
-      FileSystem fs, UploadStore uploads, String region, long wholeFetchMax, String owner) {
+  static S3Operations user(FileSystem fs, UploadStore uploads, String region, String user) {
+    return over(fs, uploads, region, new ObjectReads(fs, false, 0), user);
+  }
+
+  private static S3Operations over(
+      FileSystem fs, UploadStore uploads, String region, ObjectReads reads, String owner) {
     ObjectWrites writes = new ObjectWrites(fs);
     return new S3Operations(
         new BucketOps(fs, region),
-        new ObjectReads(fs, wholeFetchMax),
+        reads,
         writes,
         new DeleteObjects(writes),
         new MultipartOps(fs, uploads, writes, owner));

@@ -95,11 +95,11 @@ public final class S3Process implements Service {
         new S3Callers(
             credentials,
             secret,
-            S3Operations.over(fs, uploads, region, wholeFetchMax, ""),
+            S3Operations.own(fs, uploads, region, wholeFetchMax),
             (who, until) ->
                 FileSystem.create(
                     conf, Credentials.issuing(secret, who, until).withTls(Tls.forClient(conf))),
-            (client, owner) -> S3Operations.over(client, uploads, region, wholeFetchMax, owner),
+            (client, user) -> S3Operations.user(client, uploads, region, user),
             Clock.systemUTC());
     Periodic.every(
         expiry, "closing the clients of idle S3 users", 1, 1, TimeUnit.MINUTES, callers::closeIdle);

@@ -237,7 +237,7 @@ class S3TokenModeTest {
           }
         };
     UploadStore uploads = new UploadStore(dir.resolve("callers-uploads"));
-    S3Operations own = S3Operations.over(root, uploads, "us-east-1", 0, "");
+    S3Operations own = S3Operations.own(root, uploads, "us-east-1", 0);
     try (S3Callers callers =
         new S3Callers(
             key -> key.equals("OPERATOR") ? Optional.of("x") : Optional.empty(),
@@ -248,7 +248,7 @@ class S3TokenModeTest {
               return FileSystem.create(
                   cluster.clientConf(), Credentials.issuing(secret, who, until));
             },
-            (client, owner) -> S3Operations.over(client, uploads, "us-east-1", 0, owner),
+            (client, user) -> S3Operations.user(client, uploads, "us-east-1", user),
             clock)) {
       assertThat(callers.lease("OPERATOR").ops()).isSameAs(own);
       String alice = keys(secret, "alice", Duration.ofDays(1)).accessKey();
