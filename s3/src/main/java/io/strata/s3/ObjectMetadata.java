@@ -1,6 +1,7 @@
 package io.strata.s3;
 
 import io.netty.handler.codec.http.HttpHeaders;
+import io.strata.client.FileSystem;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -81,7 +82,7 @@ record ObjectMetadata(Map<String, String> headers) {
    * with {@code x-amz-checksum-mode: ENABLED} for the whole object), the checksum.
    */
   Map<String, String> answer(boolean checksums) {
-    if (checksums) {
+    if (checksums || headers.isEmpty()) {
       return headers;
     }
     Map<String, String> out = new LinkedHashMap<>(headers);
@@ -95,6 +96,11 @@ record ObjectMetadata(Map<String, String> headers) {
     // Header values hold no line breaks (HTTP forbids them), so a line is a header.
     headers.forEach((k, v) -> b.append(k).append(':').append(v).append('\n'));
     return utf8(b.toString());
+  }
+
+  /** What {@code path}'s attribute keeps for its version {@code etag} (one call to its owner). */
+  static ObjectMetadata read(FileSystem fs, String path, String etag) {
+    return decode(Optional.ofNullable(fs.xattrs(path).get(XATTR)), etag);
   }
 
   /** The metadata {@code value} keeps for the version {@code etag}; NONE if it is another's. */

@@ -1,5 +1,7 @@
 package io.strata.s3;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -15,8 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -48,14 +48,8 @@ final class ObjectReads {
   private final long wholeFetchMax;
 
   /** The metadata of versions read lately, by path and ETag (a new version is another entry). */
-  private final Map<String, ObjectMetadata> metadata =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(256, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, ObjectMetadata> eldest) {
-              return size() > METADATA_CACHED;
-            }
-          });
+  private final Cache<String, ObjectMetadata> metadata =
+      Caffeine.newBuilder().maximumSize(METADATA_CACHED).build();
 
   /**
    * GETs through {@code fs}. With {@code wholeFiles}, a version the worker keeps whole is sent from
@@ -125,11 +119,9 @@ final class ObjectReads {
    */
   private ObjectMetadata metadataOf(FileInfo version, String etag) {
     String id = version.path() + "\n" + etag;
-    ObjectMetadata m = metadata.get(id);
+    ObjectMetadata m = metadata.getIfPresent(id);
     if (m == null) {
-      m =
-          ObjectMetadata.decode(
-              Optional.ofNullable(fs.xattrs(version.path()).get(ObjectMetadata.XATTR)), etag);
+      m = ObjectMetadata.read(fs, version.path(), etag);
       if (!m.isEmpty() || System.currentTimeMillis() - version.mtimeMs() > YOUNG_MILLIS) {
         metadata.put(id, m);
       }

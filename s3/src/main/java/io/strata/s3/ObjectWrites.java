@@ -11,7 +11,6 @@ import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,9 +88,7 @@ final class ObjectWrites {
     ObjectMetadata metadata =
         "REPLACE".equals(directive)
             ? ObjectMetadata.of(r.headers())
-            : ObjectMetadata.decode(
-                Optional.ofNullable(fs.xattrs(src.path()).get(ObjectMetadata.XATTR)),
-                S3Names.etag(src));
+            : ObjectMetadata.read(fs, src.path(), S3Names.etag(src));
     makeParents(path);
     FileInfo written;
     try (FileInStream in = fs.open(src)) {

@@ -1,5 +1,7 @@
 package io.strata.s3;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -15,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -318,27 +319,22 @@ final class SigV4 {
     return out.toString();
   }
 
-  /** Signing keys derived lately, by secret, day and region: four HMACs a request saved. */
-  private static final Map<String, byte[]> SIGNING_KEYS = new ConcurrentHashMap<>();
-
-  /** Past this many (keys times days times regions), the derived keys are forgotten. */
-  private static final int MAX_SIGNING_KEYS = 4096;
+  /**
+   * Signing keys derived lately, by secret, day and region: four HMACs a request saved; bounded, so
+   * that varied dates or regions cannot grow it.
+   */
+  private static final Cache<String, byte[]> SIGNING_KEYS =
+      Caffeine.newBuilder().maximumSize(4096).build();
 
   static byte[] signingKey(String secret, String date, String region) {
-    String id = secret + "\n" + date + "\n" + region;
-    byte[] cached = SIGNING_KEYS.get(id);
-    if (cached != null) {
-      return cached;
-    }
-    byte[] k = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
-    k = hmac(k, region);
-    k = hmac(k, "s3");
-    k = hmac(k, "aws4_request");
-    if (SIGNING_KEYS.size() >= MAX_SIGNING_KEYS) {
-      SIGNING_KEYS.clear();
-    }
-    SIGNING_KEYS.put(id, k);
-    return k;
+    return SIGNING_KEYS.get(
+        secret + "\n" + date + "\n" + region,
+        id -> {
+          byte[] k = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
+          k = hmac(k, region);
+          k = hmac(k, "s3");
+          return hmac(k, "aws4_request");
+        });
   }
 
   static byte[] hmac(byte[] key, String data) {
