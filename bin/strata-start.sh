@@ -13,8 +13,8 @@
 #   strata-start.sh worker   the worker of this host
 #   strata-start.sh s3       the S3 endpoint of this host (beside its worker; port strata.s3.port)
 #   strata-start.sh masters  a master on every host of $STRATA_CONF_DIR/masters (ssh for other hosts)
-#   strata-start.sh workers  a worker on every host of $STRATA_CONF_DIR/workers
-#   strata-start.sh all      masters, then workers
+#   strata-start.sh workers  a worker and its S3 endpoint on every host of $STRATA_CONF_DIR/workers
+#   strata-start.sh all      masters, then workers (each with its S3 endpoint)
 #   strata-start.sh fuse MOUNT_POINT [STRATA_FOLDER] [--read-only] [-o OPTIONS]
 #                            mounts STRATA_FOLDER (default /) of the cluster $STRATA_CONF_DIR names on
 #                            MOUNT_POINT (an empty folder) with a FUSE process of its own; OPTIONS as
@@ -220,6 +220,12 @@ start_local_group() {
   STRATA_S3_PORT=$((base + 13)) strata_start s3
 }
 
+# Every worker host serves S3 beside its worker (issue 56): any endpoint answers any key.
+start_workers() {
+  strata_on_hosts workers strata-start.sh worker
+  strata_on_hosts workers strata-start.sh s3
+}
+
 case "$what" in
   local)
     mkdir -p "$STRATA_HOME/underFSStorage" "$STRATA_LOGS_DIR"
@@ -241,10 +247,10 @@ case "$what" in
   worker) strata_default_security worker; strata_start worker ;;
   s3) strata_start s3 ;;
   masters) strata_on_hosts masters strata-start.sh master ;;
-  workers) strata_on_hosts workers strata-start.sh worker ;;
+  workers) start_workers ;;
   all)
     strata_on_hosts masters strata-start.sh master
-    strata_on_hosts workers strata-start.sh worker
+    start_workers
     ;;
   *) usage ;;
 esac

@@ -332,6 +332,27 @@ class ScriptsTest {
   }
 
   /**
+   * Issue 56: {@code strata-start.sh all} starts an S3 endpoint beside every worker of the host
+   * lists ("localhost" is this host: no ssh), and {@code strata-stop.sh all} stops every one.
+   */
+  @Test
+  void allFromTheHostLists_startsAnS3EndpointBesideEachWorker_andStopsEverything()
+      throws Exception {
+    Files.writeString(conf.resolve("masters"), "localhost\n");
+    Files.writeString(conf.resolve("workers"), "# the worker hosts\nlocalhost\n");
+    Scripts.Result start = run("bin/strata-start.sh", "all");
+    assertThat(start.code()).as(start.out()).isZero();
+    List<Long> pids = List.of(scripts.pid("master"), scripts.pid("worker"), scripts.pid("s3"));
+
+    Scripts.Result stop = run("bin/strata-stop.sh", "all");
+    assertThat(stop.code()).as(stop.out()).isZero();
+    assertThat(stop.out()).contains("stopped s3", "stopped worker", "stopped master");
+    for (long pid : pids) {
+      assertThat(Scripts.running(pid)).as("pid %d", pid).isFalse();
+    }
+  }
+
+  /**
    * Review of issue 78: a master listening off loopback got a secret of this host's alone, which no
    * other host could share; the start stops instead and says what to configure.
    */
