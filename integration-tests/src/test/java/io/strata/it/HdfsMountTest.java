@@ -163,7 +163,12 @@ class HdfsMountTest {
         assertTimeoutPreemptively(
             Duration.ofMinutes(1), () -> strata("fs", "mount", "/away", "hdfs://127.0.0.1:1/data"));
     assertThat(unreachable.code()).isNotZero();
-    assertThat(unreachable.err().strip()).contains("NameNode").doesNotContain("\n");
+    // The leader's answer, at once: not a master retried until the shell's deadline (30 s).
+    assertThat(unreachable.err().strip())
+        .startsWith("strata: FAILED_PRECONDITION:")
+        .contains("NameNode")
+        .doesNotContain("no master answered")
+        .doesNotContain("\n");
     ShellRunner.Run badOption =
         strata("fs", "mount", "/bad", hdfs.uri() + "/data", "--option", "nonsense=1");
     assertThat(badOption.err().strip()).contains("nonsense").doesNotContain("\n");

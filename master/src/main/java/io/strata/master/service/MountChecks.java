@@ -81,11 +81,16 @@ final class MountChecks {
             StatusCode.NOT_A_DIRECTORY, mount.ufsUri() + " is a file; mount a folder");
       }
     } catch (StrataException e) {
+      // A store this master cannot reach is the answer to this mount, not a master to try again:
+      // as UNAVAILABLE the shell's client would retry it until its deadline (30 s for a mistyped
+      // NameNode port). The store's driver has already spent its own retries.
+      StatusCode code =
+          e.code() == StatusCode.UNAVAILABLE ? StatusCode.FAILED_PRECONDITION : e.code();
       if (e.getMessage() != null && e.getMessage().contains(mount.ufsUri())) {
-        throw e;
+        throw code == e.code() ? e : new StrataException(code, e.getMessage(), e);
       }
       // A local folder's errors name paths inside it ("/ does not exist"): name the store.
-      throw new StrataException(e.code(), "cannot mount " + mount.ufsUri() + ": " + e.getMessage());
+      throw new StrataException(code, "cannot mount " + mount.ufsUri() + ": " + e.getMessage());
     }
     requireFreeInParent(path, table);
     return mount;
