@@ -54,7 +54,16 @@ public interface FileSystem extends AutoCloseable {
    * reads on (a call each), so that a folder too large to hold is never held whole here. Not
    * cached.
    */
-  Iterator<FileInfo> listStatusPaged(String path, int pageSize);
+  default Iterator<FileInfo> listStatusPaged(String path, int pageSize) {
+    return listStatusPaged(path, "", pageSize);
+  }
+
+  /**
+   * As {@link #listStatusPaged(String, int)}, from the children whose names sort after {@code
+   * startAfter} ("" from the first): a listing resumed in the middle of a large folder asks for no
+   * page before it.
+   */
+  Iterator<FileInfo> listStatusPaged(String path, String startAfter, int pageSize);
 
   FileInStream open(String path);
 

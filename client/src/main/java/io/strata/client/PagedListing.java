@@ -16,12 +16,13 @@ final class PagedListing implements Iterator<FileInfo> {
   private int next;
 
   /**
-   * {@code pageAfter} gives the page of entries whose names sort after its argument ("": first).
+   * {@code pageAfter} gives the page of entries whose names sort after its argument ("": first);
+   * the first page is the one after {@code startAfter}.
    */
-  PagedListing(int pageSize, Function<String, List<FileInfo>> pageAfter) {
+  PagedListing(int pageSize, String startAfter, Function<String, List<FileInfo>> pageAfter) {
     this.pageSize = pageSize;
     this.pageAfter = pageAfter;
-    this.page = pageAfter.apply("");
+    this.page = pageAfter.apply(startAfter);
   }
 
   @Override

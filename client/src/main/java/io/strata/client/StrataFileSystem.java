@@ -129,19 +129,20 @@ final class StrataFileSystem implements FileSystem {
   }
 
   @Override
-  public Iterator<FileInfo> listStatusPaged(String path, int pageSize) {
+  public Iterator<FileInfo> listStatusPaged(String path, String startAfter, int pageSize) {
     if (pageSize < 1) {
       throw StrataException.invalidArgument("a page holds at least one entry, not " + pageSize);
     }
     StrataPath p = StrataPath.of(path);
     return new PagedListing(
         pageSize,
-        startAfter -> {
+        startAfter,
+        after -> {
           ListStatusRequest page =
               ListStatusRequest.newBuilder()
                   .setPath(p.toString())
                   .setOptions(metadataOptions())
-                  .setStartAfter(startAfter)
+                  .setStartAfter(after)
                   .setLimit(pageSize)
                   .build();
           return listFromOwner(p, page).value();

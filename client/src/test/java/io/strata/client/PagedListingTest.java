@@ -24,7 +24,7 @@ class PagedListingTest {
   }
 
   private static List<String> names(int size, int pageSize, List<String> calls) {
-    PagedListing it = new PagedListing(pageSize, after -> page(size, pageSize, after, calls));
+    PagedListing it = new PagedListing(pageSize, "", after -> page(size, pageSize, after, calls));
     List<String> names = new ArrayList<>();
     it.forEachRemaining(e -> names.add(e.name()));
     return names;

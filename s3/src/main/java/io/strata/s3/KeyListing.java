@@ -5,15 +5,16 @@ import io.strata.client.FileSystem;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 
 /**
- * The keys of a bucket in S3's order (UTF-8 bytes of the whole key), from a walk of its folders: a
- * folder's entries sorted with a folder named as its key prefix ("name/"), so that everything below
- * a folder comes out together, after "name-x" and before "name0". Only folders that can hold a key
- * after the marker and under the prefix are entered; with the delimiter '/' none is entered, a
- * folder being one common prefix. Other delimiters group the keys the walk finds.
+ * The keys of a bucket in S3's order (UTF-8 bytes of the whole key), from a walk of its folders,
+ * each read a page at a time from its worker and put in S3's order ({@link S3Order}), so that
+ * everything below a folder comes out together. A folder's listing starts at the prefix's or the
+ * marker's place in it and stops past the prefix; only folders that can hold a key after the marker
+ * and under the prefix are entered; with the delimiter '/' none is entered, a folder being one
+ * common prefix. Other delimiters group the keys the walk finds.
  */
 final class KeyListing {
   /** A listing's page: keys with their versions, common prefixes, and where the next starts. */
@@ -21,8 +22,11 @@ final class KeyListing {
 
   record Entry(String key, FileInfo info) {}
 
-  private static final Comparator<FileInfo> S3_ORDER =
-      Comparator.comparing(KeyListing::sortName, KeyListing::compareUtf8);
+  /**
+   * Entries asked of a worker at a time: a page of a listing reads its folders' entries in pages of
+   * this size, so that no folder is held whole here, however large.
+   */
+  private static final int PAGE = 1000;
 
   private final FileSystem fs;
 
@@ -61,40 +65,42 @@ final class KeyListing {
 
     /** Lists {@code path}, whose keys start with {@code keyPrefix}; false once the page is full. */
     boolean folder(String path, String keyPrefix) {
-      List<FileInfo> entries;
+      Iterator<FileInfo> entries;
       try {
-        entries = new ArrayList<>(fs.listStatus(path));
+        entries = S3Order.of(fs.listStatusPaged(path, nameStart(keyPrefix), PAGE));
       } catch (StrataException e) {
         if (e.code() == StatusCode.NOT_FOUND || e.code() == StatusCode.NOT_A_DIRECTORY) {
           return true;
         }
         throw e;
       }
-      entries.sort(S3_ORDER);
-      for (FileInfo f : entries) {
-        String key = keyPrefix + f.name();
-        if (f.directory()) {
-          String folderKey = key + "/";
-          if (!folderKey.startsWith(prefix) && !prefix.startsWith(folderKey)) {
-            continue;
+      while (entries.hasNext()) {
+        FileInfo f = entries.next();
+        String key = keyPrefix + S3Order.sortName(f);
+        // A folder on the way to the prefix is entered; a file is a key only under it.
+        if (!key.startsWith(prefix) && !(f.directory() && prefix.startsWith(key))) {
+          if (S3Order.compare(key, prefix) > 0) {
+            // Past every key under the prefix: so is the rest of the folder.
+            return true;
           }
-          int cut = commonPrefixEnd(folderKey);
+          continue;
+        }
+        if (f.directory()) {
+          int cut = commonPrefixEnd(key);
           if (cut > 0) {
-            if (!add(null, folderKey.substring(0, cut))) {
+            if (!add(null, key.substring(0, cut))) {
               return false;
             }
             continue;
           }
           // Below a folder every key is after the marker unless the marker is in it or past it.
-          if (compareUtf8(folderKey, after) <= 0
-              && !after.startsWith(folderKey)
-              && !after.isEmpty()) {
+          if (S3Order.compare(key, after) <= 0 && !after.startsWith(key) && !after.isEmpty()) {
             continue;
           }
-          if (!folder(path + "/" + f.name(), folderKey)) {
+          if (!folder(path + "/" + f.name(), key)) {
             return false;
           }
-        } else if (key.startsWith(prefix)) {
+        } else {
           int cut = commonPrefixEnd(key);
           if (!add(cut > 0 ? null : new Entry(key, f), cut > 0 ? key.substring(0, cut) : null)) {
             return false;
@@ -102,6 +108,24 @@ final class KeyListing {
         }
       }
       return true;
+    }
+
+    /**
+     * The name after which the listing of the folder of keys {@code keyPrefix} starts: nothing
+     * before the prefix's or the marker's place in it is asked of its worker.
+     */
+    private String nameStart(String keyPrefix) {
+      String start = "";
+      if (prefix.startsWith(keyPrefix)) {
+        start = S3Order.nameStartFor(prefix.substring(keyPrefix.length()));
+      }
+      if (!after.isEmpty() && after.startsWith(keyPrefix)) {
+        String fromMarker = S3Order.nameStartFor(after.substring(keyPrefix.length()));
+        if (fromMarker.compareTo(start) > 0) {
+          start = fromMarker;
+        }
+      }
+      return start;
     }
 
     /** Where the common prefix of {@code key} ends (after the delimiter), or 0 if none. */
@@ -116,7 +140,7 @@ final class KeyListing {
     /** Adds a key or a common prefix past the marker; false once the page is full. */
     private boolean add(Entry entry, String commonPrefix) {
       String name = entry != null ? entry.key() : commonPrefix;
-      if (!after.isEmpty() && compareUtf8(name, after) <= 0) {
+      if (!after.isEmpty() && S3Order.compare(name, after) <= 0) {
         return true;
       }
       if (commonPrefix != null
@@ -138,27 +162,7 @@ final class KeyListing {
     }
   }
 
-  private static String sortName(FileInfo f) {
-    return f.directory() ? f.name() + "/" : f.name();
-  }
-
   private static String trimSlash(String s) {
     return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
-  }
-
-  /** Compares as S3 orders keys: by their UTF-8 bytes (code points, not UTF-16 units). */
-  static int compareUtf8(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Integer.compare(a.length() - i, b.length() - j);
   }
 }

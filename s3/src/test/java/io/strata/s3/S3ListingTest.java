@@ -1,0 +1,136 @@
+package io.strata.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.core.conf.Configuration;
+import io.strata.core.conf.S3Keys;
+import io.strata.testkit.MiniCluster;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Issue 56, listings at any size: a bucket whose folders hold more entries than the endpoint asks
+ * its worker for at once (it reads a folder a page at a time and never whole) lists every key once,
+ * in S3's order, through pages, markers, prefixes and delimiters, with AWS's own client.
+ */
+class S3ListingTest {
+  @TempDir static Path conf;
+
+  private static MiniCluster cluster;
+  private static S3Process endpoint;
+  private static S3Client s3;
+
+  /** Every key of the bucket "big", in S3's order. */
+  private static final List<String> KEYS = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = MiniCluster.builder().start();
+    // 2,508 entries in the bucket's top folder (the endpoint asks for 1,000 at a time), with
+    // names whose order differs between names and keys (the folder "n" sorts as "n/", after "n-1"
+    // and "n.2", before "n0"), written
+    // into the under-storage directly, as a data set already there is.
+    Path bucket = cluster.ufsRoot().resolve("big");
+    for (int i = 0; i < 2_500; i++) {
+      write(bucket, String.format("k%05d", i));
+    }
+    for (String name : List.of("n-1", "n.2", "n0", "m-/x", "o")) {
+      write(bucket, name);
+    }
+    for (int i = 0; i < 50; i++) {
+      write(bucket, String.format("n/%03d", i));
+      write(bucket, String.format("n-1.d/%03d", i));
+    }
+    KEYS.sort(S3Order::compare);
+    Configuration c = cluster.clientConf();
+    c.set(S3Keys.PORT, "0");
+    c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("s3-credentials").toString());
+    c.set(S3Keys.UPLOADS_DIR, conf.resolve("uploads").toString());
+    endpoint = new S3Process(c);
+    endpoint.start();
+    String[] keys = endpoint.firstKeyPair();
+    s3 =
+        S3Client.builder()
+            .endpointOverride(URI.create("http://127.0.0.1:" + endpoint.port()))
+            .forcePathStyle(true)
+            .region(Region.US_EAST_1)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(keys[0], keys[1])))
+            .build();
+  }
+
+  private static void write(Path bucket, String key) throws Exception {
+    Path f = bucket.resolve(key);
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, key);
+    KEYS.add(key);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (s3 != null) {
+      s3.close();
+    }
+    if (endpoint != null) {
+      endpoint.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static List<String> keys(ListObjectsV2Response r) {
+    return r.contents().stream().map(S3Object::key).toList();
+  }
+
+  @Test
+  void everyKey_onceAndInOrder_throughPagesOfAnySize() {
+    for (int maxKeys : List.of(1000, 333)) {
+      List<String> listed =
+          s3.listObjectsV2Paginator(l -> l.bucket("big").maxKeys(maxKeys)).contents().stream()
+              .map(S3Object::key)
+              .toList();
+      assertThat(listed).as("max-keys %d", maxKeys).isEqualTo(KEYS);
+    }
+  }
+
+  @Test
+  void fromAMarker_withAPrefix_andWithTheDelimiter() {
+    String marker = "k01234";
+    assertThat(keys(s3.listObjectsV2(l -> l.bucket("big").startAfter(marker).maxKeys(1000))))
+        .isEqualTo(KEYS.subList(KEYS.indexOf(marker) + 1, KEYS.indexOf(marker) + 1001));
+    // A marker inside a folder whose name sorts before names that sort before its key.
+    assertThat(keys(s3.listObjectsV2(l -> l.bucket("big").startAfter("n-1.d/048").maxKeys(5))))
+        .containsExactly("n-1.d/049", "n.2", "n/000", "n/001", "n/002");
+    assertThat(keys(s3.listObjectsV2(l -> l.bucket("big").prefix("n").maxKeys(1000))))
+        .isEqualTo(KEYS.stream().filter(k -> k.startsWith("n")).toList());
+
+    ListObjectsV2Response top =
+        s3.listObjectsV2(l -> l.bucket("big").prefix("m").delimiter("/").maxKeys(1000));
+    assertThat(top.commonPrefixes().stream().map(CommonPrefix::prefix)).containsExactly("m-/");
+    List<String> tail = new ArrayList<>();
+    List<String> prefixes = new ArrayList<>();
+    s3.listObjectsV2Paginator(l -> l.bucket("big").startAfter("k02499").delimiter("/").maxKeys(2))
+        .forEach(
+            page -> {
+              tail.addAll(keys(page));
+              page.commonPrefixes().forEach(p -> prefixes.add(p.prefix()));
+            });
+    assertThat(tail).containsExactly("n-1", "n.2", "n0", "o");
+    assertThat(prefixes).containsExactly("m-/", "n-1.d/", "n/");
+  }
+}
