@@ -15,6 +15,9 @@ import java.nio.charset.StandardCharsets;
  *                         'N'                                     next segment id:8 (never reused)
  * metadata                'F' ufsUri (UTF-8)                      loadedAtMs:8 FileStatus (protobuf)
  *                         'L' ufsUri (UTF-8)                      loadedAtMs:8 ListStatusResponse (protobuf)
+ *   a listing too long    'H' ufsUri (UTF-8)                      loadedAtMs:8 entries:8 (present once every
+ *   for one value                                                 row is written)
+ *                         'R' ufsUri NUL name (UTF-8)             FileStatus (protobuf), one per entry
  * cached versions         'C' ufsUri NUL fingerprint (UTF-8)      fileLength:8
  *   (first SSD dir's index, beside its pages)
  * whole files (per dir)   'W' keyHigh:8 keyLow:8                  length:8 pageSize:4 synced:1
@@ -29,6 +32,8 @@ public final class KeyLayout {
   public static final byte CACHED_VERSION = 'C';
   public static final byte NEXT_SEGMENT = 'N';
   public static final byte WHOLE_FILE = 'W';
+  public static final byte LARGE_LISTING = 'H';
+  public static final byte LISTING_ROW = 'R';
 
   private KeyLayout() {}
 
@@ -65,6 +70,36 @@ public final class KeyLayout {
   public static byte[] metadataKey(byte kind, String ufsUri) {
     byte[] uri = ufsUri.getBytes(StandardCharsets.UTF_8);
     return ByteBuffer.allocate(1 + uri.length).put(kind).put(uri).array();
+  }
+
+  /** Where the rows of the listing of {@code ufsUri} start: every row key begins so. */
+  public static byte[] listingRowsPrefix(String ufsUri) {
+    byte[] uri = ufsUri.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(2 + uri.length).put(LISTING_ROW).put(uri).put((byte) 0).array();
+  }
+
+  /** The row of entry {@code name} in the listing of {@code ufsUri}: rows sort by name's bytes. */
+  public static byte[] listingRowKey(String ufsUri, String name) {
+    byte[] prefix = listingRowsPrefix(ufsUri);
+    byte[] n = name.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(prefix.length + n.length).put(prefix).put(n).array();
+  }
+
+  /**
+   * The name of the entry whose row key is {@code rowKey}, under the rows prefix {@code prefix}.
+   */
+  public static String nameOfRow(byte[] rowKey, byte[] prefix) {
+    return new String(rowKey, prefix.length, rowKey.length - prefix.length, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The least key after every key that starts with {@code prefix} (for a range's end); the prefix
+   * ends in a byte below 0xFF here (a kind byte, a URI's last byte, or NUL).
+   */
+  public static byte[] afterPrefix(byte[] prefix) {
+    byte[] end = prefix.clone();
+    end[end.length - 1]++;
+    return end;
   }
 
   /** The UFS URI of a metadata key. */

@@ -16,7 +16,16 @@ public interface KvStore extends AutoCloseable {
   void delete(byte[] key);
 
   /** Calls {@code visitor} for every entry whose key starts with {@code prefix}, in key order. */
-  void scan(byte[] prefix, BiConsumer<byte[], byte[]> visitor);
+  default void scan(byte[] prefix, BiConsumer<byte[], byte[]> visitor) {
+    scan(prefix, prefix, Integer.MAX_VALUE, visitor);
+  }
+
+  /**
+   * Calls {@code visitor} for at most {@code limit} entries whose keys start with {@code prefix},
+   * from the first key at or after {@code from}, in key order: a page of a long run of keys without
+   * reading what comes before it.
+   */
+  void scan(byte[] prefix, byte[] from, int limit, BiConsumer<byte[], byte[]> visitor);
 
   /** Applies all the writes of {@code batch} at once. */
   void write(Batch batch);
@@ -29,15 +38,24 @@ public interface KvStore extends AutoCloseable {
 
   /** Writes applied together by {@link #write}. */
   final class Batch {
-    private final java.util.List<byte[][]> ops = new java.util.ArrayList<>();
+    private final java.util.List<Op> ops = new java.util.ArrayList<>();
 
     public Batch put(byte[] key, byte[] value) {
-      ops.add(new byte[][] {key, value});
+      ops.add(new Op(key, value, null));
       return this;
     }
 
     public Batch delete(byte[] key) {
-      ops.add(new byte[][] {key, null});
+      ops.add(new Op(key, null, null));
+      return this;
+    }
+
+    /**
+     * Deletes every key from {@code from} (inclusive) to {@code to} (exclusive) at once, however
+     * many: RocksDB writes one range tombstone.
+     */
+    public Batch deleteRange(byte[] from, byte[] to) {
+      ops.add(new Op(from, null, to));
       return this;
     }
 
@@ -45,9 +63,33 @@ public interface KvStore extends AutoCloseable {
       return ops.isEmpty();
     }
 
-    /** Each op: key and value (value null for a delete). */
-    java.util.List<byte[][]> ops() {
+    java.util.List<Op> ops() {
       return ops;
+    }
+
+    /** A put (a value), a delete (none), or a range's delete (keys from key to rangeEnd). */
+    static final class Op {
+      private final byte[] key;
+      private final byte[] value;
+      private final byte[] rangeEnd;
+
+      Op(byte[] key, byte[] value, byte[] rangeEnd) {
+        this.key = key;
+        this.value = value;
+        this.rangeEnd = rangeEnd;
+      }
+
+      byte[] key() {
+        return key;
+      }
+
+      byte[] value() {
+        return value;
+      }
+
+      byte[] rangeEnd() {
+        return rangeEnd;
+      }
     }
   }
 }

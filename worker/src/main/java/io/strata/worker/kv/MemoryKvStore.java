@@ -26,9 +26,11 @@ public final class MemoryKvStore implements KvStore {
   }
 
   @Override
-  public void scan(byte[] prefix, BiConsumer<byte[], byte[]> visitor) {
-    for (Map.Entry<byte[], byte[]> e : map.tailMap(prefix, true).entrySet()) {
-      if (!startsWith(e.getKey(), prefix)) {
+  public void scan(byte[] prefix, byte[] from, int limit, BiConsumer<byte[], byte[]> visitor) {
+    byte[] start = Arrays.compareUnsigned(from, prefix) > 0 ? from : prefix;
+    int seen = 0;
+    for (Map.Entry<byte[], byte[]> e : map.tailMap(start, true).entrySet()) {
+      if (seen++ >= limit || !startsWith(e.getKey(), prefix)) {
         break;
       }
       visitor.accept(e.getKey(), e.getValue());
@@ -37,11 +39,13 @@ public final class MemoryKvStore implements KvStore {
 
   @Override
   public synchronized void write(Batch batch) {
-    for (byte[][] op : batch.ops()) {
-      if (op[1] == null) {
-        map.remove(op[0]);
+    for (Batch.Op op : batch.ops()) {
+      if (op.rangeEnd() != null) {
+        map.subMap(op.key(), true, op.rangeEnd(), false).clear();
+      } else if (op.value() == null) {
+        map.remove(op.key());
       } else {
-        map.put(op[0], op[1]);
+        map.put(op.key(), op.value());
       }
     }
   }

@@ -104,10 +104,14 @@ public final class RocksKvStore implements KvStore {
   }
 
   @Override
-  public void scan(byte[] prefix, BiConsumer<byte[], byte[]> visitor) {
+  public void scan(byte[] prefix, byte[] from, int limit, BiConsumer<byte[], byte[]> visitor) {
+    byte[] start = java.util.Arrays.compareUnsigned(from, prefix) > 0 ? from : prefix;
     try (ReadOptions ro = new ReadOptions().setFillCache(false);
         RocksIterator it = db.newIterator(ro)) {
-      for (it.seek(prefix); it.isValid() && MemoryKvStore.startsWith(it.key(), prefix); it.next()) {
+      int seen = 0;
+      for (it.seek(start);
+          seen < limit && it.isValid() && MemoryKvStore.startsWith(it.key(), prefix);
+          it.next(), seen++) {
         visitor.accept(it.key(), it.value());
       }
     }
@@ -116,11 +120,13 @@ public final class RocksKvStore implements KvStore {
   @Override
   public void write(Batch batch) {
     try (WriteBatch wb = new WriteBatch()) {
-      for (byte[][] op : batch.ops()) {
-        if (op[1] == null) {
-          wb.delete(op[0]);
+      for (KvStore.Batch.Op op : batch.ops()) {
+        if (op.rangeEnd() != null) {
+          wb.deleteRange(op.key(), op.rangeEnd());
+        } else if (op.value() == null) {
+          wb.delete(op.key());
         } else {
-          wb.put(op[0], op[1]);
+          wb.put(op.key(), op.value());
         }
       }
       db.write(writeOptions, wb);

@@ -10,6 +10,8 @@ import io.strata.worker.kv.KeyLayout;
 import io.strata.worker.kv.KvStore;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -22,17 +24,27 @@ import java.util.function.LongSupplier;
  * restart, and a request may demand fresher data still. Thread-safe.
  */
 public final class MetadataCache {
-  /** Listings longer than this are not cached: one huge directory must not crowd out the rest. */
+  /**
+   * Listings longer than this are not held in memory (one huge directory must not crowd out the
+   * rest) but kept as rows in the store ({@link #putLargeListing}).
+   */
   static final int MAX_CACHED_LISTING = 100_000;
 
   /** Listings longer than this stay in memory only. */
   static final int MAX_STORED_LISTING = 10_000;
+
+  /** Rows of a large listing written at once. */
+  private static final int ROWS_PER_BATCH = 10_000;
 
   /** A status, or null for "does not exist", and when it was read from the UFS (epoch ms). */
   public record StatusEntry(FileStatus status, long loadedAtMs) {}
 
   record ListingEntry(List<FileStatus> children, long loadedAtMs) {}
 
+  /** A listing too long for memory, kept as one row per entry in the store; when it was read. */
+  record LargeListing(long loadedAtMs, long entries) {}
+
+  private final int maxCachedListing;
   private final Cache<String, StatusEntry> statuses;
   private final Cache<String, ListingEntry> listings;
   private final KvStore store;
@@ -40,11 +52,31 @@ public final class MetadataCache {
   private volatile Duration ttl;
   private volatile Duration negativeTtl;
 
+  /**
+   * The TTL at start: the store drops entries older than it (WorkerProcess opens RocksDB's TTL
+   * database so), so a large listing, whose rows must all be there, is served no longer than this
+   * whatever TTL is set later.
+   */
+  private final Duration storeTtl;
+
   public MetadataCache(
       long maxEntries, Duration ttl, Duration negativeTtl, LongSupplier nowMs, KvStore store) {
+    this(maxEntries, ttl, negativeTtl, nowMs, store, MAX_CACHED_LISTING);
+  }
+
+  /** With listings longer than {@code maxCachedListing} kept as rows in the store. */
+  MetadataCache(
+      long maxEntries,
+      Duration ttl,
+      Duration negativeTtl,
+      LongSupplier nowMs,
+      KvStore store,
+      int maxCachedListing) {
+    this.maxCachedListing = maxCachedListing;
     this.nowMs = nowMs;
     this.store = store;
     this.ttl = ttl;
+    this.storeTtl = ttl;
     this.negativeTtl = negativeTtl;
     this.statuses =
         Caches.builder()
@@ -153,8 +185,13 @@ public final class MetadataCache {
     return e;
   }
 
+  /** How long a listing may be to be held in memory; longer ones are rows in the store. */
+  int maxCachedListing() {
+    return maxCachedListing;
+  }
+
   void putListing(String ufsUri, List<FileStatus> children, long loadedAtMs) {
-    if (children.size() > MAX_CACHED_LISTING) {
+    if (children.size() > maxCachedListing) {
       return;
     }
     listings.put(ufsUri, new ListingEntry(List.copyOf(children), loadedAtMs));
@@ -167,14 +204,93 @@ public final class MetadataCache {
     }
   }
 
+  /** The large listing of {@code ufsUri} if one is stored whole, fresh or not; else null. */
+  LargeListing largeListing(String ufsUri) {
+    byte[] v = store.get(KeyLayout.metadataKey(KeyLayout.LARGE_LISTING, ufsUri));
+    if (v == null || v.length != 16) {
+      return null;
+    }
+    ByteBuffer b = ByteBuffer.wrap(v);
+    return new LargeListing(b.getLong(), b.getLong());
+  }
+
+  /** The TTL a large listing is served for: the TTL in force, and never past the store's. */
+  Duration largeListingTtl() {
+    Duration now = ttl;
+    return now.compareTo(storeTtl) < 0 ? now : storeTtl;
+  }
+
+  /**
+   * Stores the listing of {@code ufsUri} read at {@code loadedAtMs}, in any order (the store sorts
+   * rows by the bytes of their names), replacing what was stored; returns how many entries it
+   * holds. Memory holds a batch of rows at a time, however long the listing.
+   */
+  long putLargeListing(String ufsUri, Iterator<FileStatus> children, long loadedAtMs) {
+    byte[] head = KeyLayout.metadataKey(KeyLayout.LARGE_LISTING, ufsUri);
+    byte[] rows = KeyLayout.listingRowsPrefix(ufsUri);
+    store.write(new KvStore.Batch().delete(head).deleteRange(rows, KeyLayout.afterPrefix(rows)));
+    KvStore.Batch batch = new KvStore.Batch();
+    long n = 0;
+    while (children.hasNext()) {
+      FileStatus child = children.next();
+      batch.put(KeyLayout.listingRowKey(ufsUri, child.getName()), child.toByteArray());
+      if (++n % ROWS_PER_BATCH == 0) {
+        store.write(batch);
+        batch = new KvStore.Batch();
+      }
+    }
+    // The head last: a listing is served only once every row is there.
+    store.write(batch.put(head, ByteBuffer.allocate(16).putLong(loadedAtMs).putLong(n).array()));
+    return n;
+  }
+
+  /**
+   * At most {@code limit} entries of the large listing of {@code ufsUri} whose names' bytes sort
+   * after {@code startAfter} ("": from the first), read from the store's rows at that place.
+   */
+  List<FileStatus> largeListingPage(String ufsUri, String startAfter, int limit) {
+    byte[] rows = KeyLayout.listingRowsPrefix(ufsUri);
+    // The least row after startAfter's is its key followed by NUL: names hold no NUL.
+    byte[] from =
+        startAfter.isEmpty()
+            ? rows
+            : java.util.Arrays.copyOf(
+                KeyLayout.listingRowKey(ufsUri, startAfter),
+                rows.length
+                    + startAfter.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                    + 1);
+    List<FileStatus> page = new ArrayList<>(Math.min(limit, 1024));
+    store.scan(
+        rows,
+        from,
+        limit,
+        (k, v) -> {
+          try {
+            page.add(FileStatus.parseFrom(v));
+          } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("a listing row of " + ufsUri + " cannot be read", e);
+          }
+        });
+    return page;
+  }
+
   /** Forgets what is known of {@code ufsUri}: its status and its listing. */
   public void invalidate(String ufsUri) {
     statuses.invalidate(ufsUri);
     listings.invalidate(ufsUri);
-    store.write(
+    KvStore.Batch batch =
         new KvStore.Batch()
             .delete(KeyLayout.metadataKey(KeyLayout.FILE_STATUS, ufsUri))
-            .delete(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri)));
+            .delete(KeyLayout.metadataKey(KeyLayout.LISTING, ufsUri));
+    byte[] head = KeyLayout.metadataKey(KeyLayout.LARGE_LISTING, ufsUri);
+    // Rows only where a large listing is: every write invalidates its folder, and a range
+    // tombstone per write would slow every read of the store. Rows left without their head are
+    // never served, and the next large listing of the folder deletes them first.
+    if (store.get(head) != null) {
+      byte[] rows = KeyLayout.listingRowsPrefix(ufsUri);
+      batch.delete(head).deleteRange(rows, KeyLayout.afterPrefix(rows));
+    }
+    store.write(batch);
   }
 
   /**
@@ -211,11 +327,16 @@ public final class MetadataCache {
             }
           });
     }
+    // Large listings at or under it (and, as the ranges go by prefix, of siblings whose names
+    // start with its own: forgetting more of a cache than asked loses nothing).
+    for (byte kind : new byte[] {KeyLayout.LARGE_LISTING, KeyLayout.LISTING_ROW}) {
+      batch.deleteRange(
+          KeyLayout.metadataKey(kind, ufsUri),
+          KeyLayout.afterPrefix(KeyLayout.metadataKey(kind, below)));
+    }
     statuses.asMap().keySet().removeIf(under);
     listings.asMap().keySet().removeIf(under);
-    if (!batch.isEmpty()) {
-      store.write(batch);
-    }
+    store.write(batch);
     return List.copyOf(files.values());
   }
 

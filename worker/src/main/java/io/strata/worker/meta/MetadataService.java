@@ -166,6 +166,66 @@ public final class MetadataService {
     return new Listing(List.copyOf(byName.values()), freshFor);
   }
 
+  /**
+   * A page of a folder's children: at most {@code limit} whose names sort after {@code startAfter}.
+   * A folder of more than {@value MetadataCache#MAX_CACHED_LISTING} entries is kept as rows in the
+   * store, read from its under-storage once per TTL, and each page is read from the rows at its
+   * place (names in the order of their UTF-8 bytes), so that paging through it costs its length,
+   * not its length for every page; a smaller one is a slice of the cached listing.
+   */
+  public Listing listPage(StrataPath path, long syncIntervalMs, String startAfter, int limit) {
+    if (ufs.mountPointsIn(path).isEmpty()) {
+      Resolved r = ufs.resolve(path);
+      if (cache.listing(r.ufsUri()) == null) {
+        MetadataCache.LargeListing large = freshLarge(r, syncIntervalMs);
+        if (large == null) {
+          // Not cached: read it now (kept as rows if it is large).
+          misses.increment();
+          Listing small = read(path, r, syncIntervalMs);
+          if (small != null) {
+            return new Listing(slice(small.children(), startAfter, limit), small.freshForMs());
+          }
+          large = justStored(r);
+        }
+        if (large != null) {
+          hits.increment();
+          return new Listing(
+              cache.largeListingPage(r.ufsUri(), startAfter, limit),
+              freshFor(large.loadedAtMs(), cache.largeListingTtl(), syncIntervalMs));
+        }
+      }
+    }
+    Listing all = list(path, syncIntervalMs);
+    return new Listing(slice(all.children(), startAfter, limit), all.freshForMs());
+  }
+
+  private MetadataCache.LargeListing freshLarge(Resolved r, long syncIntervalMs) {
+    MetadataCache.LargeListing large = cache.largeListing(r.ufsUri());
+    return large != null && fresh(large.loadedAtMs(), cache.largeListingTtl(), syncIntervalMs)
+        ? large
+        : null;
+  }
+
+  /** The children (sorted by name) after {@code startAfter}, at most {@code limit} (0: all). */
+  public static List<FileStatus> slice(List<FileStatus> children, String startAfter, int limit) {
+    int from = 0;
+    if (!startAfter.isEmpty()) {
+      int lo = 0;
+      int hi = children.size();
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (children.get(mid).getName().compareTo(startAfter) <= 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      from = lo;
+    }
+    int to = limit > 0 ? (int) Math.min(children.size(), (long) from + limit) : children.size();
+    return children.subList(from, to);
+  }
+
   private Listing listStore(StrataPath path, long syncIntervalMs) {
     Resolved r = ufs.resolve(path);
     MetadataCache.ListingEntry cached = cache.listing(r.ufsUri());
@@ -174,19 +234,67 @@ public final class MetadataService {
       return new Listing(
           cached.children(), freshFor(cached.loadedAtMs(), cache.listingTtl(), syncIntervalMs));
     }
+    MetadataCache.LargeListing large = freshLarge(r, syncIntervalMs);
+    if (large != null) {
+      // A caller that wants it whole gets it whole, from the rows rather than the store.
+      hits.increment();
+      return new Listing(
+          cache.largeListingPage(r.ufsUri(), "", Integer.MAX_VALUE),
+          freshFor(large.loadedAtMs(), cache.largeListingTtl(), syncIntervalMs));
+    }
     misses.increment();
+    Listing small = read(path, r, syncIntervalMs);
+    if (small != null) {
+      return small;
+    }
+    large = justStored(r);
+    return new Listing(
+        cache.largeListingPage(r.ufsUri(), "", Integer.MAX_VALUE),
+        freshFor(large.loadedAtMs(), cache.largeListingTtl(), syncIntervalMs));
+  }
+
+  /**
+   * The large listing {@link #read} just stored (served whatever the sync interval asks: it is as
+   * fresh as can be); UNAVAILABLE if a change to the folder forgot it in between.
+   */
+  private MetadataCache.LargeListing justStored(Resolved r) {
+    MetadataCache.LargeListing large = cache.largeListing(r.ufsUri());
+    if (large == null) {
+      throw StrataException.unavailable(
+          "the listing of " + r.ufsUri() + " changed while it was read; ask again", null);
+    }
+    return large;
+  }
+
+  /**
+   * Reads the listing of {@code path} from its store and caches it: returned if it is short enough
+   * for memory, else kept as rows in the store ({@link MetadataCache#putLargeListing}) and null.
+   */
+  private Listing read(StrataPath path, Resolved r, long syncIntervalMs) {
     long loadedAt = cache.now();
-    List<FileStatus> children;
     boolean listedOnly = !r.ufs().listsAttributes();
     try (Stream<UfsStatus> stream = r.ufs().list(r.ufsPath())) {
-      children =
+      java.util.Iterator<FileStatus> entries =
           stream
               .map(s -> s.toProto(path.child(s.name()), r.ufsUri() + "/" + s.name(), listedOnly))
-              .sorted(java.util.Comparator.comparing(FileStatus::getName))
-              .toList();
+              .iterator();
+      List<FileStatus> children = new java.util.ArrayList<>();
+      while (entries.hasNext() && children.size() <= cache.maxCachedListing()) {
+        children.add(entries.next());
+      }
+      if (children.size() <= cache.maxCachedListing()) {
+        children.sort(java.util.Comparator.comparing(FileStatus::getName));
+        List<FileStatus> sorted = List.copyOf(children);
+        cache.putListing(r.ufsUri(), sorted, loadedAt);
+        return new Listing(sorted, freshFor(loadedAt, cache.listingTtl(), syncIntervalMs));
+      }
+      // Too long for memory: the store sorts it, a batch of rows at a time.
+      cache.putLargeListing(
+          r.ufsUri(),
+          com.google.common.collect.Iterators.concat(children.iterator(), entries),
+          loadedAt);
+      return null;
     }
-    cache.putListing(r.ufsUri(), children, loadedAt);
-    return new Listing(children, freshFor(loadedAt, cache.listingTtl(), syncIntervalMs));
   }
 
   /**

@@ -98,29 +98,12 @@ public final class Namespace {
       return new MetadataService.Listing(metadata.listFiles(path, req.getStartAfter(), limit), 0);
     }
     long sync = syncInterval(req.hasOptions(), req.getOptions().getSyncIntervalMs());
+    if (req.getLimit() > 0) {
+      return metadata.listPage(path, sync, req.getStartAfter(), req.getLimit());
+    }
     MetadataService.Listing listing = metadata.list(path, sync);
     return new MetadataService.Listing(
-        page(listing.children(), req.getStartAfter(), req.getLimit()), listing.freshForMs());
-  }
-
-  /** The children (sorted by name) after {@code startAfter}, at most {@code limit} (0: all). */
-  static List<FileStatus> page(List<FileStatus> children, String startAfter, int limit) {
-    int from = 0;
-    if (!startAfter.isEmpty()) {
-      int lo = 0;
-      int hi = children.size();
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (children.get(mid).getName().compareTo(startAfter) <= 0) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
-      }
-      from = lo;
-    }
-    int to = limit > 0 ? (int) Math.min(children.size(), (long) from + limit) : children.size();
-    return children.subList(from, to);
+        MetadataService.slice(listing.children(), req.getStartAfter(), 0), listing.freshForMs());
   }
 
   public void mkdir(Principal caller, MkdirRequest req) {

@@ -68,4 +68,31 @@ abstract class KvStoreContract {
     assertThat(store.get(b("y"))).isEqualTo(b("1"));
     assertThat(store.get(b("z"))).isEqualTo(b("2"));
   }
+
+  @Test
+  void scanFrom_givesAPageStartingAtAKey() {
+    for (String k : new String[] {"Pa", "Pb", "Pc", "Pd", "Q1"}) {
+      store.put(b(k), b(k));
+    }
+    List<String> seen = new ArrayList<>();
+    store.scan(b("P"), b("Pb"), 2, (k, v) -> seen.add(new String(k, StandardCharsets.UTF_8)));
+    assertThat(seen).containsExactly("Pb", "Pc");
+    seen.clear();
+    store.scan(b("P"), b("Pc\0"), 10, (k, v) -> seen.add(new String(k, StandardCharsets.UTF_8)));
+    assertThat(seen).as("the keys after Pc").containsExactly("Pd");
+    seen.clear();
+    store.scan(b("P"), b("A"), 10, (k, v) -> seen.add(new String(k, StandardCharsets.UTF_8)));
+    assertThat(seen).as("a start before the prefix starts at it").hasSize(4);
+  }
+
+  @Test
+  void deleteRange_removesEveryKeyInIt_andNoOther() {
+    for (String k : new String[] {"Ra", "Rb\0x", "Rb\0y", "Rc", "S"}) {
+      store.put(b(k), b(k));
+    }
+    store.write(new KvStore.Batch().deleteRange(b("Rb"), b("Rc")).put(b("T"), b("t")));
+    List<String> seen = new ArrayList<>();
+    store.scan(b(""), (k, v) -> seen.add(new String(k, StandardCharsets.UTF_8)));
+    assertThat(seen).containsExactly("Ra", "Rc", "S", "T");
+  }
 }

@@ -136,4 +136,70 @@ class MetadataServiceTest {
         .as("a worker that keeps nothing says so (1 ms), rather than nothing")
         .isEqualTo(1);
   }
+
+  /**
+   * Issue 56, listings at any size: a folder longer than the cache holds in memory is read from its
+   * store once and kept as rows; its pages come from the rows at their place, every entry once, in
+   * the order of the names' bytes, until the TTL or a change to a child.
+   */
+  @Test
+  void aLargeFolder_isReadOnce_andPagedFromItsRows() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    MetadataService small =
+        new MetadataService(
+            TestFiles.ufsAt(root),
+            new MetadataCache(
+                1000, Duration.ofSeconds(60), Duration.ofSeconds(5), now::get, store, 100),
+            registry);
+    Path d = Files.createDirectories(root.resolve("big"));
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (int i = 0; i < 250; i++) {
+      // '\u00e9' sorts after 'z' both as UTF-16 and as UTF-8.
+      String name = (i % 2 == 0 ? "f" : "\u00e9") + String.format("%03d", i);
+      Files.writeString(d.resolve(name), name);
+      names.add(name);
+    }
+    java.util.Collections.sort(names);
+    StrataPath big = StrataPath.of("/big");
+
+    java.util.List<String> paged = new java.util.ArrayList<>();
+    String after = "";
+    while (true) {
+      java.util.List<FileStatus> page = small.listPage(big, -1, after, 30).children();
+      page.forEach(f -> paged.add(f.getName()));
+      if (page.size() < 30) {
+        break;
+      }
+      after = page.get(page.size() - 1).getName();
+    }
+    assertThat(paged).isEqualTo(names);
+    assertThat(
+            registry
+                .get(io.strata.worker.WorkerMetrics.METADATA_REQUESTS)
+                .tag("result", "miss")
+                .counter()
+                .count())
+        .as("the store was listed once for nine pages")
+        .isEqualTo(1);
+    assertThat(small.list(big, -1).children()).as("whole, from the rows").hasSize(250);
+    assertThat(small.listPage(big, -1, "f100", 2).children())
+        .extracting(FileStatus::getName)
+        .containsExactly("f102", "f104");
+
+    Files.writeString(d.resolve("f999"), "late");
+    assertThat(small.listPage(big, -1, "f998", 1).children())
+        .extracting(FileStatus::getName)
+        .as("still the rows")
+        .containsExactly("\u00e9001");
+    small.invalidate(StrataPath.of("/big/f999"));
+    assertThat(small.listPage(big, -1, "f998", 1).children())
+        .extracting(FileStatus::getName)
+        .containsExactly("f999");
+    Files.delete(d.resolve("f000"));
+    advance(Duration.ofSeconds(61));
+    assertThat(small.listPage(big, -1, "", 1).children())
+        .extracting(FileStatus::getName)
+        .as("read again after the TTL")
+        .containsExactly("f002");
+  }
 }

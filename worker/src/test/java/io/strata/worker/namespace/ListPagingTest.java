@@ -3,6 +3,7 @@ package io.strata.worker.namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.core.proto.FileStatus;
+import io.strata.worker.meta.MetadataService;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +20,11 @@ class ListPagingTest {
 
   @Test
   void pages_startAfterAName_andStopAtTheLimit() {
-    assertThat(names(Namespace.page(children, "", 0))).containsExactly("a", "b", "c", "d");
-    assertThat(names(Namespace.page(children, "", 2))).containsExactly("a", "b");
-    assertThat(names(Namespace.page(children, "b", 2))).containsExactly("c", "d");
-    assertThat(names(Namespace.page(children, "bb", 0))).containsExactly("c", "d");
-    assertThat(names(Namespace.page(children, "d", 5))).isEmpty();
-    assertThat(names(Namespace.page(children, "0", Integer.MAX_VALUE))).hasSize(4);
+    assertThat(names(MetadataService.slice(children, "", 0))).containsExactly("a", "b", "c", "d");
+    assertThat(names(MetadataService.slice(children, "", 2))).containsExactly("a", "b");
+    assertThat(names(MetadataService.slice(children, "b", 2))).containsExactly("c", "d");
+    assertThat(names(MetadataService.slice(children, "bb", 0))).containsExactly("c", "d");
+    assertThat(names(MetadataService.slice(children, "d", 5))).isEmpty();
+    assertThat(names(MetadataService.slice(children, "0", Integer.MAX_VALUE))).hasSize(4);
   }
 }
