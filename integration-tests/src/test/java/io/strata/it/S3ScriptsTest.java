@@ -23,7 +23,11 @@ class S3ScriptsTest {
   private static final Pattern ENDPOINT =
       Pattern.compile("S3 endpoint (http://[0-9.]+:\\d+), access keys in ([^\\s;]+)");
 
-  // One cluster for both clients: each start is seconds of the suite's time.
+  /** The Python environment of the pipeline clients (PyArrow, s3fs), made by .ci/run. */
+  static final Path PIPELINES =
+      Path.of(System.getProperty("user.home"), ".cache", "strata", "pipelines");
+
+  // One cluster for every client: each start is seconds of the suite's time.
   @TempDir static Path work;
   private static Scripts scripts;
   private static String endpoint;
@@ -72,6 +76,35 @@ class S3ScriptsTest {
     // One namespace: what boto3 wrote, the shell reads.
     Scripts.Result ls = scripts.run("bin/strata", "fs", "ls", "/boto/dir");
     assertThat(ls.out()).contains("one.bin");
+  }
+
+  /**
+   * Issue 56: PyArrow's S3 file system and fsspec's s3fs, as pipelines use them, write and read a
+   * Parquet dataset through the endpoint; the shell sees the same files. Their Python environment
+   * is the one {@code .ci/run} makes ({@link #PIPELINES}), apart from the system's boto3.
+   */
+  @Test
+  void pyarrowAndS3fs_writeAndReadAParquetDataset() throws Exception {
+    Path python = PIPELINES.resolve("bin/python");
+    Scripts.Result probe =
+        Files.isExecutable(python)
+            ? scripts.run(python.toString(), "-c", "import pyarrow, s3fs")
+            : null;
+    assumeThat(probe != null && probe.code() == 0)
+        .as(
+            "PyArrow and s3fs are missing: python3 -m venv %s && %s/bin/pip install pyarrow s3fs"
+                + " (.ci/run does it)",
+            PIPELINES, PIPELINES)
+        .isTrue();
+    Path check = Path.of("src/test/resources/s3/pipelines_check.py").toAbsolutePath();
+    Scripts.Result r =
+        scripts.run(python.toString(), check.toString(), endpoint, access, secret, "pipelines");
+    assertThat(r.code()).as(r.out()).isZero();
+    assertThat(r.out()).contains("pipelines checks passed: 20000 rows in 10 files");
+    Scripts.Result ls = scripts.run("bin/strata", "fs", "ls", "/pipelines/features/label=3");
+    assertThat(ls.out()).as(ls.out()).contains(".parquet");
+    assertThat(scripts.run("bin/strata", "fs", "cat", "/pipelines/from-fsspec.txt").out())
+        .isEqualTo("written by s3fs");
   }
 
   @Test
