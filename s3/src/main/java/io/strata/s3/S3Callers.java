@@ -3,6 +3,7 @@ package io.strata.s3;
 import io.strata.client.FileSystem;
 import io.strata.core.security.ClusterSecret;
 import io.strata.core.security.Principal;
+import io.strata.core.security.Role;
 import io.strata.core.security.S3AccessKeys;
 import io.strata.core.status.StrataException;
 import java.time.Clock;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
@@ -31,6 +33,15 @@ final class S3Callers implements SigV4.Secrets, AutoCloseable {
   /** How long a user's client stays open without a request. */
   static final Duration IDLE = Duration.ofMinutes(5);
 
+  /**
+   * Who unsigned readers act as in TOKEN mode: a name no account can have (a leading '-'), so the
+   * cluster lets them read what any account may ("other" bits) and nothing more.
+   */
+  static final String ANONYMOUS = "-s3-anonymous";
+
+  /** The key of the anonymous readers' client among users' (no access key has a NUL). */
+  private static final String ANONYMOUS_KEY = "\0anonymous";
+
   /** The operations a request runs, for as long as it holds them. */
   interface Lease extends AutoCloseable {
     S3Operations ops();
@@ -45,6 +56,7 @@ final class S3Callers implements SigV4.Secrets, AutoCloseable {
   private final BiFunction<Principal, Instant, FileSystem> clientOf;
   private final BiFunction<FileSystem, String, S3Operations> opsOver;
   private final Clock clock;
+  private final Set<String> anonymousBuckets;
   private final Map<String, User> users = new ConcurrentHashMap<>();
 
   /**
@@ -52,6 +64,7 @@ final class S3Callers implements SigV4.Secrets, AutoCloseable {
    * @param secret the cluster secret (TOKEN mode), or null: then only the file's keys are known
    * @param clientOf a client acting as a user until an instant (their access key's expiry)
    * @param opsOver the operations over a client, for a multipart uploads' owner
+   * @param anonymousBuckets buckets anyone may read without signing
    */
   S3Callers(
       SigV4.Secrets fileKeys,
@@ -59,7 +72,9 @@ final class S3Callers implements SigV4.Secrets, AutoCloseable {
       S3Operations own,
       BiFunction<Principal, Instant, FileSystem> clientOf,
       BiFunction<FileSystem, String, S3Operations> opsOver,
-      Clock clock) {
+      Clock clock,
+      Set<String> anonymousBuckets) {
+    this.anonymousBuckets = Set.copyOf(anonymousBuckets);
     this.fileKeys = fileKeys;
     this.secret = secret;
     this.own =
@@ -92,17 +107,42 @@ final class S3Callers implements SigV4.Secrets, AutoCloseable {
       return own;
     }
     S3AccessKeys.Resolved who = resolve(accessKey);
+    return userLease(accessKey, who.principal(), who.expiry());
+  }
+
+  /**
+   * The operations of an unsigned request: a read (GET or HEAD of an object or of the bucket, its
+   * listing or location) of a bucket {@code strata.s3.anonymous.read.buckets} names, as {@link
+   * #ANONYMOUS} in TOKEN mode; AccessDenied for anything else.
+   */
+  Lease anonymous(S3Request r) {
+    boolean read = r.method().equals("GET") || r.method().equals("HEAD");
+    if (!read
+        || r.bucket().isEmpty()
+        || !anonymousBuckets.contains(r.bucket())
+        || r.has("uploads")
+        || r.has("uploadId")) {
+      throw SigV4.unsigned();
+    }
+    if (secret == null) {
+      return own;
+    }
+    // Renewed for as long as it is used: no access key with an expiry stands behind it.
+    return userLease(ANONYMOUS_KEY, new Principal(ANONYMOUS, Role.USER), null);
+  }
+
+  private Lease userLease(String key, Principal who, Instant expiry) {
     User u =
         users.compute(
-            accessKey,
+            key,
             (k, existing) -> {
               User user = existing;
               if (user == null) {
                 if (users.size() >= MAX_USERS) {
                   return null;
                 }
-                FileSystem fs = clientOf.apply(who.principal(), who.expiry());
-                user = new User(fs, opsOver.apply(fs, who.principal().user()));
+                FileSystem fs = clientOf.apply(who, expiry);
+                user = new User(fs, opsOver.apply(fs, who.user()));
               }
               user.leases.incrementAndGet();
               user.lastUsed = clock.millis();

@@ -76,8 +76,11 @@ final class S3Endpoint implements S3Channel.Exchanges {
       try {
         S3Request r = S3Request.parse(request.method().name(), request.uri(), request.headers());
         resource = r.resource();
-        SigV4.Signed signed = SigV4.verify(r, callers, clock.instant());
-        try (S3Callers.Lease caller = callers.lease(signed.accessKey())) {
+        // Unsigned: only reads of a bucket opened to anyone (S3Callers.anonymous), which never
+        // look at a signature (route passes it to uploads' bodies only).
+        SigV4.Signed signed = SigV4.signs(r) ? SigV4.verify(r, callers, clock.instant()) : null;
+        try (S3Callers.Lease caller =
+            signed != null ? callers.lease(signed.accessKey()) : callers.anonymous(r)) {
           route(r, signed, body, out, caller.ops());
         }
       } catch (S3Error e) {

@@ -100,7 +100,8 @@ public final class S3Process implements Service {
                 FileSystem.create(
                     conf, Credentials.issuing(secret, who, until).withTls(Tls.forClient(conf))),
             (client, user) -> S3Operations.user(client, uploads, region, user),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            java.util.Set.copyOf(conf.get(S3Keys.ANONYMOUS_READ_BUCKETS)));
     Periodic.every(
         expiry, "closing the clients of idle S3 users", 1, 1, TimeUnit.MINUTES, callers::closeIdle);
     S3Endpoint endpoint = new S3Endpoint(callers, Clock.systemUTC(), idle);

@@ -122,6 +122,11 @@ final class SigV4 {
 
   private SigV4() {}
 
+  /** Whether {@code r} carries a signature of any form this endpoint takes (valid or not). */
+  static boolean signs(S3Request r) {
+    return r.header("authorization") != null || r.has("X-Amz-Signature") || SigV2Query.applies(r);
+  }
+
   /** Checks {@code r}'s signature; an {@link S3Error} says why it does not hold. */
   static Signed verify(S3Request r, Secrets secrets, Instant now) {
     String auth = r.header("authorization");
@@ -134,7 +139,12 @@ final class SigV4 {
     if (SigV2Query.applies(r)) {
       return SigV2Query.verify(r, secrets, now);
     }
-    throw S3Error.accessDenied(
+    throw unsigned();
+  }
+
+  /** The answer to an unsigned request where anonymous access is not open. */
+  static S3Error unsigned() {
+    return S3Error.accessDenied(
         "Anonymous access is not allowed: sign requests with AWS Signature Version 4");
   }
 

@@ -78,6 +78,7 @@ class S3TokenModeTest {
     c.set(S3Keys.PORT, "0");
     c.set(S3Keys.CREDENTIALS_FILE, dir.resolve("s3-credentials").toString());
     c.set(S3Keys.UPLOADS_DIR, dir.resolve("uploads").toString());
+    c.set(S3Keys.ANONYMOUS_READ_BUCKETS, "data");
     endpoint = new S3Process(c);
     endpoint.start();
     root = FileSystem.create(c);
@@ -105,6 +106,52 @@ class S3TokenModeTest {
   private static S3Client as(String user, Duration ttl) {
     S3AccessKeys.Pair keys = keys(secret, user, ttl);
     return S3EndpointTest.client(endpoint.port(), keys.accessKey(), keys.secretKey());
+  }
+
+  /** An unsigned request: its status and body. */
+  private static java.net.http.HttpResponse<String> unsigned(String method, String path)
+      throws Exception {
+    return java.net.http.HttpClient.newHttpClient()
+        .send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + endpoint.port() + path))
+                .method(method, java.net.http.HttpRequest.BodyPublishers.noBody())
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * A bucket opened to anonymous readers (strata.s3.anonymous.read.buckets) is read without a
+   * signature, only what any account may read, and only read; every other unsigned request is
+   * refused as before.
+   */
+  @Test
+  void anOpenBucket_isReadWithoutASignature_asNoAccount_andOnlyRead() throws Exception {
+    var get = unsigned("GET", "/data/public.txt");
+    assertThat(get.statusCode()).as(get.body()).isEqualTo(200);
+    assertThat(get.body()).isEqualTo("for everyone");
+    assertThat(unsigned("HEAD", "/data/public.txt").statusCode()).isEqualTo(200);
+    var list = unsigned("GET", "/data?list-type=2&delimiter=%2F");
+    assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
+    assertThat(list.body()).contains("<Key>public.txt</Key>", "<Prefix>private/</Prefix>");
+    assertThat(unsigned("HEAD", "/data").statusCode()).isEqualTo(200);
+
+    var privateFile = unsigned("GET", "/data/private/secret.txt");
+    assertThat(privateFile.statusCode()).isEqualTo(403);
+    assertThat(privateFile.body()).contains("<Code>AccessDenied</Code>");
+    for (String[] refused :
+        new String[][] {
+          {"PUT", "/data/new.txt"},
+          {"DELETE", "/data/public.txt"},
+          {"GET", "/data?uploads"},
+          {"GET", "/"},
+          {"GET", "/other/public.txt"}
+        }) {
+      var r = unsigned(refused[0], refused[1]);
+      assertThat(r.statusCode()).as("%s %s", refused[0], refused[1]).isEqualTo(403);
+      assertThat(r.body()).contains("Anonymous access is not allowed");
+    }
+    assertThat(root.exists("/data/public.txt")).isTrue();
   }
 
   @Test
@@ -249,7 +296,8 @@ class S3TokenModeTest {
                   cluster.clientConf(), Credentials.issuing(secret, who, until));
             },
             (client, user) -> S3Operations.user(client, uploads, "us-east-1", user),
-            clock)) {
+            clock,
+            java.util.Set.of())) {
       assertThat(callers.lease("OPERATOR").ops()).isSameAs(own);
       String alice = keys(secret, "alice", Duration.ofDays(1)).accessKey();
       S3Callers.Lease held = callers.lease(alice);

@@ -1,6 +1,7 @@
 package io.strata.core.conf;
 
 import java.time.Duration;
+import java.util.List;
 
 /** Keys of the S3 endpoint (a client process beside each worker: it also reads strata.user.*). */
 public final class S3Keys {
@@ -30,6 +31,17 @@ public final class S3Keys {
           .description(
               "Access keys the S3 endpoint accepts, one ACCESS_KEY:SECRET_KEY per line (mode 600). "
                   + "Made with one new key pair at the endpoint's first start if it does not exist.")
+          .build();
+
+  public static final ConfKey<List<String>> ANONYMOUS_READ_BUCKETS =
+      ConfKey.list("strata.s3.anonymous.read.buckets")
+          .defaultValue("")
+          .scope(Scope.CLIENT)
+          .description(
+              "Buckets anyone may read without signing (GetObject, HeadObject, ListObjects, "
+                  + "HeadBucket, GetBucketLocation), comma-separated; empty (the default): every "
+                  + "request is signed. In TOKEN mode an unsigned reader acts as a user no account "
+                  + "has, so reads only what the files' 'other' bits allow.")
           .build();
 
   public static final ConfKey<String> REGION =
