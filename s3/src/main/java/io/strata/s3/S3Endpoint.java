@@ -7,6 +7,7 @@ import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -54,12 +55,15 @@ final class S3Endpoint implements S3Channel.Exchanges {
           "attributes");
 
   private final S3Callers callers;
+  private final List<String> domains;
   private final Clock clock;
   private final Duration writeWait;
   private final AtomicLong requests = new AtomicLong();
   private final long idBase = System.nanoTime() & 0xffffffL;
 
-  S3Endpoint(S3Callers callers, Clock clock, Duration writeWait) {
+  /** With {@code domains} taken for virtual-hosted requests ({@code strata.s3.domains}). */
+  S3Endpoint(S3Callers callers, Clock clock, Duration writeWait, List<String> domains) {
+    this.domains = List.copyOf(domains);
     this.callers = callers;
     this.clock = clock;
     this.writeWait = writeWait;
@@ -74,7 +78,8 @@ final class S3Endpoint implements S3Channel.Exchanges {
       S3Response out = new S3Response(ctx, head, writeWait, id);
       String resource = request.uri();
       try {
-        S3Request r = S3Request.parse(request.method().name(), request.uri(), request.headers());
+        S3Request r =
+            S3Request.parse(request.method().name(), request.uri(), request.headers(), domains);
         resource = r.resource();
         // Unsigned: only reads of a bucket opened to anyone (S3Callers.anonymous), which never
         // look at a signature (route passes it to uploads' bodies only).

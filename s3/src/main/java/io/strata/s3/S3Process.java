@@ -104,7 +104,8 @@ public final class S3Process implements Service {
             java.util.Set.copyOf(conf.get(S3Keys.ANONYMOUS_READ_BUCKETS)));
     Periodic.every(
         expiry, "closing the clients of idle S3 users", 1, 1, TimeUnit.MINUTES, callers::closeIdle);
-    S3Endpoint endpoint = new S3Endpoint(callers, Clock.systemUTC(), idle);
+    S3Endpoint endpoint =
+        new S3Endpoint(callers, Clock.systemUTC(), idle, conf.get(S3Keys.DOMAINS));
     server =
         new S3Server(
             conf.get(S3Keys.BIND_HOST),

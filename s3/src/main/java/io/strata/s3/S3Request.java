@@ -8,12 +8,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A request's line and headers as S3 reads them: path-style addressing ({@code /bucket/key}), the
- * query's parameters decoded (a name without '=' has the value ""), the raw path and query kept for
- * the signature.
+ * A request's line and headers as S3 reads them: path-style addressing ({@code /bucket/key}), or
+ * virtual-hosted ({@code Host: bucket.DOMAIN}, the path the key) for a domain the endpoint is told
+ * of; the query's parameters decoded (a name without '=' has the value ""), the raw path and query
+ * kept for the signature.
  *
  * @param bucket empty for the service ({@code GET /})
  * @param key empty for a bucket
+ * @param hosted whether the host named the bucket (virtual-hosted style)
  */
 record S3Request(
     String method,
@@ -22,9 +24,14 @@ record S3Request(
     List<Map.Entry<String, String>> query,
     HttpHeaders headers,
     String bucket,
-    String key) {
+    String key,
+    boolean hosted) {
 
-  static S3Request parse(String method, String uri, HttpHeaders headers) {
+  /**
+   * @param domains host names under which a request's host names its bucket ({@code
+   *     bucket.DOMAIN}); a request to a domain itself, or to any other host, is path-style
+   */
+  static S3Request parse(String method, String uri, HttpHeaders headers, List<String> domains) {
     int q = uri.indexOf('?');
     String rawPath = q < 0 ? uri : uri.substring(0, q);
     String rawQuery = q < 0 ? "" : uri.substring(q + 1);
@@ -32,9 +39,17 @@ record S3Request(
       throw S3Error.invalidRequest("the request's path must start with /");
     }
     String path = AwsUri.decode(rawPath.substring(1));
-    int slash = path.indexOf('/');
-    String bucket = slash < 0 ? path : path.substring(0, slash);
-    String key = slash < 0 ? "" : path.substring(slash + 1);
+    String hosted = bucketOfHost(headers.get("host"), domains);
+    String bucket;
+    String key;
+    if (hosted != null) {
+      bucket = hosted;
+      key = path;
+    } else {
+      int slash = path.indexOf('/');
+      bucket = slash < 0 ? path : path.substring(0, slash);
+      key = slash < 0 ? "" : path.substring(slash + 1);
+    }
     List<Map.Entry<String, String>> query = new ArrayList<>();
     if (!rawQuery.isEmpty()) {
       for (String part : rawQuery.split("&", -1)) {
@@ -48,7 +63,36 @@ record S3Request(
       }
     }
     return new S3Request(
-        method, rawPath, rawQuery, Collections.unmodifiableList(query), headers, bucket, key);
+        method,
+        rawPath,
+        rawQuery,
+        Collections.unmodifiableList(query),
+        headers,
+        bucket,
+        key,
+        hosted != null);
+  }
+
+  /** The bucket a virtual-hosted request's host names, or null for path style. */
+  private static String bucketOfHost(String host, List<String> domains) {
+    if (host == null || domains.isEmpty()) {
+      return null;
+    }
+    String name = host.toLowerCase(java.util.Locale.ROOT);
+    int colon = name.lastIndexOf(':');
+    if (colon > 0 && name.indexOf(']') < colon) {
+      name = name.substring(0, colon);
+    }
+    for (String domain : domains) {
+      if (domain.isBlank()) {
+        continue;
+      }
+      String suffix = "." + domain.toLowerCase(java.util.Locale.ROOT);
+      if (name.endsWith(suffix) && name.length() > suffix.length()) {
+        return name.substring(0, name.length() - suffix.length());
+      }
+    }
+    return null;
   }
 
   /** The first value of query parameter {@code name}, or null. */
@@ -82,7 +126,8 @@ record S3Request(
   }
 
   /** The resource an error document names. */
+  /** What error documents name: the bucket and key, however the request addressed them. */
   String resource() {
-    return rawPath;
+    return bucket.isEmpty() ? "/" : "/" + bucket + (key.isEmpty() ? "" : "/" + key);
   }
 }

@@ -120,7 +120,9 @@ final class SigV2Query {
   }
 
   private static String resource(S3Request r) {
-    StringBuilder out = new StringBuilder(r.rawPath());
+    // Signature V2 signs the bucket in the resource however the request addressed it.
+    StringBuilder out =
+        new StringBuilder(r.hosted() ? "/" + r.bucket() + r.rawPath() : r.rawPath());
     TreeMap<String, String> subs = new TreeMap<>();
     for (Map.Entry<String, String> p : r.query()) {
       if (SUB_RESOURCES.contains(p.getKey())) {

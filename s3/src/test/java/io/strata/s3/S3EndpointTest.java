@@ -67,6 +67,7 @@ class S3EndpointTest {
     c.set(S3Keys.PORT, "0");
     c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("s3-credentials").toString());
     c.set(S3Keys.UPLOADS_DIR, conf.resolve("uploads").toString());
+    c.set(S3Keys.DOMAINS, "s3.strata.test");
     endpoint = new S3Process(c);
     endpoint.start();
     String[] keys = endpoint.firstKeyPair();
@@ -374,6 +375,64 @@ class S3EndpointTest {
         .containsExactly("b/c/3", "b0", "c/d/e/4", "z");
     assertThat(s3.listObjects(l -> l.bucket("lists").delimiter("/")).commonPrefixes()).hasSize(2);
     assertThat(s3.listBuckets().buckets().stream().map(b -> b.name())).contains("lists");
+  }
+
+  /**
+   * AWS's client in virtual-hosted style (its default off path-style): BUCKET.s3.strata.test, a
+   * domain strata.s3.domains names, resolved to loopback by the client as a wildcard DNS record
+   * would.
+   */
+  @Test
+  void virtualHostedRequests_nameTheBucketByTheHost() {
+    String[] keys = endpoint.firstKeyPair();
+    List<String> hosts = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (S3Client hosted =
+        S3Client.builder()
+            .endpointOverride(URI.create("http://s3.strata.test:" + endpoint.port()))
+            .region(Region.US_EAST_1)
+            .overrideConfiguration(
+                o ->
+                    o.addExecutionInterceptor(
+                        new software.amazon.awssdk.core.interceptor.ExecutionInterceptor() {
+                          @Override
+                          public void beforeTransmission(
+                              software.amazon.awssdk.core.interceptor.Context.BeforeTransmission
+                                  context,
+                              software.amazon.awssdk.core.interceptor.ExecutionAttributes
+                                  attributes) {
+                            hosts.add(context.httpRequest().host());
+                          }
+                        }))
+            .httpClientBuilder(
+                software.amazon.awssdk.http.apache5.Apache5HttpClient.builder()
+                    .dnsResolver(
+                        new org.apache.hc.client5.http.SystemDefaultDnsResolver() {
+                          @Override
+                          public java.net.InetAddress[] resolve(String host) {
+                            return new java.net.InetAddress[] {
+                              java.net.InetAddress.getLoopbackAddress()
+                            };
+                          }
+                        }))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(keys[0], keys[1])))
+            .build()) {
+      hosted.createBucket(b -> b.bucket("hosted"));
+      hosted.putObject(p -> p.bucket("hosted").key("a/b.txt"), RequestBody.fromString("by host"));
+      assertThat(hosted.getObjectAsBytes(g -> g.bucket("hosted").key("a/b.txt")).asUtf8String())
+          .isEqualTo("by host");
+      assertThat(hosted.listObjectsV2(l -> l.bucket("hosted")).contents())
+          .extracting(S3Object::key)
+          .containsExactly("a/b.txt");
+      assertThat(fs.exists("/hosted/a/b.txt")).as("the same namespace").isTrue();
+      assertThat(hosts)
+          .as("sent virtual-hosted")
+          .isNotEmpty()
+          .containsOnly("hosted.s3.strata.test");
+      assertThat(s3.getObjectAsBytes(g -> g.bucket("hosted").key("a/b.txt")).asUtf8String())
+          .as("and path-style still")
+          .isEqualTo("by host");
+    }
   }
 
   @Test

@@ -141,7 +141,7 @@ class S3HostileInputTest {
     String signedHeaders = "host;x-amz-content-sha256;x-amz-date";
     S3Request r;
     try {
-      r = S3Request.parse(method, uri, h);
+      r = S3Request.parse(method, uri, h, java.util.List.of());
     } catch (S3Error e) {
       // A URI this side cannot even parse: sent signed with anything, the endpoint refuses it.
       return exchange(method + " " + uri + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");

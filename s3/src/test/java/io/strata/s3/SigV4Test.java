@@ -21,6 +21,10 @@ class SigV4Test {
   private static final Instant THEN = Instant.parse("2013-05-24T00:05:00Z");
 
   private static S3Request example(String signature) {
+    return example(signature, java.util.List.of());
+  }
+
+  private static S3Request example(String signature, java.util.List<String> domains) {
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Host", "examplebucket.s3.amazonaws.com");
     h.set("Range", "bytes=0-9");
@@ -31,7 +35,7 @@ class SigV4Test {
         "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,"
             + "SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature="
             + signature);
-    return S3Request.parse("GET", "/test.txt", h);
+    return S3Request.parse("GET", "/test.txt", h, domains);
   }
 
   @Test
@@ -43,6 +47,25 @@ class SigV4Test {
             THEN);
     assertThat(s.accessKey()).isEqualTo(ACCESS);
     assertThat(s.scope()).isEqualTo("20130524/us-east-1/s3/aws4_request");
+  }
+
+  /**
+   * The example is a virtual-hosted request (Host: examplebucket.s3.amazonaws.com): with that
+   * domain configured its host names the bucket and its path the key, and it still verifies.
+   */
+  @Test
+  void virtualHosted_theHostNamesTheBucket() {
+    S3Request hosted =
+        example(
+            "f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41",
+            java.util.List.of("S3.amazonaws.com"));
+    assertThat(hosted.bucket()).isEqualTo("examplebucket");
+    assertThat(hosted.key()).isEqualTo("test.txt");
+    assertThat(hosted.resource()).isEqualTo("/examplebucket/test.txt");
+    assertThat(SigV4.verify(hosted, SECRETS, THEN).accessKey()).isEqualTo(ACCESS);
+    S3Request pathStyle = example("x", java.util.List.of("other.example"));
+    assertThat(pathStyle.bucket()).isEqualTo("test.txt");
+    assertThat(pathStyle.key()).isEmpty();
   }
 
   @Test
@@ -83,7 +106,8 @@ class SigV4Test {
         "Authorization",
         "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,"
             + "SignedHeaders=host;x-amz-content-sha256,Signature=00");
-    assertThatThrownBy(() -> SigV4.verify(S3Request.parse("GET", "/t", h), SECRETS, THEN))
+    assertThatThrownBy(
+            () -> SigV4.verify(S3Request.parse("GET", "/t", h, java.util.List.of()), SECRETS, THEN))
         .isInstanceOfSatisfying(
             S3Error.class, e -> assertThat(e.getMessage()).contains("x-amz-date"));
   }

@@ -44,6 +44,17 @@ public final class S3Keys {
                   + "has, so reads only what the files' 'other' bits allow.")
           .build();
 
+  public static final ConfKey<List<String>> DOMAINS =
+      ConfKey.list("strata.s3.domains")
+          .defaultValue("")
+          .scope(Scope.CLIENT)
+          .description(
+              "Host names under which the S3 endpoint also takes virtual-hosted requests "
+                  + "(Host: BUCKET.DOMAIN, the path being the key), comma-separated, e.g. "
+                  + "s3.example.com; clients need a DNS name for each bucket (a wildcard record). "
+                  + "Path-style requests are taken whatever this says.")
+          .build();
+
   public static final ConfKey<String> REGION =
       ConfKey.string("strata.s3.region")
           .defaultValue("us-east-1")
