@@ -6,6 +6,7 @@ import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Iterator;
 import java.util.regex.Pattern;
 
 /**
@@ -78,15 +79,44 @@ final class BucketOps {
 
   void delete(S3Request r, S3Response out) {
     requireBucket(r.bucket());
+    String bucket = S3Names.bucketPath(r.bucket());
+    // Folders left by deleted keys ("a/" after "a/b" went) are no keys: a bucket of empty folders
+    // is empty to S3 clients, and goes with them.
+    removeEmptyFolders(bucket);
+    deleteEmpty(bucket);
+    out.empty(204);
+  }
+
+  /**
+   * Removes the folders under {@code path}, deepest first, each only if empty: a file anywhere (or
+   * one a racing writer adds meanwhile, which makes its folder's delete fail) keeps the bucket.
+   */
+  private void removeEmptyFolders(String path) {
+    Iterator<FileInfo> entries = fs.listStatusPaged(path, 1000);
+    while (entries.hasNext()) {
+      FileInfo f = entries.next();
+      if (!f.directory()) {
+        throw notEmpty();
+      }
+      String folder = path + "/" + f.name();
+      removeEmptyFolders(folder);
+      deleteEmpty(folder);
+    }
+  }
+
+  private void deleteEmpty(String path) {
     try {
-      fs.delete(S3Names.bucketPath(r.bucket()), false);
+      fs.delete(path, false);
     } catch (StrataException e) {
       if (e.code() == StatusCode.DIRECTORY_NOT_EMPTY) {
-        throw new S3Error(409, "BucketNotEmpty", "The bucket you tried to delete is not empty");
+        throw notEmpty();
       }
       throw e;
     }
-    out.empty(204);
+  }
+
+  private static S3Error notEmpty() {
+    return new S3Error(409, "BucketNotEmpty", "The bucket you tried to delete is not empty");
   }
 
   void location(S3Request r, S3Response out) {

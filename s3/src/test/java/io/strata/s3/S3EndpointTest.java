@@ -435,6 +435,24 @@ class S3EndpointTest {
     }
   }
 
+  /** Folders that deleted keys left behind are no keys: the bucket deletes; one with a key not. */
+  @Test
+  void aBucketOfEmptyFolders_isDeleted_oneWithAKeyIsNot() {
+    s3.createBucket(b -> b.bucket("emptied"));
+    s3.putObject(p -> p.bucket("emptied").key("a/b/c.txt"), RequestBody.fromString("c"));
+    s3.putObject(p -> p.bucket("emptied").key("a/d.txt"), RequestBody.fromString("d"));
+    s3.deleteObject(d -> d.bucket("emptied").key("a/b/c.txt"));
+    assertThatThrownBy(() -> s3.deleteBucket(d -> d.bucket("emptied")))
+        .isInstanceOfSatisfying(
+            S3Exception.class,
+            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("BucketNotEmpty"));
+    assertThat(s3.getObjectAsBytes(g -> g.bucket("emptied").key("a/d.txt")).asUtf8String())
+        .isEqualTo("d");
+    s3.deleteObject(d -> d.bucket("emptied").key("a/d.txt"));
+    s3.deleteBucket(d -> d.bucket("emptied"));
+    assertThat(fs.exists("/emptied")).isFalse();
+  }
+
   @Test
   void deleteObjects_andCopy() {
     s3.createBucket(b -> b.bucket("many"));
