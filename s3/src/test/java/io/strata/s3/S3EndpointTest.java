@@ -64,30 +64,10 @@ class S3EndpointTest {
             .property(WorkerKeys.SEGMENT_SIZE, "4MiB")
             .start();
     Configuration c = cluster.clientConf();
-    c.set(S3Keys.PORT, "0");
-    c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("s3-credentials").toString());
-    c.set(S3Keys.UPLOADS_DIR, conf.resolve("uploads").toString());
     c.set(S3Keys.DOMAINS, "s3.strata.test");
-    endpoint = new S3Process(c);
-    endpoint.start();
-    String[] keys = endpoint.firstKeyPair();
-    s3 = client(keys[0], keys[1]);
+    endpoint = TestEndpoints.start(c, conf);
+    s3 = TestEndpoints.client(endpoint);
     fs = cluster.fileSystem();
-  }
-
-  static S3Client client(String access, String secret) {
-    return client(endpoint.port(), access, secret);
-  }
-
-  /** AWS's client of the endpoint at {@code port}, path-style, with these keys. */
-  static S3Client client(int port, String access, String secret) {
-    return S3Client.builder()
-        .endpointOverride(URI.create("http://127.0.0.1:" + port))
-        .forcePathStyle(true)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret)))
-        .build();
   }
 
   @AfterAll
@@ -634,7 +614,7 @@ class S3EndpointTest {
   @Test
   void wrongSecret_unknownKey_andMissingBucket_areRefused() {
     String access = endpoint.firstKeyPair()[0];
-    try (S3Client wrong = client(access, "not-the-secret")) {
+    try (S3Client wrong = TestEndpoints.client(endpoint.port(), access, "not-the-secret")) {
       assertThatThrownBy(wrong::listBuckets)
           .isInstanceOfSatisfying(
               S3Exception.class,
@@ -646,7 +626,7 @@ class S3EndpointTest {
                       p -> p.bucket("round").key("forged"), RequestBody.fromString("forged")))
           .isInstanceOf(S3Exception.class);
     }
-    try (S3Client unknown = client("NOSUCHKEY", "whatever")) {
+    try (S3Client unknown = TestEndpoints.client(endpoint.port(), "NOSUCHKEY", "whatever")) {
       assertThatThrownBy(unknown::listBuckets)
           .isInstanceOfSatisfying(
               S3Exception.class,

@@ -42,13 +42,9 @@ class S3HostileInputTest {
   static void start() throws Exception {
     cluster = MiniCluster.builder().start();
     Configuration c = cluster.clientConf();
-    c.set(S3Keys.PORT, "0");
-    c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("keys").toString());
-    c.set(S3Keys.UPLOADS_DIR, conf.resolve("uploads").toString());
     c.set(S3Keys.IDLE_TIMEOUT, "1s");
     c.set(S3Keys.MAX_CONNECTIONS, "64");
-    endpoint = new S3Process(c);
-    endpoint.start();
+    endpoint = TestEndpoints.start(c, conf);
     access = endpoint.firstKeyPair()[0];
     secret = endpoint.firstKeyPair()[1];
     cluster.fileSystem().mkdir("/hostile", false);

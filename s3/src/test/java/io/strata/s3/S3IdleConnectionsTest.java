@@ -3,8 +3,6 @@ package io.strata.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.strata.core.conf.Configuration;
-import io.strata.core.conf.S3Keys;
 import io.strata.testkit.MiniCluster;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -37,12 +35,7 @@ class S3IdleConnectionsTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = MiniCluster.builder().start();
-    Configuration c = cluster.clientConf();
-    c.set(S3Keys.PORT, "0");
-    c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("keys").toString());
-    c.set(S3Keys.UPLOADS_DIR, conf.resolve("uploads").toString());
-    endpoint = new S3Process(c);
-    endpoint.start();
+    endpoint = TestEndpoints.start(cluster.clientConf(), conf);
   }
 
   @AfterAll
@@ -78,9 +71,8 @@ class S3IdleConnectionsTest {
     assumeThat(openFilesLimit())
         .as("10,000 connections need more open files than this process may have (ulimit -n)")
         .isGreaterThan(IDLE + 4_096L + 1_000L);
-    String[] keys = endpoint.firstKeyPair();
     List<Socket> idle = new ArrayList<>(IDLE);
-    try (S3Client s3 = S3EndpointTest.client(endpoint.port(), keys[0], keys[1])) {
+    try (S3Client s3 = TestEndpoints.client(endpoint)) {
       s3.createBucket(b -> b.bucket("idle"));
       long before = openFiles();
       for (int i = 0; i < IDLE; i++) {

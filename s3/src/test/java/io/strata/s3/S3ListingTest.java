@@ -2,10 +2,7 @@ package io.strata.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.core.conf.Configuration;
-import io.strata.core.conf.S3Keys;
 import io.strata.testkit.MiniCluster;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,9 +11,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -56,21 +50,8 @@ class S3ListingTest {
       write(bucket, String.format("n-1.d/%03d", i));
     }
     KEYS.sort(S3Order::compare);
-    Configuration c = cluster.clientConf();
-    c.set(S3Keys.PORT, "0");
-    c.set(S3Keys.CREDENTIALS_FILE, conf.resolve("s3-credentials").toString());
-    c.set(S3Keys.UPLOADS_DIR, conf.resolve("uploads").toString());
-    endpoint = new S3Process(c);
-    endpoint.start();
-    String[] keys = endpoint.firstKeyPair();
-    s3 =
-        S3Client.builder()
-            .endpointOverride(URI.create("http://127.0.0.1:" + endpoint.port()))
-            .forcePathStyle(true)
-            .region(Region.US_EAST_1)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(keys[0], keys[1])))
-            .build();
+    endpoint = TestEndpoints.start(cluster.clientConf(), conf);
+    s3 = TestEndpoints.client(endpoint);
   }
 
   private static void write(Path bucket, String key) throws Exception {

@@ -75,12 +75,8 @@ class S3TokenModeTest {
 
     Configuration c = cluster.clientConf();
     c.set(SecurityKeys.SECRET_FILE, secretFile.toString());
-    c.set(S3Keys.PORT, "0");
-    c.set(S3Keys.CREDENTIALS_FILE, dir.resolve("s3-credentials").toString());
-    c.set(S3Keys.UPLOADS_DIR, dir.resolve("uploads").toString());
     c.set(S3Keys.ANONYMOUS_READ_BUCKETS, "data");
-    endpoint = new S3Process(c);
-    endpoint.start();
+    endpoint = TestEndpoints.start(c, dir);
     root = FileSystem.create(c);
   }
 
@@ -105,7 +101,7 @@ class S3TokenModeTest {
 
   private static S3Client as(String user, Duration ttl) {
     S3AccessKeys.Pair keys = keys(secret, user, ttl);
-    return S3EndpointTest.client(endpoint.port(), keys.accessKey(), keys.secretKey());
+    return TestEndpoints.client(endpoint.port(), keys.accessKey(), keys.secretKey());
   }
 
   /** An unsigned request: its status and body. */
@@ -358,7 +354,7 @@ class S3TokenModeTest {
 
   /** A GET of a file open to all, signed with {@code keys}, is refused with {@code code}. */
   private static void assertReadRefused(S3AccessKeys.Pair keys, String code) {
-    try (S3Client c = S3EndpointTest.client(endpoint.port(), keys.accessKey(), keys.secretKey())) {
+    try (S3Client c = TestEndpoints.client(endpoint.port(), keys.accessKey(), keys.secretKey())) {
       assertS3Error(() -> c.getObjectAsBytes(g -> g.bucket("data").key("public.txt")), 403, code);
     }
   }
@@ -366,7 +362,7 @@ class S3TokenModeTest {
   @Test
   void theCredentialsFilesKeysStillActAsTheEndpointsOwnAccount() {
     String[] keys = endpoint.firstKeyPair();
-    try (S3Client operator = S3EndpointTest.client(endpoint.port(), keys[0], keys[1])) {
+    try (S3Client operator = TestEndpoints.client(endpoint.port(), keys[0], keys[1])) {
       assertThat(
               operator
                   .getObjectAsBytes(g -> g.bucket("data").key("private/secret.txt"))

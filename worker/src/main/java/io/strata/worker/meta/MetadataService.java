@@ -6,7 +6,6 @@ import io.strata.core.path.StrataPath;
 import io.strata.core.proto.FileStatus;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import io.strata.core.ufs.UfsStatus;
 import io.strata.worker.WorkerMetrics;
 import io.strata.worker.ufs.UfsManager;
 import io.strata.worker.ufs.UfsManager.Resolved;
@@ -14,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +26,7 @@ public final class MetadataService {
 
   private final UfsManager ufs;
   private final MetadataCache cache;
+  private final ListingReads reads;
   private final MetadataWatchers watchers = new MetadataWatchers();
   private final AtomicLong forgettings = new AtomicLong();
   private final Counter hits;
@@ -36,6 +35,7 @@ public final class MetadataService {
   public MetadataService(UfsManager ufs, MetadataCache cache, MeterRegistry registry) {
     this.ufs = ufs;
     this.cache = cache;
+    this.reads = new ListingReads(cache);
     this.hits =
         Counter.builder(WorkerMetrics.METADATA_REQUESTS)
             .tag("result", "hit")
@@ -178,7 +178,9 @@ public final class MetadataService {
       Resolved r = ufs.resolve(path);
       if (cache.listing(r.ufsUri()) == null) {
         MetadataCache.LargeListing large = freshLarge(r, syncIntervalMs);
-        if (large == null) {
+        if (large != null) {
+          hits.increment();
+        } else {
           // Not cached: read it now (kept as rows if it is large).
           misses.increment();
           Listing small = read(path, r, syncIntervalMs);
@@ -187,12 +189,9 @@ public final class MetadataService {
           }
           large = justStored(r);
         }
-        if (large != null) {
-          hits.increment();
-          return new Listing(
-              cache.largeListingPage(r.ufsUri(), startAfter, limit),
-              freshFor(large.loadedAtMs(), cache.largeListingTtl(), syncIntervalMs));
-        }
+        return new Listing(
+            cache.largeListingPage(r.ufsUri(), startAfter, limit),
+            freshFor(large.loadedAtMs(), cache.largeListingTtl(), syncIntervalMs));
       }
     }
     Listing all = list(path, syncIntervalMs);
@@ -267,34 +266,15 @@ public final class MetadataService {
   }
 
   /**
-   * Reads the listing of {@code path} from its store and caches it: returned if it is short enough
-   * for memory, else kept as rows in the store ({@link MetadataCache#putLargeListing}) and null.
+   * Reads the listing of {@code path} from its store and caches it ({@link ListingReads}): returned
+   * if it is short enough for memory, else null (kept as rows in the store).
    */
   private Listing read(StrataPath path, Resolved r, long syncIntervalMs) {
     long loadedAt = cache.now();
-    boolean listedOnly = !r.ufs().listsAttributes();
-    try (Stream<UfsStatus> stream = r.ufs().list(r.ufsPath())) {
-      java.util.Iterator<FileStatus> entries =
-          stream
-              .map(s -> s.toProto(path.child(s.name()), r.ufsUri() + "/" + s.name(), listedOnly))
-              .iterator();
-      List<FileStatus> children = new java.util.ArrayList<>();
-      while (entries.hasNext() && children.size() <= cache.maxCachedListing()) {
-        children.add(entries.next());
-      }
-      if (children.size() <= cache.maxCachedListing()) {
-        children.sort(java.util.Comparator.comparing(FileStatus::getName));
-        List<FileStatus> sorted = List.copyOf(children);
-        cache.putListing(r.ufsUri(), sorted, loadedAt);
-        return new Listing(sorted, freshFor(loadedAt, cache.listingTtl(), syncIntervalMs));
-      }
-      // Too long for memory: the store sorts it, a batch of rows at a time.
-      cache.putLargeListing(
-          r.ufsUri(),
-          com.google.common.collect.Iterators.concat(children.iterator(), entries),
-          loadedAt);
-      return null;
-    }
+    List<FileStatus> children = reads.read(path, r, loadedAt);
+    return children == null
+        ? null
+        : new Listing(children, freshFor(loadedAt, cache.listingTtl(), syncIntervalMs));
   }
 
   /**
