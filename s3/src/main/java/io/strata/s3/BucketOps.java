@@ -4,6 +4,7 @@ import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Iterator;
@@ -21,11 +22,13 @@ final class BucketOps {
   private static final int MAX_KEYS = 1000;
 
   private final FileSystem fs;
+  private final UploadStore uploads;
   private final KeyListing listing;
   private final String region;
 
-  BucketOps(FileSystem fs, String region) {
+  BucketOps(FileSystem fs, UploadStore uploads, String region) {
     this.fs = fs;
+    this.uploads = uploads;
     this.listing = new KeyListing(fs);
     this.region = region;
   }
@@ -77,13 +80,14 @@ final class BucketOps {
     out.empty(200);
   }
 
-  void delete(S3Request r, S3Response out) {
+  void delete(S3Request r, S3Response out) throws IOException {
     requireBucket(r.bucket());
     String bucket = S3Names.bucketPath(r.bucket());
     // Folders left by deleted keys ("a/" after "a/b" went) are no keys: a bucket of empty folders
     // is empty to S3 clients, and goes with them.
     removeEmptyFolders(bucket);
     deleteEmpty(bucket);
+    uploads.removeBucket(r.bucket());
     out.empty(204);
   }
 
@@ -218,17 +222,31 @@ final class BucketOps {
   }
 
   private static int maxKeys(String value) {
+    return limit("max-keys", value);
+  }
+
+  /**
+   * A listing's limit parameter {@code name} ({@code max-keys}, {@code max-parts}, {@code
+   * max-uploads}): 1,000 when absent, at most 1,000; InvalidArgument if it is no number or
+   * negative.
+   */
+  static int limit(String name, String value) {
+    return nonNegative(name, value, MAX_KEYS, MAX_KEYS);
+  }
+
+  /** Parameter {@code name} as a number from 0 to {@code max}; {@code absent} when not given. */
+  static int nonNegative(String name, String value, int absent, int max) {
     if (value == null) {
-      return MAX_KEYS;
+      return absent;
     }
     try {
       int n = Integer.parseInt(value);
       if (n < 0) {
-        throw S3Error.invalidArgument("max-keys must not be negative");
+        throw S3Error.invalidArgument(name + " must not be negative");
       }
-      return Math.min(n, MAX_KEYS);
+      return Math.min(n, max);
     } catch (NumberFormatException e) {
-      throw S3Error.invalidArgument("max-keys is not a number: " + value);
+      throw S3Error.invalidArgument(name + " is not a number: " + value);
     }
   }
 

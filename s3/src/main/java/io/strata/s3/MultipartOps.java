@@ -165,15 +165,32 @@ final class MultipartOps {
     out.empty(204);
   }
 
+  /**
+   * ListParts, a page at a time: {@code max-parts} (1,000 at most) after {@code
+   * part-number-marker}.
+   */
   void listParts(S3Request r, S3Response out) throws IOException {
     UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
+    int max = BucketOps.limit("max-parts", r.param("max-parts"));
+    int marker =
+        BucketOps.nonNegative(
+            "part-number-marker", r.param("part-number-marker"), 0, Integer.MAX_VALUE);
+    List<UploadStore.Part> after =
+        store.parts(u).stream().filter(p -> p.number() > marker).toList();
+    List<UploadStore.Part> page = after.subList(0, Math.min(max, after.size()));
     S3Xml xml =
         S3Xml.document("ListPartsResult")
             .element("Bucket", r.bucket())
             .element("Key", r.key())
             .element("UploadId", u.id())
-            .element("IsTruncated", false);
-    for (UploadStore.Part p : store.parts(u)) {
+            .element("StorageClass", "STANDARD")
+            .element("PartNumberMarker", marker)
+            .element(
+                "NextPartNumberMarker",
+                page.isEmpty() ? marker : page.get(page.size() - 1).number())
+            .element("MaxParts", max)
+            .element("IsTruncated", page.size() < after.size());
+    for (UploadStore.Part p : page) {
       xml.open("Part")
           .element("PartNumber", p.number())
           .time("LastModified", p.written().toEpochMilli())
@@ -187,20 +204,45 @@ final class MultipartOps {
   void listUploads(S3Request r, S3Response out) throws IOException {
     BucketOps.requireBucket(fs, r.bucket());
     String prefix = r.param("prefix") == null ? "" : r.param("prefix");
+    int max = BucketOps.limit("max-uploads", r.param("max-uploads"));
+    String keyMarker = r.param("key-marker") == null ? "" : r.param("key-marker");
+    String idMarker = r.param("upload-id-marker") == null ? "" : r.param("upload-id-marker");
+    // In key order, then by id; those after the markers (an id marker counts only with its key).
+    List<UploadStore.Upload> after =
+        store.list(r.bucket(), owner).stream()
+            .filter(u -> u.key().startsWith(prefix))
+            .sorted(
+                java.util.Comparator.comparing(UploadStore.Upload::key, S3Order::compare)
+                    .thenComparing(UploadStore.Upload::id))
+            .filter(
+                u -> {
+                  int c = S3Order.compare(u.key(), keyMarker);
+                  return keyMarker.isEmpty()
+                      || c > 0
+                      || (c == 0 && !idMarker.isEmpty() && u.id().compareTo(idMarker) > 0);
+                })
+            .toList();
+    List<UploadStore.Upload> page = after.subList(0, Math.min(max, after.size()));
+    boolean truncated = page.size() < after.size();
     S3Xml xml =
         S3Xml.document("ListMultipartUploadsResult")
             .element("Bucket", r.bucket())
+            .element("KeyMarker", keyMarker)
+            .element("UploadIdMarker", idMarker)
             .element("Prefix", prefix)
-            .element("IsTruncated", false);
-    for (UploadStore.Upload u : store.list(r.bucket(), owner)) {
-      if (u.key().startsWith(prefix)) {
-        xml.open("Upload")
-            .element("Key", u.key())
-            .element("UploadId", u.id())
-            .time("Initiated", u.touched().toEpochMilli())
-            .element("StorageClass", "STANDARD")
-            .close("Upload");
-      }
+            .element("MaxUploads", max)
+            .element("IsTruncated", truncated);
+    if (truncated) {
+      xml.element("NextKeyMarker", page.get(page.size() - 1).key())
+          .element("NextUploadIdMarker", page.get(page.size() - 1).id());
+    }
+    for (UploadStore.Upload u : page) {
+      xml.open("Upload")
+          .element("Key", u.key())
+          .element("UploadId", u.id())
+          .time("Initiated", u.touched().toEpochMilli())
+          .element("StorageClass", "STANDARD")
+          .close("Upload");
     }
     out.xml(200, xml.end("ListMultipartUploadsResult"));
   }

@@ -27,7 +27,7 @@ record S3Operations(
       FileSystem fs, UploadStore uploads, String region, ObjectReads reads, String owner) {
     ObjectWrites writes = new ObjectWrites(fs);
     return new S3Operations(
-        new BucketOps(fs, region),
+        new BucketOps(fs, uploads, region),
         reads,
         writes,
         new DeleteObjects(writes),

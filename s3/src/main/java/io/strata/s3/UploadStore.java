@@ -105,6 +105,24 @@ final class UploadStore {
   }
 
   /**
+   * Removes every upload of {@code bucket}, whoever began it: a deleted bucket's unfinished uploads
+   * go with it, as in S3, and never show up in a new bucket of that name.
+   */
+  void removeBucket(String bucket) throws IOException {
+    List<Upload> gone = new ArrayList<>();
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
+      for (Path d : dirs) {
+        read(d.getFileName().toString())
+            .filter(u -> u.bucket().equals(bucket))
+            .ifPresent(gone::add);
+      }
+    }
+    for (Upload u : gone) {
+      remove(u);
+    }
+  }
+
+  /**
    * Writes part {@code number} of {@code upload} from {@code in} (replacing an earlier one of that
    * number only once the new one is whole); its MD5 is its ETag.
    */

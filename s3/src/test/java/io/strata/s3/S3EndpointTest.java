@@ -415,7 +415,10 @@ class S3EndpointTest {
     }
   }
 
-  /** Folders that deleted keys left behind are no keys: the bucket deletes; one with a key not. */
+  /**
+   * Folders that deleted keys left behind are no keys: the bucket deletes, its unfinished uploads
+   * with it; one with a key does not.
+   */
   @Test
   void aBucketOfEmptyFolders_isDeleted_oneWithAKeyIsNot() {
     s3.createBucket(b -> b.bucket("emptied"));
@@ -429,8 +432,13 @@ class S3EndpointTest {
     assertThat(s3.getObjectAsBytes(g -> g.bucket("emptied").key("a/d.txt")).asUtf8String())
         .isEqualTo("d");
     s3.deleteObject(d -> d.bucket("emptied").key("a/d.txt"));
+    s3.createMultipartUpload(c -> c.bucket("emptied").key("unfinished"));
     s3.deleteBucket(d -> d.bucket("emptied"));
     assertThat(fs.exists("/emptied")).isFalse();
+    // Its unfinished upload went with it: a new bucket of that name has none.
+    s3.createBucket(b -> b.bucket("emptied"));
+    assertThat(s3.listMultipartUploads(l -> l.bucket("emptied")).uploads()).isEmpty();
+    s3.deleteBucket(d -> d.bucket("emptied"));
   }
 
   @Test
@@ -493,6 +501,21 @@ class S3EndpointTest {
     }
     assertThat(s3.listParts(l -> l.bucket("parts").key("big/object.bin").uploadId(id)).parts())
         .hasSize(3);
+    // A page at a time, as clients that resume an upload list its parts.
+    var firstTwo =
+        s3.listParts(l -> l.bucket("parts").key("big/object.bin").uploadId(id).maxParts(2));
+    assertThat(firstTwo.isTruncated()).isTrue();
+    assertThat(firstTwo.nextPartNumberMarker()).isEqualTo(2);
+    assertThat(firstTwo.maxParts()).isEqualTo(2);
+    assertThat(firstTwo.storageClassAsString()).isEqualTo("STANDARD");
+    assertThat(
+            s3
+                .listPartsPaginator(
+                    l -> l.bucket("parts").key("big/object.bin").uploadId(id).maxParts(2))
+                .parts()
+                .stream()
+                .map(p -> p.partNumber()))
+        .containsExactly(1, 2, 3);
     // Not published before it completes.
     assertThat(fs.exists("/parts/big/object.bin")).isFalse();
     s3.completeMultipartUpload(
@@ -536,6 +559,21 @@ class S3EndpointTest {
         u -> u.bucket("parts").key("gone").uploadId(aborted).partNumber(1),
         RequestBody.fromString("never published"));
     assertThat(s3.listMultipartUploads(l -> l.bucket("parts")).uploads()).hasSize(1);
+    String second = s3.createMultipartUpload(c -> c.bucket("parts").key("gone2")).uploadId();
+    var one = s3.listMultipartUploads(l -> l.bucket("parts").maxUploads(1));
+    assertThat(one.uploads()).extracting(u -> u.key()).containsExactly("gone");
+    assertThat(one.isTruncated()).isTrue();
+    assertThat(
+            s3.listMultipartUploads(
+                    l ->
+                        l.bucket("parts")
+                            .maxUploads(1)
+                            .keyMarker(one.nextKeyMarker())
+                            .uploadIdMarker(one.nextUploadIdMarker()))
+                .uploads())
+        .extracting(u -> u.key())
+        .containsExactly("gone2");
+    s3.abortMultipartUpload(a -> a.bucket("parts").key("gone2").uploadId(second));
     s3.abortMultipartUpload(a -> a.bucket("parts").key("gone").uploadId(aborted));
     assertThat(fs.exists("/parts/gone")).isFalse();
     assertThat(conf.resolve("uploads")).isEmptyDirectory();
