@@ -66,7 +66,7 @@ final class BucketOps {
         throw new S3Error(
             409,
             "BucketAlreadyOwnedByYou",
-            "Your previous request to create the named bucket succeeded and you already own it");
+            "Your previous request to create the named bucket succeeded and you already own it.");
       }
       throw e;
     }
@@ -120,7 +120,7 @@ final class BucketOps {
   }
 
   private static S3Error notEmpty() {
-    return new S3Error(409, "BucketNotEmpty", "The bucket you tried to delete is not empty");
+    return new S3Error(409, "BucketNotEmpty", "The bucket you tried to delete is not empty.");
   }
 
   void location(S3Request r, S3Response out) {

@@ -136,6 +136,8 @@ final class ObjectReads {
       f = fs.getStatus(path);
     } catch (StrataException e) {
       if (e.code() == StatusCode.NOT_FOUND || e.code() == StatusCode.NOT_A_DIRECTORY) {
+        // Which is missing, as S3 says it: the bucket's look-up is paid on this path only.
+        BucketOps.requireBucket(fs, r.bucket());
         throw S3Error.noSuchKey(r.key());
       }
       throw e;

@@ -12,18 +12,33 @@ final class S3Error extends RuntimeException {
   final int status;
   final String code;
 
+  /** An element the error document adds after the message, as S3's do ({@code Key}), or null. */
+  final String detailName;
+
+  final String detailValue;
+
   S3Error(int status, String code, String message) {
+    this(status, code, message, null, null);
+  }
+
+  private S3Error(int status, String code, String message, String detailName, String detail) {
     super(message, null, false, false);
     this.status = status;
     this.code = code;
+    this.detailName = detailName;
+    this.detailValue = detail;
   }
 
+  // Messages are AWS's own, word for word: clients and conformance suites compare them. The
+  // error document's Resource names the bucket and key.
+
   static S3Error noSuchKey(String key) {
-    return new S3Error(404, "NoSuchKey", "The specified key does not exist: " + key);
+    return new S3Error(404, "NoSuchKey", "The specified key does not exist.", "Key", key);
   }
 
   static S3Error noSuchBucket(String bucket) {
-    return new S3Error(404, "NoSuchBucket", "The specified bucket does not exist: " + bucket);
+    return new S3Error(
+        404, "NoSuchBucket", "The specified bucket does not exist.", "BucketName", bucket);
   }
 
   static S3Error invalidArgument(String message) {
@@ -44,7 +59,9 @@ final class S3Error extends RuntimeException {
 
   static S3Error preconditionFailed() {
     return new S3Error(
-        412, "PreconditionFailed", "At least one of the preconditions you specified did not hold");
+        412,
+        "PreconditionFailed",
+        "At least one of the pre-conditions you specified did not hold.");
   }
 
   static S3Error malformedXml(String message) {

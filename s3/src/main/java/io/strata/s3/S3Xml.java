@@ -55,12 +55,11 @@ final class S3Xml {
   }
 
   static String error(S3Error e, String resource, String requestId) {
-    return document("Error")
-        .element("Code", e.code)
-        .element("Message", e.getMessage())
-        .element("Resource", resource)
-        .element("RequestId", requestId)
-        .end("Error");
+    S3Xml xml = document("Error").element("Code", e.code).element("Message", e.getMessage());
+    if (e.detailName != null) {
+      xml.element(e.detailName, e.detailValue);
+    }
+    return xml.element("Resource", resource).element("RequestId", requestId).end("Error");
   }
 
   private void escape(String s) {

@@ -266,8 +266,8 @@ final class UploadStore {
     return new S3Error(
         404,
         "NoSuchUpload",
-        "The specified upload does not exist. The upload ID may be invalid, or the upload may have"
-            + " been aborted or completed.");
+        "The specified multipart upload does not exist. The upload ID may be invalid, or the upload"
+            + " may have been aborted or completed.");
   }
 
   private static MessageDigest md5() {

@@ -85,6 +85,16 @@ class S3HostileInputTest {
     assertThat(signed("GET", "/hostile/" + "k".repeat(300), "")).startsWith("HTTP/1.1 400");
     assertThat(signed("GET", "/hostile/nul%00key", "")).startsWith("HTTP/1.1 400");
     assertThat(signed("GET", "/hostile/bad%zzescape", "")).startsWith("HTTP/1.1 400");
+    // S3's own words and elements, which clients and conformance suites compare.
+    assertThat(signed("GET", "/hostile/missing", ""))
+        .startsWith("HTTP/1.1 404")
+        .contains(
+            "<Code>NoSuchKey</Code>",
+            "<Message>The specified key does not exist.</Message>",
+            "<Key>missing</Key>");
+    assertThat(signed("GET", "/nowhere/missing", ""))
+        .startsWith("HTTP/1.1 404")
+        .contains("<Code>NoSuchBucket</Code>", "<BucketName>nowhere</BucketName>");
   }
 
   @Test
