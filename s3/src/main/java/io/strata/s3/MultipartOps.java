@@ -39,6 +39,7 @@ final class MultipartOps {
   void create(S3Request r, S3Response out) throws IOException {
     S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
+    ObjectWrites.refuseObjectLock(r);
     UploadStore.Upload u = store.create(r.bucket(), r.key(), owner, ObjectMetadata.of(r.headers()));
     out.xml(
         200,
@@ -73,10 +74,7 @@ final class MultipartOps {
     long count = src.length();
     String range = r.header("x-amz-copy-source-range");
     if (range != null) {
-      long[] span = ObjectReads.range(range, src.length());
-      if (span == null) {
-        throw S3Error.invalidArgument("x-amz-copy-source-range must be bytes=FIRST-LAST");
-      }
+      long[] span = copyRange(range, src.length());
       from = span[0];
       count = span[1] - span[0] + 1;
     }
@@ -158,6 +156,28 @@ final class MultipartOps {
             .element("Key", r.key())
             .element("ETag", S3Names.etag(written))
             .end("CompleteMultipartUploadResult"));
+  }
+
+  private static final java.util.regex.Pattern COPY_RANGE =
+      java.util.regex.Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})");
+
+  /**
+   * {@code x-amz-copy-source-range}: S3 takes only {@code bytes=FIRST-LAST}, both within the
+   * source. A range past its end is refused, not cut short: a part shorter than asked would make a
+   * wrong object silently.
+   */
+  static long[] copyRange(String header, long length) {
+    java.util.regex.Matcher m = COPY_RANGE.matcher(header.trim());
+    if (!m.matches()) {
+      throw S3Error.invalidArgument("x-amz-copy-source-range must be bytes=FIRST-LAST");
+    }
+    long first = Long.parseLong(m.group(1));
+    long last = Long.parseLong(m.group(2));
+    if (first > last || last >= length) {
+      throw S3Error.invalidArgument(
+          "Range specified is not valid for source object of size: " + length);
+    }
+    return new long[] {first, last};
   }
 
   void abort(S3Request r, S3Response out) throws IOException {

@@ -40,9 +40,46 @@ final class ObjectWrites {
     return fs;
   }
 
+  /**
+   * Object lock (retention, legal hold) is not kept: a write that asks for it is refused as S3
+   * refuses it for a bucket without lock (after the checks S3 makes of the headers first), rather
+   * than stored unprotected while its writer believes it is.
+   */
+  static void refuseObjectLock(S3Request r) {
+    String mode = r.header("x-amz-object-lock-mode");
+    String until = r.header("x-amz-object-lock-retain-until-date");
+    String hold = r.header("x-amz-object-lock-legal-hold");
+    if (mode == null && until == null && hold == null) {
+      return;
+    }
+    if ((mode == null) != (until == null)) {
+      throw S3Error.invalidArgument(
+          "x-amz-object-lock-retain-until-date and x-amz-object-lock-mode must both be supplied");
+    }
+    if (mode != null && !mode.equals("GOVERNANCE") && !mode.equals("COMPLIANCE")) {
+      throw S3Error.invalidArgument("Unknown wormMode directive.");
+    }
+    if (until != null) {
+      java.time.Instant date;
+      try {
+        date = java.time.OffsetDateTime.parse(until).toInstant();
+      } catch (java.time.format.DateTimeParseException e) {
+        throw S3Error.invalidArgument("The retain until date must be provided in ISO 8601 format");
+      }
+      if (!date.isAfter(java.time.Instant.now())) {
+        throw S3Error.invalidArgument("The retain until date must be in the future!");
+      }
+    }
+    if (hold != null && !hold.equals("ON") && !hold.equals("OFF")) {
+      throw S3Error.invalidArgument("Legal Hold must be either of 'ON' or 'OFF'");
+    }
+    throw S3Error.invalidRequest("Bucket is missing ObjectLockConfiguration");
+  }
+
   void put(S3Request r, VerifiedBody verified, S3Response out) throws IOException {
     String path = S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
+    refuseObjectLock(r);
     long declared = verified.declared();
     if (declared > MAX_PUT) {
       throw new S3Error(
@@ -81,9 +118,16 @@ final class ObjectWrites {
       throw S3Error.invalidRequest(
           "a source larger than 5 GiB is copied in parts (UploadPartCopy)");
     }
+    refuseObjectLock(r);
     String directive = r.header("x-amz-metadata-directive");
     if (directive != null && !directive.equals("COPY") && !directive.equals("REPLACE")) {
       throw S3Error.invalidArgument("x-amz-metadata-directive is COPY or REPLACE: " + directive);
+    }
+    if (src.path().equals(path) && !"REPLACE".equals(directive)) {
+      throw S3Error.invalidRequest(
+          "This copy request is illegal because it is trying to copy an object to itself without"
+              + " changing the object's metadata, storage class, website redirect location or"
+              + " encryption attributes.");
     }
     ObjectMetadata metadata =
         "REPLACE".equals(directive)

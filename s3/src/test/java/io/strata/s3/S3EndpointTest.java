@@ -441,6 +441,67 @@ class S3EndpointTest {
     s3.deleteBucket(d -> d.bucket("emptied"));
   }
 
+  /**
+   * Writes whose writer would believe something untrue are refused, as S3 refuses them: a part
+   * copied from past the source's end (cut short, the object would be wrong), object lock on a
+   * store that keeps none, a copy onto itself that changes nothing.
+   */
+  @Test
+  void writesThatWouldMisleadTheirWriter_areRefused() {
+    s3.createBucket(b -> b.bucket("strict"));
+    s3.putObject(p -> p.bucket("strict").key("src"), RequestBody.fromString("0123456789"));
+    String id = s3.createMultipartUpload(c -> c.bucket("strict").key("dst")).uploadId();
+    assertS3Error(
+        () ->
+            s3.uploadPartCopy(
+                u ->
+                    u.sourceBucket("strict")
+                        .sourceKey("src")
+                        .copySourceRange("bytes=5-10")
+                        .destinationBucket("strict")
+                        .destinationKey("dst")
+                        .uploadId(id)
+                        .partNumber(1)),
+        "InvalidArgument");
+    s3.abortMultipartUpload(a -> a.bucket("strict").key("dst").uploadId(id));
+    assertS3Error(
+        () ->
+            s3.putObject(
+                p ->
+                    p.bucket("strict")
+                        .key("locked")
+                        .objectLockMode("COMPLIANCE")
+                        .objectLockRetainUntilDate(java.time.Instant.now().plusSeconds(3600)),
+                RequestBody.fromString("x")),
+        "InvalidRequest");
+    assertThat(fs.exists("/strict/locked")).isFalse();
+    assertS3Error(
+        () ->
+            s3.copyObject(
+                c ->
+                    c.sourceBucket("strict")
+                        .sourceKey("src")
+                        .destinationBucket("strict")
+                        .destinationKey("src")),
+        "InvalidRequest");
+    s3.copyObject(
+        c ->
+            c.sourceBucket("strict")
+                .sourceKey("src")
+                .destinationBucket("strict")
+                .destinationKey("src")
+                .metadataDirective("REPLACE")
+                .metadata(java.util.Map.of("k", "v")));
+    assertThat(s3.headObject(h -> h.bucket("strict").key("src")).metadata())
+        .containsEntry("k", "v");
+  }
+
+  private static void assertS3Error(Runnable call, String code) {
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            S3Exception.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo(code));
+  }
+
   @Test
   void deleteObjects_andCopy() {
     s3.createBucket(b -> b.bucket("many"));
