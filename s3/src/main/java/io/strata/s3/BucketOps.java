@@ -142,7 +142,7 @@ final class BucketOps {
     if (r.param("encoding-type") != null && !url) {
       throw S3Error.invalidArgument("Invalid Encoding Method specified in Request");
     }
-    int max = maxKeys(r.param("max-keys"));
+    int max = limit("max-keys", r.param("max-keys"));
     String token = r.param("continuation-token");
     String after;
     if (v2) {
@@ -219,10 +219,6 @@ final class BucketOps {
       }
       throw e;
     }
-  }
-
-  private static int maxKeys(String value) {
-    return limit("max-keys", value);
   }
 
   /**

@@ -20,6 +20,10 @@ import java.util.Map;
  * last is at least 5 MiB and at most 5 GiB, as S3 has it.
  */
 final class MultipartOps {
+  /** {@code x-amz-copy-source-range} as S3 takes it: {@link #copyRange}. */
+  private static final java.util.regex.Pattern COPY_RANGE =
+      java.util.regex.Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})");
+
   static final long MIN_PART = 5L << 20;
   static final long MAX_PART = 5L << 30;
 
@@ -157,9 +161,6 @@ final class MultipartOps {
             .element("ETag", S3Names.etag(written))
             .end("CompleteMultipartUploadResult"));
   }
-
-  private static final java.util.regex.Pattern COPY_RANGE =
-      java.util.regex.Pattern.compile("bytes=(\\d{1,18})-(\\d{1,18})");
 
   /**
    * {@code x-amz-copy-source-range}: S3 takes only {@code bytes=FIRST-LAST}, both within the

@@ -51,13 +51,8 @@ class S3HostileInputTest {
   }
 
   @AfterAll
-  static void stop() {
-    if (endpoint != null) {
-      endpoint.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stop() throws Exception {
+    TestEndpoints.close(endpoint, cluster);
   }
 
   @Test

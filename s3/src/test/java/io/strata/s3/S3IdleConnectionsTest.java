@@ -39,13 +39,8 @@ class S3IdleConnectionsTest {
   }
 
   @AfterAll
-  static void stop() {
-    if (endpoint != null) {
-      endpoint.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stop() throws Exception {
+    TestEndpoints.close(endpoint, cluster);
   }
 
   /** This process's limit of open files (the JVM raises its soft limit to the hard one). */

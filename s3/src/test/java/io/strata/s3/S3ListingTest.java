@@ -62,16 +62,8 @@ class S3ListingTest {
   }
 
   @AfterAll
-  static void stop() {
-    if (s3 != null) {
-      s3.close();
-    }
-    if (endpoint != null) {
-      endpoint.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stop() throws Exception {
+    TestEndpoints.close(s3, endpoint, cluster);
   }
 
   private static List<String> keys(ListObjectsV2Response r) {

@@ -87,16 +87,8 @@ class S3TokenModeTest {
   }
 
   @AfterAll
-  static void stop() {
-    if (root != null) {
-      root.close();
-    }
-    if (endpoint != null) {
-      endpoint.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stop() throws Exception {
+    TestEndpoints.close(root, endpoint, cluster);
   }
 
   private static S3Client as(String user, Duration ttl) {

@@ -26,6 +26,15 @@ final class TestEndpoints {
     return endpoint;
   }
 
+  /** Closes what a test class opened, in this order, skipping what it never got to open. */
+  static void close(AutoCloseable... opened) throws Exception {
+    for (AutoCloseable c : opened) {
+      if (c != null) {
+        c.close();
+      }
+    }
+  }
+
   /** AWS's client of {@code endpoint}, path-style, with its first key pair. */
   static S3Client client(S3Process endpoint) {
     String[] keys = endpoint.firstKeyPair();
