@@ -4,10 +4,15 @@ import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -21,6 +26,12 @@ final class BucketOps {
 
   private static final int MAX_KEYS = 1000;
 
+  private static final int MAX_BUCKETS = 10_000;
+
+  /** The x-amz-object-ownership values S3 takes (every object is the bucket owner's here). */
+  private static final Set<String> OWNERSHIPS =
+      Set.of("BucketOwnerPreferred", "ObjectWriter", "BucketOwnerEnforced");
+
   private final FileSystem fs;
   private final UploadStore uploads;
   private final KeyListing listing;
@@ -33,7 +44,22 @@ final class BucketOps {
     this.region = region;
   }
 
-  void listBuckets(S3Response out) {
+  /**
+   * ListBuckets, in name order: all of them, or those of a {@code prefix} in pages of {@code
+   * max-buckets} (1 to 10,000) with a {@code continuation-token} (the last name sent, encoded), as
+   * S3 pages them since 2024.
+   */
+  void listBuckets(S3Request r, S3Response out) {
+    String prefix = orEmpty(r.param("prefix"));
+    int max = maxBuckets(r.param("max-buckets"));
+    String after =
+        r.param("continuation-token") == null ? "" : fromToken(r.param("continuation-token"));
+    List<FileInfo> buckets =
+        fs.listStatus("/").stream()
+            .filter(
+                f -> f.directory() && f.name().startsWith(prefix) && f.name().compareTo(after) > 0)
+            .sorted(Comparator.comparing(FileInfo::name))
+            .toList();
     S3Xml xml =
         S3Xml.document("ListAllMyBucketsResult")
             .open("Owner")
@@ -41,23 +67,56 @@ final class BucketOps {
             .element("DisplayName", "strata")
             .close("Owner")
             .open("Buckets");
-    for (FileInfo f : fs.listStatus("/")) {
-      if (f.directory()) {
-        xml.open("Bucket")
-            .element("Name", f.name())
-            .time("CreationDate", f.mtimeMs())
-            .close("Bucket");
-      }
+    for (FileInfo f : buckets.subList(0, Math.min(max, buckets.size()))) {
+      xml.open("Bucket")
+          .element("Name", f.name())
+          .time("CreationDate", f.mtimeMs())
+          .element("BucketRegion", region)
+          .close("Bucket");
     }
-    out.xml(200, xml.close("Buckets").end("ListAllMyBucketsResult"));
+    xml.close("Buckets");
+    if (buckets.size() > max) {
+      xml.element("ContinuationToken", toToken(buckets.get(max - 1).name()));
+    }
+    if (!prefix.isEmpty()) {
+      xml.element("Prefix", prefix);
+    }
+    out.xml(200, xml.end("ListAllMyBucketsResult"));
   }
 
-  void create(S3Request r, S3Response out) {
+  private static int maxBuckets(String value) {
+    if (value == null) {
+      return Integer.MAX_VALUE;
+    }
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 1 && n <= MAX_BUCKETS) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw S3Error.invalidArgument("Argument max-buckets must be an integer between 1 and 10000.");
+  }
+
+  void create(S3Request r, InputStream body, S3Response out) throws IOException {
     if (!NEW_BUCKET.matcher(r.bucket()).matches()) {
-      throw new S3Error(
-          400,
-          "InvalidBucketName",
-          "Bucket names are 3 to 63 characters of a-z, 0-9, '.' and '-': " + r.bucket());
+      throw new S3Error(400, "InvalidBucketName", "The specified bucket is not valid.");
+    }
+    String ownership = r.header("x-amz-object-ownership");
+    if (ownership != null && !OWNERSHIPS.contains(ownership)) {
+      throw S3Error.invalidArgument("Invalid x-amz-object-ownership header: " + ownership);
+    }
+    byte[] config = body.readNBytes(S3XmlReader.MAX_BODY + 1);
+    if (config.length > 0) {
+      // Read for its root's name and well-formedness; its one field S3 checks comes next.
+      S3XmlReader.read(new ByteArrayInputStream(config), "CreateBucketConfiguration", "");
+      String constraint = S3XmlReader.rootField(config, "LocationConstraint");
+      // us-east-1 is named by no constraint; any other must be this endpoint's own region.
+      if (constraint != null && (constraint.equals("us-east-1") || !constraint.equals(region))) {
+        throw new S3Error(
+            400, "InvalidLocationConstraint", "The specified location-constraint is not valid");
+      }
     }
     try {
       fs.mkdir(S3Names.bucketPath(r.bucket()), false);

@@ -120,7 +120,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
     String method = r.method();
     if (r.bucket().isEmpty()) {
       if (method.equals("GET")) {
-        ops.buckets().listBuckets(out);
+        ops.buckets().listBuckets(r, out);
         return;
       }
       throw methodNotAllowed(method);
@@ -137,7 +137,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
           }
         }
         case "HEAD" -> ops.buckets().head(r, out);
-        case "PUT" -> ops.buckets().create(r, out);
+        case "PUT" -> ops.buckets().create(r, VerifiedBody.of(r, signed, body), out);
         case "DELETE" -> ops.buckets().delete(r, out);
         case "POST" -> {
           if (!r.has("delete")) {

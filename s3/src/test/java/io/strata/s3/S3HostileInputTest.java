@@ -90,6 +90,16 @@ class S3HostileInputTest {
     assertThat(signed("GET", "/nowhere/missing", ""))
         .startsWith("HTTP/1.1 404")
         .contains("<Code>NoSuchBucket</Code>", "<BucketName>nowhere</BucketName>");
+    // A bucket name AWS's SDKs would not even send, and a configuration cut short.
+    assertThat(signed("PUT", "/Upper_Case", ""))
+        .startsWith("HTTP/1.1 400")
+        .contains(
+            "<Code>InvalidBucketName</Code>",
+            "<Message>The specified bucket is not valid.</Message>");
+    assertThat(signed("PUT", "/placed", "<CreateBucketConfiguration><LocationConstraint>"))
+        .startsWith("HTTP/1.1 400")
+        .contains("<Code>MalformedXML</Code>");
+    assertThat(signed("HEAD", "/placed", "")).startsWith("HTTP/1.1 404");
   }
 
   @Test

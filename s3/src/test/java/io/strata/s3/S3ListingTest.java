@@ -1,6 +1,7 @@
 package io.strata.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.testkit.MiniCluster;
 import java.nio.file.Files;
@@ -12,8 +13,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.Bucket;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.ListBucketsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -105,5 +109,36 @@ class S3ListingTest {
             });
     assertThat(tail).containsExactly("n-1", "n.2", "n0", "o");
     assertThat(prefixes).containsExactly("m-/", "n-1.d/", "n/");
+  }
+
+  /**
+   * ListBuckets in pages, as S3 has taken {@code prefix}, {@code max-buckets} and a continuation
+   * token since 2024: every bucket of the prefix once, in name order; a count out of 1-10,000
+   * refused as AWS refuses it.
+   */
+  @Test
+  void buckets_byPrefix_inPages() {
+    for (String b : List.of("pg-c", "pg-a", "pg-b", "other")) {
+      s3.createBucket(c -> c.bucket(b));
+    }
+    ListBucketsResponse first = s3.listBuckets(l -> l.prefix("pg-").maxBuckets(2));
+    assertThat(first.buckets().stream().map(Bucket::name)).containsExactly("pg-a", "pg-b");
+    assertThat(first.prefix()).isEqualTo("pg-");
+    assertThat(first.continuationToken()).isNotNull();
+    ListBucketsResponse second =
+        s3.listBuckets(
+            l -> l.prefix("pg-").maxBuckets(2).continuationToken(first.continuationToken()));
+    assertThat(second.buckets().stream().map(Bucket::name)).containsExactly("pg-c");
+    assertThat(second.continuationToken()).isNull();
+    assertThat(s3.listBuckets().buckets().stream().map(Bucket::name))
+        .contains("big", "other", "pg-a", "pg-b", "pg-c")
+        .isSorted();
+
+    for (int wrong : List.of(0, 10_001)) {
+      assertThatThrownBy(() -> s3.listBuckets(l -> l.maxBuckets(wrong)))
+          .isInstanceOfSatisfying(
+              S3Exception.class,
+              e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidArgument"));
+    }
   }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.Bucket;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
@@ -124,6 +125,31 @@ class S3WritesTest {
                 .metadata(java.util.Map.of("k", "v")));
     assertThat(s3.headObject(h -> h.bucket("strict").key("src")).metadata())
         .containsEntry("k", "v");
+  }
+
+  /**
+   * CreateBucket refuses what S3 refuses (names: S3HostileInputTest): an object ownership it does
+   * not know, and a location constraint other than the endpoint's region (us-east-1, the default,
+   * is named by none); the bucket is not made.
+   */
+  @Test
+  void createBucket_refusesWhatS3Refuses() {
+    assertS3Error(
+        () -> s3.createBucket(b -> b.bucket("owned").objectOwnership("Nobody")), "InvalidArgument");
+    for (String region : List.of("us-west-1", "us-east-1")) {
+      assertS3Error(
+          () ->
+              s3.createBucket(
+                  b ->
+                      b.bucket("placed")
+                          .createBucketConfiguration(c -> c.locationConstraint(region))),
+          "InvalidLocationConstraint");
+    }
+    assertThat(s3.listBuckets().buckets().stream().map(Bucket::name))
+        .doesNotContain("owned", "placed");
+
+    s3.createBucket(b -> b.bucket("owned").objectOwnership("BucketOwnerEnforced"));
+    s3.headBucket(h -> h.bucket("owned"));
   }
 
   private static void assertS3Error(Runnable call, String code) {
