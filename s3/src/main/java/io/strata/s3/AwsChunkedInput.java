@@ -13,8 +13,8 @@ import java.util.Map;
 /**
  * A body sent {@code aws-chunked}, as today's S3 clients send uploads: chunks of {@code
  * hex-size[;chunk-signature=SIG]}, each signature chained to the one before ({@link
- * SigV4.Signed#chain}), ending with a zero-size chunk and, in the trailer forms, trailing headers
- * (a checksum, and its signature when the chunks are signed). Gives the decoded bytes; a wrong
+ * SigV4Signed#chain}), ending with a zero-size chunk and, in the trailer forms, trailing headers (a
+ * checksum, and its signature when the chunks are signed). Gives the decoded bytes; a wrong
  * signature or a malformed frame is an {@link S3Error} before the last byte is handed out, so a
  * write that fails on it is never published.
  */
@@ -23,7 +23,7 @@ final class AwsChunkedInput extends BlockInput {
   private static final HexFormat HEX = HexFormat.of();
 
   private final InputStream in;
-  private final SigV4.Signed signed;
+  private final SigV4Signed signed;
   private final boolean signedChunks;
   private final boolean trailer;
   private final Map<String, String> trailers = new LinkedHashMap<>();
@@ -33,7 +33,7 @@ final class AwsChunkedInput extends BlockInput {
   private long left;
   private boolean done;
 
-  AwsChunkedInput(InputStream in, SigV4.Signed signed) {
+  AwsChunkedInput(InputStream in, SigV4Signed signed) {
     this.in = new BufferedInputStream(in, 64 << 10);
     this.signed = signed;
     this.signedChunks = signed.payloadHash().startsWith("STREAMING-AWS4-HMAC-SHA256-PAYLOAD");

@@ -83,7 +83,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
         resource = r.resource();
         // Unsigned: only reads of a bucket opened to anyone (S3Callers.anonymous), which never
         // look at a signature (route passes it to uploads' bodies only).
-        SigV4.Signed signed = SigV4.signs(r) ? SigV4.verify(r, callers, clock.instant()) : null;
+        SigV4Signed signed = SigV4.signs(r) ? SigV4.verify(r, callers, clock.instant()) : null;
         try (S3Callers.Lease caller =
             signed != null ? callers.lease(signed.accessKey()) : callers.anonymous(r)) {
           route(r, signed, body, out, caller.ops());
@@ -110,7 +110,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
   }
 
   private static void route(
-      S3Request r, SigV4.Signed signed, BodyStream body, S3Response out, S3Operations ops)
+      S3Request r, SigV4Signed signed, BodyStream body, S3Response out, S3Operations ops)
       throws IOException {
     for (var p : r.query()) {
       if (UNSUPPORTED.contains(p.getKey())) {
@@ -169,7 +169,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
   }
 
   private static void routeMultipart(
-      S3Request r, SigV4.Signed signed, BodyStream body, S3Response out, MultipartOps multipart)
+      S3Request r, SigV4Signed signed, BodyStream body, S3Response out, MultipartOps multipart)
       throws IOException {
     String method = r.method();
     if (r.has("uploads")) {

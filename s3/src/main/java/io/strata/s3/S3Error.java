@@ -45,6 +45,16 @@ final class S3Error extends RuntimeException {
     return new S3Error(400, "InvalidArgument", message);
   }
 
+  /** InvalidArgument naming the argument refused ({@code ArgumentName}), as S3 names it. */
+  static S3Error invalidArgument(String message, String argument) {
+    return new S3Error(400, "InvalidArgument", message, "ArgumentName", argument);
+  }
+
+  /** An error with one more element of S3's after Message ({@code name}: {@code value}). */
+  static S3Error withDetail(int status, String code, String message, String name, String value) {
+    return new S3Error(status, code, message, name, value);
+  }
+
   static S3Error invalidRequest(String message) {
     return new S3Error(400, "InvalidRequest", message);
   }

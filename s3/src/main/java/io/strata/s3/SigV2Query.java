@@ -55,7 +55,7 @@ final class SigV2Query {
     return r.has("AWSAccessKeyId") && r.has("Signature") && r.has("Expires");
   }
 
-  static SigV4.Signed verify(S3Request r, SigV4.Secrets secrets, Instant now) {
+  static SigV4Signed verify(S3Request r, SigV4.Secrets secrets, Instant now) {
     String access = r.param("AWSAccessKeyId");
     long expires;
     try {
@@ -103,7 +103,7 @@ final class SigV2Query {
           "The request signature we calculated does not match the signature you provided. Check"
               + " your key and signing method.");
     }
-    return new SigV4.Signed(access, "", "", new byte[0], "", SigV4.UNSIGNED);
+    return new SigV4Signed(access, "", "", new byte[0], "", SigV4.UNSIGNED);
   }
 
   private static String amzHeaders(S3Request r) {

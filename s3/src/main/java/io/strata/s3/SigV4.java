@@ -12,11 +12,13 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -42,78 +44,11 @@ final class SigV4 {
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
   private static final HexFormat HEX = HexFormat.of();
 
-  /**
-   * Who signed a request, and what its body is to be checked with: the payload hash is the
-   * x-amz-content-sha256 claim (a hex SHA-256, UNSIGNED-PAYLOAD or a STREAMING-* form).
-   */
-  static final class Signed {
-    private final String accessKey;
-    private final String amzDate;
-    private final String scope;
-    private final byte[] signingKey;
-    private final String seedSignature;
-    private final String payloadHash;
-
-    Signed(
-        String accessKey,
-        String amzDate,
-        String scope,
-        byte[] signingKey,
-        String seedSignature,
-        String payloadHash) {
-      this.accessKey = accessKey;
-      this.amzDate = amzDate;
-      this.scope = scope;
-      this.signingKey = signingKey.clone();
-      this.seedSignature = seedSignature;
-      this.payloadHash = payloadHash;
-    }
-
-    String accessKey() {
-      return accessKey;
-    }
-
-    String scope() {
-      return scope;
-    }
-
-    String seedSignature() {
-      return seedSignature;
-    }
-
-    String payloadHash() {
-      return payloadHash;
-    }
-
-    boolean streaming() {
-      return payloadHash.startsWith("STREAMING-");
-    }
-
-    /** The signature of a chunk (or, with {@code trailer}, of the trailing headers). */
-    String chain(String previous, String hashOfChunk, boolean trailer) {
-      String toSign =
-          trailer
-              ? "AWS4-HMAC-SHA256-TRAILER\n"
-                  + amzDate
-                  + "\n"
-                  + scope
-                  + "\n"
-                  + previous
-                  + "\n"
-                  + hashOfChunk
-              : "AWS4-HMAC-SHA256-PAYLOAD\n"
-                  + amzDate
-                  + "\n"
-                  + scope
-                  + "\n"
-                  + previous
-                  + "\n"
-                  + EMPTY_SHA256
-                  + "\n"
-                  + hashOfChunk;
-      return HEX.formatHex(hmac(signingKey, toSign));
-    }
-  }
+  /** What x-amz-content-sha256 may claim: a SHA-256 in hex, or one of S3's named forms. */
+  private static final Pattern PAYLOAD_CLAIM =
+      Pattern.compile(
+          "[0-9a-fA-F]{64}|UNSIGNED-PAYLOAD|STREAMING-UNSIGNED-PAYLOAD-TRAILER"
+              + "|STREAMING-AWS4-(HMAC-SHA256|ECDSA-P256-SHA256)-PAYLOAD(-TRAILER)?");
 
   /** The secret of an access key, if the endpoint knows the key. */
   interface Secrets {
@@ -124,16 +59,21 @@ final class SigV4 {
 
   /** Whether {@code r} carries a signature of any form this endpoint takes (valid or not). */
   static boolean signs(S3Request r) {
-    return r.header("authorization") != null || r.has("X-Amz-Signature") || SigV2Query.applies(r);
+    return r.header("authorization") != null || presigned(r) || SigV2Query.applies(r);
+  }
+
+  /** Whether {@code r} is a presigned URL's request (complete or not). */
+  private static boolean presigned(S3Request r) {
+    return r.has("X-Amz-Signature") || r.has("X-Amz-Algorithm") || r.has("X-Amz-Credential");
   }
 
   /** Checks {@code r}'s signature; an {@link S3Error} says why it does not hold. */
-  static Signed verify(S3Request r, Secrets secrets, Instant now) {
+  static SigV4Signed verify(S3Request r, Secrets secrets, Instant now) {
     String auth = r.header("authorization");
     if (auth != null) {
       return verifyHeader(r, auth, secrets, now);
     }
-    if (r.has("X-Amz-Signature")) {
+    if (presigned(r)) {
       return verifyPresigned(r, secrets, now);
     }
     if (SigV2Query.applies(r)) {
@@ -148,40 +88,42 @@ final class SigV4 {
         "Anonymous access is not allowed: sign requests with AWS Signature Version 4");
   }
 
-  private static Signed verifyHeader(S3Request r, String auth, Secrets secrets, Instant now) {
+  private static SigV4Signed verifyHeader(S3Request r, String auth, Secrets secrets, Instant now) {
     if (!auth.startsWith(ALGORITHM + " ")) {
-      throw new S3Error(
-          400,
-          "AuthorizationHeaderMalformed",
-          "only " + ALGORITHM + " (Signature Version 4) is supported");
+      throw SigV4Errors.unsupportedScheme(auth);
     }
-    String credential = null;
-    String signedHeaders = null;
-    String signature = null;
-    for (String part : auth.substring(ALGORITHM.length() + 1).split(",", -1)) {
+    SigV4Errors.Form form = SigV4Errors.Form.HEADER;
+    String[] components = auth.substring(ALGORITHM.length() + 1).split(",", -1);
+    if (components.length < 3) {
+      throw form.malformed(
+          "the authorization header requires three components: Credential, SignedHeaders, and"
+              + " Signature.");
+    }
+    Map<String, String> fields = new HashMap<>();
+    for (String part : components) {
       String p = part.trim();
-      if (p.startsWith("Credential=")) {
-        credential = p.substring("Credential=".length());
-      } else if (p.startsWith("SignedHeaders=")) {
-        signedHeaders = p.substring("SignedHeaders=".length());
-      } else if (p.startsWith("Signature=")) {
-        signature = p.substring("Signature=".length());
+      int eq = p.indexOf('=');
+      if (eq < 0) {
+        throw form.malformed("the authorization component \"" + p + "\" is malformed.");
+      }
+      fields.putIfAbsent(p.substring(0, eq), p.substring(eq + 1));
+    }
+    for (String name : List.of("Credential", "SignedHeaders", "Signature")) {
+      if (!fields.containsKey(name)) {
+        throw form.malformed("missing " + name + ".");
       }
     }
-    if (credential == null || signedHeaders == null || signature == null) {
-      throw new S3Error(
-          400,
-          "AuthorizationHeaderMalformed",
-          "the Authorization header needs Credential, SignedHeaders and Signature");
-    }
+    String credential = fields.get("Credential");
+    String signedHeaders = fields.get("SignedHeaders");
+    String signature = fields.get("Signature");
     String amzDate = r.header("x-amz-date");
     if (amzDate == null) {
       amzDate = r.header("date") == null ? null : httpDateToAmz(r.header("date"));
     }
-    if (amzDate == null) {
-      throw S3Error.accessDenied("the request has no x-amz-date");
+    Instant at = amzDate == null ? null : parseAmzDate(amzDate);
+    if (at == null) {
+      throw SigV4Errors.noValidDate();
     }
-    Instant at = parseAmzDate(amzDate);
     if (Duration.between(at, now).abs().compareTo(MAX_SKEW) > 0) {
       throw new S3Error(
           403,
@@ -197,6 +139,17 @@ final class SigV4 {
       throw S3Error.invalidRequest(
           "Missing required header for this request: x-amz-content-sha256");
     }
+    if (!PAYLOAD_CLAIM.matcher(payload).matches()) {
+      throw S3Error.withDetail(
+          400,
+          "InvalidArgument",
+          "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-UNSIGNED-PAYLOAD-TRAILER,"
+              + " STREAMING-AWS4-HMAC-SHA256-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER,"
+              + " STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD,"
+              + " STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD-TRAILER or a valid sha256 value.",
+          "ArgumentName",
+          "x-amz-content-sha256");
+    }
     // What AWS requires signed: otherwise a captured request could be sent again with a new date,
     // to another host, or with another body.
     List<String> signed = List.of(signedHeaders.split(";", -1));
@@ -208,47 +161,65 @@ final class SigV4 {
     if (!signed.contains(r.header("x-amz-date") != null ? "x-amz-date" : "date")) {
       throw S3Error.accessDenied("SignedHeaders must include the request's date (x-amz-date)");
     }
-    return check(r, credential, amzDate, signedHeaders, signature, payload, secrets, false);
+    return check(r, credential, amzDate, signedHeaders, signature, payload, secrets, form);
   }
 
-  private static Signed verifyPresigned(S3Request r, Secrets secrets, Instant now) {
+  private static SigV4Signed verifyPresigned(S3Request r, Secrets secrets, Instant now) {
+    SigV4Errors.Form form = SigV4Errors.Form.QUERY;
     if (!ALGORITHM.equals(r.param("X-Amz-Algorithm"))) {
-      throw S3Error.accessDenied("X-Amz-Algorithm must be " + ALGORITHM);
+      throw form.malformed(
+          "X-Amz-Algorithm only supports \"" + ALGORITHM + " and AWS4-ECDSA-P256-SHA256\"");
     }
     String credential = r.param("X-Amz-Credential");
     String amzDate = r.param("X-Amz-Date");
     String expires = r.param("X-Amz-Expires");
     String signedHeaders = r.param("X-Amz-SignedHeaders");
-    if (credential == null || amzDate == null || expires == null || signedHeaders == null) {
-      throw S3Error.accessDenied(
-          "a presigned URL needs X-Amz-Credential, X-Amz-Date, X-Amz-Expires and"
-              + " X-Amz-SignedHeaders");
+    String signature = r.param("X-Amz-Signature");
+    if (credential == null
+        || amzDate == null
+        || expires == null
+        || signedHeaders == null
+        || signature == null) {
+      throw SigV4Errors.presignedIncomplete();
     }
     Instant at = parseAmzDate(amzDate);
+    if (at == null) {
+      throw form.malformed(
+          "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
+    }
     long seconds;
     try {
       seconds = Long.parseLong(expires);
     } catch (NumberFormatException e) {
-      throw S3Error.accessDenied("X-Amz-Expires is not a number of seconds");
+      throw form.malformed("X-Amz-Expires should be a number");
     }
-    if (seconds < 1 || seconds > MAX_PRESIGN.toSeconds()) {
-      throw S3Error.accessDenied("X-Amz-Expires must be between 1 and 604800 seconds");
+    if (seconds < 0) {
+      throw form.malformed("X-Amz-Expires must be non-negative");
+    }
+    if (seconds > MAX_PRESIGN.toSeconds()) {
+      throw form.malformed(
+          "X-Amz-Expires must be less than a week (in seconds); that is, the given X-Amz-Expires"
+              + " must be less than 604800 seconds");
+    }
+    if (r.has("X-Amz-Security-Token")) {
+      // Strata's keys are long-term ones: a session token belongs to none of them.
+      throw new S3Error(
+          400, "InvalidToken", "The provided token is malformed or otherwise invalid.");
     }
     if (now.isAfter(at.plusSeconds(seconds))) {
-      throw S3Error.accessDenied("Request has expired");
+      throw SigV4Errors.expired(now);
     }
     if (at.isAfter(now.plus(MAX_SKEW))) {
-      throw S3Error.accessDenied("Request is not valid yet (X-Amz-Date is in the future)");
+      throw S3Error.accessDenied("Request is not valid yet");
     }
     if (!List.of(signedHeaders.split(";", -1)).contains("host")) {
       throw S3Error.accessDenied("X-Amz-SignedHeaders must include host");
     }
     String payload = Optional.ofNullable(r.header("x-amz-content-sha256")).orElse(UNSIGNED);
-    return check(
-        r, credential, amzDate, signedHeaders, r.param("X-Amz-Signature"), payload, secrets, true);
+    return check(r, credential, amzDate, signedHeaders, signature, payload, secrets, form);
   }
 
-  private static Signed check(
+  private static SigV4Signed check(
       S3Request r,
       String credential,
       String amzDate,
@@ -256,30 +227,11 @@ final class SigV4 {
       String signature,
       String payload,
       Secrets secrets,
-      boolean presigned) {
+      SigV4Errors.Form form) {
+    boolean presigned = form == SigV4Errors.Form.QUERY;
     // Credential = ACCESS_KEY/yyyyMMdd/region/s3/aws4_request
-    String[] c = credential.split("/", -1);
-    if (c.length != 5 || !c[3].equals("s3") || !c[4].equals("aws4_request")) {
-      throw new S3Error(
-          400,
-          "AuthorizationHeaderMalformed",
-          "the credential must be ACCESS_KEY/DATE/REGION/s3/aws4_request");
-    }
-    if (!amzDate.startsWith(c[1])) {
-      throw new S3Error(
-          400,
-          "AuthorizationHeaderMalformed",
-          "the credential's date " + c[1] + " is not the request's (" + amzDate + ")");
-    }
-    String secret =
-        secrets
-            .secretOf(c[0])
-            .orElseThrow(
-                () ->
-                    new S3Error(
-                        403,
-                        "InvalidAccessKeyId",
-                        "The AWS Access Key Id you provided does not exist in our records"));
+    String[] c = SigV4Errors.credential(credential, amzDate, form);
+    String secret = secrets.secretOf(c[0]).orElseThrow(() -> SigV4Errors.unknownAccessKey(c[0]));
     String scope = c[1] + "/" + c[2] + "/s3/aws4_request";
     String canonical = canonicalRequest(r, signedHeaders, payload, presigned);
     String toSign = ALGORITHM + "\n" + amzDate + "\n" + scope + "\n" + sha256Hex(canonical);
@@ -294,7 +246,7 @@ final class SigV4 {
           "The request signature we calculated does not match the signature you provided. Check"
               + " your key and signing method.");
     }
-    return new Signed(c[0], amzDate, scope, key, expected, payload);
+    return new SigV4Signed(c[0], amzDate, scope, key, expected, payload);
   }
 
   static String canonicalRequest(
@@ -369,11 +321,12 @@ final class SigV4 {
     }
   }
 
+  /** The instant {@code amzDate} (yyyyMMdd'T'HHmmss'Z') names; null if it is not one. */
   static Instant parseAmzDate(String amzDate) {
     try {
       return LocalDateTime.parse(amzDate, AMZ_DATE).toInstant(ZoneOffset.UTC);
     } catch (DateTimeParseException e) {
-      throw S3Error.accessDenied("X-Amz-Date is not yyyyMMdd'T'HHmmss'Z': " + amzDate);
+      return null;
     }
   }
 

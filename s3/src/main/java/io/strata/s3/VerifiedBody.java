@@ -47,7 +47,7 @@ final class VerifiedBody extends BlockInput {
   VerifiedBody(
       InputStream in,
       S3Request r,
-      SigV4.Signed signed,
+      SigV4Signed signed,
       Supplier<Map<String, String>> trailers,
       long expectedLength) {
     this.in = in;
@@ -92,7 +92,7 @@ final class VerifiedBody extends BlockInput {
    * The body of {@code r} as its client sent it: decoded if {@code aws-chunked} (its chunk
    * signatures checked), and checked against every claim at its end.
    */
-  static VerifiedBody of(S3Request r, SigV4.Signed signed, InputStream raw) {
+  static VerifiedBody of(S3Request r, SigV4Signed signed, InputStream raw) {
     AwsChunkedInput chunked = signed.streaming() ? new AwsChunkedInput(raw, signed) : null;
     return new VerifiedBody(
         chunked != null ? chunked : raw,
@@ -211,7 +211,7 @@ final class VerifiedBody extends BlockInput {
   }
 
   /** The object's length as the client declared it (the decoded length of a chunked body). */
-  private static long declaredLength(S3Request r, SigV4.Signed signed) {
+  private static long declaredLength(S3Request r, SigV4Signed signed) {
     String decoded = r.header("x-amz-decoded-content-length");
     String plain = r.header("content-length");
     String value = signed.streaming() ? decoded : plain;
