@@ -31,6 +31,25 @@ enum ChecksumAlgorithm {
     return "x-amz-checksum-" + name().toLowerCase(Locale.ROOT);
   }
 
+  /** Whether {@code base64} is a value of this checksum: base64 of exactly its length in bytes. */
+  boolean takes(String base64) {
+    try {
+      return Base64.getDecoder().decode(base64.trim()).length == bytes;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** The algorithm S3 names {@code name} (CRC32, SHA256...), or null if it names none. */
+  static ChecksumAlgorithm named(String name) {
+    for (ChecksumAlgorithm a : values()) {
+      if (a.name().equalsIgnoreCase(name.trim())) {
+        return a;
+      }
+    }
+    return null;
+  }
+
   /** The algorithm of header name {@code name}, or null if it names none. */
   static ChecksumAlgorithm ofHeader(String name) {
     String n = name.toLowerCase(Locale.ROOT);

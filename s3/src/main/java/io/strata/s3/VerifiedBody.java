@@ -17,7 +17,8 @@ import java.util.function.Supplier;
  * body, before the reader sees it end, so the write it feeds is cancelled, never published.
  */
 final class VerifiedBody extends BlockInput {
-  private record Claim(String what, String expected, Check check) {}
+  /** What the client claims of the body, checked at its end; refused as {@code code}. */
+  private record Claim(String code, String message, String expected, Check check) {}
 
   private interface Check {
     void update(byte[] b, int off, int len);
@@ -61,6 +62,7 @@ final class VerifiedBody extends BlockInput {
       claims.add(
           new Claim(
               "XAmzContentSHA256Mismatch",
+              "The provided 'x-amz-content-sha256' header does not match what was computed.",
               sha.toLowerCase(java.util.Locale.ROOT),
               digest(d, () -> HexFormat.of().formatHex(d.digest()))));
     }
@@ -69,21 +71,37 @@ final class VerifiedBody extends BlockInput {
       MessageDigest d = digest("MD5");
       claims.add(
           new Claim(
-              "BadDigest", md5, digest(d, () -> Base64.getEncoder().encodeToString(d.digest()))));
+              "BadDigest",
+              "The Content-MD5 you specified did not match what we received.",
+              md5,
+              digest(d, () -> Base64.getEncoder().encodeToString(d.digest()))));
     }
     for (ChecksumAlgorithm a : ChecksumAlgorithm.values()) {
       String value = r.header(a.header());
-      if (value != null) {
-        ChecksumAlgorithm.Running sum = a.start();
-        claims.add(new Claim("BadDigest", value, running(sum)));
-        reportedAlgorithm = a;
-        reportedValue = value;
+      if (value == null) {
+        continue;
       }
+      if (reportedAlgorithm != null) {
+        throw S3Error.invalidRequest(
+            "Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.");
+      }
+      if (!a.takes(value)) {
+        throw S3Error.invalidRequest("Value for " + a.header() + " header is invalid.");
+      }
+      claims.add(new Claim("BadDigest", mismatch(a), value, running(a.start())));
+      reportedAlgorithm = a;
+      reportedValue = value;
     }
     String trailer = r.header("x-amz-trailer");
     trailerAlgorithm = trailer == null ? null : ChecksumAlgorithm.ofHeader(trailer.trim());
     if (trailer != null && trailerAlgorithm == null) {
       throw S3Error.invalidArgument("x-amz-trailer names no checksum Strata knows: " + trailer);
+    }
+    String declared = r.header("x-amz-sdk-checksum-algorithm");
+    ChecksumAlgorithm sent = reportedAlgorithm != null ? reportedAlgorithm : trailerAlgorithm;
+    if (declared != null && sent != null && ChecksumAlgorithm.named(declared) != sent) {
+      // The SDK says it computed one checksum and sent another: neither can be trusted.
+      throw S3Error.invalidRequest("Value for x-amz-sdk-checksum-algorithm header is invalid.");
     }
     trailerSum = trailerAlgorithm == null ? null : trailerAlgorithm.start();
   }
@@ -149,12 +167,7 @@ final class VerifiedBody extends BlockInput {
     }
     for (Claim c : claims) {
       if (!c.expected.equals(c.check.value())) {
-        throw new S3Error(
-            400,
-            c.what,
-            c.what.equals("BadDigest")
-                ? "The checksum you specified did not match what we received"
-                : "The provided 'x-amz-content-sha256' header does not match what was computed");
+        throw new S3Error(400, c.code, c.message);
       }
     }
     if (trailerAlgorithm != null) {
@@ -163,11 +176,12 @@ final class VerifiedBody extends BlockInput {
         throw S3Error.invalidRequest(
             "x-amz-trailer names " + trailerAlgorithm.header() + " but the trailer lacks it");
       }
+      if (!trailerAlgorithm.takes(sent)) {
+        throw S3Error.invalidRequest(
+            "Value for " + trailerAlgorithm.header() + " trailing header is invalid.");
+      }
       if (!sent.equals(trailerSum.base64())) {
-        throw new S3Error(
-            400,
-            "BadDigest",
-            "The " + trailerAlgorithm + " you specified did not match the calculated checksum");
+        throw new S3Error(400, "BadDigest", mismatch(trailerAlgorithm));
       }
       // Kept: a digest's value is read once (SHA-1 and SHA-256 start again when read).
       trailerValue = sent;
@@ -186,6 +200,10 @@ final class VerifiedBody extends BlockInput {
         return value.get();
       }
     };
+  }
+
+  private static String mismatch(ChecksumAlgorithm a) {
+    return "The " + a + " you specified did not match the calculated checksum.";
   }
 
   private static Check running(ChecksumAlgorithm.Running sum) {

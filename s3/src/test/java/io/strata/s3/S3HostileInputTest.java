@@ -102,6 +102,51 @@ class S3HostileInputTest {
     assertThat(signed("HEAD", "/placed", "")).startsWith("HTTP/1.1 404");
   }
 
+  /**
+   * Checksum headers S3 refuses before it reads a byte: two algorithms at once, a value that is no
+   * checksum of its algorithm, an SDK that says it computed another; and a checksum that does not
+   * match, in AWS's words naming the algorithm. Nothing is stored for any of them.
+   */
+  @Test
+  void checksumHeaders_malformedOrContradictory_areRefused() throws Exception {
+    String crc32OfHello = "NhCmhg=="; // CRC32 of "hello"
+    assertThat(
+            signed(
+                "PUT",
+                "/hostile/sum",
+                "hello",
+                "x-amz-checksum-crc32: " + crc32OfHello + "\r\nx-amz-checksum-sha1: AAAA\r\n"))
+        .startsWith("HTTP/1.1 400")
+        .contains("<Code>InvalidRequest</Code>", "Multiple checksum Types are not allowed.");
+    assertThat(signed("PUT", "/hostile/sum", "hello", "x-amz-checksum-crc32: AAAAAAAA\r\n"))
+        .startsWith("HTTP/1.1 400")
+        .contains(
+            "<Code>InvalidRequest</Code>",
+            "<Message>Value for x-amz-checksum-crc32 header is invalid.</Message>");
+    assertThat(
+            signed(
+                "PUT",
+                "/hostile/sum",
+                "hello",
+                "x-amz-checksum-crc32: "
+                    + crc32OfHello
+                    + "\r\nx-amz-sdk-checksum-algorithm: SHA256\r\n"))
+        .startsWith("HTTP/1.1 400")
+        .contains("<Code>InvalidRequest</Code>", "x-amz-sdk-checksum-algorithm");
+    assertThat(
+            signed(
+                "PUT", "/hostile/sum", "hullo", "x-amz-checksum-crc32: " + crc32OfHello + "\r\n"))
+        .startsWith("HTTP/1.1 400")
+        .contains(
+            "<Code>BadDigest</Code>",
+            "<Message>The CRC32 you specified did not match the calculated checksum.</Message>");
+    assertThat(signed("GET", "/hostile/sum", "")).startsWith("HTTP/1.1 404");
+    assertThat(
+            signed(
+                "PUT", "/hostile/sum", "hello", "x-amz-checksum-crc32: " + crc32OfHello + "\r\n"))
+        .startsWith("HTTP/1.1 200");
+  }
+
   @Test
   void aSilentClient_isClosedAfterTheIdleTimeout() throws Exception {
     try (Socket s = connect()) {
@@ -141,6 +186,12 @@ class S3HostileInputTest {
 
   /** A request signed as SigV4 with the endpoint's key (UNSIGNED-PAYLOAD), and its answer. */
   private static String signed(String method, String uri, String body) throws IOException {
+    return signed(method, uri, body, "");
+  }
+
+  /** The same, with {@code extra} header lines (each ending in CRLF) sent unsigned. */
+  private static String signed(String method, String uri, String body, String extra)
+      throws IOException {
     String amzDate =
         DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC)
@@ -189,7 +240,9 @@ class S3HostileInputTest {
             + signature
             + "\r\nContent-Length: "
             + bytes.length
-            + "\r\nConnection: close\r\n\r\n"
+            + "\r\n"
+            + extra
+            + "Connection: close\r\n\r\n"
             + body);
   }
 
