@@ -51,26 +51,18 @@ final class SigV4Signed {
 
   /** The signature of a chunk (or, with {@code trailer}, of the trailing headers). */
   String chain(String previous, String hashOfChunk, boolean trailer) {
+    // A chunk's string to sign holds the hash of its (empty) headers before its own; a trailer's
+    // holds none.
     String toSign =
-        trailer
-            ? "AWS4-HMAC-SHA256-TRAILER\n"
-                + amzDate
-                + "\n"
-                + scope
-                + "\n"
-                + previous
-                + "\n"
-                + hashOfChunk
-            : "AWS4-HMAC-SHA256-PAYLOAD\n"
-                + amzDate
-                + "\n"
-                + scope
-                + "\n"
-                + previous
-                + "\n"
-                + SigV4.EMPTY_SHA256
-                + "\n"
-                + hashOfChunk;
+        (trailer ? "AWS4-HMAC-SHA256-TRAILER\n" : "AWS4-HMAC-SHA256-PAYLOAD\n")
+            + amzDate
+            + "\n"
+            + scope
+            + "\n"
+            + previous
+            + "\n"
+            + (trailer ? "" : SigV4.EMPTY_SHA256 + "\n")
+            + hashOfChunk;
     return HexFormat.of().formatHex(SigV4.hmac(signingKey, toSign));
   }
 }
