@@ -30,9 +30,9 @@ final class BodyStream extends BlockInput {
     if (ended || failed != null) {
       return;
     }
+    received += part.readableBytes();
     if (part.isReadable() && !discarding) {
       parts.add(part.retain());
-      received += part.readableBytes();
     }
     notifyAll();
   }
@@ -53,6 +53,11 @@ final class BodyStream extends BlockInput {
     notifyAll();
   }
 
+  /** Whether the connection broke, or the body was refused as malformed, before it ended. */
+  synchronized boolean failedEarly() {
+    return failed != null;
+  }
+
   /** Whether the whole body arrived (so the connection can carry another request). */
   synchronized boolean ended() {
     return ended && failed == null;
@@ -63,6 +68,7 @@ final class BodyStream extends BlockInput {
     return parts.isEmpty() && !ended && failed == null;
   }
 
+  /** Bytes that arrived, those dropped after {@link #close} included. */
   synchronized long received() {
     return received;
   }

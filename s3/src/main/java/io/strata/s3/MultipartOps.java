@@ -55,8 +55,8 @@ final class MultipartOps {
   }
 
   void uploadPart(S3Request r, VerifiedBody body, S3Response out) throws IOException {
-    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
     int number = partNumber(r);
+    UploadStore.Upload u = upload(r);
     if (body.declared() > MAX_PART) {
       throw new S3Error(400, "EntityTooLarge", "a part is at most 5 GiB");
     }
@@ -71,8 +71,8 @@ final class MultipartOps {
 
   /** UploadPartCopy: a part made of a range of an existing object. */
   void uploadPartCopy(S3Request r, S3Response out) throws IOException {
-    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
     int number = partNumber(r);
+    UploadStore.Upload u = upload(r);
     FileInfo src = writes.copySource(r);
     long from = 0;
     long count = src.length();
@@ -99,7 +99,7 @@ final class MultipartOps {
   }
 
   void complete(S3Request r, InputStream body, S3Response out) throws IOException {
-    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
+    UploadStore.Upload u = upload(r);
     List<Integer> asked = new ArrayList<>();
     List<String> etags = new ArrayList<>();
     for (Map<String, String> p : S3XmlReader.read(body, "CompleteMultipartUpload", "Part")) {
@@ -136,9 +136,8 @@ final class MultipartOps {
         throw new S3Error(
             400,
             "InvalidPart",
-            "One or more of the specified parts could not be found or its ETag did not match:"
-                + " part "
-                + number);
+            "One or more of the specified parts could not be found.  The part may not have been"
+                + " uploaded, or the specified entity tag may not match the part's entity tag.");
       }
       if (i < asked.size() - 1 && p.length() < MIN_PART) {
         throw new S3Error(
@@ -181,8 +180,18 @@ final class MultipartOps {
     return new long[] {first, last};
   }
 
+  /** The upload {@code r} names; NoSuchBucket before NoSuchUpload if its bucket is gone. */
+  private UploadStore.Upload upload(S3Request r) throws IOException {
+    try {
+      return store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
+    } catch (S3Error e) {
+      BucketOps.requireBucket(fs, r.bucket());
+      throw e;
+    }
+  }
+
   void abort(S3Request r, S3Response out) throws IOException {
-    store.remove(store.get(r.param("uploadId"), r.bucket(), r.key(), owner));
+    store.remove(upload(r));
     out.empty(204);
   }
 
@@ -191,7 +200,7 @@ final class MultipartOps {
    * part-number-marker}.
    */
   void listParts(S3Request r, S3Response out) throws IOException {
-    UploadStore.Upload u = store.get(r.param("uploadId"), r.bucket(), r.key(), owner);
+    UploadStore.Upload u = upload(r);
     int max = BucketOps.limit("max-parts", r.param("max-parts"));
     int marker =
         BucketOps.nonNegative(

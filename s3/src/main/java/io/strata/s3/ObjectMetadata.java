@@ -58,7 +58,7 @@ record ObjectMetadata(Map<String, String> headers) {
       throw new S3Error(
           400,
           "MetadataTooLarge",
-          "Your metadata headers exceed the maximum allowed metadata size (2 KiB)");
+          "Your metadata headers exceed the maximum allowed metadata size");
     }
     return kept.isEmpty() ? NONE : new ObjectMetadata(kept);
   }

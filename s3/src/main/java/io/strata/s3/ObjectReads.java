@@ -19,6 +19,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * GetObject and HeadObject: conditions (If-Match, If-None-Match, If-Modified-Since,
@@ -27,6 +28,9 @@ import java.util.Optional;
  * kernel from its file (sendfile), the rest read through the client in 1 MiB steps.
  */
 final class ObjectReads {
+  /** One byte range as S3 reads it: FIRST-LAST, FIRST- or -SUFFIX, digits only. */
+  private static final Pattern RANGE = Pattern.compile("[0-9]+-[0-9]*|-[0-9]+");
+
   private static final int STEP = 1 << 20;
   private static final Map<String, String> OVERRIDES =
       Map.of(
@@ -269,7 +273,11 @@ final class ObjectReads {
     if (header == null || !header.startsWith("bytes=") || header.indexOf(',') >= 0) {
       return null;
     }
-    String spec = header.substring("bytes=".length()).trim();
+    String spec = header.substring("bytes=".length());
+    if (!RANGE.matcher(spec).matches()) {
+      // As S3: a Range it cannot read (spaces, signs, other units) is ignored, not refused.
+      return null;
+    }
     int dash = spec.indexOf('-');
     if (dash < 0) {
       return null;

@@ -161,12 +161,17 @@ final class ObjectWrites {
     if (slash <= 0 || slash == from.length() - 1) {
       throw S3Error.invalidArgument("x-amz-copy-source must be BUCKET/KEY: " + source);
     }
+    String srcBucket = from.substring(0, slash);
     String srcKey = from.substring(slash + 1);
-    String srcPath = S3Names.path(from.substring(0, slash), srcKey);
+    String srcPath = S3Names.path(srcBucket, srcKey);
     FileInfo src =
         fs.findStatus(srcPath)
             .filter(f -> !f.directory())
-            .orElseThrow(() -> S3Error.noSuchKey(srcKey));
+            .orElseThrow(
+                () -> {
+                  BucketOps.requireBucket(fs, srcBucket);
+                  return S3Error.noSuchKey(srcKey);
+                });
     String etag = S3Names.etag(src);
     String ifMatch = r.header("x-amz-copy-source-if-match");
     String ifNoneMatch = r.header("x-amz-copy-source-if-none-match");

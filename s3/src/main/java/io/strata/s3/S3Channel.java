@@ -32,10 +32,20 @@ final class S3Channel extends ChannelInboundHandlerAdapter {
     void answered(boolean reusable);
   }
 
+  /**
+   * The most of a body read and dropped after its request was answered early (an error before the
+   * body was needed): closing with bytes unread would reset the connection, and the client, still
+   * sending, would see a broken pipe instead of the answer. A larger rest closes the connection.
+   */
+  static final long MAX_DRAIN = 8L << 20;
+
   private final Executor executor;
   private final Exchanges exchanges;
   private final Duration bodyWait;
   private BodyStream body;
+
+  /** The answered request's body is being read to its end and dropped. */
+  private boolean draining;
 
   S3Channel(Executor executor, Exchanges exchanges, Duration bodyWait) {
     this.executor = executor;
@@ -100,6 +110,9 @@ final class S3Channel extends ChannelInboundHandlerAdapter {
         if (msg instanceof LastHttpContent) {
           body.end();
         }
+        if (draining) {
+          drained(ctx);
+        }
       }
     } finally {
       ReferenceCountUtil.release(msg);
@@ -112,10 +125,21 @@ final class S3Channel extends ChannelInboundHandlerAdapter {
     ctx.fireChannelReadComplete();
   }
 
-  /** On the event loop: reads on if a request's body waits for bytes. */
+  /** On the event loop: reads on if a request's body waits for bytes, or is being dropped. */
   private void readIfWanted(ChannelHandlerContext ctx) {
-    if (body != null && body.wanting()) {
+    if (body != null && (body.wanting() || draining)) {
       ctx.read();
+    }
+  }
+
+  /** On the event loop, as a drained body's bytes arrive: the next request once it ended. */
+  private void drained(ChannelHandlerContext ctx) {
+    if (body.ended()) {
+      draining = false;
+      body = null;
+      ctx.read();
+    } else if (body.received() > MAX_DRAIN) {
+      ctx.close();
     }
   }
 
@@ -125,6 +149,12 @@ final class S3Channel extends ChannelInboundHandlerAdapter {
       return;
     }
     b.close();
+    if (keepAlive && !b.ended() && b.received() <= MAX_DRAIN && !b.failedEarly()) {
+      // Answered before the body was read (an error): read the rest, drop it, then go on.
+      draining = true;
+      ctx.read();
+      return;
+    }
     body = null;
     if (keepAlive && b.ended()) {
       ctx.read();

@@ -36,7 +36,7 @@ final class S3Names {
   /** The path of {@code key} in {@code bucket} (without the trailing '/' of a folder's key). */
   static String path(String bucket, String key) {
     if (key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-      throw new S3Error(400, "KeyTooLongError", "Your key is too long");
+      throw new S3Error(400, "KeyTooLongError", "Your key is too long.");
     }
     String body = key.endsWith("/") ? key.substring(0, key.length() - 1) : key;
     if (body.isEmpty()) {

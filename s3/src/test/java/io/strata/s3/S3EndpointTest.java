@@ -295,6 +295,10 @@ class S3EndpointTest {
             s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes=7-"))
                 .asUtf8String())
         .isEqualTo("789");
+    // A range S3 cannot read is ignored: the whole object, 200.
+    var spaced = s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes= -1"));
+    assertThat(spaced.asUtf8String()).isEqualTo("0123456789");
+    assertThat(spaced.response().contentRange()).isNull();
     assertThatThrownBy(
             () -> s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes=10-")))
         .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(416));

@@ -147,6 +147,31 @@ class S3HostileInputTest {
         .startsWith("HTTP/1.1 200");
   }
 
+  /**
+   * An error answered before the body was read (a bucket that does not exist) reaches a client
+   * still sending its body: the endpoint reads the rest and drops it, the answer is whole, and the
+   * connection carries the next request (closing with bytes unread would reset it, and the client
+   * would see a broken pipe instead of NoSuchBucket).
+   */
+  @Test
+  void anEarlyAnswer_reachesAClientStillSending_andTheConnectionGoesOn() throws Exception {
+    try (Socket s = connect()) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      byte[] body = new byte[2 << 20];
+      out.write(head("PUT", "/nowhere/big", body.length, "").getBytes(StandardCharsets.UTF_8));
+      out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.write(body);
+      out.flush();
+      assertThat(response(s.getInputStream()))
+          .startsWith("HTTP/1.1 404")
+          .contains("<Code>NoSuchBucket</Code>");
+      out.write((head("GET", "/", 0, "") + "\r\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      assertThat(response(s.getInputStream())).startsWith("HTTP/1.1 200");
+    }
+  }
+
   @Test
   void aSilentClient_isClosedAfterTheIdleTimeout() throws Exception {
     try (Socket s = connect()) {
@@ -192,6 +217,19 @@ class S3HostileInputTest {
   /** The same, with {@code extra} header lines (each ending in CRLF) sent unsigned. */
   private static String signed(String method, String uri, String body, String extra)
       throws IOException {
+    String head = head(method, uri, body.getBytes(StandardCharsets.UTF_8).length, extra);
+    if (head == null) {
+      // A URI this side cannot even parse: sent signed with anything, the endpoint refuses it.
+      return exchange(method + " " + uri + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+    }
+    return exchange(head + "Connection: close\r\n\r\n" + body);
+  }
+
+  /**
+   * A signed request's line and headers, each line ending in CRLF, without the blank line that ends
+   * them; null if the URI cannot be parsed here.
+   */
+  private static String head(String method, String uri, long contentLength, String extra) {
     String amzDate =
         DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC)
@@ -205,8 +243,7 @@ class S3HostileInputTest {
     try {
       r = S3Request.parse(method, uri, h, java.util.List.of());
     } catch (S3Error e) {
-      // A URI this side cannot even parse: sent signed with anything, the endpoint refuses it.
-      return exchange(method + " " + uri + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+      return null;
     }
     String scope = amzDate.substring(0, 8) + "/us-east-1/s3/aws4_request";
     String toSign =
@@ -221,29 +258,41 @@ class S3HostileInputTest {
         HexFormat.of()
             .formatHex(
                 SigV4.hmac(SigV4.signingKey(secret, amzDate.substring(0, 8), "us-east-1"), toSign));
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    return exchange(
-        method
-            + " "
-            + uri
-            + " HTTP/1.1\r\nHost: 127.0.0.1:"
-            + endpoint.port()
-            + "\r\nx-amz-content-sha256: UNSIGNED-PAYLOAD\r\nx-amz-date: "
-            + amzDate
-            + "\r\nAuthorization: AWS4-HMAC-SHA256 Credential="
-            + access
-            + "/"
-            + scope
-            + ", SignedHeaders="
-            + signedHeaders
-            + ", Signature="
-            + signature
-            + "\r\nContent-Length: "
-            + bytes.length
-            + "\r\n"
-            + extra
-            + "Connection: close\r\n\r\n"
-            + body);
+    return method
+        + " "
+        + uri
+        + " HTTP/1.1\r\nHost: 127.0.0.1:"
+        + endpoint.port()
+        + "\r\nx-amz-content-sha256: UNSIGNED-PAYLOAD\r\nx-amz-date: "
+        + amzDate
+        + "\r\nAuthorization: AWS4-HMAC-SHA256 Credential="
+        + access
+        + "/"
+        + scope
+        + ", SignedHeaders="
+        + signedHeaders
+        + ", Signature="
+        + signature
+        + "\r\nContent-Length: "
+        + contentLength
+        + "\r\n"
+        + extra;
+  }
+
+  /** One response read from {@code in}: its status line, headers and Content-Length body. */
+  private static String response(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int c = in.read();
+      if (c < 0) {
+        break;
+      }
+      head.append((char) c);
+    }
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+    int length = m.find() ? Integer.parseInt(m.group(1)) : 0;
+    return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
   }
 
   /** Sends {@code request} on a new connection; what came back before the endpoint closed it. */

@@ -152,6 +152,47 @@ class S3WritesTest {
     s3.headBucket(h -> h.bucket("owned"));
   }
 
+  /**
+   * A missing bucket is named before a missing upload or source key, and a part number out of
+   * 1-10,000 before either, as S3 orders its checks.
+   */
+  @Test
+  void missingBuckets_andBadPartNumbers_areNamedFirst() {
+    assertS3Error(
+        () ->
+            s3.uploadPart(
+                u -> u.bucket("gone").key("k").uploadId("nope").partNumber(1),
+                RequestBody.fromString("x")),
+        "NoSuchBucket");
+    assertS3Error(
+        () -> s3.abortMultipartUpload(a -> a.bucket("gone").key("k").uploadId("nope")),
+        "NoSuchBucket");
+    s3.createBucket(b -> b.bucket("target"));
+    assertS3Error(
+        () ->
+            s3.copyObject(
+                c ->
+                    c.sourceBucket("gone")
+                        .sourceKey("k")
+                        .destinationBucket("target")
+                        .destinationKey("k")),
+        "NoSuchBucket");
+    assertS3Error(
+        () ->
+            s3.uploadPartCopy(
+                c ->
+                    c.sourceBucket("target")
+                        .sourceKey("k")
+                        .destinationBucket("target")
+                        .destinationKey("k")
+                        .uploadId("nope")
+                        .partNumber(0)),
+        "InvalidArgument");
+    assertS3Error(
+        () -> s3.abortMultipartUpload(a -> a.bucket("target").key("k").uploadId("nope")),
+        "NoSuchUpload");
+  }
+
   private static void assertS3Error(Runnable call, String code) {
     assertThatThrownBy(call::run)
         .isInstanceOfSatisfying(
