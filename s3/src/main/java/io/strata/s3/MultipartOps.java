@@ -301,11 +301,13 @@ final class MultipartOps {
     try {
       int n = Integer.parseInt(r.param("partNumber"));
       if (n < 1 || n > UploadStore.MAX_PART_NUMBER) {
-        throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000");
+        throw S3Error.invalidArgument(
+            "Part number must be an integer between 1 and 10000, inclusive.");
       }
       return n;
     } catch (NumberFormatException e) {
-      throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000");
+      throw S3Error.invalidArgument(
+          "Part number must be an integer between 1 and 10000, inclusive.");
     }
   }
 

@@ -69,6 +69,7 @@ final class ObjectReads {
 
   /** GET ({@code head} false) or HEAD of {@code r}'s key. */
   void get(S3Request r, S3Response out, boolean head) throws IOException {
+    int part = partNumber(r);
     FileInfo f = status(r);
     String etag = S3Names.etag(f);
     ObjectMetadata kept = f.directory() ? ObjectMetadata.NONE : metadataOf(f, etag);
@@ -97,7 +98,8 @@ final class ObjectReads {
       }
     }
     long length = f.directory() ? 0 : f.length();
-    long[] range = range(r.header("range"), length);
+    long[] range =
+        part == 1 && length > 0 ? new long[] {0, length - 1} : range(r.header("range"), length);
     long from = 0;
     long count = length;
     int status = 200;
@@ -302,6 +304,36 @@ final class ObjectReads {
     } catch (NumberFormatException e) {
       return null;
     }
+  }
+
+  /**
+   * The {@code partNumber} asked for: 0 if none. Every object reads here as one part (a completed
+   * upload is one file, its parts' bounds not kept; its ETag has no part count), so part 1 is the
+   * whole object, answered as a range of it, and any other part is not satisfiable.
+   */
+  private static int partNumber(S3Request r) {
+    String value = r.param("partNumber");
+    if (value == null) {
+      return 0;
+    }
+    int n;
+    try {
+      n = Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 1 || n > UploadStore.MAX_PART_NUMBER) {
+      throw S3Error.invalidArgument(
+          "Part number must be an integer between 1 and 10000, inclusive.");
+    }
+    if (r.header("range") != null) {
+      throw S3Error.invalidRequest(
+          "Cannot specify both Range header and partNumber query parameter.");
+    }
+    if (n > 1) {
+      throw new S3Error(416, "InvalidPartNumber", "The requested partnumber is not satisfiable");
+    }
+    return n;
   }
 
   private static S3Error invalidRange(long length) {

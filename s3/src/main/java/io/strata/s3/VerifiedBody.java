@@ -67,6 +67,9 @@ final class VerifiedBody extends BlockInput {
               digest(d, () -> HexFormat.of().formatHex(d.digest()))));
     }
     String md5 = r.header("content-md5");
+    if (md5 != null && !validMd5(md5)) {
+      throw new S3Error(400, "InvalidDigest", "The Content-MD5 you specified is not valid.");
+    }
     if (md5 != null) {
       MessageDigest d = digest("MD5");
       claims.add(
@@ -202,6 +205,15 @@ final class VerifiedBody extends BlockInput {
     };
   }
 
+  /** Whether {@code base64} is base64 of 16 bytes, as an MD5 is. */
+  private static boolean validMd5(String base64) {
+    try {
+      return Base64.getDecoder().decode(base64.trim()).length == 16;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   private static String mismatch(ChecksumAlgorithm a) {
     return "The " + a + " you specified did not match the calculated checksum.";
   }
@@ -236,7 +248,7 @@ final class VerifiedBody extends BlockInput {
     if (value == null) {
       if (signed.streaming()) {
         throw new S3Error(
-            411, "MissingContentLength", "a streaming upload needs x-amz-decoded-content-length");
+            411, "MissingContentLength", "You must provide the Content-Length HTTP header.");
       }
       return -1;
     }

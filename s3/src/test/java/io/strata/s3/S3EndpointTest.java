@@ -299,6 +299,18 @@ class S3EndpointTest {
     var spaced = s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes= -1"));
     assertThat(spaced.asUtf8String()).isEqualTo("0123456789");
     assertThat(spaced.response().contentRange()).isNull();
+    // Every object is one part here: part 1 is all of it, as a range; no other part exists.
+    var first = s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").partNumber(1));
+    assertThat(first.asUtf8String()).isEqualTo("0123456789");
+    assertThat(first.response().contentRange()).isEqualTo("bytes 0-9/10");
+    assertThatThrownBy(
+            () -> s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").partNumber(2)))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(416));
+    assertThatThrownBy(
+            () ->
+                s3.getObjectAsBytes(
+                    g -> g.bucket("ranges").key("digits").partNumber(1).range("bytes=0-1")))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(400));
     assertThatThrownBy(
             () -> s3.getObjectAsBytes(g -> g.bucket("ranges").key("digits").range("bytes=10-")))
         .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(416));

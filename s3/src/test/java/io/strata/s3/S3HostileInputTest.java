@@ -140,6 +140,9 @@ class S3HostileInputTest {
         .contains(
             "<Code>BadDigest</Code>",
             "<Message>The CRC32 you specified did not match the calculated checksum.</Message>");
+    assertThat(signed("PUT", "/hostile/sum", "hello", "Content-MD5: not-an-md5\r\n"))
+        .startsWith("HTTP/1.1 400")
+        .contains("<Code>InvalidDigest</Code>");
     assertThat(signed("GET", "/hostile/sum", "")).startsWith("HTTP/1.1 404");
     assertThat(
             signed(
