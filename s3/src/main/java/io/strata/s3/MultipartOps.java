@@ -40,10 +40,44 @@ final class MultipartOps {
     this.owner = owner;
   }
 
+  /**
+   * The whole object's checksum an upload asks for ({@code x-amz-checksum-algorithm} and {@code
+   * x-amz-checksum-type}), checked as S3 checks them: a known algorithm, COMPOSITE or FULL_OBJECT,
+   * a type only with an algorithm, and FULL_OBJECT only for the CRCs, COMPOSITE for all but
+   * CRC64NVME.
+   */
+  private static void checkChecksumRequest(S3Request r) {
+    String algorithmName = r.header("x-amz-checksum-algorithm");
+    String type = r.header("x-amz-checksum-type");
+    ChecksumAlgorithm algorithm =
+        algorithmName == null ? null : ChecksumAlgorithm.named(algorithmName);
+    if (algorithmName != null && algorithm == null) {
+      throw S3Error.invalidRequest("Checksum algorithm provided is unsupported.");
+    }
+    if (type == null) {
+      return;
+    }
+    if (!type.equals("COMPOSITE") && !type.equals("FULL_OBJECT")) {
+      throw S3Error.invalidRequest("Value for x-amz-checksum-type header is invalid.");
+    }
+    if (algorithm == null) {
+      throw S3Error.invalidRequest(
+          "The x-amz-checksum-type header can only be used with the x-amz-checksum-algorithm"
+              + " header.");
+    }
+    boolean crc = algorithm.name().startsWith("CRC");
+    if ((type.equals("FULL_OBJECT") && !crc)
+        || (type.equals("COMPOSITE") && algorithm == ChecksumAlgorithm.CRC64NVME)) {
+      throw S3Error.invalidRequest(
+          "The " + type + " checksum type cannot be used with the " + algorithm + " algorithm.");
+    }
+  }
+
   void create(S3Request r, S3Response out) throws IOException {
     S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
-    ObjectWrites.refuseObjectLock(r);
+    ObjectWrites.checkWriteHeaders(r);
+    checkChecksumRequest(r);
     UploadStore.Upload u = store.create(r.bucket(), r.key(), owner, ObjectMetadata.of(r.headers()));
     out.xml(
         200,

@@ -28,6 +28,8 @@ record ObjectMetadata(Map<String, String> headers) {
   private static final String USER_PREFIX = "x-amz-meta-";
   private static final String CHECKSUM_PREFIX = "x-amz-checksum-";
   private static final String FORMAT = "s3meta1";
+  private static final String REDIRECT = "x-amz-website-redirect-location";
+
   private static final Set<String> STANDARD =
       Set.of(
           "content-type",
@@ -35,7 +37,8 @@ record ObjectMetadata(Map<String, String> headers) {
           "content-disposition",
           "content-language",
           "cache-control",
-          "expires");
+          "expires",
+          REDIRECT);
 
   ObjectMetadata {
     headers = Map.copyOf(headers);
@@ -65,6 +68,19 @@ record ObjectMetadata(Map<String, String> headers) {
 
   boolean isEmpty() {
     return headers.isEmpty();
+  }
+
+  /**
+   * What a copy with the COPY directive keeps of its source's: all but the website redirect, which
+   * S3 takes only from the copy request itself ({@code redirect}, or none).
+   */
+  ObjectMetadata copied(String redirect) {
+    Map<String, String> all = new LinkedHashMap<>(headers);
+    all.remove(REDIRECT);
+    if (redirect != null) {
+      all.put(REDIRECT, redirect);
+    }
+    return all.isEmpty() ? NONE : new ObjectMetadata(all);
   }
 
   /** This and the object's checksum, verified on its way in ({@code x-amz-checksum-*}). */

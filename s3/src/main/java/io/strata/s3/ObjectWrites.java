@@ -41,11 +41,30 @@ final class ObjectWrites {
   }
 
   /**
+   * What S3 checks of a write's headers before anything is written: the website redirect a version
+   * keeps ({@code x-amz-website-redirect-location}: a path or an http(s) URL), and object lock
+   * ({@link #refuseObjectLock}).
+   */
+  static void checkWriteHeaders(S3Request r) {
+    String redirect = r.header("x-amz-website-redirect-location");
+    if (redirect != null
+        && !(redirect.startsWith("/")
+            || redirect.startsWith("http://")
+            || redirect.startsWith("https://"))) {
+      throw new S3Error(
+          400,
+          "InvalidRedirectLocation",
+          "The website redirect location must have a prefix of 'http://' or 'https://' or '/'.");
+    }
+    refuseObjectLock(r);
+  }
+
+  /**
    * Object lock (retention, legal hold) is not kept: a write that asks for it is refused as S3
    * refuses it for a bucket without lock (after the checks S3 makes of the headers first), rather
    * than stored unprotected while its writer believes it is.
    */
-  static void refuseObjectLock(S3Request r) {
+  private static void refuseObjectLock(S3Request r) {
     String mode = r.header("x-amz-object-lock-mode");
     String until = r.header("x-amz-object-lock-retain-until-date");
     String hold = r.header("x-amz-object-lock-legal-hold");
@@ -79,7 +98,7 @@ final class ObjectWrites {
   void put(S3Request r, VerifiedBody verified, S3Response out) throws IOException {
     String path = S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
-    refuseObjectLock(r);
+    checkWriteHeaders(r);
     long declared = verified.declared();
     if (declared > MAX_PUT) {
       throw new S3Error(
@@ -118,7 +137,7 @@ final class ObjectWrites {
       throw S3Error.invalidRequest(
           "a source larger than 5 GiB is copied in parts (UploadPartCopy)");
     }
-    refuseObjectLock(r);
+    checkWriteHeaders(r);
     String directive = r.header("x-amz-metadata-directive");
     if (directive != null && !directive.equals("COPY") && !directive.equals("REPLACE")) {
       throw S3Error.invalidArgument("x-amz-metadata-directive is COPY or REPLACE: " + directive);
@@ -132,7 +151,8 @@ final class ObjectWrites {
     ObjectMetadata metadata =
         "REPLACE".equals(directive)
             ? ObjectMetadata.of(r.headers())
-            : ObjectMetadata.read(fs, src.path(), S3Names.etag(src));
+            : ObjectMetadata.read(fs, src.path(), S3Names.etag(src))
+                .copied(r.header("x-amz-website-redirect-location"));
     makeParents(path);
     FileInfo written;
     try (FileInStream in = fs.open(src)) {

@@ -17,6 +17,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.Bucket;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.ChecksumType;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -191,6 +192,50 @@ class S3WritesTest {
     assertS3Error(
         () -> s3.abortMultipartUpload(a -> a.bucket("target").key("k").uploadId("nope")),
         "NoSuchUpload");
+  }
+
+  /**
+   * A website redirect is kept and given back, and refused unless a path or an http(s) URL; an
+   * upload's whole-object checksum is asked for as S3 takes it or refused before it begins.
+   */
+  @Test
+  void redirectsAndUploadChecksums_areCheckedBeforeAnythingIsWritten() {
+    s3.createBucket(b -> b.bucket("checked"));
+    assertS3Error(
+        () ->
+            s3.putObject(
+                p -> p.bucket("checked").key("r").websiteRedirectLocation("elsewhere"),
+                RequestBody.fromString("x")),
+        "InvalidRedirectLocation");
+    s3.putObject(
+        p -> p.bucket("checked").key("r").websiteRedirectLocation("/other"),
+        RequestBody.fromString("x"));
+    assertThat(s3.headObject(h -> h.bucket("checked").key("r")).websiteRedirectLocation())
+        .isEqualTo("/other");
+    // A copy takes the redirect from its own request only, as S3 copies.
+    s3.copyObject(
+        c ->
+            c.sourceBucket("checked")
+                .sourceKey("r")
+                .destinationBucket("checked")
+                .destinationKey("r2"));
+    assertThat(s3.headObject(h -> h.bucket("checked").key("r2")).websiteRedirectLocation())
+        .isNull();
+    assertS3Error(
+        () ->
+            s3.createMultipartUpload(
+                c -> c.bucket("checked").key("m").checksumType(ChecksumType.FULL_OBJECT)),
+        "InvalidRequest");
+    assertS3Error(
+        () ->
+            s3.createMultipartUpload(
+                c ->
+                    c.bucket("checked")
+                        .key("m")
+                        .checksumAlgorithm(ChecksumAlgorithm.SHA1)
+                        .checksumType(ChecksumType.FULL_OBJECT)),
+        "InvalidRequest");
+    assertThat(s3.listMultipartUploads(l -> l.bucket("checked")).uploads()).isEmpty();
   }
 
   private static void assertS3Error(Runnable call, String code) {
