@@ -4,7 +4,6 @@ import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import io.strata.core.status.StatusCode;
 import io.strata.core.status.StrataException;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -107,11 +106,9 @@ final class BucketOps {
     if (ownership != null && !OWNERSHIPS.contains(ownership)) {
       throw S3Error.invalidArgument("Invalid x-amz-object-ownership header: " + ownership);
     }
-    byte[] config = body.readNBytes(S3XmlReader.MAX_BODY + 1);
-    if (config.length > 0) {
-      // Read for its root's name and well-formedness; its one field S3 checks comes next.
-      S3XmlReader.read(new ByteArrayInputStream(config), "CreateBucketConfiguration", "");
-      String constraint = S3XmlReader.rootField(config, "LocationConstraint");
+    S3XmlReader.Body config = S3XmlReader.readOptional(body, "CreateBucketConfiguration");
+    if (config != null) {
+      String constraint = config.field("LocationConstraint");
       // us-east-1 is named by no constraint; any other must be this endpoint's own region.
       if (constraint != null && (constraint.equals("us-east-1") || !constraint.equals(region))) {
         throw new S3Error(

@@ -56,13 +56,7 @@ enum ChecksumAlgorithm {
     if (!n.startsWith("x-amz-checksum-")) {
       return null;
     }
-    String algorithm = n.substring("x-amz-checksum-".length()).toUpperCase(Locale.ROOT);
-    for (ChecksumAlgorithm a : values()) {
-      if (a.name().equals(algorithm)) {
-        return a;
-      }
-    }
-    return null;
+    return named(n.substring("x-amz-checksum-".length()));
   }
 
   /** A running computation of this checksum. */

@@ -1,7 +1,6 @@
 package io.strata.s3;
 
 import io.strata.core.status.StrataException;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -23,10 +22,9 @@ final class DeleteObjects {
 
   void run(S3Request r, InputStream body, S3Response out) throws IOException {
     BucketOps.requireBucket(writes.fs(), r.bucket());
-    byte[] bytes = body.readNBytes(S3XmlReader.MAX_BODY + 1);
-    List<Map<String, String>> objects =
-        S3XmlReader.read(new ByteArrayInputStream(bytes), "Delete", "Object");
-    boolean quiet = "true".equals(S3XmlReader.rootField(bytes, "Quiet"));
+    S3XmlReader.Body delete = S3XmlReader.read(body, "Delete");
+    List<Map<String, String>> objects = delete.items("Object");
+    boolean quiet = "true".equals(delete.field("Quiet"));
     List<String> keys = new ArrayList<>();
     for (Map<String, String> o : objects) {
       String key = o.get("Key");

@@ -136,7 +136,7 @@ final class MultipartOps {
     UploadStore.Upload u = upload(r);
     List<Integer> asked = new ArrayList<>();
     List<String> etags = new ArrayList<>();
-    for (Map<String, String> p : S3XmlReader.read(body, "CompleteMultipartUpload", "Part")) {
+    for (Map<String, String> p : S3XmlReader.read(body, "CompleteMultipartUpload").items("Part")) {
       String number = p.get("PartNumber");
       String etag = p.get("ETag");
       if (number == null || etag == null) {

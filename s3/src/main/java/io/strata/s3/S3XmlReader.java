@@ -12,7 +12,6 @@ import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
@@ -26,13 +25,53 @@ final class S3XmlReader {
 
   private S3XmlReader() {}
 
+  /** A body parsed once, its root element checked: its repeated items and its fields. */
+  record Body(Element root) {
+    /** The children's texts of every {@code item} element under the root, by name. */
+    List<Map<String, String>> items(String item) {
+      List<Map<String, String>> items = new ArrayList<>();
+      NodeList children = root.getChildNodes();
+      for (int i = 0; i < children.getLength(); i++) {
+        if (children.item(i) instanceof Element e && item.equals(e.getLocalName())) {
+          Map<String, String> fields = new LinkedHashMap<>();
+          NodeList parts = e.getChildNodes();
+          for (int j = 0; j < parts.getLength(); j++) {
+            if (parts.item(j) instanceof Element f) {
+              fields.put(f.getLocalName(), f.getTextContent());
+            }
+          }
+          items.add(fields);
+        }
+      }
+      return items;
+    }
+
+    /** The text of the first element {@code name} in the body (namespace ignored), or null. */
+    String field(String name) {
+      NodeList nodes = root.getElementsByTagNameNS("*", name);
+      return nodes.getLength() == 0 ? null : nodes.item(0).getTextContent();
+    }
+  }
+
   /**
-   * The children's texts of every {@code item} element under the root {@code root} (namespace
-   * ignored), and the root's own simple children under the key "" of a first map.
+   * {@code body} as a document whose root is {@code root} (namespace ignored); MalformedXML if not.
    */
-  static List<Map<String, String>> read(InputStream body, String root, String item)
-      throws IOException {
+  static Body read(InputStream body, String root) throws IOException {
+    Body b = readOptional(body, root);
+    if (b == null) {
+      throw S3Error.malformedXml(
+          "The XML you provided was not well-formed or did not validate against our published"
+              + " schema");
+    }
+    return b;
+  }
+
+  /** As {@link #read}, but null for an empty body (a configuration S3 takes as optional). */
+  static Body readOptional(InputStream body, String root) throws IOException {
     byte[] bytes = body.readNBytes(MAX_BODY + 1);
+    if (bytes.length == 0) {
+      return null;
+    }
     if (bytes.length > MAX_BODY) {
       throw S3Error.malformedXml("an XML body is at most 2 MiB");
     }
@@ -40,28 +79,7 @@ final class S3XmlReader {
     if (!root.equals(doc.getLocalName())) {
       throw S3Error.malformedXml("the body is not a " + root + " document");
     }
-    List<Map<String, String>> items = new ArrayList<>();
-    NodeList children = doc.getChildNodes();
-    for (int i = 0; i < children.getLength(); i++) {
-      Node n = children.item(i);
-      if (n instanceof Element e && item.equals(e.getLocalName())) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        NodeList parts = e.getChildNodes();
-        for (int j = 0; j < parts.getLength(); j++) {
-          if (parts.item(j) instanceof Element f) {
-            fields.put(f.getLocalName(), f.getTextContent());
-          }
-        }
-        items.add(fields);
-      }
-    }
-    return items;
-  }
-
-  /** The text of the root's child {@code name}, or null. */
-  static String rootField(byte[] bytes, String name) {
-    NodeList nodes = parse(bytes).getDocumentElement().getElementsByTagNameNS("*", name);
-    return nodes.getLength() == 0 ? null : nodes.item(0).getTextContent();
+    return new Body(doc);
   }
 
   private static org.w3c.dom.Document parse(byte[] bytes) {
