@@ -6,10 +6,6 @@ import io.strata.client.FileInfo;
 import io.strata.client.FileSystem;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,6 +27,7 @@ final class MultipartOps {
   private final UploadStore store;
   private final ObjectWrites writes;
   private final String owner;
+  private final MultipartCompletion completion;
 
   /** The uploads {@code owner} makes and sees ("" for the endpoint's own keys). */
   MultipartOps(FileSystem fs, UploadStore store, ObjectWrites writes, String owner) {
@@ -38,47 +35,20 @@ final class MultipartOps {
     this.store = store;
     this.writes = writes;
     this.owner = owner;
-  }
-
-  /**
-   * The whole object's checksum an upload asks for ({@code x-amz-checksum-algorithm} and {@code
-   * x-amz-checksum-type}), checked as S3 checks them: a known algorithm, COMPOSITE or FULL_OBJECT,
-   * a type only with an algorithm, and FULL_OBJECT only for the CRCs, COMPOSITE for all but
-   * CRC64NVME.
-   */
-  private static void checkChecksumRequest(S3Request r) {
-    String algorithmName = r.header("x-amz-checksum-algorithm");
-    String type = r.header("x-amz-checksum-type");
-    ChecksumAlgorithm algorithm =
-        algorithmName == null ? null : ChecksumAlgorithm.named(algorithmName);
-    if (algorithmName != null && algorithm == null) {
-      throw S3Error.invalidRequest("Checksum algorithm provided is unsupported.");
-    }
-    if (type == null) {
-      return;
-    }
-    if (!type.equals("COMPOSITE") && !type.equals("FULL_OBJECT")) {
-      throw S3Error.invalidRequest("Value for x-amz-checksum-type header is invalid.");
-    }
-    if (algorithm == null) {
-      throw S3Error.invalidRequest(
-          "The x-amz-checksum-type header can only be used with the x-amz-checksum-algorithm"
-              + " header.");
-    }
-    boolean crc = algorithm.name().startsWith("CRC");
-    if ((type.equals("FULL_OBJECT") && !crc)
-        || (type.equals("COMPOSITE") && algorithm == ChecksumAlgorithm.CRC64NVME)) {
-      throw S3Error.invalidRequest(
-          "The " + type + " checksum type cannot be used with the " + algorithm + " algorithm.");
-    }
+    this.completion = new MultipartCompletion(store, writes);
   }
 
   void create(S3Request r, S3Response out) throws IOException {
     S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
     ObjectWrites.checkWriteHeaders(r);
-    checkChecksumRequest(r);
-    UploadStore.Upload u = store.create(r.bucket(), r.key(), owner, ObjectMetadata.of(r.headers()));
+    UploadStore.Checksum checksum = PartChecksums.requested(r);
+    UploadStore.Upload u =
+        store.create(r.bucket(), r.key(), owner, ObjectMetadata.of(r.headers()), checksum);
+    if (checksum != null) {
+      out.header("x-amz-checksum-algorithm", checksum.algorithm().name());
+      out.header(ObjectMetadata.CHECKSUM_TYPE, checksum.type());
+    }
     out.xml(
         200,
         S3Xml.document("InitiateMultipartUploadResult")
@@ -94,11 +64,29 @@ final class MultipartOps {
     if (body.declared() > MAX_PART) {
       throw new S3Error(400, "EntityTooLarge", "a part is at most 5 GiB");
     }
-    UploadStore.Part part = store.put(u, number, body, MAX_PART);
+    UploadStore.Checksum wanted = store.checksum(u);
+    ChecksumAlgorithm sent = body.algorithm();
+    if (wanted != null
+        && sent != wanted.algorithm()
+        && (sent != null || wanted.type().equals(UploadStore.Checksum.COMPOSITE))) {
+      // A composite checksum is made of the parts' own, so each part must come with one; a
+      // full-object one is computed here from the bytes.
+      throw S3Error.invalidRequest(
+          "Checksum Type mismatch occurred, expected checksum Type: "
+              + wanted.algorithm()
+              + ", actual checksum Type: "
+              + (sent == null ? "null" : sent.name()));
+    }
+    // The part's checksum is kept (the upload's algorithm, else the one it came with), so that
+    // Complete can check the one it names.
+    UploadStore.Part part =
+        store.put(u, number, body, MAX_PART, wanted == null ? sent : wanted.algorithm());
     out.header(HttpHeaderNames.ETAG, part.etag());
     Map.Entry<String, String> checksum = body.checksum();
     if (checksum != null) {
       out.header(checksum.getKey(), checksum.getValue());
+    } else if (part.checksum() != null) {
+      out.header(part.checksumAlgorithm().header(), part.checksum());
     }
     out.empty(200);
   }
@@ -122,77 +110,27 @@ final class MultipartOps {
     UploadStore.Part part;
     try (FileInStream in = fs.open(src)) {
       in.seek(from);
-      part = store.put(u, number, new Bounded(in, count), MAX_PART);
+      UploadStore.Checksum wanted = store.checksum(u);
+      part =
+          store.put(
+              u,
+              number,
+              new Bounded(in, count),
+              MAX_PART,
+              wanted == null ? null : wanted.algorithm());
     }
-    out.xml(
-        200,
+    S3Xml xml =
         S3Xml.document("CopyPartResult")
             .element("ETag", part.etag())
-            .time("LastModified", part.written().toEpochMilli())
-            .end("CopyPartResult"));
+            .time("LastModified", part.written().toEpochMilli());
+    if (part.checksum() != null) {
+      xml.element(PartChecksums.element(part.checksumAlgorithm()), part.checksum());
+    }
+    out.xml(200, xml.end("CopyPartResult"));
   }
 
   void complete(S3Request r, InputStream body, S3Response out) throws IOException {
-    UploadStore.Upload u = upload(r);
-    List<Integer> asked = new ArrayList<>();
-    List<String> etags = new ArrayList<>();
-    for (Map<String, String> p : S3XmlReader.read(body, "CompleteMultipartUpload").items("Part")) {
-      String number = p.get("PartNumber");
-      String etag = p.get("ETag");
-      if (number == null || etag == null) {
-        throw S3Error.malformedXml("each Part needs a PartNumber and an ETag");
-      }
-      try {
-        asked.add(Integer.parseInt(number.trim()));
-      } catch (NumberFormatException e) {
-        throw S3Error.malformedXml("PartNumber is not a number: " + number);
-      }
-      etags.add(etag.trim());
-    }
-    if (asked.isEmpty()) {
-      throw S3Error.malformedXml("You must specify at least one part");
-    }
-    Map<Integer, UploadStore.Part> stored = new HashMap<>();
-    for (UploadStore.Part p : store.parts(u)) {
-      stored.put(p.number(), p);
-    }
-    List<UploadStore.Part> chosen = new ArrayList<>();
-    int previous = 0;
-    for (int i = 0; i < asked.size(); i++) {
-      int number = asked.get(i);
-      if (number <= previous) {
-        throw new S3Error(400, "InvalidPartOrder", "The list of parts was not in ascending order");
-      }
-      previous = number;
-      UploadStore.Part p = stored.get(number);
-      String etag = etags.get(i);
-      if (p == null || !(p.etag().equals(etag) || p.etag().equals("\"" + etag + "\""))) {
-        throw new S3Error(
-            400,
-            "InvalidPart",
-            "One or more of the specified parts could not be found.  The part may not have been"
-                + " uploaded, or the specified entity tag may not match the part's entity tag.");
-      }
-      if (i < asked.size() - 1 && p.length() < MIN_PART) {
-        throw new S3Error(
-            400,
-            "EntityTooSmall",
-            "Your proposed upload is smaller than the minimum allowed size (5 MiB for each part"
-                + " but the last): part "
-                + number);
-      }
-      chosen.add(p);
-    }
-    FileInfo written = writes.publish(r, concatenation(u, chosen), store.metadata(u));
-    store.remove(u);
-    out.xml(
-        200,
-        S3Xml.document("CompleteMultipartUploadResult")
-            .element("Location", "/" + r.bucket() + "/" + r.key())
-            .element("Bucket", r.bucket())
-            .element("Key", r.key())
-            .element("ETag", S3Names.etag(written))
-            .end("CompleteMultipartUploadResult"));
+    completion.complete(r, upload(r), body, out);
   }
 
   /**
@@ -254,13 +192,21 @@ final class MultipartOps {
                 page.isEmpty() ? marker : page.get(page.size() - 1).number())
             .element("MaxParts", max)
             .element("IsTruncated", page.size() < after.size());
+    UploadStore.Checksum checksum = store.checksum(u);
+    if (checksum != null) {
+      xml.element("ChecksumAlgorithm", checksum.algorithm().name())
+          .element("ChecksumType", checksum.type());
+    }
     for (UploadStore.Part p : page) {
       xml.open("Part")
           .element("PartNumber", p.number())
           .time("LastModified", p.written().toEpochMilli())
           .element("ETag", p.etag())
-          .element("Size", p.length())
-          .close("Part");
+          .element("Size", p.length());
+      if (p.checksum() != null) {
+        xml.element(PartChecksums.element(p.checksumAlgorithm()), p.checksum());
+      }
+      xml.close("Part");
     }
     out.xml(200, xml.end("ListPartsResult"));
   }
@@ -309,26 +255,6 @@ final class MultipartOps {
           .close("Upload");
     }
     out.xml(200, xml.end("ListMultipartUploadsResult"));
-  }
-
-  private InputStream concatenation(UploadStore.Upload u, List<UploadStore.Part> parts) {
-    return new SequenceInputStream(
-        Collections.enumeration(
-            new java.util.AbstractList<InputStream>() {
-              @Override
-              public InputStream get(int index) {
-                try {
-                  return store.open(u, parts.get(index).number());
-                } catch (IOException e) {
-                  throw new java.io.UncheckedIOException(e);
-                }
-              }
-
-              @Override
-              public int size() {
-                return parts.size();
-              }
-            }));
   }
 
   private static int partNumber(S3Request r) {

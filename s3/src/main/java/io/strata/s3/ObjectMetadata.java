@@ -27,6 +27,7 @@ record ObjectMetadata(Map<String, String> headers) {
 
   private static final String USER_PREFIX = "x-amz-meta-";
   private static final String CHECKSUM_PREFIX = "x-amz-checksum-";
+  static final String CHECKSUM_TYPE = "x-amz-checksum-type";
   private static final String FORMAT = "s3meta1";
   private static final String REDIRECT = "x-amz-website-redirect-location";
 
@@ -83,13 +84,17 @@ record ObjectMetadata(Map<String, String> headers) {
     return all.isEmpty() ? NONE : new ObjectMetadata(all);
   }
 
-  /** This and the object's checksum, verified on its way in ({@code x-amz-checksum-*}). */
-  ObjectMetadata withChecksum(Map.Entry<String, String> checksum) {
+  /**
+   * This and the object's checksum ({@code x-amz-checksum-*}, verified on its way in or computed)
+   * with its type ({@code FULL_OBJECT}, or {@code COMPOSITE} for one made of its parts').
+   */
+  ObjectMetadata withChecksum(Map.Entry<String, String> checksum, String type) {
     if (checksum == null) {
       return this;
     }
     Map<String, String> all = new LinkedHashMap<>(headers);
     all.put(checksum.getKey().toLowerCase(Locale.ROOT), checksum.getValue());
+    all.put(CHECKSUM_TYPE, type);
     return new ObjectMetadata(all);
   }
 

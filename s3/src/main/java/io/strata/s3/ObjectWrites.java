@@ -11,6 +11,7 @@ import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,7 +106,9 @@ final class ObjectWrites {
           400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size (5 GiB)");
     }
     if (r.key().endsWith("/")) {
-      folderMarker(path, declared, out);
+      // Its body is read all the same (it must be empty): a checksum claimed of it must hold.
+      boolean holdsBytes = verified.read(new byte[1], 0, 1) > 0;
+      folderMarker(path, holdsBytes ? 1 : declared, out);
       return;
     }
     boolean mustBeNew = "*".equals(r.header("if-none-match"));
@@ -120,10 +123,11 @@ final class ObjectWrites {
     makeParents(path);
     FileInfo written = write(path, verified, !mustBeNew, r.key());
     Map.Entry<String, String> checksum = verified.checksum();
-    keep(path, metadata.withChecksum(checksum), written);
+    keep(path, metadata.withChecksum(checksum, UploadStore.Checksum.FULL_OBJECT), written);
     out.header(HttpHeaderNames.ETAG, S3Names.etag(written));
     if (checksum != null) {
       out.header(checksum.getKey(), checksum.getValue());
+      out.header(ObjectMetadata.CHECKSUM_TYPE, UploadStore.Checksum.FULL_OBJECT);
     }
     out.empty(200);
   }
@@ -204,14 +208,15 @@ final class ObjectWrites {
 
   /**
    * Writes {@code in} as the new version of {@code r}'s key, with {@code metadata} (a completed
-   * multipart upload).
+   * multipart upload's, asked for once every byte was read: its checksum may be of them all).
    */
-  FileInfo publish(S3Request r, InputStream in, ObjectMetadata metadata) throws IOException {
+  FileInfo publish(S3Request r, InputStream in, Supplier<ObjectMetadata> metadata)
+      throws IOException {
     String path = S3Names.path(r.bucket(), r.key());
     BucketOps.requireBucket(fs, r.bucket());
     makeParents(path);
     FileInfo written = write(path, in, true, r.key());
-    keep(path, metadata, written);
+    keep(path, metadata.get(), written);
     return written;
   }
 

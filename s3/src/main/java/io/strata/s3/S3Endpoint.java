@@ -187,7 +187,7 @@ final class S3Endpoint implements S3Channel.Exchanges {
           multipart.uploadPart(r, VerifiedBody.of(r, signed, body), out);
         }
       }
-      case "POST" -> multipart.complete(r, VerifiedBody.of(r, signed, body), out);
+      case "POST" -> multipart.complete(r, VerifiedBody.ofCompletion(r, signed, body), out);
       case "DELETE" -> multipart.abort(r, out);
       case "GET" -> multipart.listParts(r, out);
       default -> throw methodNotAllowed(method);

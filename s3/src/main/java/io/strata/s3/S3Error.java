@@ -74,6 +74,13 @@ final class S3Error extends RuntimeException {
         "At least one of the pre-conditions you specified did not hold.");
   }
 
+  /** MalformedXML in S3's own words. */
+  static S3Error malformedXml() {
+    return malformedXml(
+        "The XML you provided was not well-formed or did not validate against our published"
+            + " schema.");
+  }
+
   static S3Error malformedXml(String message) {
     return new S3Error(400, "MalformedXML", message);
   }

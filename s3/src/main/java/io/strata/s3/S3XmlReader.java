@@ -59,9 +59,7 @@ final class S3XmlReader {
   static Body read(InputStream body, String root) throws IOException {
     Body b = readOptional(body, root);
     if (b == null) {
-      throw S3Error.malformedXml(
-          "The XML you provided was not well-formed or did not validate against our published"
-              + " schema");
+      throw S3Error.malformedXml();
     }
     return b;
   }
@@ -98,9 +96,7 @@ final class S3XmlReader {
     } catch (ParserConfigurationException e) {
       throw new IllegalStateException("the JDK's XML parser cannot be made safe", e);
     } catch (SAXException | IOException e) {
-      throw S3Error.malformedXml(
-          "The XML you provided was not well-formed or did not validate against our published"
-              + " schema");
+      throw S3Error.malformedXml();
     }
   }
 }

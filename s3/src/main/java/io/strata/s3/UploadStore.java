@@ -32,14 +32,30 @@ final class UploadStore {
   /** An upload: its id, bucket and key, and when its last part arrived. */
   record Upload(String id, String bucket, String key, String owner, Instant touched) {}
 
-  /** A stored part: its number, length and the MD5 that is its ETag. */
-  record Part(int number, long length, String etag, Instant written) {}
+  /**
+   * A stored part: its number, length, the MD5 that is its ETag, and its checksum (in the upload's
+   * algorithm, else in the one the part came with; null if neither).
+   */
+  record Part(
+      int number,
+      long length,
+      String etag,
+      Instant written,
+      ChecksumAlgorithm checksumAlgorithm,
+      String checksum) {}
+
+  /** The whole object's checksum an upload was created to have: its algorithm and type. */
+  record Checksum(ChecksumAlgorithm algorithm, String type) {
+    static final String COMPOSITE = "COMPOSITE";
+    static final String FULL_OBJECT = "FULL_OBJECT";
+  }
 
   static final int MAX_PART_NUMBER = 10_000;
 
   private static final Pattern ID = Pattern.compile("[0-9a-f]{32}");
   private static final String UPLOAD_FILE = "upload";
   private static final String METADATA_FILE = "metadata";
+  private static final String CHECKSUM_FILE = "checksum";
   private static final int BUFFER = 256 << 10;
 
   private final Path root;
@@ -55,7 +71,7 @@ final class UploadStore {
    * A new upload of {@code bucket}/{@code key} by {@code owner} (the user an access key names, ""
    * for the endpoint's own keys): only its owner sees, continues, completes or aborts it.
    */
-  Upload create(String bucket, String key, String owner, ObjectMetadata metadata)
+  Upload create(String bucket, String key, String owner, ObjectMetadata metadata, Checksum checksum)
       throws IOException {
     byte[] id = new byte[16];
     random.nextBytes(id);
@@ -74,6 +90,10 @@ final class UploadStore {
         StandardCharsets.UTF_8);
     // The object's metadata, given when the upload began and kept when it completes.
     Files.write(dir.resolve(METADATA_FILE), metadata.encode(""));
+    if (checksum != null) {
+      Files.writeString(
+          dir.resolve(CHECKSUM_FILE), checksum.algorithm().name() + " " + checksum.type());
+    }
     Files.move(temp, dir.resolve(UPLOAD_FILE), StandardCopyOption.ATOMIC_MOVE);
     return new Upload(name, bucket, key, owner, Instant.now());
   }
@@ -122,14 +142,30 @@ final class UploadStore {
     }
   }
 
+  /** The checksum {@code upload} was created to have; null if it named none. */
+  Checksum checksum(Upload upload) throws IOException {
+    try {
+      String kept = Files.readString(root.resolve(upload.id()).resolve(CHECKSUM_FILE)).trim();
+      int space = kept.indexOf(' ');
+      ChecksumAlgorithm algorithm =
+          space < 0 ? null : ChecksumAlgorithm.named(kept.substring(0, space));
+      return algorithm == null ? null : new Checksum(algorithm, kept.substring(space + 1));
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
   /**
    * Writes part {@code number} of {@code upload} from {@code in} (replacing an earlier one of that
-   * number only once the new one is whole); its MD5 is its ETag.
+   * number only once the new one is whole); its MD5 is its ETag, and its checksum in {@code
+   * algorithm} (null: none) is kept beside it, with the algorithm's name.
    */
-  Part put(Upload upload, int number, InputStream in, long maxLength) throws IOException {
+  Part put(Upload upload, int number, InputStream in, long maxLength, ChecksumAlgorithm algorithm)
+      throws IOException {
     Path dir = root.resolve(upload.id());
     Path temp = dir.resolve("part-" + number + "." + Long.toHexString(random.nextLong()) + ".tmp");
     MessageDigest md5 = md5();
+    ChecksumAlgorithm.Running sum = algorithm == null ? null : algorithm.start();
     long length = 0;
     boolean done = false;
     try (OutputStream out = Files.newOutputStream(temp)) {
@@ -142,6 +178,9 @@ final class UploadStore {
               400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size");
         }
         md5.update(buf, 0, n);
+        if (sum != null) {
+          sum.update(buf, 0, n);
+        }
         out.write(buf, 0, n);
       }
       done = true;
@@ -151,28 +190,39 @@ final class UploadStore {
       }
     }
     String etag = "\"" + HexFormat.of().formatHex(md5.digest()) + "\"";
+    String checksum = sum == null ? null : sum.base64();
     Path part = dir.resolve("part-" + number);
-    try {
-      Files.move(temp, part, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (NoSuchFileException e) {
-      // Aborted meanwhile.
-      Files.deleteIfExists(temp);
-      throw noSuchUpload();
+    Path checksumFile = dir.resolve("part-" + number + ".checksum");
+    // A part's bytes, ETag and checksum change together: two puts of one number racing here (or
+    // a Complete reading the parts) never mix one's bytes with the other's ETag.
+    synchronized (this) {
+      try {
+        Files.move(temp, part, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (NoSuchFileException e) {
+        // Aborted meanwhile.
+        Files.deleteIfExists(temp);
+        throw noSuchUpload();
+      }
+      Files.writeString(dir.resolve("part-" + number + ".etag"), etag);
+      if (checksum != null) {
+        Files.writeString(checksumFile, algorithm.name() + " " + checksum);
+      } else {
+        Files.deleteIfExists(checksumFile);
+      }
     }
-    Files.writeString(dir.resolve("part-" + number + ".etag"), etag);
     Files.setLastModifiedTime(
         dir.resolve(UPLOAD_FILE), java.nio.file.attribute.FileTime.from(Instant.now()));
-    return new Part(number, length, etag, Instant.now());
+    return new Part(number, length, etag, Instant.now(), algorithm, checksum);
   }
 
   /** The parts of {@code upload} by number. */
-  List<Part> parts(Upload upload) throws IOException {
+  synchronized List<Part> parts(Upload upload) throws IOException {
     List<Part> parts = new ArrayList<>();
     Path dir = root.resolve(upload.id());
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "part-*")) {
       for (Path f : files) {
         String name = f.getFileName().toString();
-        if (name.endsWith(".tmp") || name.endsWith(".etag")) {
+        if (name.endsWith(".tmp") || name.endsWith(".etag") || name.endsWith(".checksum")) {
           continue;
         }
         int number = Integer.parseInt(name.substring("part-".length()));
@@ -180,12 +230,21 @@ final class UploadStore {
         if (!Files.exists(etag)) {
           continue;
         }
+        Path checksumFile = dir.resolve(name + ".checksum");
+        String[] checksum =
+            Files.exists(checksumFile)
+                ? Files.readString(checksumFile).trim().split(" ", 2)
+                : new String[0];
+        ChecksumAlgorithm algorithm =
+            checksum.length == 2 ? ChecksumAlgorithm.named(checksum[0]) : null;
         parts.add(
             new Part(
                 number,
                 Files.size(f),
                 Files.readString(etag).trim(),
-                Files.getLastModifiedTime(f).toInstant()));
+                Files.getLastModifiedTime(f).toInstant(),
+                algorithm,
+                algorithm == null ? null : checksum[1]));
       }
     } catch (NoSuchFileException e) {
       throw noSuchUpload();

@@ -50,7 +50,8 @@ final class VerifiedBody extends BlockInput {
       S3Request r,
       SigV4Signed signed,
       Supplier<Map<String, String>> trailers,
-      long expectedLength) {
+      long expectedLength,
+      boolean checksumsOfBody) {
     this.in = in;
     this.trailers = trailers;
     this.expectedLength = expectedLength;
@@ -79,15 +80,9 @@ final class VerifiedBody extends BlockInput {
               md5,
               digest(d, () -> Base64.getEncoder().encodeToString(d.digest()))));
     }
-    for (ChecksumAlgorithm a : ChecksumAlgorithm.values()) {
+    ChecksumAlgorithm a = checksumsOfBody ? ChecksumAlgorithm.ofRequest(r) : null;
+    if (a != null) {
       String value = r.header(a.header());
-      if (value == null) {
-        continue;
-      }
-      if (reportedAlgorithm != null) {
-        throw S3Error.invalidRequest(
-            "Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.");
-      }
       if (!a.takes(value)) {
         throw S3Error.invalidRequest("Value for " + a.header() + " header is invalid.");
       }
@@ -114,18 +109,37 @@ final class VerifiedBody extends BlockInput {
    * signatures checked), and checked against every claim at its end.
    */
   static VerifiedBody of(S3Request r, SigV4Signed signed, InputStream raw) {
+    return of(r, signed, raw, true);
+  }
+
+  /**
+   * As {@link #of}, for CompleteMultipartUpload: its {@code x-amz-checksum-*} headers are claims
+   * about the object it makes, checked there, not about its XML.
+   */
+  static VerifiedBody ofCompletion(S3Request r, SigV4Signed signed, InputStream raw) {
+    return of(r, signed, raw, false);
+  }
+
+  private static VerifiedBody of(
+      S3Request r, SigV4Signed signed, InputStream raw, boolean checksumsOfBody) {
     AwsChunkedInput chunked = signed.streaming() ? new AwsChunkedInput(raw, signed) : null;
     return new VerifiedBody(
         chunked != null ? chunked : raw,
         r,
         signed,
         () -> chunked == null ? Map.of() : chunked.trailers(),
-        declaredLength(r, signed));
+        declaredLength(r, signed),
+        checksumsOfBody);
   }
 
   /** The body's length as the client declared it, or -1. */
   long declared() {
     return expectedLength;
+  }
+
+  /** The algorithm of the checksum the client sent (in a header or the trailer), or null. */
+  ChecksumAlgorithm algorithm() {
+    return trailerAlgorithm != null ? trailerAlgorithm : reportedAlgorithm;
   }
 
   /** The checksum to give back ({@code x-amz-checksum-*}), if the client sent one. */
