@@ -155,17 +155,7 @@ final class PartChecksums {
    */
   static Whole whole(UploadStore.Checksum wanted, List<UploadStore.Part> parts, S3Request r) {
     if (wanted == null) {
-      return new Whole() {
-        @Override
-        public InputStream over(InputStream object) {
-          return object;
-        }
-
-        @Override
-        public Map.Entry<String, String> value() {
-          return null;
-        }
-      };
+      return new Known(null);
     }
     ChecksumAlgorithm algorithm = wanted.algorithm();
     String claimed = r.header(algorithm.header());
@@ -186,20 +176,17 @@ final class PartChecksums {
           && !(claimed.contains("-") ? claimed : claimed + "-" + parts.size()).equals(value)) {
         throw badDigest(algorithm);
       }
-      Map.Entry<String, String> entry = Map.entry(algorithm.header(), value);
-      return new Whole() {
-        @Override
-        public InputStream over(InputStream object) {
-          return object;
-        }
-
-        @Override
-        public Map.Entry<String, String> value() {
-          return entry;
-        }
-      };
+      return new Known(Map.entry(algorithm.header(), value));
     }
     return new FullObject(algorithm, claimed);
+  }
+
+  /** A checksum known before the bytes are written (or none): they go by unread. */
+  private record Known(Map.Entry<String, String> value) implements Whole {
+    @Override
+    public InputStream over(InputStream object) {
+      return object;
+    }
   }
 
   /** A FULL_OBJECT checksum, computed over the bytes as they are written. */
