@@ -112,6 +112,22 @@ class WholeFileAreaTest {
     }
   }
 
+  /**
+   * A part a stopped writer left under the name a new writer takes is replaced, not appended to.
+   */
+  @Test
+  void aPartLeftBehind_isReplacedByTheNextWriter() throws Exception {
+    byte[] bytes = random(2 * PAGE + 7, 11);
+    try (KvStore index = index();
+        WholeFileArea area = WholeFileArea.open(dir, index, clock::get)) {
+      Path left = area.dir().resolve(WholeFileArea.name(key(8)) + ".part");
+      Files.write(left, random(5 * PAGE, 12));
+      WholeFile f = area.seal(key(8), bytes.length, PAGE, pagesOf(bytes)).orElseThrow();
+      assertThat(read(f.path())).isEqualTo(bytes);
+      assertThat(left).doesNotExist();
+    }
+  }
+
   @Test
   void theScrub_demotesAFileWhoseBytesChanged() throws Exception {
     byte[] bytes = random(4 * PAGE, 8);
