@@ -156,11 +156,12 @@ public final class DataClient implements AutoCloseable {
 
   /**
    * Asks a local worker, over its domain socket, to keep the version whole on its disk, reading it
-   * from the under-storage first if it must (blocking until it is sealed); throws the worker's
-   * StrataException, RESOURCE_EXHAUSTED when it does not keep this one whole.
+   * from the under-storage first if it must (blocking until it is sealed, on a pooled blocking
+   * connection: no event loop in between); throws the worker's StrataException, RESOURCE_EXHAUSTED
+   * when it does not keep this one whole.
    */
   public void keepWhole(Endpoint worker, Target file) {
-    await(call(worker, file, new WholeCall(requestIds.incrementAndGet())), file.path());
+    SocketWhole.keep(blocking, worker, requestIds.incrementAndGet(), file);
   }
 
   /**
