@@ -27,9 +27,21 @@ import java.util.function.Consumer;
  * <p>Not thread-safe.
  */
 public final class FileOutStream extends OutputStream {
+  /**
+   * The buffer a stream starts with: an S3 endpoint or a mount writing many small files allocated a
+   * whole chunk (1 MiB by default) for each.
+   */
+  private static final int FIRST_CHUNK = 64 << 10;
+
   private final String path;
   private final String worker;
-  private final byte[] chunk;
+
+  /**
+   * The bytes not sent yet; grows to {@link #chunkSize} as they come (a small file's stays small).
+   */
+  private byte[] chunk;
+
+  private final int chunkSize;
   private final Duration timeout;
   private final Consumer<FileInfo> onClose;
   private final Object readiness = new Object();
@@ -48,7 +60,8 @@ public final class FileOutStream extends OutputStream {
       Consumer<FileInfo> onClose) {
     this.path = header.getPath();
     this.worker = worker;
-    this.chunk = new byte[chunkSize];
+    this.chunkSize = chunkSize;
+    this.chunk = new byte[Math.min(chunkSize, FIRST_CHUNK)];
     this.timeout = timeout;
     this.onClose = onClose;
     stub.write(
@@ -102,7 +115,11 @@ public final class FileOutStream extends OutputStream {
       off += n;
       len -= n;
       if (filled == chunk.length) {
-        sendChunk();
+        if (chunk.length < chunkSize) {
+          chunk = java.util.Arrays.copyOf(chunk, (int) Math.min(2L * chunk.length, chunkSize));
+        } else {
+          sendChunk();
+        }
       }
     }
   }

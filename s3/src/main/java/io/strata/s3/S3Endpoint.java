@@ -7,6 +7,7 @@ import io.strata.core.status.StrataException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,7 +74,12 @@ final class S3Endpoint implements S3Channel.Exchanges {
   public Runnable exchange(
       ChannelHandlerContext ctx, HttpRequest request, BodyStream body, S3Channel.Done done) {
     return () -> {
-      String id = String.format("%06X%010X", idBase, requests.incrementAndGet());
+      // Sixteen hex digits: the endpoint's 24 bits, then the request's count (String.format
+      // parsed its pattern and boxed its arguments on every request).
+      String id =
+          HexFormat.of()
+              .withUpperCase()
+              .toHexDigits((idBase << 40) | (requests.incrementAndGet() & 0xFF_FFFF_FFFFL));
       boolean head = request.method().equals(HttpMethod.HEAD);
       S3Response out = new S3Response(ctx, head, writeWait, id);
       String resource = request.uri();
