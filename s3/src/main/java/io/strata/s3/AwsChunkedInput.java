@@ -19,6 +19,9 @@ import java.util.Map;
  * write that fails on it is never published.
  */
 final class AwsChunkedInput extends BlockInput {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(AwsChunkedInput.class);
+
   private static final int MAX_LINE = 4096;
   private static final HexFormat HEX = HexFormat.of();
 
@@ -134,11 +137,11 @@ final class AwsChunkedInput extends BlockInput {
         break;
       }
       if (count > 16) {
-        throw malformed("too many trailing headers");
+        throw malformedTrailer("too many trailing headers");
       }
       int colon = line.indexOf(':');
       if (colon <= 0) {
-        throw malformed("a trailing header without a name: " + clip(line));
+        throw malformedTrailer("a trailing header without a name: " + clip(line));
       }
       String name = line.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT);
       String value = line.substring(colon + 1).trim();
@@ -196,7 +199,22 @@ final class AwsChunkedInput extends BlockInput {
     return s.length() > 80 ? s.substring(0, 80) + "..." : s;
   }
 
+  /**
+   * IncompleteBody in S3's words; what was wrong goes to the endpoint's log (S3's message is what
+   * clients and conformance suites compare).
+   */
   private static S3Error malformed(String why) {
-    return new S3Error(400, "IncompleteBody", "a malformed aws-chunked body: " + why);
+    LOG.info("a malformed aws-chunked body: {}", why);
+    return new S3Error(400, "IncompleteBody", "The request body terminated unexpectedly");
+  }
+
+  /** MalformedTrailerError in S3's words; the detail to the log. */
+  static S3Error malformedTrailer(String why) {
+    LOG.info("a malformed aws-chunked trailer: {}", why);
+    return new S3Error(
+        400,
+        "MalformedTrailerError",
+        "The request contained trailing data that was not well-formed or did not conform to our"
+            + " published schema.");
   }
 }

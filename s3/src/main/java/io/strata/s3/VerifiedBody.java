@@ -190,7 +190,7 @@ final class VerifiedBody extends BlockInput {
     if (trailerAlgorithm != null) {
       String sent = trailers.get().get(trailerAlgorithm.header());
       if (sent == null) {
-        throw S3Error.invalidRequest(
+        throw AwsChunkedInput.malformedTrailer(
             "x-amz-trailer names " + trailerAlgorithm.header() + " but the trailer lacks it");
       }
       if (!trailerAlgorithm.takes(sent)) {
@@ -273,6 +273,11 @@ final class VerifiedBody extends BlockInput {
       }
       return n;
     } catch (NumberFormatException e) {
+      if (signed.streaming()) {
+        // A decoded length that is no number is none, as S3 answers it.
+        throw new S3Error(
+            411, "MissingContentLength", "You must provide the Content-Length HTTP header.");
+      }
       throw S3Error.invalidArgument("a length that is not a number: " + value);
     }
   }

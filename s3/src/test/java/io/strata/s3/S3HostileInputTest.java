@@ -151,6 +151,51 @@ class S3HostileInputTest {
   }
 
   /**
+   * aws-chunked bodies S3 refuses, refused in its codes and words (what was wrong goes to the
+   * endpoint's log): a chunk size that is no number, a trailer without the checksum {@code
+   * x-amz-trailer} names, a decoded length that is no number; the same body well formed is taken.
+   */
+  @Test
+  void malformedChunkedBodies_andTrailers_areRefusedAsS3RefusesThem() throws Exception {
+    String crc32 = "x-amz-trailer: x-amz-checksum-crc32\r\n";
+    assertThat(streaming("/hostile/chunked", "zz\r\nhello\r\n0\r\n\r\n", "5", crc32))
+        .startsWith("HTTP/1.1 400")
+        .contains(
+            "<Code>IncompleteBody</Code>",
+            "<Message>The request body terminated unexpectedly</Message>");
+    assertThat(
+            streaming(
+                "/hostile/chunked",
+                "5\r\nhello\r\n0\r\nx-amz-checksum-sha1:qvTGHdzF6KLavt4PO0gs2a6pQ00=\r\n\r\n",
+                "5",
+                crc32))
+        .startsWith("HTTP/1.1 400")
+        .contains("<Code>MalformedTrailerError</Code>");
+    String good = "5\r\nhello\r\n0\r\nx-amz-checksum-crc32:NhCmhg==\r\n\r\n";
+    assertThat(streaming("/hostile/chunked", good, "5x", crc32))
+        .startsWith("HTTP/1.1 411")
+        .contains("<Code>MissingContentLength</Code>");
+    assertThat(signed("GET", "/hostile/chunked", "")).startsWith("HTTP/1.1 404");
+    assertThat(streaming("/hostile/chunked", good, "5", crc32)).startsWith("HTTP/1.1 200");
+  }
+
+  /** A PUT of {@code body}, aws-chunked without signatures, of {@code decoded} bytes decoded. */
+  private static String streaming(String uri, String body, String decoded, String extra)
+      throws IOException {
+    String head =
+        head(
+            "PUT",
+            uri,
+            body.getBytes(StandardCharsets.UTF_8).length,
+            "Content-Encoding: aws-chunked\r\nx-amz-decoded-content-length: "
+                + decoded
+                + "\r\n"
+                + extra,
+            "STREAMING-UNSIGNED-PAYLOAD-TRAILER");
+    return exchange(head + "Connection: close\r\n\r\n" + body);
+  }
+
+  /**
    * An error answered before the body was read (a bucket that does not exist) reaches a client
    * still sending its body: the endpoint reads the rest and drops it, the answer is whole, and the
    * connection carries the next request (closing with bytes unread would reset it, and the client
@@ -233,13 +278,19 @@ class S3HostileInputTest {
    * them; null if the URI cannot be parsed here.
    */
   private static String head(String method, String uri, long contentLength, String extra) {
+    return head(method, uri, contentLength, extra, SigV4.UNSIGNED);
+  }
+
+  /** The same, for a body of {@code payloadHash} (STREAMING-UNSIGNED-PAYLOAD-TRAILER...). */
+  private static String head(
+      String method, String uri, long contentLength, String extra, String payloadHash) {
     String amzDate =
         DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC)
             .format(Instant.now());
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("host", "127.0.0.1:" + endpoint.port());
-    h.set("x-amz-content-sha256", SigV4.UNSIGNED);
+    h.set("x-amz-content-sha256", payloadHash);
     h.set("x-amz-date", amzDate);
     String signedHeaders = "host;x-amz-content-sha256;x-amz-date";
     S3Request r;
@@ -256,7 +307,7 @@ class S3HostileInputTest {
             + "\n"
             + scope
             + "\n"
-            + SigV4.sha256Hex(SigV4.canonicalRequest(r, signedHeaders, SigV4.UNSIGNED, false));
+            + SigV4.sha256Hex(SigV4.canonicalRequest(r, signedHeaders, payloadHash, false));
     String signature =
         HexFormat.of()
             .formatHex(
@@ -266,7 +317,9 @@ class S3HostileInputTest {
         + uri
         + " HTTP/1.1\r\nHost: 127.0.0.1:"
         + endpoint.port()
-        + "\r\nx-amz-content-sha256: UNSIGNED-PAYLOAD\r\nx-amz-date: "
+        + "\r\nx-amz-content-sha256: "
+        + payloadHash
+        + "\r\nx-amz-date: "
         + amzDate
         + "\r\nAuthorization: AWS4-HMAC-SHA256 Credential="
         + access
