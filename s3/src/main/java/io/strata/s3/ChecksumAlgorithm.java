@@ -117,7 +117,8 @@ enum ChecksumAlgorithm {
     };
   }
 
-  private static MessageDigest digest(String name) {
+  /** The JDK's digest {@code name} (every JDK has MD5, SHA-1, SHA-256, SHA-512). */
+  static MessageDigest digest(String name) {
     try {
       return MessageDigest.getInstance(name);
     } catch (NoSuchAlgorithmException e) {

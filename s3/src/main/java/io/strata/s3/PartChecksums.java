@@ -56,7 +56,7 @@ final class PartChecksums {
           "The "
               + type
               + " checksum type cannot be used with the "
-              + algorithm.name().toLowerCase(java.util.Locale.ROOT)
+              + lower(algorithm)
               + " checksum algorithm.");
     }
     return new UploadStore.Checksum(algorithm, type);
@@ -68,7 +68,7 @@ final class PartChecksums {
     if (type == null) {
       return null;
     }
-    type = type.trim().toUpperCase(java.util.Locale.ROOT);
+    type = type.trim().toUpperCase(Locale.ROOT);
     if (!type.equals(UploadStore.Checksum.COMPOSITE)
         && !type.equals(UploadStore.Checksum.FULL_OBJECT)) {
       throw S3Error.invalidRequest("Value for x-amz-checksum-type header is invalid.");

@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * documents. Runs on the endpoint's worker threads ({@link S3Channel} hands requests over).
  */
 final class S3Endpoint implements S3Channel.Exchanges {
+  private static final HexFormat REQUEST_ID_HEX = HexFormat.of().withUpperCase();
+
   private static final Logger LOG = LoggerFactory.getLogger(S3Endpoint.class);
 
   /** Sub-resources of features Strata does not have: NotImplemented, never a wrong answer. */
@@ -77,9 +79,8 @@ final class S3Endpoint implements S3Channel.Exchanges {
       // Sixteen hex digits: the endpoint's 24 bits, then the request's count (String.format
       // parsed its pattern and boxed its arguments on every request).
       String id =
-          HexFormat.of()
-              .withUpperCase()
-              .toHexDigits((idBase << 40) | (requests.incrementAndGet() & 0xFF_FFFF_FFFFL));
+          REQUEST_ID_HEX.toHexDigits(
+              (idBase << 40) | (requests.incrementAndGet() & 0xFF_FFFF_FFFFL));
       boolean head = request.method().equals(HttpMethod.HEAD);
       S3Response out = new S3Response(ctx, head, writeWait, id);
       String resource = request.uri();

@@ -319,11 +319,7 @@ final class SigV4 {
   }
 
   static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-    }
+    return ChecksumAlgorithm.digest("SHA-256");
   }
 
   /** The instant {@code amzDate} (yyyyMMdd'T'HHmmss'Z') names; null if it is not one. */

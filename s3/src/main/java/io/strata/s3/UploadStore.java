@@ -164,7 +164,7 @@ final class UploadStore {
       throws IOException {
     Path dir = root.resolve(upload.id());
     Path temp = dir.resolve("part-" + number + "." + Long.toHexString(random.nextLong()) + ".tmp");
-    MessageDigest md5 = md5();
+    MessageDigest md5 = ChecksumAlgorithm.digest("MD5");
     ChecksumAlgorithm.Running sum = algorithm == null ? null : algorithm.start();
     long length = 0;
     boolean done = false;
@@ -327,13 +327,5 @@ final class UploadStore {
         "NoSuchUpload",
         "The specified multipart upload does not exist. The upload ID may be invalid, or the upload"
             + " may have been aborted or completed.");
-  }
-
-  private static MessageDigest md5() {
-    try {
-      return MessageDigest.getInstance("MD5");
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("MD5 is missing from this JDK", e);
-    }
   }
 }

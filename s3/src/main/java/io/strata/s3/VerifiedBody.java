@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -68,17 +67,16 @@ final class VerifiedBody extends BlockInput {
               digest(d, () -> HexFormat.of().formatHex(d.digest()))));
     }
     String md5 = r.header("content-md5");
-    if (md5 != null && !validMd5(md5)) {
+    if (md5 != null && !ChecksumAlgorithm.MD5.takes(md5)) {
       throw new S3Error(400, "InvalidDigest", "The Content-MD5 you specified is not valid.");
     }
     if (md5 != null) {
-      MessageDigest d = digest("MD5");
       claims.add(
           new Claim(
               "BadDigest",
               "The Content-MD5 you specified did not match what we received.",
               md5,
-              digest(d, () -> Base64.getEncoder().encodeToString(d.digest()))));
+              running(ChecksumAlgorithm.MD5.start())));
     }
     ChecksumAlgorithm a = checksumsOfBody ? ChecksumAlgorithm.ofRequest(r) : null;
     if (a != null) {
@@ -219,15 +217,6 @@ final class VerifiedBody extends BlockInput {
     };
   }
 
-  /** Whether {@code base64} is base64 of 16 bytes, as an MD5 is. */
-  private static boolean validMd5(String base64) {
-    try {
-      return Base64.getDecoder().decode(base64.trim()).length == 16;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
   private static String mismatch(ChecksumAlgorithm a) {
     return "The " + a + " you specified did not match the calculated checksum.";
   }
@@ -244,14 +233,6 @@ final class VerifiedBody extends BlockInput {
         return sum.base64();
       }
     };
-  }
-
-  private static MessageDigest digest(String name) {
-    try {
-      return MessageDigest.getInstance(name);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(name + " is missing from this JDK", e);
-    }
   }
 
   /** The object's length as the client declared it (the decoded length of a chunked body). */

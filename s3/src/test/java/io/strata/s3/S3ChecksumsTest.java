@@ -115,19 +115,7 @@ class S3ChecksumsTest {
                 c.bucket("sums")
                     .key("composite.bin")
                     .uploadId(id)
-                    .multipartUpload(
-                        m ->
-                            m.parts(
-                                CompletedPart.builder()
-                                    .partNumber(1)
-                                    .eTag(p1.eTag())
-                                    .checksumCRC32(p1.checksumCRC32())
-                                    .build(),
-                                CompletedPart.builder()
-                                    .partNumber(2)
-                                    .eTag(p2.eTag())
-                                    .checksumCRC32(p2.checksumCRC32())
-                                    .build())));
+                    .multipartUpload(m -> m.parts(completed(1, p1), completed(2, p2))));
     CRC32 ofParts = new CRC32();
     ofParts.update(Base64.getDecoder().decode(crc32(first)));
     ofParts.update(Base64.getDecoder().decode(crc32(second)));
@@ -162,18 +150,8 @@ class S3ChecksumsTest {
     whole.update(first);
     whole.update(second);
     String expected = base64(whole.getValue(), 4);
-    CompletedPart c1 =
-        CompletedPart.builder()
-            .partNumber(1)
-            .eTag(p1.eTag())
-            .checksumCRC32C(p1.checksumCRC32C())
-            .build();
-    CompletedPart c2 =
-        CompletedPart.builder()
-            .partNumber(2)
-            .eTag(p2.eTag())
-            .checksumCRC32C(p2.checksumCRC32C())
-            .build();
+    CompletedPart c1 = completed(1, p1);
+    CompletedPart c2 = completed(2, p2);
     assertThatThrownBy(
             () ->
                 s3.completeMultipartUpload(
@@ -272,6 +250,16 @@ class S3ChecksumsTest {
                     .build(),
                 "strict.bin"))
         .isEqualTo("InvalidArgument");
+  }
+
+  /** Part {@code number} as Complete names it: its ETag and the checksum its upload answered. */
+  private static CompletedPart completed(int number, UploadPartResponse r) {
+    return CompletedPart.builder()
+        .partNumber(number)
+        .eTag(r.eTag())
+        .checksumCRC32(r.checksumCRC32())
+        .checksumCRC32C(r.checksumCRC32C())
+        .build();
   }
 
   private static String refusal(String id, CompletedPart part, String key) {
